@@ -1,0 +1,157 @@
+//! Profiles: every constant and every switch of the engine, as data.
+//!
+//! Code reads the knobs of a [`Profile`]; nothing branches on a profile's name. The three
+//! presets reproduce Claude Code ([`Profile::claude_code`]) and OpenAI Codex CLI
+//! ([`Profile::codex`]) with their quirks, and [`Profile::recommended`] turns the fixes on.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::diff::SnippetRules;
+use crate::mention::MentionRules;
+use crate::tokens::TokenMethod;
+use crate::Error;
+
+/// The name of a preset profile.
+///
+/// # Example
+/// ```
+/// use context_assembly::ProfileName;
+/// assert_eq!("codex".parse::<ProfileName>().unwrap(), ProfileName::Codex);
+/// assert_eq!(ProfileName::ClaudeCode.as_str(), "claude-code");
+/// assert!("Codex".parse::<ProfileName>().is_err()); // names are case-sensitive
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum ProfileName {
+    /// Claude Code, quirks included (spec/claude-code.md).
+    ClaudeCode,
+    /// OpenAI Codex CLI (spec/codex.md).
+    Codex,
+    /// Our own: the originals' good ideas with their known defects fixed.
+    Recommended,
+}
+
+impl ProfileName {
+    /// All presets, in the order the playground shows them.
+    pub const ALL: [ProfileName; 3] = [
+        ProfileName::ClaudeCode,
+        ProfileName::Codex,
+        ProfileName::Recommended,
+    ];
+
+    /// The name as users write it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ProfileName::ClaudeCode => "claude-code",
+            ProfileName::Codex => "codex",
+            ProfileName::Recommended => "recommended",
+        }
+    }
+}
+
+impl fmt::Display for ProfileName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ProfileName {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        ProfileName::ALL
+            .into_iter()
+            .find(|name| name.as_str() == s)
+            .ok_or_else(|| Error::UnknownProfile { given: s.into() })
+    }
+}
+
+/// Every knob the engine reads. Build one from a preset and change any field.
+///
+/// # Example
+/// ```
+/// use context_assembly::{Profile, ProfileName};
+/// let mut profile = Profile::preset(ProfileName::ClaudeCode);
+/// // Turn on one fix and keep every other quirk of the original.
+/// if let Some(rules) = profile.change_snippets.as_mut() {
+///     rules.number_from_new_file = true; // Q33
+/// }
+/// assert_eq!(profile.name, ProfileName::ClaudeCode);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Profile {
+    /// The preset this profile started from.
+    pub name: ProfileName,
+    /// The @-mention grammar.
+    pub mentions: MentionRules,
+    /// How a change to a file becomes a snippet; `None` when the profile sends no change
+    /// notes at all (Codex keeps no file state: spec/codex.md §8.1, X2).
+    pub change_snippets: Option<SnippetRules>,
+    /// How tokens are counted.
+    pub token_method: TokenMethod,
+}
+
+impl Profile {
+    /// Claude Code v2.1.88, quirks included.
+    pub fn claude_code() -> Profile {
+        Profile {
+            name: ProfileName::ClaudeCode,
+            mentions: MentionRules::claude_code(),
+            change_snippets: Some(SnippetRules::claude_code()),
+            token_method: TokenMethod::ClaudeCode,
+        }
+    }
+
+    /// OpenAI Codex CLI.
+    pub fn codex() -> Profile {
+        Profile {
+            name: ProfileName::Codex,
+            mentions: MentionRules::codex(),
+            change_snippets: None,
+            token_method: TokenMethod::Codex,
+        }
+    }
+
+    /// Our recommendation: every fix switched on.
+    pub fn recommended() -> Profile {
+        Profile {
+            name: ProfileName::Recommended,
+            mentions: MentionRules::recommended(),
+            change_snippets: Some(SnippetRules::recommended()),
+            token_method: TokenMethod::Calibrated,
+        }
+    }
+
+    /// The preset of that name.
+    pub fn preset(name: ProfileName) -> Profile {
+        match name {
+            ProfileName::ClaudeCode => Profile::claude_code(),
+            ProfileName::Codex => Profile::codex(),
+            ProfileName::Recommended => Profile::recommended(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_round_trips() {
+        for name in ProfileName::ALL {
+            assert_eq!(name.as_str().parse::<ProfileName>(), Ok(name));
+            assert_eq!(Profile::preset(name).name, name);
+        }
+    }
+
+    #[test]
+    fn unknown_name_lists_the_allowed_ones() {
+        let err = "".parse::<ProfileName>().unwrap_err();
+        let message = alloc::string::ToString::to_string(&err);
+        for name in ProfileName::ALL {
+            assert!(message.contains(name.as_str()), "{message}");
+        }
+    }
+}
