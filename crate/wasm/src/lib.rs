@@ -1,1 +1,209 @@
-//! placeholder
+//! WebAssembly bindings of `context-assembly`: the only place wasm-bindgen appears.
+//!
+//! Every export has a camelCase `js_name`, takes and returns the precise TypeScript types
+//! declared in [`TYPESCRIPT`], and turns a core [`context_assembly::Error`] (or a bad
+//! argument) into a thrown JS `Error` through one adapter, [`BindingError`].
+
+mod dto;
+mod options;
+mod utf16;
+
+use context_assembly::{diff, mention, tokens, Profile};
+use wasm_bindgen::prelude::*;
+
+use crate::dto::{MentionsDto, SnippetReportDto};
+use crate::options::{string_argument, ProfileOptions, TokenOptions};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPESCRIPT: &str = r#"
+/** A preset profile. */
+export type ProfileName = "claude-code" | "codex" | "recommended";
+/** A token-counting method. */
+export type TokenMethod = "claude-code" | "codex" | "calibrated";
+
+/** A file mention. `start`/`end`: UTF-16 offsets of the whole mention (from `@`, quotes included). */
+export interface FileMention {
+  raw: string;
+  path: string;
+  lineStart?: number;
+  lineEnd?: number;
+  fragment?: string;
+  quoted: boolean;
+  start: number;
+  end: number;
+  /** Why the mention cannot be used as written (recommended profile only), e.g. a reversed range. */
+  problem?: string;
+}
+/** An MCP resource mention, `@server:uri`. */
+export interface McpMention { raw: string; server: string; uri: string; start: number; end: number }
+/** An agent mention, `@agent-name` or `@"name (agent)"`. */
+export interface AgentMention { raw: string; agentType: string; start: number; end: number }
+/** Every mention found in a text. */
+export interface Mentions { files: FileMention[]; mcpResources: McpMention[]; agents: AgentMention[] }
+
+export interface MentionOptions { profile?: ProfileName }
+export interface TokenOptions { method?: TokenMethod; ext?: string }
+export interface DiffOptions { profile?: ProfileName }
+
+/** A change snippet and how it was made. */
+export interface SnippetReport {
+  /** The snippet the model would see; "" when there is nothing to show. */
+  text: string;
+  /** Hunks in the snippet. */
+  hunks: number;
+  /** The count the truncation marker shows, when the snippet was cut. */
+  truncatedLines?: number;
+  /** Units of diff work spent (deterministic; the budget stands in for a timeout). */
+  work: number;
+  /** The work budget ran out before the diff finished. */
+  budgetExhausted: boolean;
+  /** Why the snippet is what it is, in one sentence. */
+  reason: string;
+}
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+
+    /// The `Mentions` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "Mentions")]
+    pub type MentionsJs;
+
+    /// The `SnippetReport` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "SnippetReport")]
+    pub type SnippetReportJs;
+
+    /// The `MentionOptions` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "MentionOptions")]
+    pub type MentionOptionsJs;
+
+    /// The `TokenOptions` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "TokenOptions")]
+    pub type TokenOptionsJs;
+
+    /// The `DiffOptions` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "DiffOptions")]
+    pub type DiffOptionsJs;
+
+    /// A `ProfileName[]`.
+    #[wasm_bindgen(typescript_type = "ProfileName[]")]
+    pub type ProfileNamesJs;
+}
+
+/// Installs the panic hook. A panic is a bug: it is logged with its message and location,
+/// and the page's loader (`web/engine.js`) re-instantiates the module after the trap.
+#[wasm_bindgen(start)]
+fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error(&format!(
+            "context-assembly panicked (a bug; the module will be re-initialised): {info}"
+        ));
+    }));
+}
+
+/// The one adapter from any failure to a thrown JS `Error`.
+struct BindingError(String);
+
+impl From<context_assembly::Error> for BindingError {
+    fn from(error: context_assembly::Error) -> Self {
+        BindingError(error.to_string())
+    }
+}
+
+impl From<BindingError> for JsValue {
+    fn from(error: BindingError) -> JsValue {
+        js_sys::Error::new(&error.0).into()
+    }
+}
+
+type JsResult<T> = Result<T, BindingError>;
+
+fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    // Our DTOs hold only strings, numbers, booleans and arrays: serialising cannot fail.
+    value.serialize(&serializer).unwrap_or(JsValue::NULL)
+}
+
+/// The names of the preset profiles.
+#[wasm_bindgen(js_name = profileNames)]
+pub fn profile_names() -> ProfileNamesJs {
+    let names: Vec<&str> = context_assembly::ProfileName::ALL
+        .iter()
+        .map(|name| name.as_str())
+        .collect();
+    to_js(&names).unchecked_into()
+}
+
+/// Finds the @-mentions in `text` under a profile's grammar (default `recommended`).
+#[wasm_bindgen(js_name = extractMentions)]
+pub fn extract_mentions(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    options: Option<MentionOptionsJs>,
+) -> Result<MentionsJs, JsValue> {
+    let run = || -> JsResult<MentionsJs> {
+        let text = string_argument("extractMentions", "text", &text)?;
+        let options = ProfileOptions::parse("extractMentions", options.map(JsValue::from))?;
+        let profile = Profile::preset(options.profile);
+        let mentions = mention::extract_mentions(&text, &profile.mentions);
+        Ok(to_js(&MentionsDto::new(&text, &mentions)).unchecked_into())
+    };
+    run().map_err(JsValue::from)
+}
+
+/// Estimates the tokens of `text` (default method `calibrated`).
+#[wasm_bindgen(js_name = estimateTokens)]
+pub fn estimate_tokens(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    options: Option<TokenOptionsJs>,
+) -> Result<f64, JsValue> {
+    let run = || -> JsResult<f64> {
+        let text = string_argument("estimateTokens", "text", &text)?;
+        let options = TokenOptions::parse("estimateTokens", options.map(JsValue::from))?;
+        let count = tokens::estimate_tokens(&text, options.method, options.ext.as_deref());
+        // Counts of any text a JS string can hold stay far below 2^53.
+        Ok(count as f64)
+    };
+    run().map_err(JsValue::from)
+}
+
+/// The change snippet the model would see for `before` → `after` (default `recommended`).
+#[wasm_bindgen(js_name = diffSnippet)]
+pub fn diff_snippet(
+    #[wasm_bindgen(unchecked_param_type = "string")] before: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] after: JsValue,
+    options: Option<DiffOptionsJs>,
+) -> Result<String, JsValue> {
+    snippet_report("diffSnippet", before, after, options.map(JsValue::from))
+        .map(|report| report.text)
+        .map_err(JsValue::from)
+}
+
+/// Like `diffSnippet`, with how the snippet was made and why.
+#[wasm_bindgen(js_name = diffSnippetReport)]
+pub fn diff_snippet_report(
+    #[wasm_bindgen(unchecked_param_type = "string")] before: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] after: JsValue,
+    options: Option<DiffOptionsJs>,
+) -> Result<SnippetReportJs, JsValue> {
+    snippet_report("diffSnippetReport", before, after, options.map(JsValue::from))
+        .map(|report| to_js(&report).unchecked_into())
+        .map_err(JsValue::from)
+}
+
+fn snippet_report(
+    function: &str,
+    before: JsValue,
+    after: JsValue,
+    options: Option<JsValue>,
+) -> JsResult<SnippetReportDto> {
+    let before = string_argument(function, "before", &before)?;
+    let after = string_argument(function, "after", &after)?;
+    let options = ProfileOptions::parse(function, options)?;
+    let profile = Profile::preset(options.profile);
+    Ok(match &profile.change_snippets {
+        Some(rules) => SnippetReportDto::new(&diff::diff_snippet(&before, &after, rules), rules),
+        None => SnippetReportDto::not_tracked(profile.name),
+    })
+}

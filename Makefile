@@ -1,0 +1,93 @@
+# The project's single entry point. `make serve` and `make test` set up whatever is missing.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+WASM_TARGET := wasm32-unknown-unknown
+NOSTD_TARGET := wasm32v1-none
+PORT ?= 8000
+# IMPORTANT: the CLI must match the wasm-bindgen crate that Cargo.lock pins (Cargo.toml: `=`).
+WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ {getline; gsub(/"/, "", $$3); print $$3}' Cargo.lock)
+WASM_ARTIFACT := target/$(WASM_TARGET)/release/context_assembly_wasm.wasm
+BIN := node_modules/.bin
+
+.PHONY: help setup setup-rust setup-node setup-browser pkg serve test check test-rust nostd \
+        test-node typecheck test-browser bench size fmt
+
+help:
+	@echo "make serve   build pkg/ (release) and serve the playground"
+	@echo "make test    set up what is missing, then run every check and test"
+	@echo "make pkg     build pkg/ alone (release: LTO, opt-level z, wasm-opt)"
+	@echo "make bench   benchmarks (not part of make test)"
+	@echo "make size    gzipped size of the wasm module"
+
+# ---- set-up: each step installs only what is missing ---------------------------------------
+setup: setup-rust setup-node setup-browser
+
+setup-rust:
+	@for target in $(WASM_TARGET) $(NOSTD_TARGET); do \
+	  rustup target list --installed | grep -qx "$$target" || rustup target add "$$target"; \
+	done
+	@rustup component list --installed | grep -q '^clippy' || rustup component add clippy
+	@rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
+	@if [ "$$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2)" != "$(WASM_BINDGEN_VERSION)" ]; then \
+	  echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (the version Cargo.lock pins)"; \
+	  cargo install wasm-bindgen-cli --version "$(WASM_BINDGEN_VERSION)"; \
+	fi
+
+setup-node: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+setup-browser:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+	  echo "installing Debian's chromium and chromium-driver"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+	fi
+
+# ---- build ------------------------------------------------------------------------------------
+pkg: setup-rust setup-node
+	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm
+	wasm-bindgen --target web --out-dir pkg --out-name context_assembly $(WASM_ARTIFACT)
+	$(BIN)/wasm-opt -Oz pkg/context_assembly_bg.wasm -o pkg/context_assembly_bg.wasm
+
+serve: pkg
+	@echo "Playground: http://localhost:$(PORT)/web/"
+	python3 -m http.server $(PORT) --bind 127.0.0.1
+
+# ---- tests ------------------------------------------------------------------------------------
+test: setup check test-rust nostd pkg test-node typecheck test-browser
+	@echo "make test: every check passed"
+
+check: setup-rust
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p context-assembly-wasm --target $(WASM_TARGET) -- -D warnings
+
+test-rust:
+	cargo test --workspace
+
+nostd: setup-rust
+	cargo build -p context-assembly --no-default-features --target $(NOSTD_TARGET)
+
+test-node: pkg
+	node --test tests/node/
+
+typecheck: pkg setup-node
+	$(BIN)/tsc -p web/jsconfig.json
+
+test-browser: pkg setup-browser setup-node
+	node --test --test-concurrency=1 tests/browser/
+
+# ---- measurements (not part of make test) ------------------------------------------------------
+bench: pkg
+	node tests/bench/run.mjs
+
+size: pkg
+	@printf 'pkg/context_assembly_bg.wasm: %s bytes, %s bytes gzipped (budget 256000)\n' \
+	  "$$(wc -c < pkg/context_assembly_bg.wasm)" "$$(gzip -9 -c pkg/context_assembly_bg.wasm | wc -c)"
+
+fmt:
+	cargo fmt --all

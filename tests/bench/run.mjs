@@ -1,0 +1,142 @@
+// `make bench`: the wasm engines from Node against JS references measured in the same run.
+// Prints figures; asserts nothing. Median of several runs after a warm-up.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import * as engine from '../../pkg/context_assembly.js';
+import { referenceSnippet } from './diff-reference.mjs';
+import { extractWithOriginalRegexes } from './mention-reference.mjs';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+engine.initSync({ module: readFileSync(resolve(ROOT, 'pkg/context_assembly_bg.wasm')) });
+
+/** mulberry32, so every run measures the same inputs. */
+function seededRandom(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Median milliseconds of `runs` calls of `work`, after one warm-up call. */
+function time(work, runs) {
+  work();
+  const samples = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = process.hrtime.bigint();
+    work();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+const fmt = (ms) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(1));
+
+function codeLikeLines(random, count, tag) {
+  return Array.from({ length: count }, (_, i) =>
+    `    let ${tag}${i} = compute(${Math.floor(random() * 1e6)}, "${tag}-${i}"); // step ${i}`);
+}
+
+function edited(lines, random, edits) {
+  const after = lines.slice();
+  for (let e = 0; e < edits; e += 1) {
+    const at = Math.floor(random() * after.length);
+    after[at] = `${after[at]} // edited ${e}`;
+  }
+  return after;
+}
+
+function diffCases() {
+  const random = seededRandom(1);
+  const small = codeLikeLines(random, 2000, 'a');
+  const large = codeLikeLines(random, 20000, 'b');
+  return [
+    ['2,000 lines, 10 edits', small.join('\n') + '\n', edited(small, random, 10).join('\n') + '\n', 20],
+    ['20,000 lines, 50 edits', large.join('\n') + '\n', edited(large, random, 50).join('\n') + '\n', 10],
+    ['two unrelated 5,000-line files', codeLikeLines(random, 5000, 'c').join('\n') + '\n',
+      codeLikeLines(random, 5000, 'd').join('\n') + '\n', 3],
+  ];
+}
+
+function benchDiff() {
+  console.log('\n## diffSnippet (claude-code): wasm vs jsdiff reference with the same formatting\n');
+  console.log('| case | JS ms | wasm ms | JS / wasm | same output |');
+  console.log('|---|--:|--:|--:|---|');
+  for (const [name, before, after, runs] of diffCases()) {
+    const js = time(() => referenceSnippet(before, after), runs);
+    const wasm = time(() => engine.diffSnippet(before, after, { profile: 'claude-code' }), runs);
+    const same = referenceSnippet(before, after) === engine.diffSnippet(before, after, { profile: 'claude-code' });
+    console.log(`| ${name} | ${fmt(js)} | ${fmt(wasm)} | ${(js / wasm).toFixed(1)}× | ${same ? 'yes' : 'no'} |`);
+  }
+}
+
+function mixedMegabyte() {
+  const random = seededRandom(2);
+  const parts = [];
+  let size = 0;
+  const samples = [
+    () => `fn handle_${Math.floor(random() * 1e4)}(input: &str) -> Result<usize, Error> { Ok(input.len()) }\n`,
+    () => 'The quick brown fox jumps over the lazy dog, and then writes a short paragraph of prose.\n',
+    () => `{"id": ${Math.floor(random() * 1e6)}, "name": "item", "tags": ["a", "b"], "ok": true}\n`,
+    () => '日本語の文章と中文的句子が混ざったテキストです。\n',
+    () => `commit ${Array.from({ length: 40 }, () => '0123456789abcdef'[Math.floor(random() * 16)]).join('')}\n`,
+  ];
+  while (size < 1_000_000) {
+    const piece = samples[Math.floor(random() * samples.length)]();
+    parts.push(piece);
+    size += piece.length;
+  }
+  return parts.join('');
+}
+
+function benchTokens() {
+  const text = mixedMegabyte();
+  console.log(`\n## estimateTokens("calibrated") vs gpt-tokenizer o200k encode, ${(text.length / 1e6).toFixed(2)} M UTF-16 units of mixed text\n`);
+  const reference = time(() => encode(text).length, 5);
+  const wasm = time(() => engine.estimateTokens(text, { method: 'calibrated' }), 20);
+  const exact = encode(text).length;
+  const estimate = engine.estimateTokens(text, { method: 'calibrated' });
+  console.log('| counter | ms | MB/s | tokens |');
+  console.log('|---|--:|--:|--:|');
+  console.log(`| gpt-tokenizer o200k | ${fmt(reference)} | ${(text.length / 1e3 / reference).toFixed(1)} | ${exact} |`);
+  console.log(`| calibrated (wasm) | ${fmt(wasm)} | ${(text.length / 1e3 / wasm).toFixed(1)} | ${estimate} (${((estimate / exact - 1) * 100).toFixed(1)} %) |`);
+  console.log(`\nratio gpt-tokenizer / calibrated: ${(reference / wasm).toFixed(1)}×`);
+}
+
+function prompt100k() {
+  const random = seededRandom(3);
+  const words = ['please', 'look', 'at', 'the', 'function', 'and', 'fix', 'it', 'user@x.com', '(@not)', 'then'];
+  const mentions = ['@src/app.ts', '@"docs/my notes.md"', '@file.txt#L10-20', '@server:res/a.', '@agent-reviewer', '@café.txt'];
+  const parts = [];
+  let size = 0;
+  while (size < 100_000) {
+    const piece = random() < 0.1 ? mentions[Math.floor(random() * mentions.length)] + `${Math.floor(random() * 500)}`
+      : words[Math.floor(random() * words.length)];
+    parts.push(piece);
+    size += piece.length + 1;
+  }
+  return parts.join(' ');
+}
+
+function benchMentions() {
+  const text = prompt100k();
+  console.log(`\n## extractMentions (claude-code) vs the original's JS regexes, ${(text.length / 1e3).toFixed(0)} KB prompt\n`);
+  const js = time(() => extractWithOriginalRegexes(text), 20);
+  const wasm = time(() => engine.extractMentions(text, { profile: 'claude-code' }), 20);
+  const count = engine.extractMentions(text, { profile: 'claude-code' }).files.length;
+  console.log('| implementation | ms |');
+  console.log('|---|--:|');
+  console.log(`| original regexes (JS) | ${fmt(js)} |`);
+  console.log(`| extractMentions (wasm, incl. the boundary crossing, ${count} files) | ${fmt(wasm)} |`);
+  console.log(`\nratio JS / wasm: ${(js / wasm).toFixed(2)}×`);
+}
+
+console.log(`# make bench — Node ${process.version}`);
+benchDiff();
+benchTokens();
+benchMentions();

@@ -1,0 +1,63 @@
+// Serves the repository on loopback and drives Debian's Chromium through playwright-core.
+// Any console error or uncaught exception on the page fails the test that opened it.
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png' };
+
+/** Starts a static file server for the repository root on a free loopback port. */
+export async function startServer() {
+  const server = createServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+    let file = normalize(join(ROOT, path));
+    if (!file.startsWith(ROOT)) { response.writeHead(403).end(); return; }
+    try {
+      if (statSync(file).isDirectory()) file = join(file, 'index.html');
+      const body = readFileSync(file);
+      response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', () => done(undefined)));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(done)) };
+}
+
+/** Launches headless Chromium with a fresh profile and no background networking. */
+export async function launchBrowser() {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'ca-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1200, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-quic'],
+  });
+  return {
+    context,
+    close: async () => { await context.close(); rmSync(userDataDir, { recursive: true, force: true }); },
+  };
+}
+
+/**
+ * Opens the playground and records console errors and uncaught exceptions.
+ * @param {import('playwright-core').BrowserContext} context
+ * @param {string} url
+ */
+export async function openPlayground(context, url) {
+  const page = await context.newPage();
+  /** @type {string[]} */
+  const problems = [];
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  await page.goto(`${url}/web/`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  return { page, problems };
+}

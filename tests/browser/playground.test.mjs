@@ -1,0 +1,68 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPlayground, startServer } from './harness.mjs';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
+/** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
+
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('the page loads offline with no console errors', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url);
+  assert.match(await page.textContent('#status') ?? '', /Engine loaded/);
+  for (const panel of ['#mentions-panel', '#tokens-panel', '#diff-panel']) {
+    assert.ok(await page.isVisible(`${panel} .explain`), `${panel} explains itself`);
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('mentions are highlighted as you type and profiles are compared', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url);
+  await page.fill('#mentions-input', 'see @café.txt and @foo#L20-10');
+  await page.selectOption('#mentions-profile', 'claude-code');
+  const marks = await page.$$eval('#mentions-backdrop mark', (nodes) => nodes.map((n) => n.textContent));
+  assert.deepEqual(marks, ['@caf', '@foo#L20-10']);
+  // claude-code cuts café at its last ASCII word character (Q1); recommended keeps it whole.
+  const firstRow = await page.$$eval('#mentions-table tbody tr:first-child td', (cells) => cells.map((c) => c.textContent));
+  assert.equal(firstRow[0], '4');
+  assert.match(firstRow[1] ?? '', /file caf\b/);
+  assert.match(firstRow[3] ?? '', /file café\.txt/);
+  assert.ok(await page.$('#mentions-table tbody tr:first-child td.differs'), 'the differing row is marked');
+  await page.selectOption('#mentions-profile', 'recommended');
+  const problemMarks = await page.$$eval('#mentions-backdrop mark.problem', (nodes) => nodes.map((n) => n.textContent));
+  assert.deepEqual(problemMarks, ['@foo#L20-10']);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the token panel counts per method and shows raw sizes', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url);
+  await page.fill('#tokens-input', '日本語のテキスト');
+  const count = async (/** @type {string} */ method) =>
+    Number(await page.textContent(`#tokens-table tr[data-method="${method}"] td.count`));
+  assert.equal(await count('claude-code'), 2); // 8 UTF-16 units / 4
+  assert.equal(await count('codex'), 6); // 24 UTF-8 bytes / 4
+  assert.ok(await count('calibrated') > await count('claude-code'), 'calibrated does not under-count CJK');
+  await page.fill('#tokens-input', '{"a": 1}');
+  await page.fill('#tokens-ext', 'json');
+  assert.equal(await count('claude-code'), 4); // 8 units / 2 for json
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the diff panel shows each profile its snippet and reason', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url);
+  await page.click('#diff-example-q33');
+  const snippet = async (/** @type {string} */ profile) => await page.textContent(`#diff-results [data-profile="${profile}"] pre`);
+  // Q33: claude-code numbers the changed line from the old file; recommended from the new one.
+  assert.match(await snippet('claude-code') ?? '', /^50\tLINE50 \(changed\)$/m);
+  assert.match(await snippet('recommended') ?? '', /^55\tLINE50 \(changed\)$/m);
+  assert.match(await page.textContent('#diff-results [data-profile="codex"]') ?? '', /keeps no file state/);
+  await page.fill('#diff-before', 'a\nb\n');
+  await page.fill('#diff-after', 'a\nb\n');
+  assert.match(await page.textContent('#diff-results [data-profile="claude-code"] .reason') ?? '', /nothing changed/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,0 +1,62 @@
+// The package's public shape and its errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { engine } from './engine.mjs';
+
+test('exports the documented functions', () => {
+  for (const name of ['extractMentions', 'estimateTokens', 'diffSnippet', 'diffSnippetReport', 'profileNames']) {
+    assert.equal(typeof engine[name], 'function', name);
+  }
+  assert.deepEqual(engine.profileNames(), ['claude-code', 'codex', 'recommended']);
+});
+
+test('defaults: recommended profile, calibrated method', () => {
+  const text = 'see @café.txt';
+  assert.deepEqual(engine.extractMentions(text), engine.extractMentions(text, { profile: 'recommended' }));
+  assert.deepEqual(engine.extractMentions(text, undefined), engine.extractMentions(text, {}));
+  assert.equal(engine.estimateTokens('some text'), engine.estimateTokens('some text', { method: 'calibrated' }));
+  const before = 'a\nb\n', after = 'a\nc\n';
+  assert.equal(engine.diffSnippet(before, after), engine.diffSnippet(before, after, { profile: 'recommended' }));
+});
+
+test('mention offsets are UTF-16 code units', () => {
+  const text = 'Franççais 😀 日本 @a.ts and @"b c.md"';
+  const { files } = engine.extractMentions(text, { profile: 'claude-code' });
+  assert.deepEqual(files.map((f) => text.slice(f.start, f.end)), ['@"b c.md"', '@a.ts']);
+});
+
+test('an unknown profile or method throws an Error naming the allowed values', () => {
+  assert.throws(() => engine.extractMentions('x', { profile: 'claude' }),
+    (e) => e instanceof Error && /unknown profile "claude".*"claude-code", "codex", "recommended"/.test(e.message));
+  assert.throws(() => engine.diffSnippet('a', 'b', { profile: 'Codex' }), /unknown profile "Codex"/);
+  assert.throws(() => engine.estimateTokens('x', { method: 'tiktoken' }),
+    (e) => e instanceof Error && /unknown token method "tiktoken".*"claude-code", "codex", "calibrated"/.test(e.message));
+  assert.throws(() => engine.estimateTokens('x', { methd: 'codex' }), /unknown option "methd": allowed options are "method", "ext"/);
+});
+
+test('non-string arguments throw and never abort the module', () => {
+  const bad = [42, null, {}, [], true, 10n, Symbol('s')];
+  for (const value of bad) {
+    assert.throws(() => engine.extractMentions(value), /extractMentions: argument `text` must be a string/);
+    assert.throws(() => engine.estimateTokens(value), /estimateTokens: argument `text` must be a string/);
+    assert.throws(() => engine.diffSnippet('a', value), /diffSnippet: argument `after` must be a string/);
+  }
+  assert.throws(() => engine.extractMentions('x', 'claude-code'), /options must be an object, got string/);
+  assert.throws(() => engine.estimateTokens('x', { ext: 3 }), /option `ext` must be a string, got number/);
+  // The module still works after all of that.
+  assert.equal(engine.estimateTokens('abcd', { method: 'codex' }), 1);
+});
+
+test('diffSnippetReport explains itself', () => {
+  const same = engine.diffSnippetReport('a\n', 'a\n', { profile: 'claude-code' });
+  assert.equal(same.text, '');
+  assert.match(same.reason, /nothing changed/);
+  const codex = engine.diffSnippetReport('a\n', 'b\n', { profile: 'codex' });
+  assert.equal(codex.text, '');
+  assert.match(codex.reason, /keeps no file state/);
+  const changed = engine.diffSnippetReport('a\nb\n', 'a\nc\n', { profile: 'claude-code' });
+  assert.equal(changed.text, '1\ta\n2\tc');
+  assert.equal(changed.text, engine.diffSnippet('a\nb\n', 'a\nc\n', { profile: 'claude-code' }));
+  assert.equal(changed.hunks, 1);
+  assert.equal(changed.budgetExhausted, false);
+});

@@ -1,0 +1,19 @@
+// The playground's entry point: load the engine, then wire every view.
+import { byId, messageOf } from './dom.js';
+import { loadEngine } from './engine.js';
+import { setUpDiff } from './views/diff.js';
+import { setUpMentions } from './views/mentions.js';
+import { setUpTokens } from './views/tokens.js';
+
+const status = byId('status', HTMLParagraphElement);
+try {
+  await loadEngine();
+  setUpMentions();
+  setUpTokens();
+  setUpDiff();
+  status.textContent = 'Engine loaded. Everything runs in this page; nothing leaves your machine.';
+  document.body.dataset.ready = 'true';
+} catch (error) {
+  status.textContent = `The engine could not start: ${messageOf(error)}. Run \`make serve\` from the repository root.`;
+  status.classList.add('error');
+}
