@@ -53,7 +53,8 @@ fn quoted_files(text: &str, rules: &MentionRules, found: &mut Vec<Found>) {
     each_start(text, rules, |at| {
         let content = quoted_content(text, at)?;
         let end = content.end + 1;
-        if !text[content.clone()].ends_with(AGENT_SUFFIX) {
+        let inner = text.get(content.clone()).unwrap_or("");
+        if !inner.ends_with(AGENT_SUFFIX) {
             found.push(Found {
                 kind: Kind::File,
                 raw: content,
@@ -71,7 +72,7 @@ fn bare_tokens(text: &str, rules: &MentionRules, found: &mut Vec<Found>) {
         let run = run_end(text, at + 1, rules);
         if let Some(end) = cut(text, at + 1, run, rules.bare_end) {
             let raw = at + 1..end;
-            let token = &text[raw.clone()];
+            let token = text.get(raw.clone()).unwrap_or("");
             if !(rules.quoted_paths && token.starts_with('"')) {
                 found.push(bare(Kind::File, raw.clone()));
             }
@@ -144,7 +145,7 @@ fn classify_tokens(text: &str, rules: &MentionRules, found: &mut Vec<Found>) {
         }
         let run = run_end(text, at + 1, rules);
         if let Some(end) = cut(text, at + 1, run, rules.bare_end) {
-            let token = &text[at + 1..end];
+            let token = text.get(at + 1..end).unwrap_or("");
             if !(rules.quoted_paths && token.starts_with('"')) {
                 let kind = classify(token, rules);
                 let end = match kind {
@@ -168,7 +169,8 @@ fn classify_quoted(
 ) -> Option<usize> {
     let end = content.end + 1;
     let span = at..end;
-    if let Some(name) = text[content.clone()].strip_suffix(AGENT_SUFFIX) {
+    let inner = text.get(content.clone()).unwrap_or("");
+    if let Some(name) = inner.strip_suffix(AGENT_SUFFIX) {
         if rules.agents && !name.is_empty() {
             let raw = content.start..content.start + name.len();
             found.push(Found {

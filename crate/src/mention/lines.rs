@@ -112,7 +112,8 @@ fn is_fragment_tail(tail: &str) -> bool {
 
 /// Our grammar: the fragment is what follows the last `#`. `L10`, `L10-20`, `L10-L20` and
 /// `L10-` (to the end of the file) are line ranges, `L`/`l` alike (Q7); an uppercase `L` and
-/// a digit that do not make a range are an error; anything else is a heading anchor.
+/// a digit that do not make a range are an error; anything else is a heading anchor, and a
+/// bare trailing `#` is dropped.
 fn lenient(raw: &str) -> Located<'_> {
     let Some(hash) = raw.rfind('#').filter(|hash| *hash > 0) else {
         return Located::whole(raw);
@@ -131,7 +132,7 @@ fn lenient(raw: &str) -> Located<'_> {
         },
         None => Located {
             path,
-            fragment: Some(fragment),
+            fragment: (!fragment.is_empty()).then_some(fragment),
             ..Located::default()
         },
     }

@@ -27,7 +27,7 @@
 //! |---|---|---|---|
 //! | `@café` | file `caf` | file `café` | Q1: the token ends at whitespace, not at its last ASCII word character |
 //! | `@日本` | nothing | file `日本` | Q1 |
-//! | `@../` | nothing | file `../` | Q1 |
+//! | `@../` / `@src/..` | nothing / file `src` | file `../` / file `src/..` | Q1; `.` and `..` segments are not full stops |
 //! | `@src/utils/` | file `src/utils` | file `src/utils/` | Q1: only sentence punctuation is trimmed; a trailing `/` marks a directory |
 //! | `@foo-` | file `foo` | file `foo-` | Q1: `-` is not punctuation that ends sentences |
 //! | `@src/a.ts)` / `@notes(1)` | `src/a.ts` / `notes` | `src/a.ts` / `notes(1)` | Q1: a closing bracket is trimmed only when unmatched in the token |
@@ -328,41 +328,78 @@ pub struct Mentions {
 /// ```
 pub fn extract_mentions(text: &str, rules: &MentionRules) -> Mentions {
     let found = collect::find(text, rules);
-    let of_kind = |kind: Kind| found.iter().filter(move |found| found.kind == kind);
-    let mut files: Vec<FileMention> = of_kind(Kind::File)
-        .map(|found| file_mention(text, found, rules))
-        .collect();
-    let mcp_resources: Vec<McpMention> = of_kind(Kind::Mcp)
-        .map(|found| mcp_mention(text, found))
-        .collect();
-    let mut agents: Vec<AgentMention> = of_kind(Kind::Agent)
-        .map(|found| agent_mention(text, found))
-        .collect();
-    if rules.quoted_first {
-        files.sort_by_key(|file| !file.quoted);
-        agents.sort_by_key(|agent| !text[agent.span.clone()].starts_with("@\""));
-    }
+    let of_kind = |kind: Kind| -> Vec<&Found> {
+        let mut list: Vec<&Found> = found.iter().filter(|found| found.kind == kind).collect();
+        if rules.quoted_first {
+            list.sort_by_key(|found| !found.quoted);
+        }
+        list
+    };
     let rule = rules.dedupe;
     Mentions {
-        files: keep_first(files, |file| match rule {
-            Dedupe::PathAndRange => Some((
-                normalise(&file.path),
-                file.line_start,
-                file.line_end,
-                file.fragment.clone(),
-            )),
-            _ => written(rule, &file.raw),
-        }),
-        mcp_resources: keep_first(mcp_resources, |mcp| written(rule, &mcp.raw)),
-        agents: keep_first(agents, |agent| match rule {
-            Dedupe::PathAndRange => written(rule, &agent.agent_type),
-            _ => written(rule, &agent.raw),
-        }),
+        files: kept(
+            text,
+            of_kind(Kind::File),
+            rule,
+            |found| file_mention(text, found, rules),
+            |file| {
+                let path = normalise(&file.path);
+                (path, file.line_start, file.line_end, file.fragment.clone())
+            },
+        ),
+        mcp_resources: kept(
+            text,
+            of_kind(Kind::Mcp),
+            rule,
+            |found| mcp_mention(text, found),
+            |mcp| mcp.raw.clone(),
+        ),
+        agents: kept(
+            text,
+            of_kind(Kind::Agent),
+            rule,
+            |found| agent_mention(text, found),
+            |agent| agent.agent_type.clone(),
+        ),
+    }
+}
+
+/// Keeps the first of each set of equal mentions and builds it. Exact-text keys borrow from
+/// the text, so a mention repeated many times costs no allocation.
+fn kept<T, K: Ord>(
+    text: &str,
+    found: Vec<&Found>,
+    rule: Dedupe,
+    build: impl Fn(&Found) -> T,
+    same: impl Fn(&T) -> K,
+) -> Vec<T> {
+    match rule {
+        Dedupe::Off => found.into_iter().map(build).collect(),
+        Dedupe::ExactText => {
+            let mut seen = BTreeSet::new();
+            found
+                .into_iter()
+                .filter(|found| seen.insert(text.get(found.raw.clone())))
+                .map(build)
+                .collect()
+        }
+        Dedupe::PathAndRange => {
+            // The key is a function of the string as written and its quoting, so repeats of
+            // one spelling are dropped before anything is built.
+            let mut spellings = BTreeSet::new();
+            let mut seen = BTreeSet::new();
+            found
+                .into_iter()
+                .filter(|found| spellings.insert((text.get(found.raw.clone()), found.quoted)))
+                .map(build)
+                .filter(|item| seen.insert(same(item)))
+                .collect()
+        }
     }
 }
 
 fn file_mention(text: &str, found: &Found, rules: &MentionRules) -> FileMention {
-    let raw = &text[found.raw.clone()];
+    let raw = text.get(found.raw.clone()).unwrap_or("");
     let located = lines::locate(raw, rules);
     let path = if rules.escaped_spaces && !found.quoted {
         located.path.replace("\\ ", " ")
@@ -382,7 +419,7 @@ fn file_mention(text: &str, found: &Found, rules: &MentionRules) -> FileMention 
 }
 
 fn mcp_mention(text: &str, found: &Found) -> McpMention {
-    let raw = &text[found.raw.clone()];
+    let raw = text.get(found.raw.clone()).unwrap_or("");
     let (server, uri) = raw.split_once(':').unwrap_or((raw, ""));
     McpMention {
         raw: raw.to_string(),
@@ -393,7 +430,7 @@ fn mcp_mention(text: &str, found: &Found) -> McpMention {
 }
 
 fn agent_mention(text: &str, found: &Found) -> AgentMention {
-    let raw = &text[found.raw.clone()];
+    let raw = text.get(found.raw.clone()).unwrap_or("");
     let agent_type = match raw.split_once(scan::AGENT_PREFIX) {
         Some((before, after)) => [before, after].concat(),
         None => raw.to_string(),
@@ -403,22 +440,6 @@ fn agent_mention(text: &str, found: &Found) -> AgentMention {
         agent_type,
         span: found.span.clone(),
     }
-}
-
-/// What makes two mentions the same; `None` = never the same as another.
-type Key = (String, Option<u64>, Option<u64>, Option<String>);
-
-fn written(rule: Dedupe, text: &str) -> Option<Key> {
-    (rule != Dedupe::Off).then(|| (text.to_string(), None, None, None))
-}
-
-/// Keeps the first of each set of mentions with equal keys.
-fn keep_first<T>(items: Vec<T>, key: impl Fn(&T) -> Option<Key>) -> Vec<T> {
-    let mut seen = BTreeSet::new();
-    items
-        .into_iter()
-        .filter(|item| key(item).is_none_or(|key| seen.insert(key)))
-        .collect()
 }
 
 /// A path with `.` segments, repeated and trailing `/`, and `a/..` pairs removed, for

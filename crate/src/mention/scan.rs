@@ -150,6 +150,7 @@ fn trim_trailing_punctuation(token: &str) -> &str {
                 true
             }
             Some(_) => false,
+            None if c == '.' => !ends_with_dot_segment(token.get(..end).unwrap_or("")),
             None => TRAILING_PUNCTUATION.contains(&c),
         };
         if !trim {
@@ -158,6 +159,11 @@ fn trim_trailing_punctuation(token: &str) -> &str {
         end = index;
     }
     token.get(..end).unwrap_or("")
+}
+
+/// `.` and `..` are directories, not a sentence's full stop: `@..`, `@src/..`.
+fn ends_with_dot_segment(path: &str) -> bool {
+    matches!(path.rsplit('/').next(), Some(".") | Some(".."))
 }
 
 /// `@"…"` at `at` (`@"([^"]+)"`): the content's range when it is non-empty and closed.
@@ -204,7 +210,10 @@ mod tests {
         assert_eq!(trim_trailing_punctuation("notes(1)"), "notes(1)");
         assert_eq!(trim_trailing_punctuation("a(b))"), "a(b)");
         assert_eq!(trim_trailing_punctuation("日本。"), "日本");
-        assert_eq!(trim_trailing_punctuation("..."), "");
+        assert_eq!(trim_trailing_punctuation("?!"), "");
+        assert_eq!(trim_trailing_punctuation(".."), "..");
+        assert_eq!(trim_trailing_punctuation("src/..,"), "src/..");
+        assert_eq!(trim_trailing_punctuation("src/..."), "src/..");
         assert_eq!(trim_trailing_punctuation("src/"), "src/");
     }
 }
