@@ -9,18 +9,21 @@ export const FEATURES = [
   'camel', // lowercase then uppercase: the tokenizer's pre-split starts a new piece
   'letter_short', // letters 2..=4 of a piece
   'letter_mid', // letters 5..=8
-  'letter_long', // letters 9+
+  'letter_long', // letters 9..=16
+  'letter_huge', // letters 17+ (blobs, not words): fixed, not fitted
   'upper_run', // uppercase after uppercase (acronyms, CONSTANTS)
   'latin_accented', // extra per accented Latin letter
   'other_letter', // extra per letter of another alphabet (Cyrillic, Greek, Arabic, …)
   'digit_group', // digits 1, 4, 7, … of a digit run (the tokenizer groups digits by three)
   'punct_start', // ASCII punctuation after something else
-  'punct_run', // ASCII punctuation after punctuation
+  'punct_run', // ASCII punctuation 2..=3 of a run
+  'punct_long', // ASCII punctuation 4+ of a run (rulers, separators)
   'space', // a space after a non-space
   'space_run', // the second space of a run (indentation)
   'space_more', // third and later spaces of a run
   'tab',
   'newline', // \n or \r after something else
+  'newline_after_punct', // \n or \r after punctuation (the tokenizer merges them)
   'newline_run', // \n or \r after \n or \r
   'han',
   'kana',
@@ -66,6 +69,7 @@ export function features(text) {
   let piece = 0;
   let digits = 0;
   let spaces = 0;
+  let puncts = 0;
   for (const ch of text) {
     const k = classify(ch.codePointAt(0));
     if (isLetter(k)) {
@@ -77,7 +81,7 @@ export function features(text) {
         piece = 1;
       } else {
         piece++;
-        f[piece <= 4 ? F.letter_short : piece <= 8 ? F.letter_mid : F.letter_long]++;
+        f[piece <= 4 ? F.letter_short : piece <= 8 ? F.letter_mid : piece <= 16 ? F.letter_long : F.letter_huge]++;
         if (prev === C.UPPER && k === C.UPPER) f[F.upper_run]++;
       }
       if (k === C.LATIN) f[F.latin_accented]++;
@@ -87,12 +91,13 @@ export function features(text) {
       if (digits % 3 === 0) f[F.digit_group]++;
       digits++;
     } else if (k === C.PUNCT) {
-      f[prev === C.PUNCT ? F.punct_run : F.punct_start]++;
+      puncts = prev === C.PUNCT ? puncts + 1 : 1;
+      f[puncts === 1 ? F.punct_start : puncts <= 3 ? F.punct_run : F.punct_long]++;
     } else if (k === C.SPACE) {
       spaces = prev === C.SPACE ? spaces + 1 : 1;
       f[spaces === 1 ? F.space : spaces === 2 ? F.space_run : F.space_more]++;
     } else if (k === C.TAB) f[F.tab]++;
-    else if (k === C.NEWLINE) f[prev === C.NEWLINE ? F.newline_run : F.newline]++;
+    else if (k === C.NEWLINE) f[prev === C.NEWLINE ? F.newline_run : prev === C.PUNCT ? F.newline_after_punct : F.newline]++;
     else if (k === C.HAN) f[F.han]++;
     else if (k === C.KANA) f[F.kana]++;
     else if (k === C.HANGUL) f[F.hangul]++;
