@@ -1,0 +1,91 @@
+//! Accuracy of the three methods against o200k_base on the held-out half of the token corpus.
+//!
+//! `tests/fixtures/token-corpus.json` holds the real o200k_base count of every sample (written by
+//! `node tests/tokens/fit.mjs`, which fitted the calibrated constants on the other half). Run with
+//! `cargo test -p context-assembly --test token_accuracy -- --nocapture` to print the table.
+
+use std::collections::BTreeMap;
+
+use context_assembly::tokens::{estimate_tokens, TokenMethod};
+use serde::Deserialize;
+
+/// The goal the calibrated constants were fitted for: median absolute error per class.
+const MAX_MEDIAN_ERROR_PERCENT: f64 = 10.0;
+
+#[derive(Deserialize)]
+struct Corpus {
+    samples: Vec<Sample>,
+}
+
+#[derive(Deserialize)]
+struct Sample {
+    path: String,
+    class: String,
+    split: String,
+    o200k: u64,
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[mid]
+    } else {
+        (values[mid - 1] + values[mid]) / 2.0
+    }
+}
+
+#[test]
+fn calibrated_is_within_ten_percent_per_class() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures");
+    let json = std::fs::read_to_string(format!("{fixtures}/token-corpus.json"))
+        .expect("read corpus index");
+    let corpus: Corpus = serde_json::from_str(&json).expect("parse corpus index");
+
+    let methods = [
+        TokenMethod::Calibrated,
+        TokenMethod::ClaudeCode,
+        TokenMethod::Codex,
+    ];
+    // class -> per method, the relative errors of its held-out samples
+    let mut errors: BTreeMap<&str, [Vec<f64>; 3]> = BTreeMap::new();
+    for sample in corpus.samples.iter().filter(|s| s.split == "heldout") {
+        let text =
+            std::fs::read_to_string(format!("{fixtures}/{}", sample.path)).expect("read sample");
+        let ext = sample.path.rsplit_once('.').map(|(_, ext)| ext);
+        let per_method = errors.entry(&sample.class).or_default();
+        for (i, method) in methods.into_iter().enumerate() {
+            let estimate = estimate_tokens(&text, method, ext) as f64;
+            per_method[i].push((estimate - sample.o200k as f64) / sample.o200k as f64);
+        }
+    }
+    assert!(errors.len() >= 7, "corpus classes: {:?}", errors.keys());
+
+    println!("| class | samples | calibrated | claude-code (chars/4; json /2) | codex (bytes/4) |");
+    println!("|---|--:|--:|--:|--:|");
+    let mut failures = Vec::new();
+    for (class, per_method) in &errors {
+        let cells: Vec<String> = per_method
+            .iter()
+            .map(|errs| {
+                let abs = median(errs.iter().map(|e| e.abs()).collect()) * 100.0;
+                let signed = median(errs.clone()) * 100.0;
+                format!("{abs:.1} % ({signed:+.1} %)")
+            })
+            .collect();
+        println!(
+            "| {class} | {} | {} |",
+            per_method[0].len(),
+            cells.join(" | ")
+        );
+        let calibrated = median(per_method[0].iter().map(|e| e.abs()).collect()) * 100.0;
+        if calibrated > MAX_MEDIAN_ERROR_PERCENT {
+            failures.push(format!("{class}: {calibrated:.1} %"));
+        }
+    }
+    println!("\nmedian |error| (median signed error) vs o200k_base, held-out samples");
+    assert!(
+        failures.is_empty(),
+        "calibrated median error above {MAX_MEDIAN_ERROR_PERCENT} %: {failures:?}"
+    );
+}
