@@ -16,10 +16,10 @@
 //! ```
 //!
 //! The diff is our own port of jsdiff 8.0.4's Myers search, down to its tie-breaking, so
-//! the snippet is byte-identical to the original's for every input (a differential test
-//! against jsdiff checks it). The `similar` crate is not used here: its Myers variant
-//! (middle snake, divide and conquer) picks other scripts among equally short ones, and it
-//! bounds work only by a wall-clock deadline, which no_std does not have.
+//! the snippet is byte-identical to the original's for every input but one (below; a
+//! differential test against jsdiff checks it). The `similar` crate is not used here: its
+//! Myers variant (middle snake, divide and conquer) picks other scripts among equally
+//! short ones, and it bounds work only by a wall-clock deadline, which no_std lacks.
 //!
 //! # Quirks of the original
 //!
@@ -30,12 +30,19 @@
 //! * **Q34, one line too many.** When the cap cuts at a line break, the marker counts the
 //!   break itself as a line: 1066 dropped lines read `... [1067 lines truncated] ...`.
 //!   [`SnippetRules::exact_truncated_count`] reports the lines really dropped.
+//! * **Q35, an emptied file gives no snippet**: `"a\nb\n"` → `""` gives `""`, because
+//!   nothing of the new file is left to show. Kept: the caller sees the empty text.
 //! * **Q36, deletions are invisible.** Removed lines are left out; a deletion shows only as
 //!   its surrounding context (`"a\nb\nc\n"` → `"a\nc\n"` gives `1\ta\n2\tc`). Kept as is:
 //!   the snippet format has no room for removals.
 //! * **Q37, a newline-at-end-of-file change is reported** as a hunk that shows no
 //!   difference: `"x\n"` → `"x"` gives `1\tx`. Kept as is.
 //! * **Q41, the "bytes" cap counts UTF-16 units.** Kept as is in both profiles.
+//!
+//! One deviation, forced by Rust strings: when the cap falls on a line longer than the cap
+//! (a hard cut at 8192 units) in the middle of a surrogate pair, the original keeps half
+//! the character; we cut before it, so the text keeps 8191 units. The marker's count is
+//! the same.
 //!
 //! # Bounded work
 //!

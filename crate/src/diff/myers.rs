@@ -152,24 +152,52 @@ struct Path {
 }
 
 /// jsdiff's `bestPath`, a sparse array indexed by diagonal (`oldPos - newPos`), negative
-/// diagonals included; it grows with the edit length, so memory follows the work done.
+/// diagonals included. It grows with the edit length, so memory follows the work done.
 #[derive(Debug, Default)]
 struct Diagonals {
-    non_negative: Vec<Option<Path>>,
-    negative: Vec<Option<Path>>,
+    /// `paths[i]` is diagonal `i - centre`; an empty slot has `old_pos == EMPTY`.
+    paths: Vec<Path>,
+    centre: usize,
 }
 
+const EMPTY: isize = isize::MIN;
+const EMPTY_SLOT: Path = Path {
+    old_pos: EMPTY,
+    last: NIL,
+};
+
 impl Diagonals {
-    fn slot(&mut self, diagonal: isize) -> &mut Option<Path> {
-        let (side, index) = if diagonal >= 0 {
-            (&mut self.non_negative, diagonal.unsigned_abs())
-        } else {
-            (&mut self.negative, diagonal.unsigned_abs() - 1)
-        };
-        if side.len() <= index {
-            side.resize(index + 1, None);
+    /// Makes room for diagonals `-reach..=reach`, keeping what is stored.
+    fn reach(&mut self, reach: usize) {
+        if reach <= self.centre && self.centre + reach < self.paths.len() {
+            return;
         }
-        &mut side[index]
+        let centre = reach.max(self.centre.saturating_mul(2)).max(16);
+        let mut paths = alloc::vec![EMPTY_SLOT; 2 * centre + 1];
+        let shift = centre - self.centre;
+        if let Some(moved) = paths.get_mut(shift..shift + self.paths.len()) {
+            moved.copy_from_slice(&self.paths);
+        }
+        self.paths = paths;
+        self.centre = centre;
+    }
+
+    fn index(&self, diagonal: isize) -> usize {
+        (self.centre as isize).wrapping_add(diagonal) as usize
+    }
+
+    fn get(&self, diagonal: isize) -> Option<Path> {
+        self.paths
+            .get(self.index(diagonal))
+            .copied()
+            .filter(|p| p.old_pos != EMPTY)
+    }
+
+    fn replace(&mut self, diagonal: isize, path: Option<Path>) -> Option<Path> {
+        let index = self.index(diagonal);
+        let slot = self.paths.get_mut(index)?;
+        let stored = core::mem::replace(slot, path.unwrap_or(EMPTY_SLOT));
+        Some(stored).filter(|p| p.old_pos != EMPTY)
     }
 }
 
@@ -212,12 +240,14 @@ impl SearchState<'_> {
         if seed.old_pos + 1 >= self.old_len() && new_pos + 1 >= self.new_len() {
             return Some(Outcome::Script(self.arena.runs(seed.last)));
         }
-        *self.slots.slot(0) = Some(seed);
+        self.slots.reach(1);
+        self.slots.replace(0, Some(seed));
         let max_edit_length = self.old_len() + self.new_len();
         let mut bounds = (isize::MIN, isize::MAX);
         let mut edit_length: isize = 1;
         while edit_length <= max_edit_length {
             self.spend().ok()?;
+            self.slots.reach(edit_length.unsigned_abs() + 1);
             if let Some(last) = self.extend(edit_length, &mut bounds).ok()? {
                 return Some(Outcome::Script(self.arena.runs(last)));
             }
@@ -250,8 +280,8 @@ impl SearchState<'_> {
         diagonal: isize,
         bounds: &mut (isize, isize),
     ) -> Result<Option<usize>, OutOfWork> {
-        let remove_path = self.slots.slot(diagonal - 1).take();
-        let add_path = *self.slots.slot(diagonal + 1);
+        let remove_path = self.slots.replace(diagonal - 1, None);
+        let add_path = self.slots.get(diagonal + 1);
         let (old_len, new_len) = (self.old_len(), self.new_len());
         let can_add = add_path.filter(|p| (0..new_len).contains(&(p.old_pos - diagonal)));
         let can_remove = remove_path.filter(|p| p.old_pos + 1 < old_len);
@@ -285,7 +315,7 @@ impl SearchState<'_> {
     }
 
     fn replace_slot(&mut self, diagonal: isize, path: Option<Path>) {
-        let previous = core::mem::replace(self.slots.slot(diagonal), path);
+        let previous = self.slots.replace(diagonal, path);
         self.drop_path(previous);
     }
 
