@@ -86,7 +86,7 @@ function longCase() {
   const width = 30 + int(40);
   const word = pick(['lorem ipsum ', 'emoji 😀 ', 'ünïcödé ', 'tab\there ']);
   const before = Array.from({ length: 220 + int(80) }, (_, i) =>
-    `${i} ${word.repeat(Math.ceil(width / word.length))}`.slice(0, width));
+    Array.from(`${i} ${word.repeat(Math.ceil(width / word.length))}`).slice(0, width).join(""));
   const after = before.map((line, i) => (i % (5 + int(30)) === 0 ? line.toUpperCase() : line));
   return { before: render(before, '\n', true), after: render(after, '\n', random() < 0.5) };
 }
