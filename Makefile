@@ -12,14 +12,15 @@ WASM_ARTIFACT := target/$(WASM_TARGET)/release/context_assembly_wasm.wasm
 BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve test check test-rust nostd \
-        test-node typecheck test-browser bench size fmt
+        test-node typecheck test-browser bench size screenshot fmt
 
 help:
 	@echo "make serve   build pkg/ (release) and serve the playground"
 	@echo "make test    set up what is missing, then run every check and test"
-	@echo "make pkg     build pkg/ alone (release: LTO, opt-level z, wasm-opt)"
+	@echo "make pkg     build pkg/ alone (release: LTO, opt-level 3, simd128, wasm-opt)"
 	@echo "make bench   benchmarks (not part of make test)"
 	@echo "make size    gzipped size of the wasm module"
+	@echo "make screenshot  retake web/playground.png for the README"
 
 # ---- set-up: each step installs only what is missing ---------------------------------------
 setup: setup-rust setup-node setup-browser
@@ -48,10 +49,11 @@ setup-browser:
 	fi
 
 # ---- build ------------------------------------------------------------------------------------
+# Release: LTO, opt-level 3, simd128 (.cargo/config.toml), then wasm-opt.
 pkg: setup-rust setup-node
 	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm
 	wasm-bindgen --target web --out-dir pkg --out-name context_assembly $(WASM_ARTIFACT)
-	$(BIN)/wasm-opt -Oz pkg/context_assembly_bg.wasm -o pkg/context_assembly_bg.wasm
+	$(BIN)/wasm-opt -O3 pkg/context_assembly_bg.wasm -o pkg/context_assembly_bg.wasm
 
 serve: pkg
 	@echo "Playground: http://localhost:$(PORT)/web/"
@@ -88,6 +90,9 @@ bench: pkg
 size: pkg
 	@printf 'pkg/context_assembly_bg.wasm: %s bytes, %s bytes gzipped (budget 256000)\n' \
 	  "$$(wc -c < pkg/context_assembly_bg.wasm)" "$$(gzip -9 -c pkg/context_assembly_bg.wasm | wc -c)"
+
+screenshot: pkg setup-browser setup-node
+	node tests/browser/screenshot.mjs
 
 fmt:
 	cargo fmt --all

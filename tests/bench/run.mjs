@@ -67,7 +67,8 @@ function benchDiff() {
   console.log('\n## diffSnippet (claude-code): wasm vs jsdiff reference with the same formatting\n');
   console.log('| case | JS ms | wasm ms | JS / wasm | same output |');
   console.log('|---|--:|--:|--:|---|');
-  for (const [name, before, after, runs] of diffCases()) {
+  const cases = diffCases().filter(([name]) => !(process.env.SKIP_SLOW && name.includes('unrelated')));
+  for (const [name, before, after, runs] of cases) {
     const js = time(() => referenceSnippet(before, after), runs);
     const wasm = time(() => engine.diffSnippet(before, after, { profile: 'claude-code' }), runs);
     const same = referenceSnippet(before, after) === engine.diffSnippet(before, after, { profile: 'claude-code' });
@@ -136,7 +137,10 @@ function benchMentions() {
   console.log(`\nratio JS / wasm: ${(js / wasm).toFixed(2)}×`);
 }
 
+// `node tests/bench/run.mjs [diff] [tokens] [mentions]` runs some sections; none runs all.
+const chosen = process.argv.slice(2);
+const sections = { diff: benchDiff, tokens: benchTokens, mentions: benchMentions };
 console.log(`# make bench — Node ${process.version}`);
-benchDiff();
-benchTokens();
-benchMentions();
+for (const [name, run] of Object.entries(sections)) {
+  if (chosen.length === 0 || chosen.includes(name)) run();
+}

@@ -34,7 +34,7 @@ const EXAMPLES = {
 function result(profile, before, after) {
   try {
     const report = withEngine((engine) => engine.diffSnippetReport(before, after, { profile }));
-    const facts = [`${report.hunks} hunk(s)`, `work ${report.work}`];
+    const facts = [`diff work ${report.work} units`];
     if (report.truncatedLines !== undefined) facts.push(`marker: ${report.truncatedLines} lines truncated`);
     if (report.budgetExhausted) facts.push('budget exhausted');
     return h('div', { class: 'snippet', 'data-profile': profile },

@@ -55,12 +55,14 @@
 //! a change is never lost; that snippet may show more lines than the real diff would.
 
 mod hunks;
+mod intern;
 mod myers;
 mod snippet;
 
 use alloc::string::String;
 
-use hunks::{build_hunks, intern, split_lines, Hunk};
+use hunks::{build_hunks, split_lines, Hunk};
+use intern::intern;
 use myers::{search, Outcome, Run, RunKind};
 
 /// Work the search may spend: about what jsdiff 8.0.4 completes within its 5 s timeout.

@@ -25,6 +25,9 @@ impl Whitespace {
 
 /// JavaScript's `\s` (§1.3): unlike Unicode `White_Space` it has U+FEFF and lacks U+0085.
 fn is_js_whitespace(c: char) -> bool {
+    if c.is_ascii() {
+        return matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ');
+    }
     matches!(
         c,
         '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
@@ -67,7 +70,7 @@ pub(super) fn each_start(
 fn next_start(text: &str, from: usize, rules: &MentionRules) -> Option<usize> {
     let mut at = from;
     loop {
-        let found = at + text.get(at..)?.find('@')?;
+        let found = at + memchr::memchr(b'@', text.as_bytes().get(at..)?)?;
         if opens_mention(text, found, from, rules) {
             return Some(found);
         }

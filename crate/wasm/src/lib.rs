@@ -120,10 +120,14 @@ impl From<BindingError> for JsValue {
 
 type JsResult<T> = Result<T, BindingError>;
 
+/// Crosses the boundary once: a JSON string parsed by the engine's own `JSON.parse` is
+/// several times faster than building each object field by field through the boundary.
 fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    // Our DTOs hold only strings, numbers, booleans and arrays: serialising cannot fail.
-    value.serialize(&serializer).unwrap_or(JsValue::NULL)
+    // Our DTOs hold only strings, numbers, booleans and arrays: neither step can fail.
+    serde_json::to_string(value)
+        .ok()
+        .and_then(|json| js_sys::JSON::parse(&json).ok())
+        .unwrap_or(JsValue::NULL)
 }
 
 /// The names of the preset profiles.
@@ -187,9 +191,14 @@ pub fn diff_snippet_report(
     #[wasm_bindgen(unchecked_param_type = "string")] after: JsValue,
     options: Option<DiffOptionsJs>,
 ) -> Result<SnippetReportJs, JsValue> {
-    snippet_report("diffSnippetReport", before, after, options.map(JsValue::from))
-        .map(|report| to_js(&report).unchecked_into())
-        .map_err(JsValue::from)
+    snippet_report(
+        "diffSnippetReport",
+        before,
+        after,
+        options.map(JsValue::from),
+    )
+    .map(|report| to_js(&report).unchecked_into())
+    .map_err(JsValue::from)
 }
 
 fn snippet_report(

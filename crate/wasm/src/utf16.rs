@@ -14,7 +14,10 @@ impl Utf16Offsets {
         let mut table = Vec::with_capacity(byte_offsets.len());
         let mut wanted = byte_offsets.into_iter().peekable();
         let mut utf16 = 0;
-        for (byte, ch) in text.char_indices().chain(core::iter::once((text.len(), '\0'))) {
+        for (byte, ch) in text
+            .char_indices()
+            .chain(core::iter::once((text.len(), '\0')))
+        {
             while wanted.next_if(|&offset| offset <= byte).is_some() {
                 table.push((byte, utf16));
             }

@@ -1,0 +1,190 @@
+//! Native figures for the three pure engines (`cargo bench -p context-assembly --bench
+//! engines`). Prints medians; asserts nothing. The wasm figures against the JS references
+//! come from `tests/bench/run.mjs`; both run under `make bench`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use context_assembly::diff::{diff_snippet, SnippetRules};
+use context_assembly::mention::{extract_mentions, MentionRules};
+use context_assembly::tokens::{estimate_tokens, TokenMethod};
+
+/// A linear congruential generator: the same inputs on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+fn median_ms(runs: usize, mut work: impl FnMut()) -> f64 {
+    work();
+    let mut samples: Vec<f64> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            work();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+fn code_lines(random: &mut Lcg, count: usize, tag: &str) -> Vec<String> {
+    (0..count)
+        .map(|i| {
+            format!(
+                "    let {tag}{i} = compute({}, \"{tag}-{i}\"); // step {i}",
+                random.below(1_000_000)
+            )
+        })
+        .collect()
+}
+
+fn edited(lines: &[String], random: &mut Lcg, edits: usize) -> Vec<String> {
+    let mut after = lines.to_vec();
+    for e in 0..edits {
+        let at = random.below(after.len() as u64) as usize;
+        after[at] = format!("{} // edited {e}", after[at]);
+    }
+    after
+}
+
+fn bench_diff(random: &mut Lcg) {
+    println!(
+        "\n## diff_snippet (claude-code), native\n\n| case | ms | work units |\n|---|--:|--:|"
+    );
+    let small = code_lines(random, 2000, "a");
+    let large = code_lines(random, 20000, "b");
+    let cases = [
+        (
+            "2,000 lines, 10 edits",
+            small.join("\n"),
+            edited(&small, random, 10).join("\n"),
+        ),
+        (
+            "20,000 lines, 50 edits",
+            large.join("\n"),
+            edited(&large, random, 50).join("\n"),
+        ),
+        (
+            "two unrelated 5,000-line files",
+            code_lines(random, 5000, "c").join("\n"),
+            code_lines(random, 5000, "d").join("\n"),
+        ),
+    ];
+    let rules = SnippetRules::claude_code();
+    // SKIP_SLOW leaves out the unrelated files, whose budget-bound search dominates a profile.
+    let skip_slow = std::env::var_os("SKIP_SLOW").is_some();
+    for (name, before, after) in cases
+        .iter()
+        .filter(|c| !(skip_slow && c.0.contains("unrelated")))
+    {
+        let ms = median_ms(5, || {
+            black_box(diff_snippet(black_box(before), black_box(after), &rules));
+        });
+        let work = diff_snippet(before, after, &rules).work;
+        println!("| {name} | {ms:.2} | {work} |");
+    }
+}
+
+fn bench_tokens(random: &mut Lcg) {
+    let pieces = [
+        "fn handle(input: &str) -> Result<usize, Error> { Ok(input.len()) }\n",
+        "The quick brown fox jumps over the lazy dog, and then writes a paragraph.\n",
+        "{\"id\": 12345, \"name\": \"item\", \"tags\": [\"a\", \"b\"], \"ok\": true}\n",
+        "日本語の文章と中文的句子が混ざったテキストです。\n",
+        "commit 9fceb02d0ae598e95dc970b74767f19372d61af8 2026-11-29T15:29:33Z\n",
+    ];
+    let mut text = String::new();
+    while text.len() < 1_000_000 {
+        text.push_str(pieces[random.below(pieces.len() as u64) as usize]);
+    }
+    println!(
+        "\n## estimate_tokens, native, {} bytes\n\n| method | ms | MB/s |\n|---|--:|--:|",
+        text.len()
+    );
+    for method in TokenMethod::ALL {
+        let ms = median_ms(20, || {
+            black_box(estimate_tokens(black_box(&text), method, None));
+        });
+        println!(
+            "| {} | {ms:.2} | {:.0} |",
+            method.as_str(),
+            text.len() as f64 / 1e3 / ms
+        );
+    }
+}
+
+fn bench_mentions(random: &mut Lcg) {
+    let words = [
+        "please",
+        "look",
+        "at",
+        "the",
+        "function",
+        "and",
+        "fix",
+        "it",
+        "user@x.com",
+        "(@not)",
+    ];
+    let mentions = [
+        "@src/app.ts",
+        "@\"docs/my notes.md\"",
+        "@file.txt#L10-20",
+        "@server:res/a.",
+        "@agent-reviewer",
+        "@café.txt",
+    ];
+    let mut text = String::new();
+    while text.len() < 100_000 {
+        if random.below(10) == 0 {
+            text.push_str(mentions[random.below(mentions.len() as u64) as usize]);
+            text.push_str(&random.below(500).to_string());
+        } else {
+            text.push_str(words[random.below(words.len() as u64) as usize]);
+        }
+        text.push(' ');
+    }
+    println!(
+        "\n## extract_mentions, native, {} bytes\n\n| rules | ms |\n|---|--:|",
+        text.len()
+    );
+    for (name, rules) in [
+        ("claude-code", MentionRules::claude_code()),
+        ("codex", MentionRules::codex()),
+        ("recommended", MentionRules::recommended()),
+    ] {
+        let ms = median_ms(20, || {
+            black_box(extract_mentions(black_box(&text), &rules));
+        });
+        println!("| {name} | {ms:.3} |");
+    }
+}
+
+fn main() {
+    let mut random = Lcg(20261129);
+    // `cargo bench … -- diff mentions` runs some sections; none runs all.
+    let chosen: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wants = |name: &str| chosen.is_empty() || chosen.iter().any(|c| c == name);
+    println!("# native engines (cargo bench profile: opt-level 3, thin LTO)");
+    let sections: [(&str, fn(&mut Lcg)); 3] = [
+        ("diff", bench_diff),
+        ("tokens", bench_tokens),
+        ("mentions", bench_mentions),
+    ];
+    for (name, run) in sections {
+        if wants(name) {
+            run(&mut random);
+        }
+    }
+}
