@@ -73,6 +73,11 @@ fn bench_diff(random: &mut Lcg) {
             edited(&large, random, 50).join("\n"),
         ),
         (
+            "20,000 lines, identical",
+            large.join("\n"),
+            large.join("\n"),
+        ),
+        (
             "two unrelated 5,000-line files",
             code_lines(random, 5000, "c").join("\n"),
             code_lines(random, 5000, "d").join("\n"),
@@ -168,6 +173,9 @@ fn bench_mentions(random: &mut Lcg) {
     }
 }
 
+/// A named part of the benchmark.
+type Section = (&'static str, fn(&mut Lcg));
+
 fn main() {
     let mut random = Lcg(20261129);
     // `cargo bench … -- diff mentions` runs some sections; none runs all.
@@ -177,7 +185,7 @@ fn main() {
         .collect();
     let wants = |name: &str| chosen.is_empty() || chosen.iter().any(|c| c == name);
     println!("# native engines (cargo bench profile: opt-level 3, thin LTO)");
-    let sections: [(&str, fn(&mut Lcg)); 3] = [
+    let sections: [Section; 3] = [
         ("diff", bench_diff),
         ("tokens", bench_tokens),
         ("mentions", bench_mentions),
