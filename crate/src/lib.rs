@@ -1,4 +1,82 @@
-//! Context assembly for coding agents (crate docs are written in `docs` below).
+//! Context assembly for coding agents: what the model sees on each request, and why.
+//!
+//! A coding agent's model does not see "the conversation". It sees a request assembled anew
+//! on every round: the transcript, plus files pulled in by @-mentions, plus notes that a file
+//! changed on disk, plus memory files and reminders, minus what compaction threw away. This
+//! crate is that machinery as a library. It reproduces Claude Code (profile `claude-code`)
+//! and OpenAI Codex CLI (profile `codex`) faithfully, quirks included, and offers a
+//! `recommended` profile that fixes their known defects.
+//!
+//! # Map
+//!
+//! | module | concept |
+//! |---|---|
+//! | [`profile`] | [`Profile`]: every constant and switch, as data; the three presets |
+//! | [`mention`] | the @-mention grammar: files (quoted, ranges, fragments), MCP resources, agents |
+//! | [`tokens`] | token estimates: Claude Code's, Codex's, and our calibrated one |
+//! | [`diff`] | change snippets: what the model is shown when a file changed on disk |
+//!
+//! # Profiles
+//!
+//! A [`Profile`] is plain data. Each quirk of an original is a named field citing its entry
+//! in the specification (`Q…` for Claude Code, `X…` for Codex), so any single fix can be
+//! switched on without the others. Code reads the knobs; nothing branches on a profile's
+//! name.
+//!
+//! ```
+//! use context_assembly::{diff::diff_snippet, Profile};
+//! let mut profile = Profile::claude_code();
+//! let rules = profile.change_snippets.as_mut().expect("claude-code sends change notes");
+//! rules.number_from_new_file = true; // Q33 fixed, every other quirk kept
+//! let snippet = diff_snippet("a\nb\n", "new\na\nB\n", rules);
+//! assert_eq!(snippet.text, "1\tnew\n2\ta\n3\tB");
+//! ```
+//!
+//! # Mentions
+//!
+//! [`mention::extract_mentions`] finds what a prompt mentions. Under `claude-code` it gives
+//! exactly what the original's regular expressions give (JavaScript semantics, checked
+//! differentially against the originals); `recommended` reads Unicode paths, escaped spaces,
+//! `:10-20` ranges and reports a reversed range as a problem instead of reading nothing.
+//! Spans are byte ranges; the wasm package converts them to UTF-16 offsets for JavaScript.
+//!
+//! ```
+//! use context_assembly::mention::{extract_mentions, MentionRules};
+//! let text = "fix @café.rs#L20-10 please";
+//! let original = extract_mentions(text, &MentionRules::claude_code());
+//! assert_eq!(original.files[0].line_start, Some(20)); // read as an empty range, silently
+//! let fixed = extract_mentions(text, &MentionRules::recommended());
+//! assert!(fixed.files[0].problem.is_some());
+//! ```
+//!
+//! # Token estimates
+//!
+//! [`tokens::estimate_tokens`] counts the way each original does (`round(UTF-16 length / 4)`
+//! for Claude Code, `ceil(bytes / 4)` for Codex) or with our calibrated estimator, fitted to
+//! the o200k_base tokenizer, which stays within 10 % on code, prose, JSON, CJK text and
+//! hash-heavy logs where the character counts are off by half. Every method is monotone:
+//! appending text never lowers the estimate.
+//!
+//! # Change snippets
+//!
+//! [`diff::diff_snippet`] is Claude Code's snippet of a file changed outside the agent: a
+//! port of jsdiff's Myers search with 8 lines of context, deleted lines left out, lines
+//! numbered (from the old file, quirk Q33) and an 8192-unit cap.
+//!
+//! # Determinism and bounded work
+//!
+//! No wall clock, randomness or I/O: the same input gives the same output, natively and in
+//! WebAssembly. Where an original uses a timeout (the 5 s diff timeout), we count work
+//! against a fixed budget and report when it ran out, so a result never depends on the
+//! machine's speed. Nothing panics on any input; fallible functions return [`Error`], whose
+//! message says what was wrong and what is allowed.
+//!
+//! # Crate features
+//!
+//! * `std` (default): `std` support; the engine is identical without it (`no_std` + `alloc`,
+//!   built for `wasm32v1-none` in CI). Costs nothing.
+//! * `serde`: `Serialize`/`Deserialize` on the public value types and rules (camelCase), as
+//!   the wasm package uses them. Adds serde's derive code only.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -15,3 +93,8 @@ pub mod tokens;
 
 pub use error::Error;
 pub use profile::{Profile, ProfileName};
+
+/// The README's Rust examples, compiled and run as doc tests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeExamples;

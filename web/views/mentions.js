@@ -73,7 +73,7 @@ function highlight(backdrop, text, spans) {
  */
 function compare(table, text, profiles, byProfile) {
   const starts = [...new Set([...byProfile.values()].flat().map((r) => r.start))].sort((a, b) => a - b);
-  const head = h('tr', {}, h('th', {}, 'at'), ...profiles.map((p) => h('th', {}, p)));
+  const head = h('tr', {}, h('th', { title: 'UTF-16 offset of the @' }, 'offset'), ...profiles.map((p) => h('th', {}, p)));
   const rows = starts.map((start) => {
     const cells = profiles.map((profile) => {
       const here = (byProfile.get(profile) ?? []).filter((r) => r.start === start);
