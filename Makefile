@@ -85,6 +85,7 @@ test-browser: pkg setup-browser setup-node
 
 # ---- measurements (not part of make test) ------------------------------------------------------
 bench: pkg
+	cargo bench -p context-assembly --bench engines
 	node tests/bench/run.mjs
 
 size: pkg

@@ -15,6 +15,7 @@
 //! | [`mention`] | the @-mention grammar: files (quoted, ranges, fragments), MCP resources, agents |
 //! | [`tokens`] | token estimates: Claude Code's, Codex's, and our calibrated one |
 //! | [`diff`] | change snippets: what the model is shown when a file changed on disk |
+//! | [`path`] | path normalisation: the one spelling every key and comparison uses |
 //!
 //! # Profiles
 //!
@@ -88,6 +89,7 @@ extern crate std;
 pub mod diff;
 mod error;
 pub mod mention;
+pub mod path;
 pub mod profile;
 pub mod tokens;
 
