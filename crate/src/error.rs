@@ -29,6 +29,20 @@ pub enum Error {
         /// The name that was given.
         given: String,
     },
+    /// A path that cannot be used: it contains NUL, escapes the root, or is malformed.
+    InvalidPath {
+        /// The path as it was given.
+        path: String,
+        /// What is wrong with it and what is allowed.
+        reason: String,
+    },
+    /// A configuration value (a rule, a setting) that cannot be used.
+    InvalidConfig {
+        /// Where the value was given, e.g. `permissions.deny[2]`.
+        field: String,
+        /// What is wrong with it and what is allowed.
+        reason: String,
+    },
 }
 
 impl fmt::Display for Error {
@@ -42,6 +56,8 @@ impl fmt::Display for Error {
                 f,
                 "unknown token method {given:?}: expected one of \"claude-code\", \"codex\", \"calibrated\""
             ),
+            Error::InvalidPath { path, reason } => write!(f, "path {path:?}: {reason}"),
+            Error::InvalidConfig { field, reason } => write!(f, "{field}: {reason}"),
         }
     }
 }
