@@ -9,52 +9,52 @@ use crate::utf16::Utf16Offsets;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FileMentionDto {
-    raw: String,
-    path: String,
+pub struct FileMentionDto<'a> {
+    raw: &'a str,
+    path: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     line_start: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     line_end: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    fragment: Option<String>,
+    fragment: Option<&'a str>,
     quoted: bool,
     start: usize,
     end: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
-    problem: Option<String>,
+    problem: Option<&'a str>,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct McpMentionDto {
-    raw: String,
-    server: String,
-    uri: String,
+pub struct McpMentionDto<'a> {
+    raw: &'a str,
+    server: &'a str,
+    uri: &'a str,
     start: usize,
     end: usize,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct AgentMentionDto {
-    raw: String,
-    agent_type: String,
+pub struct AgentMentionDto<'a> {
+    raw: &'a str,
+    agent_type: &'a str,
     start: usize,
     end: usize,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct MentionsDto {
-    files: Vec<FileMentionDto>,
-    mcp_resources: Vec<McpMentionDto>,
-    agents: Vec<AgentMentionDto>,
+pub struct MentionsDto<'a> {
+    files: Vec<FileMentionDto<'a>>,
+    mcp_resources: Vec<McpMentionDto<'a>>,
+    agents: Vec<AgentMentionDto<'a>>,
 }
 
-impl MentionsDto {
+impl<'a> MentionsDto<'a> {
     /// Moves the mentions of `text` into JS shape, byte spans becoming UTF-16 offsets.
-    pub fn new(text: &str, mentions: &Mentions) -> Self {
+    pub fn new(text: &str, mentions: &'a Mentions) -> Self {
         let spans = mentions
             .files
             .iter()
@@ -67,24 +67,24 @@ impl MentionsDto {
                 .files
                 .iter()
                 .map(|m| FileMentionDto {
-                    raw: m.raw.clone(),
-                    path: m.path.clone(),
+                    raw: &m.raw,
+                    path: &m.path,
                     line_start: m.line_start,
                     line_end: m.line_end,
-                    fragment: m.fragment.clone(),
+                    fragment: m.fragment.as_deref(),
                     quoted: m.quoted,
                     start: offsets.get(m.span.start),
                     end: offsets.get(m.span.end),
-                    problem: m.problem.clone(),
+                    problem: m.problem.as_deref(),
                 })
                 .collect(),
             mcp_resources: mentions
                 .mcp_resources
                 .iter()
                 .map(|m| McpMentionDto {
-                    raw: m.raw.clone(),
-                    server: m.server.clone(),
-                    uri: m.uri.clone(),
+                    raw: &m.raw,
+                    server: &m.server,
+                    uri: &m.uri,
                     start: offsets.get(m.span.start),
                     end: offsets.get(m.span.end),
                 })
@@ -93,8 +93,8 @@ impl MentionsDto {
                 .agents
                 .iter()
                 .map(|m| AgentMentionDto {
-                    raw: m.raw.clone(),
-                    agent_type: m.agent_type.clone(),
+                    raw: &m.raw,
+                    agent_type: &m.agent_type,
                     start: offsets.get(m.span.start),
                     end: offsets.get(m.span.end),
                 })
