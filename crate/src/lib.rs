@@ -16,6 +16,7 @@
 //! | [`tokens`] | token estimates: Claude Code's, Codex's, and our calibrated one |
 //! | [`diff`] | change snippets: what the model is shown when a file changed on disk |
 //! | [`path`] | path normalisation: the one spelling every key and comparison uses |
+//! | [`vfs`] | the in-memory file system: files, directories, given mtimes, atomic-save renames, transient errors |
 //!
 //! # Profiles
 //!
@@ -92,6 +93,7 @@ pub mod mention;
 pub mod path;
 pub mod profile;
 pub mod tokens;
+pub mod vfs;
 
 pub use error::Error;
 pub use profile::{Profile, ProfileName};
