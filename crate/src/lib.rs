@@ -16,6 +16,7 @@
 //! | [`tokens`] | token estimates: Claude Code's, Codex's, and our calibrated one |
 //! | [`diff`] | change snippets: what the model is shown when a file changed on disk |
 //! | [`path`] | path normalisation: the one spelling every key and comparison uses |
+//! | [`deny`] | Read deny rules: which files the permission settings keep out, gitignore semantics |
 //!
 //! # Profiles
 //!
@@ -86,6 +87,7 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
+pub mod deny;
 pub mod diff;
 mod error;
 pub mod mention;
