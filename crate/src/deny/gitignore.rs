@@ -612,8 +612,19 @@ fn posix_class(name: &[u16]) -> Option<&'static [(u16, u16)]> {
         ("graph", &[r(b'!', b'.'), r(b'0', b'~')]),
         ("lower", &[r(b'a', b'z')]),
         ("print", &[r(b' ', b'.'), r(b'0', b'~')]),
-        ("punct", &[r(b'!', b'.'), r(b':', b'@'), r(b'[', b'`'), r(b'{', b'~')]),
-        ("space", &[r(b' ', b' '), r(b'\t', b'\t'), r(b'\n', b'\n'), r(b'\r', b'\r')]),
+        (
+            "punct",
+            &[r(b'!', b'.'), r(b':', b'@'), r(b'[', b'`'), r(b'{', b'~')],
+        ),
+        (
+            "space",
+            &[
+                r(b' ', b' '),
+                r(b'\t', b'\t'),
+                r(b'\n', b'\n'),
+                r(b'\r', b'\r'),
+            ],
+        ),
         ("upper", &[r(b'A', b'Z')]),
         ("xdigit", &[r(b'0', b'9'), r(b'A', b'F'), r(b'a', b'f')]),
     ];
@@ -674,7 +685,11 @@ fn globstars(pieces: Vec<Piece>) -> (Vec<Piece>, Option<Tail>) {
 fn trailing_star(pieces: &mut Vec<Piece>) -> Option<Tail> {
     pieces.dedup_by(|a, b| *a == Piece::Star && *b == Piece::Star);
     let run_end = pieces.len();
-    let run = pieces.iter().rev().take_while(|p| **p == Piece::Star).count();
+    let run = pieces
+        .iter()
+        .rev()
+        .take_while(|p| **p == Piece::Star)
+        .count();
     if run == 0 {
         return None;
     }

@@ -266,7 +266,7 @@ impl DenyRules {
         for (index, spec) in rules.iter().enumerate() {
             let value = parse_rule(&spec.text).map_err(|reason| Error::InvalidConfig {
                 field: alloc::format!("permissions.deny[{index}]"),
-                reason: String::from(reason),
+                reason,
             })?;
             match value {
                 RuleValue::OtherTool => {}
@@ -523,13 +523,31 @@ mod tests {
         let original = DenyRulesSwitches::claude_code();
         let root = |pattern: &str, source| with_root(pattern, source, &roots, &original);
         let fixed = |s: &str| GroupRoot::Fixed(String::from(s));
-        assert_eq!(root("//etc/x", RuleSource::Session), (fixed("/"), "/etc/x".into()));
+        assert_eq!(
+            root("//etc/x", RuleSource::Session),
+            (fixed("/"), "/etc/x".into())
+        );
         assert_eq!(root("~/x", RuleSource::Session), (fixed("/h"), "/x".into()));
-        assert_eq!(root("/x", RuleSource::UserSettings), (fixed("/h/.claude"), "/x".into()));
-        assert_eq!(root("/x", RuleSource::FlagSettings), (fixed("/p"), "/x".into()));
-        assert_eq!(root("/x", RuleSource::PolicySettings), (fixed("/p"), "/x".into()));
-        assert_eq!(root("./x", RuleSource::Session), (GroupRoot::CurrentCwd, "x".into()));
-        assert_eq!(root("~x", RuleSource::Session), (GroupRoot::CurrentCwd, "~x".into()));
+        assert_eq!(
+            root("/x", RuleSource::UserSettings),
+            (fixed("/h/.claude"), "/x".into())
+        );
+        assert_eq!(
+            root("/x", RuleSource::FlagSettings),
+            (fixed("/p"), "/x".into())
+        );
+        assert_eq!(
+            root("/x", RuleSource::PolicySettings),
+            (fixed("/p"), "/x".into())
+        );
+        assert_eq!(
+            root("./x", RuleSource::Session),
+            (GroupRoot::CurrentCwd, "x".into())
+        );
+        assert_eq!(
+            root("~x", RuleSource::Session),
+            (GroupRoot::CurrentCwd, "~x".into())
+        );
         let fixed_switches = DenyRulesSwitches::recommended();
         assert_eq!(
             with_root("./x", RuleSource::Session, &roots, &fixed_switches),
@@ -539,8 +557,12 @@ mod tests {
 
     #[test]
     fn relative_root_must_be_absolute() {
-        let err = DenyRules::new(&[], &Roots::new("p", "/h"), &DenyRulesSwitches::claude_code())
-            .unwrap_err();
+        let err = DenyRules::new(
+            &[],
+            &Roots::new("p", "/h"),
+            &DenyRulesSwitches::claude_code(),
+        )
+        .unwrap_err();
         assert!(matches!(err, Error::InvalidConfig { field, .. } if field == "roots.originalCwd"));
     }
 }
