@@ -17,6 +17,7 @@
 //! | [`diff`] | change snippets: what the model is shown when a file changed on disk |
 //! | [`path`] | path normalisation: the one spelling every key and comparison uses |
 //! | [`vfs`] | the in-memory file system: files, directories, given mtimes, atomic-save renames, transient errors |
+//! | [`deny`] | Read deny rules: which files the permission settings keep out, gitignore semantics |
 //!
 //! # Profiles
 //!
@@ -87,6 +88,7 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
+pub mod deny;
 pub mod diff;
 mod error;
 pub mod mention;
