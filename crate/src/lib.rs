@@ -16,6 +16,8 @@
 //! | [`tokens`] | token estimates: Claude Code's, Codex's, and our calibrated one |
 //! | [`diff`] | change snippets: what the model is shown when a file changed on disk |
 //! | [`path`] | path normalisation: the one spelling every key and comparison uses |
+//! | [`read`] | the Read tool: line ranges and numbering, size and token limits, images, PDFs, listings |
+//! | [`file_state`] | the read-file-state LRU: what was read, when, with shared contents |
 //!
 //! # Profiles
 //!
@@ -88,9 +90,11 @@ extern crate std;
 
 pub mod diff;
 mod error;
+pub mod file_state;
 pub mod mention;
 pub mod path;
 pub mod profile;
+pub mod read;
 pub mod tokens;
 
 pub use error::Error;
