@@ -356,17 +356,19 @@ impl FileStateCache {
         }
         self.bytes += entry.size();
         self.slots.push((key, entry));
-        let mut evicted = Vec::new();
-        while self.slots.len() > self.rules.limits.max_entries
-            || self.bytes > self.rules.limits.max_bytes
-        {
-            if self.slots.is_empty() {
+        // Count the least recent entries to drop, then drain them at once: linear work.
+        let limits = self.rules.limits;
+        let mut drop = 0;
+        let mut bytes = self.bytes;
+        for (_, entry) in &self.slots {
+            if self.slots.len() - drop <= limits.max_entries && bytes <= limits.max_bytes {
                 break;
             }
-            let (key, entry) = self.slots.remove(0);
-            self.bytes -= entry.size();
-            evicted.push(key);
+            bytes -= entry.size();
+            drop += 1;
         }
+        self.bytes = bytes;
+        let evicted = self.slots.drain(..drop).map(|(key, _)| key).collect();
         SetOutcome { stored, evicted }
     }
 
