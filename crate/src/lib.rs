@@ -18,6 +18,8 @@
 //! | [`path`] | path normalisation: the one spelling every key and comparison uses |
 //! | [`vfs`] | the in-memory file system: files, directories, given mtimes, atomic-save renames, transient errors |
 //! | [`deny`] | Read deny rules: which files the permission settings keep out, gitignore semantics |
+//! | [`read`] | the Read tool: line ranges and numbering, size and token limits, images, PDFs, listings |
+//! | [`file_state`] | the read-file-state LRU: what was read, when, with shared contents |
 //!
 //! # Profiles
 //!
@@ -91,9 +93,11 @@ extern crate std;
 pub mod deny;
 pub mod diff;
 mod error;
+pub mod file_state;
 pub mod mention;
 pub mod path;
 pub mod profile;
+pub mod read;
 pub mod tokens;
 pub mod vfs;
 
