@@ -16,6 +16,7 @@
 //! | [`tokens`] | token estimates: Claude Code's, Codex's, and our calibrated one |
 //! | [`diff`] | change snippets: what the model is shown when a file changed on disk |
 //! | [`path`] | path normalisation: the one spelling every key and comparison uses |
+//! | [`memory`] | nested memory: the CLAUDE.md and rules files a Read brings in, and why |
 //!
 //! # Profiles
 //!
@@ -88,6 +89,7 @@ extern crate std;
 
 pub mod diff;
 mod error;
+pub mod memory;
 pub mod mention;
 pub mod path;
 pub mod profile;
