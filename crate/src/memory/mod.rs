@@ -65,14 +65,15 @@ mod content;
 mod discovery;
 mod frontmatter;
 mod glob;
+mod index;
 
 use alloc::collections::BTreeSet;
 use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub use content::{truncate_memory_index, IndexTruncation, MAX_INDEX_LINES, MAX_INDEX_UNITS};
 pub use frontmatter::MAX_PATH_PATTERNS;
+pub use index::{truncate_memory_index, IndexTruncation, MAX_INDEX_LINES, MAX_INDEX_UNITS};
 
 /// Deepest `@include` level: a file included at this depth is skipped
 /// (`MAX_INCLUDE_DEPTH`; the file a directory holds is depth 0).
