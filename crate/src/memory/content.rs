@@ -6,6 +6,7 @@
 //! matters here (fenced and indented code, comment blocks, inline code spans) gives the
 //! same answers for memory files as people write them, in linear time.
 
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -44,6 +45,8 @@ pub(super) fn parse_memory(raw: &str) -> ParsedMemory {
             }
         }
     }
+    let mut seen = BTreeSet::new();
+    includes.retain(|path| seen.insert(path.clone()));
     ParsedMemory {
         content,
         globs,
@@ -231,7 +234,7 @@ fn find_includes(text: &str, out: &mut Vec<String>) {
         let raw = include_token(&text[i + 1..]);
         resume = i + 1 + raw.len();
         let path = raw.split('#').next().unwrap_or("").replace("\\ ", " ");
-        if is_include_path(&path) && !out.contains(&path) {
+        if is_include_path(&path) {
             out.push(path);
         }
     }
@@ -264,29 +267,43 @@ fn is_include_path(path: &str) -> bool {
 }
 
 /// Byte ranges of inline code spans (a run of n backticks up to the next run of exactly
-/// n) and of complete inline comments.
+/// n) and of complete inline comments. The runs are indexed by length first, so that a
+/// text full of unmatched runs is not rescanned for each one.
 fn inline_code_and_comments(text: &str) -> Vec<core::ops::Range<usize>> {
     let bytes = text.as_bytes();
+    let runs = backtick_runs(bytes);
+    let mut by_len: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (index, &(_, len)) in runs.iter().enumerate() {
+        by_len.entry(len).or_default().push(index);
+    }
     let mut ranges = Vec::new();
-    let mut i = 0;
+    let (mut i, mut run) = (0, 0);
+    let mut comments_may_close = true;
     while i < bytes.len() {
         if bytes[i] == b'`' {
-            let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
-            match closing_backticks(bytes, i + run, run) {
-                Some(end) => {
-                    ranges.push(i..end);
-                    i = end;
-                }
-                None => i += run,
+            while runs.get(run).is_some_and(|&(start, _)| start < i) {
+                run += 1;
             }
-        } else if bytes[i..].starts_with(b"<!--") {
+            let len = runs.get(run).map_or(1, |&(_, len)| len);
+            let close = by_len.get(&len).and_then(|same| {
+                let after = same.partition_point(|&other| other <= run);
+                same.get(after).and_then(|&other| runs.get(other))
+            });
+            match close {
+                Some(&(start, len)) => {
+                    ranges.push(i..start + len);
+                    i = start + len;
+                }
+                None => i += len,
+            }
+        } else if comments_may_close && bytes[i..].starts_with(b"<!--") {
             match text[i + 4..].find("-->") {
                 Some(close) => {
                     let end = i + 4 + close + 3;
                     ranges.push(i..end);
                     i = end;
                 }
-                None => i += 4,
+                None => comments_may_close = false,
             }
         } else {
             i += 1;
@@ -295,19 +312,20 @@ fn inline_code_and_comments(text: &str) -> Vec<core::ops::Range<usize>> {
     ranges
 }
 
-fn closing_backticks(bytes: &[u8], mut i: usize, run: usize) -> Option<usize> {
+/// Every maximal run of backticks as (start, length), in text order.
+fn backtick_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
+    let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'`' {
             let len = bytes[i..].iter().take_while(|&&b| b == b'`').count();
-            if len == run {
-                return Some(i + len);
-            }
+            runs.push((i, len));
             i += len;
         } else {
             i += 1;
         }
     }
-    None
+    runs
 }
 
 /// Extensions (lower case, with the dot) of files a memory include may load; Claude Code
@@ -510,6 +528,17 @@ mod tests {
         assert_eq!(includes("x\n\n    @a.md\n"), Vec::<String>::new());
         assert_eq!(includes("<!-- @a.md -->\n@b.md"), vec!["b.md"]);
         assert_eq!(includes("text <!-- @a.md --> @b.md"), vec!["b.md"]);
+    }
+
+    #[test]
+    fn unmatched_backtick_runs_and_comments_stay_linear() {
+        let mut text = String::new();
+        for n in 1..400 {
+            text.push_str(&"`".repeat(n));
+            text.push_str(" <!-- x ");
+        }
+        text.push_str("@a.md");
+        assert_eq!(includes(&text), vec!["a.md"]);
     }
 
     #[test]
