@@ -20,6 +20,7 @@
 //! | [`deny`] | Read deny rules: which files the permission settings keep out, gitignore semantics |
 //! | [`read`] | the Read tool: line ranges and numbering, size and token limits, images, PDFs, listings |
 //! | [`file_state`] | the read-file-state LRU: what was read, when, with shared contents |
+//! | [`memory`] | nested memory: the CLAUDE.md and rules files a Read brings in, and why |
 //!
 //! # Profiles
 //!
@@ -94,6 +95,7 @@ pub mod deny;
 pub mod diff;
 mod error;
 pub mod file_state;
+pub mod memory;
 pub mod mention;
 pub mod path;
 pub mod profile;
