@@ -149,12 +149,17 @@ pub fn read_text(
     let text_out = match notice {
         Some(notice) => render_notice(notice),
         None => {
-            let numbered = if rules.drop_trailing_empty_line {
-                content.strip_suffix('\n').unwrap_or(content)
-            } else {
-                content
-            };
-            number_lines(numbered, start_line, rules.line_format)
+            let mut numbered = number_lines(content, start_line, rules.line_format);
+            // Show exactly the lines counted: with Q16 fixed the empty piece after a final
+            // line break is not a line, and `content` alone cannot tell it from an empty
+            // last line (`"\n"` is one empty line plus that piece, or two empty lines).
+            let shown = usize::try_from(selection.num_lines).unwrap_or(usize::MAX);
+            if let Some((cut, _)) = numbered.match_indices('\n').nth(shown.saturating_sub(1)) {
+                if shown > 0 {
+                    numbered.truncate(cut);
+                }
+            }
+            numbered
         }
     };
     Ok(TextRead {
