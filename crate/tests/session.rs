@@ -341,3 +341,121 @@ fn paths_that_escape_the_root_or_hold_nul_are_errors_naming_the_path() {
     })
     .is_err());
 }
+
+/// A PNG header: signature, then an IHDR chunk with the dimensions.
+fn png(width: u32, height: u32) -> Vec<u8> {
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    bytes.extend(width.to_be_bytes());
+    bytes.extend(height.to_be_bytes());
+    bytes.extend([8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    bytes
+}
+
+#[test]
+fn a_mentioned_image_shows_its_ladder_as_decisions_and_costs_its_estimate() {
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("shot.png", png(800, 600), 1_000).unwrap();
+    let turn = s.submit("see @shot.png", 2_000);
+    assert_eq!(kinds(&turn), ["file"]);
+    let attachment = &turn.attachments[0];
+    assert!(attachment.text.contains("800×600"), "{}", attachment.text);
+    assert!(
+        attachment.tokens >= 2000,
+        "the flat image estimate (Q44) is counted"
+    );
+    assert!(turn
+        .decisions
+        .iter()
+        .any(|d| d.subject == "@shot.png (image)" && d.verdict == "included"));
+    assert!(s.file_state().is_empty(), "images are not cached (Q42)");
+}
+
+#[test]
+fn a_changed_image_is_noted_only_when_images_are_tracked() {
+    let mut s = session(Profile::recommended(), &[]);
+    s.write_file("shot.png", png(10, 10), 1_000).unwrap();
+    s.read("shot.png", None, None, 2_000).unwrap();
+    assert!(s.tool_round(3_000).attachments.is_empty());
+    s.write_file("shot.png", png(20, 20), 4_000).unwrap();
+    assert_eq!(kinds(&s.tool_round(5_000)), ["edited_image_file"]);
+    assert!(s.tool_round(6_000).attachments.is_empty(), "reported once");
+}
+
+#[test]
+fn invalid_utf8_is_binary_with_a_decision_not_a_panic() {
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("blob.txt", vec![0x66, 0xff, 0xfe, 0x00], 1_000)
+        .unwrap();
+    let turn = s.submit("@blob.txt", 2_000);
+    assert!(turn.attachments.is_empty());
+    let decision = turn
+        .decisions
+        .iter()
+        .find(|d| d.subject == "@blob.txt")
+        .unwrap();
+    assert_eq!(decision.verdict, "failed");
+    assert!(decision.reason.contains("not UTF-8"), "{}", decision.reason);
+    assert!(s.read("blob.txt", None, None, 3_000).unwrap().is_error);
+}
+
+mod generated {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        External(u8, u16),
+        Read(u8),
+        Edit(u8),
+        Delete(u8),
+        Submit(u8),
+        Round,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0u8..120, 0u16..400).prop_map(|(f, n)| Op::External(f, n)),
+            (0u8..120).prop_map(Op::Read),
+            (0u8..120).prop_map(Op::Edit),
+            (0u8..120).prop_map(Op::Delete),
+            (0u8..120).prop_map(Op::Submit),
+            Just(Op::Round),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn limits_hold_and_every_attachment_is_counted(
+            ops in prop::collection::vec(op(), 1..120),
+            recommended in any::<bool>(),
+        ) {
+            let profile = if recommended { Profile::recommended() } else { Profile::claude_code() };
+            let method = profile.token_method;
+            let mut s = session(profile, &["Read(secret/**)"]);
+            for (step, op) in ops.into_iter().enumerate() {
+                let at = 1_000 * (step as u64 + 1);
+                match op {
+                    Op::External(f, n) => { s.write_file(&format!("d{}/f{f}.txt", f % 7), lines(n as usize), at).unwrap(); }
+                    Op::Read(f) => { s.read(&format!("d{}/f{f}.txt", f % 7), None, None, at).unwrap(); }
+                    Op::Edit(f) => { s.edit(&format!("d{}/f{f}.txt", f % 7), "line1\n", "first\n", at).unwrap(); }
+                    Op::Delete(f) => { let _ = s.delete_file(&format!("d{}/f{f}.txt", f % 7), at); }
+                    Op::Submit(f) => {
+                        let turn = s.submit(&format!("look at @d{}/f{f}.txt and @d{} and @secret/x", f % 7, f % 7), at);
+                        for a in &turn.attachments {
+                            if a.kind != "file" || !a.text.contains("image") {
+                                prop_assert_eq!(a.tokens, context_assembly::tokens::estimate_tokens(&a.text, method, None));
+                            }
+                        }
+                        prop_assert!(turn.attachments.iter().all(|a| a.path.as_deref().is_none_or(|p| !p.starts_with("/p/secret"))));
+                    }
+                    Op::Round => { s.tool_round(at); }
+                }
+                let state = s.file_state();
+                prop_assert!(state.len() <= 100);
+                prop_assert!(state.iter().map(|r| r.bytes.max(1)).sum::<u64>() <= 25 * 1024 * 1024);
+                prop_assert!(state.iter().all(|r| r.path.starts_with('/') && !r.path.contains("/../")));
+            }
+        }
+    }
+}

@@ -9,8 +9,9 @@ use super::tools::ReadFailure;
 use super::Session;
 use crate::attachment::{edited_file_note, file_gone_note, wrap, Turn, Verdict};
 use crate::diff::diff_snippet;
-use crate::file_state::Entry;
+use crate::file_state::{ContentDigest, Entry};
 use crate::memory::{nested_memory, render_nested, MemorySource, StateView};
+use crate::read::FileKind;
 use crate::vfs::{Content, EntryKind, FsErrorKind, Vfs};
 
 impl Session {
@@ -88,8 +89,12 @@ impl Session {
 
     fn content_differs(&self, key: &str, entry: &Entry) -> bool {
         match self.vfs.read(key) {
-            Ok(Content::Text(text)) => *text != *entry.content,
-            Ok(Content::Binary(_)) => true,
+            // Contents are shared, not copied: the same allocation is the same text, so an
+            // untouched file costs nothing to check, whatever its size.
+            Ok(Content::Text(text)) => {
+                !Rc::ptr_eq(&text, &entry.content) && *text != *entry.content
+            }
+            Ok(Content::Binary(bytes)) => entry.digest != Some(ContentDigest::of(&bytes)),
             Err(_) => false,
         }
     }
@@ -99,8 +104,7 @@ impl Session {
         let done = match self.read_text_file(key, None, None) {
             Ok(done) => done,
             Err(ReadFailure::NotText(kind)) => {
-                let reason = format!("the file is no longer text ({kind:?}): nothing is sent (an edited image renders to nothing, Q42)");
-                turn.decide(key, Verdict::SKIPPED, reason, None);
+                self.report_binary_change(key, turn, &kind);
                 return;
             }
             Err(failure) => {
@@ -161,6 +165,42 @@ impl Session {
                     .truncated_lines
                     .map(|n| format!("{n} lines truncated")),
             );
+        }
+    }
+
+    /// An image (tracked with Q42 fixed) or a file that stopped being text.
+    fn report_binary_change(&mut self, key: &str, turn: &mut Turn, kind: &FileKind) {
+        let tracked =
+            self.profile.file_state.track_images && matches!(kind, FileKind::Image { .. });
+        let Ok(stat) = self.vfs.stat(key) else { return };
+        let bytes = self
+            .vfs
+            .read(key)
+            .map(|c| Rc::<[u8]>::from(c.as_bytes()))
+            .unwrap_or_else(|_| Rc::from(&[][..]));
+        match Entry::from_image_read(&bytes, stat.mtime_ms, &self.profile.file_state)
+            .filter(|_| tracked)
+        {
+            Some(entry) => {
+                self.file_state.set(key, entry);
+                let note = wrap(&format!("The image {key} was changed outside this conversation; read it again to see it."));
+                turn.attach(
+                    "edited_image_file",
+                    Some(key),
+                    note,
+                    self.profile.token_method,
+                );
+                turn.decide(
+                    key,
+                    Verdict::INCLUDED,
+                    "a tracked image changed (Q42 fixed)".into(),
+                    None,
+                );
+            }
+            None => {
+                let reason = format!("the file is not text ({kind:?}): nothing is sent (an edited image renders to nothing, Q42)");
+                turn.decide(key, Verdict::SKIPPED, reason, None);
+            }
         }
     }
 

@@ -11,9 +11,11 @@ use crate::attachment::{
     agent_note, call_note, json_string, malware_reminder, mcp_resource_note, pdf_reference_note,
     tool_result, truncation_note, wrap, Turn, Verdict,
 };
+use crate::file_state::Entry;
 use crate::mention::{extract_mentions, FileMention};
 use crate::read::{
-    format_file_size, list_directory, mention_window, plan_pdf, DirEntry, PdfOutcome, ReadError,
+    format_file_size, list_directory, mention_window, plan_image, plan_pdf, DirEntry, FileKind,
+    ImageInfo, PdfOutcome, ReadError,
 };
 use crate::vfs::{Content, EntryKind, FsErrorKind, Stat};
 
@@ -228,7 +230,68 @@ impl Session {
                 error @ (ReadError::FileTooLarge { .. }
                 | ReadError::MaxFileReadTokenExceeded { .. }),
             )) => self.truncated_fallback(subject, abs, window.offset, &error, turn),
+            Err(ReadFailure::NotText(FileKind::Image { info })) => {
+                self.mentioned_image(subject, abs, stat, info.as_ref(), turn);
+            }
             Err(failure) => turn.decide(subject, Verdict::FAILED, failure.message(), None),
+        }
+    }
+
+    /// An image (§3.9, §6.2): the call note and the image, whose size the downsampling
+    /// ladder decides. Nothing is re-encoded: each step is a decision with its estimate.
+    fn mentioned_image(
+        &mut self,
+        subject: &str,
+        abs: &str,
+        stat: &Stat,
+        info: Option<&ImageInfo>,
+        turn: &mut Turn,
+    ) {
+        let plan = plan_image(info, stat.size, &self.profile.read);
+        for step in &plan.steps {
+            let verdict = if step.accepted {
+                Verdict::INCLUDED
+            } else {
+                Verdict::SKIPPED
+            };
+            let detail = format!(
+                "{:?}, about {} bytes, {} tokens",
+                step.action, step.estimated_bytes, step.tokens
+            );
+            turn.decide(
+                &format!("{subject} (image)"),
+                verdict,
+                step.reason.clone(),
+                Some(detail),
+            );
+        }
+        let shape = match info {
+            Some(ImageInfo {
+                format,
+                dimensions: Some((w, h)),
+            }) => format!("{format:?} image, {w}×{h} pixels"),
+            Some(ImageInfo {
+                format,
+                dimensions: None,
+            }) => format!("{format:?} image"),
+            None => "image of an unknown format".into(),
+        };
+        let input = format!("{{\"file_path\":{}}}", json_string(abs));
+        let text = [
+            call_note("Read", &input),
+            wrap(&format!("[{shape}, {}]", format_file_size(stat.size))),
+        ]
+        .join("\n");
+        turn.attach("file", Some(abs), text, self.profile.token_method);
+        if let Some(last) = turn.attachments.last_mut() {
+            last.tokens += plan.tokens();
+        }
+        if let Ok(content) = self.vfs.read(abs) {
+            if let Some(entry) =
+                Entry::from_image_read(content.as_bytes(), stat.mtime_ms, &self.profile.file_state)
+            {
+                self.file_state.set(abs, entry);
+            }
         }
     }
 

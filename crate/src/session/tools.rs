@@ -7,7 +7,9 @@ use alloc::string::{String, ToString};
 use super::Session;
 use crate::attachment::malware_reminder;
 use crate::file_state::Entry;
-use crate::read::{classify, read_text, FileKind, ReadError, ReadRequest, TextRead};
+use crate::read::{
+    classify, plan_image, read_text, FileKind, ImageInfo, ReadError, ReadRequest, TextRead,
+};
 use crate::vfs::{Content, EntryKind, FsError, FsErrorKind, Stat, Syscall};
 use crate::Error;
 
@@ -166,8 +168,25 @@ impl Session {
                 self.remember_read(&abs, &done, offset, limit);
                 Ok(ToolResult::ok(content))
             }
+            Err(ReadFailure::NotText(FileKind::Image { info })) => Ok(self.read_image(&abs, info)),
             Err(failure) => Ok(ToolResult::error(failure.message())),
         }
+    }
+
+    /// An image read by the tool: the model gets the image (described here), and the
+    /// read-file state gets nothing unless images are tracked (Q42).
+    fn read_image(&mut self, abs: &str, info: Option<ImageInfo>) -> ToolResult {
+        let (Ok(stat), Ok(content)) = (self.vfs.stat(abs), self.vfs.read(abs)) else {
+            return ToolResult::error(format!("{abs} could not be read."));
+        };
+        let plan = plan_image(info.as_ref(), stat.size, &self.profile.read);
+        if let Some(entry) =
+            Entry::from_image_read(content.as_bytes(), stat.mtime_ms, &self.profile.file_state)
+        {
+            self.file_state.set(abs, entry);
+        }
+        self.add_memory_trigger(abs);
+        ToolResult::ok(format!("[image {abs}: about {} tokens]", plan.tokens()))
     }
 
     /// §3.4's de-duplication: a full view with a defined offset, the same offset and limit,
