@@ -7,7 +7,9 @@ use std::time::Instant;
 
 use context_assembly::diff::{diff_snippet, SnippetRules};
 use context_assembly::mention::{extract_mentions, MentionRules};
+use context_assembly::session::{Session, SessionConfig, SessionOptions};
 use context_assembly::tokens::{estimate_tokens, TokenMethod};
+use context_assembly::Profile;
 
 /// A linear congruential generator: the same inputs on every run.
 struct Lcg(u64);
@@ -173,6 +175,66 @@ fn bench_mentions(random: &mut Lcg) {
     }
 }
 
+/// `submit` with `tracked` watched files of 200 KB, `changed` of them edited outside the
+/// agent before each timed call (the agent's own write re-arms them first, untimed).
+fn submit_ms(tracked: usize, changed: usize, profile: Profile) -> f64 {
+    let file: String = (0..4000)
+        .map(|i| format!("line {i:>5} of a tracked file, forty bytes\n"))
+        .collect();
+    let edited = file.replacen("line  2000", "LINE  2000", 1);
+    let mut session = Session::new(SessionOptions {
+        profile,
+        cwd: "/p".into(),
+        home: None,
+        config: SessionConfig::default(),
+    })
+    .expect("valid options");
+    for i in 0..tracked {
+        session
+            .write(&format!("src/f{i}.txt"), &file, 1_000)
+            .expect("write");
+    }
+    let mut now = 1_000;
+    let mut samples: Vec<f64> = (0..41)
+        .map(|_| {
+            for i in 0..changed {
+                now += 10;
+                session
+                    .write(&format!("src/f{i}.txt"), &file, now)
+                    .expect("write");
+                session
+                    .write_file(&format!("src/f{i}.txt"), edited.as_str(), now + 1)
+                    .expect("edit");
+            }
+            now += 10;
+            let start = Instant::now();
+            black_box(session.submit("go on", now));
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+fn bench_session(_: &mut Lcg) {
+    println!("\n## Session::submit, native, tracked files of 200 KB\n\n| profile | tracked | changed | ms |\n|---|--:|--:|--:|");
+    for profile in [Profile::claude_code(), Profile::recommended()] {
+        let mut one_changed = Vec::new();
+        for (tracked, changed) in [(100, 0), (100, 1), (100, 10), (10, 1)] {
+            let ms = submit_ms(tracked, changed, profile.clone());
+            if changed == 1 {
+                one_changed.push(ms);
+            }
+            println!("| {} | {tracked} | {changed} | {ms:.3} |", profile.name);
+        }
+        println!(
+            "| {} | ratio t(100 tracked, 1 changed) / t(10 tracked, 1 changed) | | {:.2} |",
+            profile.name,
+            one_changed[0] / one_changed[1]
+        );
+    }
+}
+
 /// A named part of the benchmark.
 type Section = (&'static str, fn(&mut Lcg));
 
@@ -185,10 +247,11 @@ fn main() {
         .collect();
     let wants = |name: &str| chosen.is_empty() || chosen.iter().any(|c| c == name);
     println!("# native engines (cargo bench profile: opt-level 3, thin LTO)");
-    let sections: [Section; 3] = [
+    let sections: [Section; 4] = [
         ("diff", bench_diff),
         ("tokens", bench_tokens),
         ("mentions", bench_mentions),
+        ("session", bench_session),
     ];
     for (name, run) in sections {
         if wants(name) {

@@ -7,6 +7,7 @@
 //! segment, no `//`, no trailing `/` (except the root itself). The virtual file system
 //! accepts only that spelling, so two spellings of one file can never become two keys.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -309,6 +310,28 @@ pub fn join(base: &str, rest: &str) -> String {
         (_, true) => lexical_normalize(base),
         (true, false) => lexical_normalize(rest),
         (false, false) => lexical_normalize(&alloc::format!("{base}/{rest}")),
+    }
+}
+
+/// `path` itself when [`lexical_normalize`] would return it unchanged, else the normalised
+/// copy: keys that are already normal (every key the engine builds) cost no allocation.
+///
+/// # Example
+/// ```
+/// use context_assembly::path::normalized;
+/// assert!(matches!(normalized("/p/src/a.ts"), std::borrow::Cow::Borrowed(_)));
+/// assert_eq!(normalized("/p//src/./a.ts"), "/p/src/a.ts");
+/// ```
+pub fn normalized(path: &str) -> Cow<'_, str> {
+    let body = path.strip_prefix('/').unwrap_or(path);
+    let plain = !body.is_empty()
+        && body
+            .split('/')
+            .all(|segment| !matches!(segment, "" | "." | ".."));
+    if plain {
+        Cow::Borrowed(path)
+    } else {
+        Cow::Owned(lexical_normalize(path))
     }
 }
 

@@ -21,6 +21,11 @@ impl Session {
             return;
         }
         let keys: Vec<String> = self.file_state.keys().map(String::from).collect();
+        // The original calls `get()` on every key, MRU first, before any read: the order
+        // ends up reversed (Q27).
+        if !self.profile.file_context.scan_without_refreshing {
+            self.file_state.reverse_recency();
+        }
         for key in keys {
             self.check_changed(&key, turn);
         }
@@ -28,12 +33,7 @@ impl Session {
 
     fn check_changed(&mut self, key: &str, turn: &mut Turn) {
         let rules = self.profile.file_context.clone();
-        // The original calls `get()` on every key, reversing the LRU order each pass (Q27).
-        let entry = if rules.scan_without_refreshing {
-            self.file_state.peek(key).cloned()
-        } else {
-            self.file_state.get(key).cloned()
-        };
+        let entry = self.file_state.peek(key).cloned();
         let Some(entry) = entry else { return };
         if (entry.offset.is_some() || entry.limit.is_some()) && !rules.watch_ranged_entries {
             return; // not watched (Q31); every pass would repeat this, so no decision
