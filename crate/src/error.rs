@@ -36,6 +36,13 @@ pub enum Error {
         /// What is wrong with it and what is allowed.
         reason: String,
     },
+    /// A file-system operation the caller asked for failed (Node-style code and message).
+    FileSystem {
+        /// `ENOENT`, `EISDIR`, `ENOTEMPTY`…
+        code: &'static str,
+        /// Node's message, naming the operation and the path.
+        message: String,
+    },
     /// A configuration value (a rule, a setting) that cannot be used.
     InvalidConfig {
         /// Where the value was given, e.g. `permissions.deny[2]`.
@@ -58,6 +65,7 @@ impl fmt::Display for Error {
             ),
             Error::InvalidPath { path, reason } => write!(f, "path {path:?}: {reason}"),
             Error::InvalidConfig { field, reason } => write!(f, "{field}: {reason}"),
+            Error::FileSystem { message, .. } => f.write_str(message),
         }
     }
 }

@@ -21,6 +21,8 @@
 //! | [`read`] | the Read tool: line ranges and numbering, size and token limits, images, PDFs, listings |
 //! | [`file_state`] | the read-file-state LRU: what was read, when, with shared contents |
 //! | [`memory`] | nested memory: the CLAUDE.md and rules files a Read brings in, and why |
+//! | [`attachment`] | attachments and decisions, rendered in our own wording |
+//! | [`session`] | `Session`: the workspace, the agent's tools, and the turns' attachments |
 //!
 //! # Profiles
 //!
@@ -91,6 +93,7 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
+pub mod attachment;
 pub mod deny;
 pub mod diff;
 mod error;
@@ -100,6 +103,7 @@ pub mod mention;
 pub mod path;
 pub mod profile;
 pub mod read;
+pub mod session;
 pub mod tokens;
 pub mod vfs;
 

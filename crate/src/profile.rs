@@ -7,8 +7,14 @@
 use core::fmt;
 use core::str::FromStr;
 
+use crate::deny::DenyRulesSwitches;
 use crate::diff::SnippetRules;
+use crate::file_state::FileStateRules;
+use crate::memory::MemoryRules;
 use crate::mention::MentionRules;
+use crate::path::ExpandRules;
+use crate::read::ReadRules;
+use crate::session::FileContextRules;
 use crate::tokens::TokenMethod;
 use crate::Error;
 
@@ -91,6 +97,18 @@ pub struct Profile {
     pub change_snippets: Option<SnippetRules>,
     /// How tokens are counted.
     pub token_method: TokenMethod,
+    /// How input paths are expanded (§2.1).
+    pub paths: ExpandRules,
+    /// How Read deny rules match (§2).
+    pub deny: DenyRulesSwitches,
+    /// The Read tool's semantics (§3).
+    pub read: ReadRules,
+    /// The read-file-state cache (§4).
+    pub file_state: FileStateRules,
+    /// Nested CLAUDE.md and rules files (§8).
+    pub memory: MemoryRules,
+    /// What the session does with mentions and changed files (§3.7, §5.1).
+    pub file_context: FileContextRules,
 }
 
 impl Profile {
@@ -101,6 +119,12 @@ impl Profile {
             mentions: MentionRules::claude_code(),
             change_snippets: Some(SnippetRules::claude_code()),
             token_method: TokenMethod::ClaudeCode,
+            paths: ExpandRules::claude_code(),
+            deny: DenyRulesSwitches::claude_code(),
+            read: ReadRules::claude_code(),
+            file_state: FileStateRules::claude_code(),
+            memory: MemoryRules::claude_code(),
+            file_context: FileContextRules::claude_code(),
         }
     }
 
@@ -111,6 +135,17 @@ impl Profile {
             mentions: MentionRules::codex(),
             change_snippets: None,
             token_method: TokenMethod::Codex,
+            // Codex keeps no file state and loads no nested memory (spec/codex.md §8.1, §7):
+            // the session's file context follows the original's rules where it has any.
+            paths: ExpandRules::claude_code(),
+            deny: DenyRulesSwitches::claude_code(),
+            read: ReadRules {
+                token_method: TokenMethod::Codex,
+                ..ReadRules::claude_code()
+            },
+            file_state: FileStateRules::claude_code(),
+            memory: MemoryRules::claude_code(),
+            file_context: FileContextRules::codex(),
         }
     }
 
@@ -121,6 +156,12 @@ impl Profile {
             mentions: MentionRules::recommended(),
             change_snippets: Some(SnippetRules::recommended()),
             token_method: TokenMethod::Calibrated,
+            paths: ExpandRules::recommended(),
+            deny: DenyRulesSwitches::recommended(),
+            read: ReadRules::recommended(),
+            file_state: FileStateRules::recommended(),
+            memory: MemoryRules::recommended(),
+            file_context: FileContextRules::recommended(),
         }
     }
 

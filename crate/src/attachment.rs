@@ -1,0 +1,267 @@
+//! Attachments and decisions: what a turn adds to the model's request, and why everything
+//! else was left out.
+//!
+//! Every model-facing sentence of the engine is written here, in our own words; the
+//! originals' structure and format facts are kept: the `<system-reminder>` wrapper, a call
+//! note with the tool's input as compact JSON, a result header followed by the tool's
+//! output, line-number prefixes (spec claude-code.md §3.11, §5.5, §7.1, §8.6).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::tokens::{estimate_tokens, TokenMethod};
+
+/// One piece of context a turn adds, rendered as the model sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Attachment {
+    /// The original's kind name: `file`, `directory`, `edited_text_file`, `nested_memory`…
+    pub kind: &'static str,
+    /// The file or directory it is about, when it is about one.
+    pub path: Option<String>,
+    /// Tokens of `text` under the profile's counter.
+    pub tokens: u64,
+    /// The rendered text; empty for kinds that render to nothing (`already_read_file`).
+    pub text: String,
+}
+
+/// Something the engine considered, and what it did with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Decision {
+    /// What was considered: a mention as written, a path, a memory file.
+    pub subject: String,
+    /// What happened: see [`Verdict`].
+    pub verdict: &'static str,
+    /// Why, in one sentence.
+    pub reason: String,
+    /// Supporting facts (the rule that matched, sizes, the error code).
+    pub detail: Option<String>,
+}
+
+/// The verdicts a [`Decision`] can carry.
+pub struct Verdict;
+
+impl Verdict {
+    /// Sent to the model.
+    pub const INCLUDED: &'static str = "included";
+    /// Sent, but cut to fit.
+    pub const TRUNCATED: &'static str = "truncated";
+    /// Sent as a kind that renders to nothing.
+    pub const SILENT: &'static str = "silent";
+    /// Kept out by a deny rule.
+    pub const DENIED: &'static str = "denied";
+    /// Over a size or token limit.
+    pub const TOO_LARGE: &'static str = "too-large";
+    /// The model has it already.
+    pub const ALREADY_IN_CONTEXT: &'static str = "already-in-context";
+    /// Nothing to report: no change, or nothing visible changed.
+    pub const UNCHANGED: &'static str = "unchanged";
+    /// The file is gone; its state entry was dropped.
+    pub const EVICTED: &'static str = "evicted";
+    /// Not looked at, by rule (not watched, not applicable).
+    pub const SKIPPED: &'static str = "skipped";
+    /// It does not exist (no such file, server, resource or agent).
+    pub const NOT_FOUND: &'static str = "not-found";
+    /// Reading it failed; nothing was sent and nothing was changed.
+    pub const FAILED: &'static str = "failed";
+}
+
+/// What one human turn or tool round adds: attachments in emission order, and a decision
+/// for everything considered.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Turn {
+    /// In the order the original emits them (spec §7.2).
+    pub attachments: Vec<Attachment>,
+    /// Everything considered, included or not.
+    pub decisions: Vec<Decision>,
+}
+
+impl Turn {
+    /// Adds an attachment and counts its tokens with `method`.
+    pub fn attach(
+        &mut self,
+        kind: &'static str,
+        path: Option<&str>,
+        text: String,
+        method: TokenMethod,
+    ) {
+        let tokens = estimate_tokens(&text, method, None);
+        self.attachments.push(Attachment {
+            kind,
+            path: path.map(String::from),
+            tokens,
+            text,
+        });
+    }
+
+    /// Records a decision.
+    pub fn decide(
+        &mut self,
+        subject: &str,
+        verdict: &'static str,
+        reason: String,
+        detail: Option<String>,
+    ) {
+        self.decisions.push(Decision {
+            subject: subject.into(),
+            verdict,
+            reason,
+            detail,
+        });
+    }
+}
+
+/// `<system-reminder>\n{content}\n</system-reminder>` (§7.1).
+pub fn wrap(content: &str) -> String {
+    format!("<system-reminder>\n{content}\n</system-reminder>")
+}
+
+/// A JSON string literal (what `JSON.stringify` gives for a string).
+pub fn json_string(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The note that a tool was called, with its input as compact JSON (§3.11 item 1).
+pub fn call_note(tool: &str, input_json: &str) -> String {
+    wrap(&format!(
+        "The {tool} tool was run with this input: {input_json}"
+    ))
+}
+
+/// The tool's output under a header naming the tool (§3.11 item 2).
+pub fn tool_result(tool: &str, output: &str) -> String {
+    wrap(&format!("Output of the {tool} tool:\n{output}"))
+}
+
+/// The reminder appended to every text file the Read tool returns (§3.6, Q23 when it ends
+/// up inside an attachment's wrapper).
+pub fn malware_reminder() -> String {
+    format!(
+        "\n\n{}\n",
+        wrap(
+            "For every file you read, consider whether it is malware. You may analyse \
+             malware and explain what it does, but do not improve or extend it; reports \
+             and answers about the code remain fine."
+        )
+    )
+}
+
+/// A mentioned file that was cut to its first lines (§3.11 item 3, Q22).
+pub fn truncation_note(path: &str, first_line: u64, lines: u64, state_real_range: bool) -> String {
+    let range = if state_real_range {
+        format!(
+            "lines {first_line} to {}",
+            first_line + lines.saturating_sub(1)
+        )
+    } else {
+        format!("its first {lines} lines")
+    };
+    wrap(&format!(
+        "{path} is too large to show whole, so only {range} are included above. Use the \
+         Read tool if you need more of it; there is no need to mention this to the user."
+    ))
+}
+
+/// A file changed outside the agent (§5.5), with its snippet.
+pub fn edited_file_note(path: &str, snippet: &str) -> String {
+    wrap(&format!(
+        "{path} was changed outside this conversation, by the user or by a tool such as a \
+         linter. Treat the change as intended: keep it in mind and do not undo it unless \
+         the user asks you to. The user knows about it, so do not bring it up. The changed \
+         region, with line numbers:\n{snippet}"
+    ))
+}
+
+/// A PDF too large to read at once (§3.11).
+pub fn pdf_reference_note(path: &str, pages: u64, size: &str) -> String {
+    wrap(&format!(
+        "{path} is a PDF of {pages} pages ({size}), too large to read at once. Call the Read \
+         tool with the pages parameter (for example pages: \"1-5\"), never without it, or \
+         the call fails. Start with the first few pages; at most 20 pages per call."
+    ))
+}
+
+/// An agent the user asked for by mention (§1.6).
+pub fn agent_note(agent_type: &str) -> String {
+    wrap(&format!(
+        "The user would like the \"{agent_type}\" agent to take part. Invoke it as fits, \
+         and give it the context it needs. "
+    ))
+}
+
+/// A mentioned MCP resource (§1.7).
+pub fn mcp_resource_note(server: &str, uri: &str, text: Option<&str>) -> String {
+    match text {
+        None => wrap(&format!(
+            "<mcp-resource server=\"{server}\" uri=\"{uri}\">(No content)</mcp-resource>"
+        )),
+        Some(text) => [
+            wrap(&format!(
+                "The full contents of the resource {uri} from the {server} server follow:"
+            )),
+            wrap(text),
+            wrap(
+                "The full contents of the resource are included above; read it again only \
+                 if it may have changed.",
+            ),
+        ]
+        .join("\n"),
+    }
+}
+
+/// A file whose contents the session can no longer show (Q35, Q38 fixed).
+pub fn file_gone_note(path: &str, what: &str) -> String {
+    wrap(&format!(
+        "{path} was {what} outside this conversation; what you read of it earlier is out of \
+         date."
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_match_json_stringify() {
+        assert_eq!(
+            json_string("/p/a \"b\"\\c\n\u{1}é"),
+            "\"/p/a \\\"b\\\"\\\\c\\n\\u0001é\""
+        );
+    }
+
+    #[test]
+    fn every_note_is_one_wrapped_reminder_or_a_sequence_of_them() {
+        for text in [
+            call_note("Read", "{}"),
+            tool_result("Read", "1\ta"),
+            edited_file_note("/p/a", "1\ta"),
+            pdf_reference_note("/p/a.pdf", 12, "1.2MB"),
+            agent_note("reviewer"),
+            truncation_note("/p/a", 1, 2000, false),
+        ] {
+            assert!(text.starts_with("<system-reminder>\n"), "{text}");
+            assert!(
+                text.ends_with("\n</system-reminder>") || text.ends_with("\n</system-reminder> ")
+            );
+        }
+    }
+}

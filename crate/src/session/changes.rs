@@ -1,0 +1,286 @@
+//! Phase 2 of every pass: files changed on disk (§5.1) and nested memory (§8).
+
+use alloc::format;
+use alloc::rc::Rc;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::tools::ReadFailure;
+use super::Session;
+use crate::attachment::{edited_file_note, file_gone_note, wrap, Turn, Verdict};
+use crate::diff::diff_snippet;
+use crate::file_state::{ContentDigest, Entry};
+use crate::memory::{nested_memory, render_nested, MemorySource, StateView};
+use crate::read::FileKind;
+use crate::vfs::{Content, EntryKind, FsErrorKind, Vfs};
+
+impl Session {
+    /// §5.1: every watched entry whose file changed gets a snippet of the change.
+    pub(super) fn changed_files(&mut self, turn: &mut Turn) {
+        if !self.profile.file_context.detect_changes {
+            return;
+        }
+        let keys: Vec<String> = self.file_state.keys().map(String::from).collect();
+        for key in keys {
+            self.check_changed(&key, turn);
+        }
+    }
+
+    fn check_changed(&mut self, key: &str, turn: &mut Turn) {
+        let rules = self.profile.file_context.clone();
+        // The original calls `get()` on every key, reversing the LRU order each pass (Q27).
+        let entry = if rules.scan_without_refreshing {
+            self.file_state.peek(key).cloned()
+        } else {
+            self.file_state.get(key).cloned()
+        };
+        let Some(entry) = entry else { return };
+        if (entry.offset.is_some() || entry.limit.is_some()) && !rules.watch_ranged_entries {
+            return; // not watched (Q31); every pass would repeat this, so no decision
+        }
+        if let Some(denial) = self.deny.check(key, &self.cwd) {
+            turn.decide(
+                key,
+                Verdict::DENIED,
+                "a watched file that the permission settings deny".into(),
+                Some(denial.rule),
+            );
+            return;
+        }
+        let stat = match self.vfs.stat(key) {
+            Ok(stat) => stat,
+            Err(error) if error.kind == FsErrorKind::NotFound => {
+                self.file_state.delete(key);
+                if rules.note_deleted_files {
+                    turn.attach(
+                        "deleted_file",
+                        Some(key),
+                        file_gone_note(key, "deleted"),
+                        self.profile.token_method,
+                    );
+                }
+                turn.decide(
+                    key,
+                    Verdict::EVICTED,
+                    "the file is gone, so its entry was dropped (the original says nothing, Q38)"
+                        .into(),
+                    None,
+                );
+                return;
+            }
+            Err(error) => {
+                let reason =
+                    "the file could not be checked; its entry is kept and checked again next pass"
+                        .into();
+                turn.decide(key, Verdict::FAILED, reason, Some(error.to_string()));
+                return;
+            }
+        };
+        if stat.kind == EntryKind::Directory {
+            return;
+        }
+        let mtime_moved = stat.mtime_ms > entry.timestamp;
+        let changed = mtime_moved || (rules.compare_contents && self.content_differs(key, &entry));
+        if !changed {
+            return;
+        }
+        self.report_change(key, &entry, turn);
+    }
+
+    fn content_differs(&self, key: &str, entry: &Entry) -> bool {
+        match self.vfs.read(key) {
+            // Contents are shared, not copied: the same allocation is the same text, so an
+            // untouched file costs nothing to check, whatever its size.
+            Ok(Content::Text(text)) => {
+                !Rc::ptr_eq(&text, &entry.content) && *text != *entry.content
+            }
+            Ok(Content::Binary(bytes)) => entry.digest != Some(ContentDigest::of(&bytes)),
+            Err(_) => false,
+        }
+    }
+
+    /// Re-reads the file as the Read tool does (overwriting the entry, Q32) and diffs.
+    fn report_change(&mut self, key: &str, entry: &Entry, turn: &mut Turn) {
+        let done = match self.read_text_file(key, None, None) {
+            Ok(done) => done,
+            Err(ReadFailure::NotText(kind)) => {
+                self.report_binary_change(key, turn, &kind);
+                return;
+            }
+            Err(failure) => {
+                let reason =
+                    "the changed file could not be read; its entry is kept unchanged (Q39)".into();
+                turn.decide(key, Verdict::FAILED, reason, Some(failure.message()));
+                return;
+            }
+        };
+        let rules = self.profile.file_context.clone();
+        let snippet = match &self.profile.change_snippets {
+            Some(snippet_rules) => diff_snippet(&entry.content, &done.text, snippet_rules),
+            None => return,
+        };
+        self.remember_read(key, &done, None, None);
+        if snippet.budget_exhausted && snippet.text.is_empty() {
+            turn.decide(
+                key,
+                Verdict::UNCHANGED,
+                "the diff ran out of its work budget (the original's timeout): nothing is sent"
+                    .into(),
+                Some(format!("work {}", snippet.work)),
+            );
+        } else if snippet.text.is_empty() {
+            let emptied = done.text.is_empty();
+            if emptied && rules.note_emptied_files {
+                turn.attach(
+                    "emptied_file",
+                    Some(key),
+                    file_gone_note(key, "emptied"),
+                    self.profile.token_method,
+                );
+                turn.decide(key, Verdict::INCLUDED, "the file was emptied".into(), None);
+            } else {
+                let reason = if emptied {
+                    "the file was emptied; deleted lines are not shown, so the original sends nothing (Q35)"
+                } else {
+                    "touched, or only lines deleted: the snippet shows nothing, so nothing is sent"
+                };
+                turn.decide(key, Verdict::UNCHANGED, reason.into(), None);
+            }
+        } else {
+            turn.attach(
+                "edited_text_file",
+                Some(key),
+                edited_file_note(key, &snippet.text),
+                self.profile.token_method,
+            );
+            let reason = format!(
+                "changed on disk since it was read or written ({} hunks)",
+                snippet.hunks
+            );
+            turn.decide(
+                key,
+                Verdict::INCLUDED,
+                reason,
+                snippet
+                    .truncated_lines
+                    .map(|n| format!("{n} lines truncated")),
+            );
+        }
+    }
+
+    /// An image (tracked with Q42 fixed) or a file that stopped being text.
+    fn report_binary_change(&mut self, key: &str, turn: &mut Turn, kind: &FileKind) {
+        let tracked =
+            self.profile.file_state.track_images && matches!(kind, FileKind::Image { .. });
+        let Ok(stat) = self.vfs.stat(key) else { return };
+        let bytes = self
+            .vfs
+            .read(key)
+            .map(|c| Rc::<[u8]>::from(c.as_bytes()))
+            .unwrap_or_else(|_| Rc::from(&[][..]));
+        match Entry::from_image_read(&bytes, stat.mtime_ms, &self.profile.file_state)
+            .filter(|_| tracked)
+        {
+            Some(entry) => {
+                self.file_state.set(key, entry);
+                let note = wrap(&format!("The image {key} was changed outside this conversation; read it again to see it."));
+                turn.attach(
+                    "edited_image_file",
+                    Some(key),
+                    note,
+                    self.profile.token_method,
+                );
+                turn.decide(
+                    key,
+                    Verdict::INCLUDED,
+                    "a tracked image changed (Q42 fixed)".into(),
+                    None,
+                );
+            }
+            None => {
+                let reason = format!("the file is not text ({kind:?}): nothing is sent (an edited image renders to nothing, Q42)");
+                turn.decide(key, Verdict::SKIPPED, reason, None);
+            }
+        }
+    }
+
+    /// §8: the CLAUDE.md and rules files of the directories the Read tool touched.
+    pub(super) fn nested_memory(&mut self, at_ms: u64, turn: &mut Turn) {
+        let triggers = core::mem::take(&mut self.memory_triggers);
+        if !self.profile.file_context.load_nested_memory {
+            return;
+        }
+        for target in triggers {
+            let state = |path: &str| match self.file_state.peek(path) {
+                None => StateView::Absent,
+                Some(entry) if entry.is_full_view() && !entry.is_partial_view => StateView::Full,
+                Some(_) => StateView::Partial,
+            };
+            let found = nested_memory(
+                &target,
+                &self.memory_roots,
+                &VfsMemory(&self.vfs),
+                &self.profile.memory,
+                &mut self.loaded_memory,
+                &state,
+            );
+            for skip in found.skipped {
+                turn.decide(
+                    &skip.path,
+                    Verdict::SKIPPED,
+                    format!("nested memory: {}", skip.reason.as_str()),
+                    None,
+                );
+            }
+            for file in found.files {
+                if self.profile.file_context.deny_memory_files {
+                    if let Some(denial) = self.deny.check(&file.path, &self.cwd) {
+                        turn.decide(
+                            &file.path,
+                            Verdict::DENIED,
+                            "a memory file the permission settings deny (Q15 fixed)".into(),
+                            Some(denial.rule),
+                        );
+                        continue;
+                    }
+                }
+                let text = wrap(&render_nested(&file, &self.profile.memory));
+                turn.attach(
+                    "nested_memory",
+                    Some(&file.path),
+                    text,
+                    self.profile.token_method,
+                );
+                let reason = format!("loaded for {target} ({})", file.reason.as_str());
+                turn.decide(&file.path, Verdict::INCLUDED, reason, None);
+                let entry =
+                    Entry::from_memory(Rc::clone(&file.raw), at_ms, file.content_differs_from_disk);
+                self.file_state.set(&file.path, entry);
+            }
+        }
+    }
+}
+
+/// The virtual FS as nested memory reads it.
+struct VfsMemory<'a>(&'a Vfs);
+
+impl MemorySource for VfsMemory<'_> {
+    fn read_text(&self, abs_path: &str) -> Option<Rc<str>> {
+        match self.0.read(abs_path) {
+            Ok(Content::Text(text)) => Some(text),
+            _ => None,
+        }
+    }
+
+    fn list_dir(&self, abs_dir: &str) -> Vec<(String, bool)> {
+        self.0
+            .list_dir(abs_dir)
+            .map(|entries| {
+                entries
+                    .into_iter()
+                    .map(|e| (e.name, e.kind == EntryKind::Directory))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,523 @@
+//! Phase 1 of a human turn: the prompt's @-mentions become attachments (spec §3.7–3.11,
+//! §1.6–1.7), and everything that does not is a decision.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::tools::{ReadFailure, TextFileRead};
+use super::Session;
+use crate::attachment::{
+    agent_note, call_note, json_string, malware_reminder, mcp_resource_note, pdf_reference_note,
+    tool_result, truncation_note, wrap, Turn, Verdict,
+};
+use crate::file_state::Entry;
+use crate::mention::{extract_mentions, FileMention};
+use crate::read::{
+    format_file_size, list_directory, mention_window, plan_image, plan_pdf, DirEntry, FileKind,
+    ImageInfo, PdfOutcome, ReadError,
+};
+use crate::vfs::{Content, EntryKind, FsErrorKind, Stat};
+
+/// Lines the truncated fallback reads (`MAX_LINES_TO_READ`, §3.1).
+const TRUNCATED_READ_LINES: i64 = 2000;
+
+impl Session {
+    /// Every mention of the prompt, in the original's order: files, MCP resources, agents.
+    pub(super) fn mentioned_files(&mut self, prompt: &str, turn: &mut Turn) {
+        let mentions = extract_mentions(prompt, &self.profile.mentions);
+        for file in &mentions.files {
+            let subject = format!("@{}", file.raw);
+            if self.profile.file_context.attach_mentioned_files {
+                self.mentioned_file(&subject, file, turn);
+            } else {
+                turn.decide(
+                    &subject,
+                    Verdict::SKIPPED,
+                    "a mention is the path as plain text in the prompt; the model reads the \
+                     file with its own tools (spec/codex.md X24)"
+                        .into(),
+                    None,
+                );
+            }
+        }
+        for mcp in &mentions.mcp_resources {
+            let subject = format!("@{}", mcp.raw);
+            let found = self
+                .config
+                .mcp_resources
+                .iter()
+                .find(|r| r.server == mcp.server && r.uri == mcp.uri);
+            match found {
+                Some(resource) => {
+                    let text = mcp_resource_note(
+                        &resource.server,
+                        &resource.uri,
+                        resource.text.as_deref(),
+                    );
+                    turn.attach("mcp_resource", None, text, self.profile.token_method);
+                    turn.decide(
+                        &subject,
+                        Verdict::INCLUDED,
+                        "a resource of a connected MCP server".into(),
+                        None,
+                    );
+                }
+                None => turn.decide(
+                    &subject,
+                    Verdict::NOT_FOUND,
+                    format!(
+                        "no connected MCP server \"{}\" lists the resource \"{}\"",
+                        mcp.server, mcp.uri
+                    ),
+                    None,
+                ),
+            }
+        }
+        for agent in &mentions.agents {
+            let subject = format!("@{}", agent.raw);
+            if self.config.agents.contains(&agent.agent_type) {
+                turn.attach(
+                    "agent_mention",
+                    None,
+                    agent_note(&agent.agent_type),
+                    self.profile.token_method,
+                );
+                turn.decide(
+                    &subject,
+                    Verdict::INCLUDED,
+                    format!("the agent \"{}\" exists", agent.agent_type),
+                    None,
+                );
+            } else {
+                turn.decide(
+                    &subject,
+                    Verdict::NOT_FOUND,
+                    format!("no agent of type \"{}\" is defined", agent.agent_type),
+                    None,
+                );
+            }
+        }
+    }
+
+    fn mentioned_file(&mut self, subject: &str, file: &FileMention, turn: &mut Turn) {
+        if let Some(problem) = &file.problem {
+            turn.decide(subject, Verdict::FAILED, problem.clone(), None);
+            return;
+        }
+        let abs = match self.expand(&file.path) {
+            Ok(abs) => abs,
+            Err(error) => {
+                turn.decide(subject, Verdict::FAILED, error.to_string(), None);
+                return;
+            }
+        };
+        if let Some(denial) = self.deny.check(&abs, &self.cwd) {
+            let reason = format!("{abs} is denied by the permission settings");
+            turn.decide(subject, Verdict::DENIED, reason, Some(denial.rule));
+            return;
+        }
+        match self.vfs.stat(&abs) {
+            Ok(stat) if stat.kind == EntryKind::Directory => {
+                self.mentioned_directory(subject, &abs, turn)
+            }
+            Ok(stat) => self.mentioned_regular_file(subject, &abs, &stat, file, turn),
+            Err(error) if error.kind == FsErrorKind::NotFound => {
+                turn.decide(
+                    subject,
+                    Verdict::NOT_FOUND,
+                    format!("{abs} does not exist"),
+                    None,
+                );
+            }
+            Err(error) => turn.decide(
+                subject,
+                Verdict::FAILED,
+                format!("{abs} could not be read"),
+                Some(error.to_string()),
+            ),
+        }
+    }
+
+    /// A directory: a simulated `ls` call and its listing (§3.8, §3.11).
+    fn mentioned_directory(&mut self, subject: &str, abs: &str, turn: &mut Turn) {
+        let entries = match self.vfs.list_dir(abs) {
+            Ok(entries) => entries,
+            Err(error) => {
+                turn.decide(
+                    subject,
+                    Verdict::FAILED,
+                    format!("{abs} could not be listed"),
+                    Some(error.to_string()),
+                );
+                return;
+            }
+        };
+        let listed: Vec<DirEntry<'_>> = entries
+            .iter()
+            .map(|entry| DirEntry {
+                name: &entry.name,
+                is_dir: entry.kind == EntryKind::Directory,
+            })
+            .collect();
+        let listing = list_directory(&listed, &self.profile.read);
+        let command = format!("ls {}", shell_quote(abs));
+        let input = format!(
+            "{{\"command\":{},\"description\":{}}}",
+            json_string(&command),
+            json_string(&format!("Lists files in {abs}"))
+        );
+        let text = [
+            call_note("Bash", &input),
+            tool_result("Bash", listing.trim_end()),
+        ]
+        .join("\n");
+        turn.attach("directory", Some(abs), text, self.profile.token_method);
+        let shown = entries.len().min(self.profile.read.limits.max_dir_entries);
+        let reason = format!("a directory: {shown} of {} entries listed", entries.len());
+        turn.decide(subject, Verdict::INCLUDED, reason, None);
+    }
+
+    fn mentioned_regular_file(
+        &mut self,
+        subject: &str,
+        abs: &str,
+        stat: &Stat,
+        file: &FileMention,
+        turn: &mut Turn,
+    ) {
+        let is_pdf = abs.to_ascii_lowercase().ends_with(".pdf");
+        let max = self.profile.read.limits.max_size_bytes;
+        let ranged = file.line_start.is_some();
+        if !is_pdf && stat.size > max && !self.profile.file_context.read_oversized_mentions {
+            let reason = format!(
+                "{abs} is {} and a mention reads at most {}, even with a line range (Q18)",
+                format_file_size(stat.size),
+                format_file_size(max)
+            );
+            turn.decide(subject, Verdict::TOO_LARGE, reason, None);
+            return;
+        }
+        if is_pdf {
+            self.mentioned_pdf(subject, abs, stat, turn);
+            return;
+        }
+        let window = mention_window(file.line_start, file.line_end, &self.profile.read);
+        if self.already_in_context(abs, stat, window.offset, window.limit, turn, subject) {
+            return;
+        }
+        let oversized_unranged = stat.size > max && !ranged;
+        let attempt = if oversized_unranged {
+            Err(ReadFailure::Read(ReadError::FileTooLarge {
+                size: stat.size,
+                max,
+            }))
+        } else {
+            self.read_text_file(abs, window.offset, window.limit)
+        };
+        match attempt {
+            Ok(done) => {
+                self.attach_file(abs, &done, window.offset, window.limit, None, turn);
+                self.remember_read(abs, &done, window.offset, window.limit);
+                turn.decide(
+                    subject,
+                    Verdict::INCLUDED,
+                    format!("{} lines of {abs}", done.read.num_lines),
+                    None,
+                );
+            }
+            Err(ReadFailure::Read(
+                error @ (ReadError::FileTooLarge { .. }
+                | ReadError::MaxFileReadTokenExceeded { .. }),
+            )) => self.truncated_fallback(subject, abs, window.offset, &error, turn),
+            Err(ReadFailure::NotText(FileKind::Image { info })) => {
+                self.mentioned_image(subject, abs, stat, info.as_ref(), turn);
+            }
+            Err(failure) => turn.decide(subject, Verdict::FAILED, failure.message(), None),
+        }
+    }
+
+    /// An image (§3.9, §6.2): the call note and the image, whose size the downsampling
+    /// ladder decides. Nothing is re-encoded: each step is a decision with its estimate.
+    fn mentioned_image(
+        &mut self,
+        subject: &str,
+        abs: &str,
+        stat: &Stat,
+        info: Option<&ImageInfo>,
+        turn: &mut Turn,
+    ) {
+        let plan = plan_image(info, stat.size, &self.profile.read);
+        for step in &plan.steps {
+            let verdict = if step.accepted {
+                Verdict::INCLUDED
+            } else {
+                Verdict::SKIPPED
+            };
+            let detail = format!(
+                "{:?}, about {} bytes, {} tokens",
+                step.action, step.estimated_bytes, step.tokens
+            );
+            turn.decide(
+                &format!("{subject} (image)"),
+                verdict,
+                step.reason.clone(),
+                Some(detail),
+            );
+        }
+        let shape = match info {
+            Some(ImageInfo {
+                format,
+                dimensions: Some((w, h)),
+            }) => format!("{format:?} image, {w}×{h} pixels"),
+            Some(ImageInfo {
+                format,
+                dimensions: None,
+            }) => format!("{format:?} image"),
+            None => "image of an unknown format".into(),
+        };
+        let input = format!("{{\"file_path\":{}}}", json_string(abs));
+        let text = [
+            call_note("Read", &input),
+            wrap(&format!("[{shape}, {}]", format_file_size(stat.size))),
+        ]
+        .join("\n");
+        turn.attach("file", Some(abs), text, self.profile.token_method);
+        if let Some(last) = turn.attachments.last_mut() {
+            last.tokens += plan.tokens();
+        }
+        if let Ok(content) = self.vfs.read(abs) {
+            if let Some(entry) =
+                Entry::from_image_read(content.as_bytes(), stat.mtime_ms, &self.profile.file_state)
+            {
+                self.file_state.set(abs, entry);
+            }
+        }
+    }
+
+    /// §3.7 step 4: an unchanged file already in the read-file state.
+    fn already_in_context(
+        &mut self,
+        abs: &str,
+        stat: &Stat,
+        offset: Option<u64>,
+        limit: Option<i64>,
+        turn: &mut Turn,
+        subject: &str,
+    ) -> bool {
+        let Some(entry) = self.file_state.peek(abs) else {
+            return false;
+        };
+        if entry.timestamp != stat.mtime_ms {
+            return false;
+        }
+        let rules = &self.profile.file_context;
+        if rules.already_read_respects_ranges {
+            let wanted_limit = limit.map(|l| u64::try_from(l).unwrap_or(0));
+            let covers =
+                entry.is_full_view() || (entry.offset == offset && entry.limit == wanted_limit);
+            if !covers {
+                return false;
+            }
+            let text = wrap(&format!(
+                "{abs} is unchanged since it was last read; its contents are already above."
+            ));
+            turn.attach(
+                "already_read_file",
+                Some(abs),
+                text,
+                self.profile.token_method,
+            );
+        } else {
+            turn.attach(
+                "already_read_file",
+                Some(abs),
+                String::new(),
+                self.profile.token_method,
+            );
+        }
+        let reason = format!(
+            "{abs} is in the read-file state and unchanged since (mtime {}); the original sends \
+             nothing for it (Q20)",
+            stat.mtime_ms
+        );
+        turn.decide(subject, Verdict::ALREADY_IN_CONTEXT, reason, None);
+        true
+    }
+
+    /// §3.7 step 7: too large or too many tokens → the first 2000 lines, with a note.
+    fn truncated_fallback(
+        &mut self,
+        subject: &str,
+        abs: &str,
+        offset: Option<u64>,
+        error: &ReadError,
+        turn: &mut Turn,
+    ) {
+        if self.deny.check(abs, &self.cwd).is_some() {
+            turn.decide(
+                subject,
+                Verdict::DENIED,
+                format!("{abs} is denied by the permission settings"),
+                None,
+            );
+            return;
+        }
+        let offset = Some(offset.unwrap_or(1));
+        match self.read_text_file(abs, offset, Some(TRUNCATED_READ_LINES)) {
+            Ok(done) => {
+                let first = done.read.start_line;
+                let note = truncation_note(
+                    abs,
+                    first,
+                    done.read.num_lines.min(TRUNCATED_READ_LINES as u64),
+                    self.profile.file_context.truncation_note_states_range,
+                );
+                self.attach_file(
+                    abs,
+                    &done,
+                    offset,
+                    Some(TRUNCATED_READ_LINES),
+                    Some(note),
+                    turn,
+                );
+                self.remember_read(abs, &done, offset, Some(TRUNCATED_READ_LINES));
+                turn.decide(
+                    subject,
+                    Verdict::TRUNCATED,
+                    format!("{abs} was cut to its first lines"),
+                    Some(error.to_string()),
+                );
+            }
+            Err(failure) => turn.decide(
+                subject,
+                Verdict::TOO_LARGE,
+                failure.message(),
+                Some(error.to_string()),
+            ),
+        }
+    }
+
+    /// The call note, the tool result and (when cut) the truncation note (§3.11).
+    fn attach_file(
+        &self,
+        abs: &str,
+        done: &TextFileRead,
+        offset: Option<u64>,
+        limit: Option<i64>,
+        truncated: Option<String>,
+        turn: &mut Turn,
+    ) {
+        let rules = &self.profile.file_context;
+        let mut input = format!("{{\"file_path\":{}", json_string(abs));
+        if rules.call_note_shows_range {
+            if let Some(offset) = offset {
+                input.push_str(&format!(",\"offset\":{offset}"));
+            }
+            if let Some(limit) = limit {
+                input.push_str(&format!(",\"limit\":{limit}"));
+            }
+        }
+        input.push('}');
+        let mut output = done.read.text.clone();
+        if done.read.notice.is_none() && rules.malware_reminder_in_attachments {
+            output.push_str(&malware_reminder());
+        }
+        let mut parts = Vec::from([call_note("Read", &input), tool_result("Read", &output)]);
+        parts.extend(truncated);
+        turn.attach(
+            "file",
+            Some(abs),
+            parts.join("\n"),
+            self.profile.token_method,
+        );
+    }
+
+    /// §3.7 step 3 and §3.9: a reference for a long PDF, a note (or the document) otherwise.
+    fn mentioned_pdf(&mut self, subject: &str, abs: &str, stat: &Stat, turn: &mut Turn) {
+        let bytes = match self.vfs.read(abs) {
+            Ok(Content::Binary(bytes)) => bytes,
+            Ok(Content::Text(text)) => alloc::rc::Rc::from(text.as_bytes()),
+            Err(error) => {
+                turn.decide(
+                    subject,
+                    Verdict::FAILED,
+                    format!("{abs} could not be read"),
+                    Some(error.to_string()),
+                );
+                return;
+            }
+        };
+        let plan = plan_pdf(abs, &bytes, stat.size, &self.profile.read);
+        let size = format_file_size(stat.size);
+        let method = self.profile.token_method;
+        match plan.outcome {
+            PdfOutcome::Reference => {
+                let note = pdf_reference_note(abs, plan.effective_page_count, &size);
+                turn.attach("pdf_reference", Some(abs), note, method);
+                let reason = format!(
+                    "{} pages: more than a mention reads at once",
+                    plan.effective_page_count
+                );
+                turn.decide(subject, Verdict::INCLUDED, reason, None);
+            }
+            PdfOutcome::Note { text } => {
+                let input = format!("{{\"file_path\":{}}}", json_string(abs));
+                let body = [call_note("Read", &input), tool_result("Read", &text)].join("\n");
+                turn.attach("file", Some(abs), body, method);
+                let reason = "a short PDF: only a one-line note reaches the model, the document is dropped (Q19)";
+                turn.decide(subject, Verdict::INCLUDED, reason.into(), None);
+            }
+            PdfOutcome::Document => {
+                turn.attach(
+                    "file",
+                    Some(abs),
+                    wrap(&format!("[the PDF document {abs}, {size}]")),
+                    method,
+                );
+                if let Some(last) = turn.attachments.last_mut() {
+                    last.tokens += plan.tokens;
+                }
+                let reason = format!(
+                    "a short PDF, sent as a document of {} pages",
+                    plan.effective_page_count
+                );
+                turn.decide(subject, Verdict::INCLUDED, reason, None);
+            }
+        }
+    }
+}
+
+/// `shell-quote`'s quoting of one argument (§3.11): plain paths as they are; paths with
+/// whitespace, `"` or `\` (and no `'`) in single quotes; otherwise special characters
+/// backslash-escaped.
+fn shell_quote(arg: &str) -> String {
+    const SPECIAL: &str = "#!\"$&'()*,:;<=>?@[\\]^`{|}";
+    let needs_single = arg
+        .chars()
+        .any(|c| c.is_whitespace() || c == '"' || c == '\\')
+        && !arg.contains('\'');
+    if needs_single {
+        return format!("'{arg}'");
+    }
+    let mut out = String::with_capacity(arg.len());
+    for c in arg.chars() {
+        if SPECIAL.contains(c) || c.is_whitespace() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_quote;
+
+    #[test]
+    fn quotes_like_shell_quote() {
+        assert_eq!(shell_quote("/p/src"), "/p/src");
+        assert_eq!(shell_quote("/p/my dir"), "'/p/my dir'");
+        assert_eq!(shell_quote("/p/a(1)"), "/p/a\\(1\\)");
+    }
+}

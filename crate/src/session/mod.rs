@@ -1,0 +1,336 @@
+//! `Session`: a virtual workspace, the agent's Read/Edit/Write tools over it, and the turns
+//! whose attachments tell the model about mentioned files, files changed on disk and nested
+//! memory (spec claude-code.md §1–5, §8).
+//!
+//! Times are logical milliseconds given by the caller; nothing reads a clock. Paths may be
+//! absolute, relative to the cwd, or `~/…`, and are confined to the virtual root.
+//!
+//! ```
+//! use context_assembly::session::{Session, SessionConfig, SessionOptions};
+//! use context_assembly::Profile;
+//! let mut session = Session::new(SessionOptions {
+//!     profile: Profile::claude_code(),
+//!     cwd: "/p".into(),
+//!     home: None,
+//!     config: SessionConfig::default(),
+//! })
+//! .unwrap();
+//! session.write_file("src/a.ts", "one\ntwo\n", 1_000).unwrap();
+//! session.edit("src/a.ts", "two", "2", 2_000).unwrap(); // refused: not read yet
+//! session.read("src/a.ts", None, None, 3_000).unwrap();
+//! session.edit("src/a.ts", "two", "2", 4_000).unwrap(); // the agent's own edit: watched
+//! session.write_file("src/a.ts", "one\n2\nthree\n", 5_000).unwrap(); // the user's
+//! let turn = session.submit("go on", 6_000);
+//! assert_eq!(turn.attachments[0].kind, "edited_text_file");
+//! assert!(turn.attachments[0].text.ends_with("1\tone\n2\t2\n3\tthree\n</system-reminder>"));
+//! ```
+
+mod changes;
+mod mentions;
+mod rules;
+mod tools;
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::attachment::Turn;
+use crate::deny::{DenyRules, Roots, RuleSource, RuleSpec};
+use crate::file_state::FileStateCache;
+use crate::memory::{LoadedMemory, MemoryRoots};
+use crate::path::expand_path;
+use crate::vfs::{Content, DirEntry, FsError, Stat, TransientError, Vfs};
+use crate::{Error, Profile};
+
+pub use rules::FileContextRules;
+pub use tools::{ToolResult, FILE_UNCHANGED_STUB};
+
+/// A resource of a connected MCP server, as an @-mention can reach it (§1.7).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct McpResource {
+    /// The server's name, the part of `@server:uri` before the colon.
+    pub server: String,
+    /// The resource's URI.
+    pub uri: String,
+    /// A display name.
+    pub name: Option<String>,
+    /// What the resource is.
+    pub description: Option<String>,
+    /// Its text contents; `None` renders the "no content" form.
+    pub text: Option<String>,
+}
+
+/// What the session knows beyond its files: settings and registries.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SessionConfig {
+    /// `permissions.deny` rule texts, e.g. `Read(./.env)` (project settings).
+    pub deny: Vec<String>,
+    /// Resources of connected MCP servers.
+    pub mcp_resources: Vec<McpResource>,
+    /// Known agent types.
+    pub agents: Vec<String>,
+    /// Further directories the agent works in.
+    pub additional_directories: Vec<String>,
+}
+
+/// How to start a session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionOptions {
+    /// Every knob of the engine.
+    pub profile: Profile,
+    /// The working directory (absolute); it is created in the virtual FS.
+    pub cwd: String,
+    /// The user's home (absolute); `/home/user` when absent.
+    pub home: Option<String>,
+    /// Settings and registries.
+    pub config: SessionConfig,
+}
+
+/// One row of the read-file state, as a table shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct FileStateRow {
+    /// The key: an absolute path.
+    pub path: String,
+    /// The stored timestamp (the file's mtime when read or written).
+    pub timestamp: u64,
+    /// The stored offset (Claude Code stores 1 for a full Read, Q25).
+    pub offset: Option<u64>,
+    /// The stored limit.
+    pub limit: Option<u64>,
+    /// UTF-8 bytes of the stored content.
+    pub bytes: u64,
+    /// The model saw a transformed text (a memory file with frontmatter or comments).
+    pub partial_view: bool,
+}
+
+/// A scripted agent session over a virtual workspace.
+#[derive(Debug)]
+pub struct Session {
+    profile: Profile,
+    cwd: String,
+    home: String,
+    vfs: Vfs,
+    file_state: FileStateCache,
+    deny: DenyRules,
+    config: SessionConfig,
+    memory_roots: MemoryRoots,
+    loaded_memory: LoadedMemory,
+    /// Paths the Read tool touched since the last attachment pass (§8.1), in order.
+    memory_triggers: Vec<String>,
+}
+
+impl Session {
+    /// Starts a session: validates the paths and rules, creates cwd and home.
+    ///
+    /// # Errors
+    /// A cwd or home that is not absolute or escapes the root, or a malformed deny rule.
+    pub fn new(options: SessionOptions) -> Result<Session, Error> {
+        let SessionOptions {
+            profile,
+            cwd,
+            home,
+            config,
+        } = options;
+        let home = home.unwrap_or_else(|| "/home/user".into());
+        let cwd = absolute_dir(&cwd, "working directory (cwd)", &profile)?;
+        let home = absolute_dir(&home, "home directory (home)", &profile)?;
+        let rules: Vec<RuleSpec> = config
+            .deny
+            .iter()
+            .map(|text| RuleSpec::new(text, RuleSource::ProjectSettings))
+            .collect();
+        let deny = DenyRules::new(&rules, &Roots::new(&cwd, &home), &profile.deny)?;
+        let mut vfs = Vfs::new();
+        for dir in [&cwd, &home] {
+            vfs.mkdir(dir, 0).map_err(fs_error)?;
+        }
+        let mut memory_roots = MemoryRoots::new(&cwd);
+        memory_roots.home = Some(home.clone());
+        for dir in &config.additional_directories {
+            memory_roots
+                .additional_dirs
+                .push(expand_path(dir, &cwd, &home, &profile.paths)?);
+        }
+        Ok(Session {
+            file_state: FileStateCache::new(profile.file_state),
+            profile,
+            cwd,
+            home,
+            vfs,
+            deny,
+            config,
+            memory_roots,
+            loaded_memory: LoadedMemory::default(),
+            memory_triggers: Vec::new(),
+        })
+    }
+
+    /// The profile the session runs.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// The working directory.
+    pub fn cwd(&self) -> &str {
+        &self.cwd
+    }
+
+    /// Expands a path as the original's `expandPath` (§2.1), confined to the root.
+    ///
+    /// # Errors
+    /// NUL, a `..` above the root, a leading `//`.
+    pub fn expand(&self, path: &str) -> Result<String, Error> {
+        expand_path(path, &self.cwd, &self.home, &self.profile.paths)
+    }
+
+    /// Creates or overwrites a file (an edit outside the agent: an IDE, the user, a tool).
+    ///
+    /// # Errors
+    /// A bad path, or the path is a directory.
+    pub fn write_file(
+        &mut self,
+        path: &str,
+        content: impl Into<Content>,
+        mtime_ms: u64,
+    ) -> Result<(), Error> {
+        let abs = self.expand(path)?;
+        self.vfs
+            .write_file(&abs, content.into(), mtime_ms)
+            .map_err(fs_error)
+    }
+
+    /// Deletes a file or an empty directory.
+    ///
+    /// # Errors
+    /// A bad path, a missing file, a non-empty directory.
+    pub fn delete_file(&mut self, path: &str, at_ms: u64) -> Result<(), Error> {
+        let abs = self.expand(path)?;
+        self.vfs.delete(&abs, at_ms).map_err(fs_error)
+    }
+
+    /// Renames a file or directory (an atomic-save editor's last step).
+    ///
+    /// # Errors
+    /// Bad paths, or what POSIX `rename` refuses.
+    pub fn rename(&mut self, from: &str, to: &str, at_ms: u64) -> Result<(), Error> {
+        let (from, to) = (self.expand(from)?, self.expand(to)?);
+        self.vfs.rename(&from, &to, at_ms).map_err(fs_error)
+    }
+
+    /// Creates a directory and its parents.
+    ///
+    /// # Errors
+    /// A bad path, or a file in the way.
+    pub fn mkdir(&mut self, path: &str, at_ms: u64) -> Result<(), Error> {
+        let abs = self.expand(path)?;
+        self.vfs.mkdir(&abs, at_ms).map_err(fs_error)
+    }
+
+    /// Makes reads of `path` fail (EACCES, EBUSY) until cleared with `None`.
+    ///
+    /// # Errors
+    /// A bad path.
+    pub fn set_transient_error(
+        &mut self,
+        path: &str,
+        kind: Option<TransientError>,
+    ) -> Result<(), Error> {
+        let abs = self.expand(path)?;
+        self.vfs.set_transient_error(&abs, kind).map_err(fs_error)
+    }
+
+    /// The entries of a directory, in byte order.
+    ///
+    /// # Errors
+    /// A bad path, a missing directory, a transient error.
+    pub fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, Error> {
+        let abs = self.expand(path)?;
+        self.vfs.list_dir(&abs).map_err(fs_error)
+    }
+
+    /// Kind, size and mtime of a path.
+    ///
+    /// # Errors
+    /// A bad path, a missing file, a transient error.
+    pub fn stat(&self, path: &str) -> Result<Stat, Error> {
+        let abs = self.expand(path)?;
+        self.vfs.stat(&abs).map_err(fs_error)
+    }
+
+    /// A file's text as an editor shows it; `None` for binary contents.
+    ///
+    /// # Errors
+    /// A bad path, a missing file, a directory, a transient error.
+    pub fn read_file_text(&self, path: &str) -> Result<Option<String>, Error> {
+        let abs = self.expand(path)?;
+        let content = self.vfs.read(&abs).map_err(fs_error)?;
+        Ok(content.as_text().map(String::from))
+    }
+
+    /// The read-file state, most recently used first.
+    pub fn file_state(&self) -> Vec<FileStateRow> {
+        self.file_state
+            .entries()
+            .map(|(path, entry)| FileStateRow {
+                path: path.to_string(),
+                timestamp: entry.timestamp,
+                offset: entry.offset,
+                limit: entry.limit,
+                bytes: entry.content.len() as u64,
+                partial_view: entry.is_partial_view,
+            })
+            .collect()
+    }
+
+    /// Bytes of file contents the virtual FS holds.
+    pub fn workspace_bytes(&self) -> u64 {
+        self.vfs.total_bytes()
+    }
+
+    /// A human turn: the prompt's mentions (phase 1), then changed files and nested memory
+    /// (phase 2), in the original's emission order (§7.2).
+    pub fn submit(&mut self, prompt: &str, at_ms: u64) -> Turn {
+        let mut turn = Turn::default();
+        self.mentioned_files(prompt, &mut turn);
+        self.all_thread_attachments(at_ms, &mut turn);
+        turn
+    }
+
+    /// A tool round: no mentions, only what is evaluated on every pass.
+    pub fn tool_round(&mut self, at_ms: u64) -> Turn {
+        let mut turn = Turn::default();
+        self.all_thread_attachments(at_ms, &mut turn);
+        turn
+    }
+
+    fn all_thread_attachments(&mut self, at_ms: u64, turn: &mut Turn) {
+        self.changed_files(turn);
+        self.nested_memory(at_ms, turn);
+    }
+
+    fn add_memory_trigger(&mut self, abs: &str) {
+        if !self.memory_triggers.iter().any(|known| known == abs) {
+            self.memory_triggers.push(abs.into());
+        }
+    }
+}
+
+/// A directory the session is configured with: absolute, confined to the root.
+fn absolute_dir(path: &str, what: &str, profile: &Profile) -> Result<String, Error> {
+    if !path.trim().starts_with('/') {
+        return Err(Error::InvalidPath {
+            path: path.into(),
+            reason: format!("the {what} must be an absolute path, such as /project"),
+        });
+    }
+    expand_path(path, "/", "/", &profile.paths)
+}
+
+/// A file-system failure as the crate's error (for the caller's own FS operations).
+fn fs_error(error: FsError) -> Error {
+    Error::FileSystem {
+        code: error.code(),
+        message: error.to_string(),
+    }
+}

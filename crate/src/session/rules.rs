@@ -1,0 +1,102 @@
+//! The session's own switches: what it does with mentions and changed files.
+
+/// Switches of the file-context pipeline that belong to no single module (§3.7, §5.1).
+/// `claude_code()` reproduces the original; `recommended()` turns every fix on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct FileContextRules {
+    /// Mentioned files become attachments (Codex: a mention is only the path text, X24).
+    pub attach_mentioned_files: bool,
+    /// The read-file state is scanned for changes on every pass (Codex keeps no file
+    /// state: spec/codex.md §8.1).
+    pub detect_changes: bool,
+    /// A Read brings in the CLAUDE.md and rules files of the file's directories (§8).
+    pub load_nested_memory: bool,
+    /// Q31: entries stored with an offset or limit are watched too (original: skipped, so
+    /// with Q25 a file that was only Read is never watched).
+    pub watch_ranged_entries: bool,
+    /// Q40: a change is a change of content, found by comparing it: a touch without a
+    /// change says nothing, a change that kept its mtime is still caught (original: only
+    /// `mtime > timestamp`).
+    pub compare_contents: bool,
+    /// Q38: a watched file that was deleted gets a short note (original: evicted silently).
+    pub note_deleted_files: bool,
+    /// Q35: a watched file that was emptied gets a short note (original: the empty snippet
+    /// sends nothing).
+    pub note_emptied_files: bool,
+    /// Q20: an unchanged, already read file is "already in context" only when the earlier
+    /// read covered the mentioned range, and then a short pointer is sent (original: any
+    /// entry counts, and nothing is sent).
+    pub already_read_respects_ranges: bool,
+    /// Q18: an oversized mention is still read: with a range, without the whole-file size
+    /// check; without one, cut to its first lines (original: nothing).
+    pub read_oversized_mentions: bool,
+    /// Q21: the call note of a ranged mention shows its offset and limit (original: only
+    /// the path).
+    pub call_note_shows_range: bool,
+    /// Q22: the truncation note names the range really shown (original: "first 2000
+    /// lines" whatever the start).
+    pub truncation_note_states_range: bool,
+    /// Q23: the malware reminder stays inside each file attachment's wrapper (original);
+    /// the fix leaves it out of attachments.
+    pub malware_reminder_in_attachments: bool,
+    /// Q15: memory files loaded by a Read are checked against the deny rules (original:
+    /// they bypass them).
+    pub deny_memory_files: bool,
+    /// Q27: the change scan peeks at entries instead of refreshing their recency, which in
+    /// the original reverses the LRU order on every pass.
+    pub scan_without_refreshing: bool,
+}
+
+impl FileContextRules {
+    /// Claude Code v2.1.88.
+    pub const fn claude_code() -> FileContextRules {
+        FileContextRules {
+            attach_mentioned_files: true,
+            detect_changes: true,
+            load_nested_memory: true,
+            watch_ranged_entries: false,
+            compare_contents: false,
+            note_deleted_files: false,
+            note_emptied_files: false,
+            already_read_respects_ranges: false,
+            read_oversized_mentions: false,
+            call_note_shows_range: false,
+            truncation_note_states_range: false,
+            malware_reminder_in_attachments: true,
+            deny_memory_files: false,
+            scan_without_refreshing: false,
+        }
+    }
+
+    /// Codex CLI: no file context at all; the model reads files with its own tools.
+    pub const fn codex() -> FileContextRules {
+        FileContextRules {
+            attach_mentioned_files: false,
+            detect_changes: false,
+            load_nested_memory: false,
+            ..FileContextRules::claude_code()
+        }
+    }
+
+    /// Every fix on.
+    pub const fn recommended() -> FileContextRules {
+        FileContextRules {
+            attach_mentioned_files: true,
+            detect_changes: true,
+            load_nested_memory: true,
+            watch_ranged_entries: true,
+            compare_contents: true,
+            note_deleted_files: true,
+            note_emptied_files: true,
+            already_read_respects_ranges: true,
+            read_oversized_mentions: true,
+            call_note_shows_range: true,
+            truncation_note_states_range: true,
+            malware_reminder_in_attachments: false,
+            deny_memory_files: true,
+            scan_without_refreshing: true,
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! The agent's Read, Edit and Write tools over the virtual FS (spec §3.1–3.6, §4.4–4.5).
+
+use alloc::format;
+use alloc::rc::Rc;
+use alloc::string::{String, ToString};
+
+use super::Session;
+use crate::attachment::malware_reminder;
+use crate::file_state::Entry;
+use crate::read::{
+    classify, plan_image, read_text, FileKind, ImageInfo, ReadError, ReadRequest, TextRead,
+};
+use crate::vfs::{Content, EntryKind, FsError, FsErrorKind, Stat, Syscall};
+use crate::Error;
+
+/// What a tool returns to the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ToolResult {
+    /// The call failed; `content` says why.
+    pub is_error: bool,
+    /// The tool's output.
+    pub content: String,
+}
+
+impl ToolResult {
+    fn ok(content: String) -> ToolResult {
+        ToolResult {
+            is_error: false,
+            content,
+        }
+    }
+
+    fn error(content: String) -> ToolResult {
+        ToolResult {
+            is_error: true,
+            content,
+        }
+    }
+}
+
+/// What the Read tool answers when the same range of an unchanged file is read again
+/// (§3.4). One constant, so that other code can recognise it.
+pub const FILE_UNCHANGED_STUB: &str =
+    "The file has not changed since your last Read of it; the earlier Read result in this \
+     conversation is still current, so refer to it instead of reading again.";
+
+/// Why a text read over the VFS produced no text.
+#[derive(Debug)]
+pub(super) enum ReadFailure {
+    /// The file system refused (missing, transient error, a directory).
+    Fs(FsError),
+    /// The Read tool refused (too large, too many tokens, binary extension, device).
+    Read(ReadError),
+    /// The file is an image, a PDF, a notebook or not UTF-8.
+    NotText(FileKind),
+}
+
+impl ReadFailure {
+    pub(super) fn message(&self) -> String {
+        match self {
+            ReadFailure::Fs(error) if error.kind == FsErrorKind::NotFound => {
+                "The file does not exist.".into()
+            }
+            ReadFailure::Fs(error) => error.to_string(),
+            ReadFailure::Read(error) => error.to_string(),
+            ReadFailure::NotText(FileKind::NotUtf8 { valid_up_to }) => format!(
+                "The file is not UTF-8 text (invalid byte at offset {valid_up_to}): it is read \
+                 as binary, which the Read tool does not show."
+            ),
+            ReadFailure::NotText(kind) => format!("The file is not text ({kind:?})."),
+        }
+    }
+}
+
+/// A successful text read: the tool's result, the whole file's shared text, its stat.
+pub(super) struct TextFileRead {
+    pub(super) read: TextRead,
+    pub(super) text: Rc<str>,
+    pub(super) stat: Stat,
+}
+
+impl Session {
+    /// The Read tool's text path over the VFS (no deny check, no state written).
+    pub(super) fn read_text_file(
+        &self,
+        abs: &str,
+        offset: Option<u64>,
+        limit: Option<i64>,
+    ) -> Result<TextFileRead, ReadFailure> {
+        let stat = self.vfs.stat(abs).map_err(ReadFailure::Fs)?;
+        if stat.kind == EntryKind::Directory {
+            return Err(ReadFailure::Fs(FsError {
+                kind: FsErrorKind::IsDirectory,
+                syscall: Syscall::Read,
+                path: abs.into(),
+                dest: None,
+            }));
+        }
+        let content = self.vfs.read(abs).map_err(ReadFailure::Fs)?;
+        match classify(abs, content.as_bytes()).map_err(ReadFailure::Read)? {
+            FileKind::Text => {}
+            other => return Err(ReadFailure::NotText(other)),
+        }
+        let Content::Text(text) = content else {
+            return Err(ReadFailure::NotText(FileKind::NotUtf8 { valid_up_to: 0 }));
+        };
+        let extension = abs.rsplit_once('.').map(|(_, ext)| ext);
+        let request = ReadRequest {
+            offset,
+            limit,
+            extension,
+        };
+        let read = read_text(&text, &request, &self.profile.read).map_err(ReadFailure::Read)?;
+        Ok(TextFileRead { read, text, stat })
+    }
+
+    /// Writes what a Read saw into the read-file state and registers the nested-memory
+    /// trigger every Read adds (§3.4, §8.1).
+    pub(super) fn remember_read(
+        &mut self,
+        abs: &str,
+        done: &TextFileRead,
+        offset: Option<u64>,
+        limit: Option<i64>,
+    ) {
+        let content = done.read.slice.share(&done.text);
+        let entry = Entry::from_read(
+            content,
+            done.stat.mtime_ms,
+            offset,
+            limit,
+            &self.profile.file_state,
+        );
+        self.file_state.set(abs, entry);
+        self.add_memory_trigger(abs);
+    }
+
+    /// The agent's Read tool (§3): a numbered text, the unchanged-file stub, or an error the
+    /// model sees.
+    ///
+    /// # Errors
+    /// Only for a path that cannot be used at all (NUL, above the root).
+    pub fn read(
+        &mut self,
+        path: &str,
+        offset: Option<u64>,
+        limit: Option<i64>,
+        _at_ms: u64,
+    ) -> Result<ToolResult, Error> {
+        let abs = self.expand(path)?;
+        if let Some(denial) = self.deny.check(&abs, &self.cwd) {
+            return Ok(ToolResult::error(format!(
+                "Reading {abs} is not allowed: the permission settings deny it ({}).",
+                denial.rule
+            )));
+        }
+        if self.is_unchanged_reread(&abs, offset, limit) {
+            return Ok(ToolResult::ok(FILE_UNCHANGED_STUB.into()));
+        }
+        match self.read_text_file(&abs, offset, limit) {
+            Ok(done) => {
+                let mut content = done.read.text.clone();
+                if done.read.notice.is_none() {
+                    content.push_str(&malware_reminder());
+                }
+                self.remember_read(&abs, &done, offset, limit);
+                Ok(ToolResult::ok(content))
+            }
+            Err(ReadFailure::NotText(FileKind::Image { info })) => Ok(self.read_image(&abs, info)),
+            Err(failure) => Ok(ToolResult::error(failure.message())),
+        }
+    }
+
+    /// An image read by the tool: the model gets the image (described here), and the
+    /// read-file state gets nothing unless images are tracked (Q42).
+    fn read_image(&mut self, abs: &str, info: Option<ImageInfo>) -> ToolResult {
+        let (Ok(stat), Ok(content)) = (self.vfs.stat(abs), self.vfs.read(abs)) else {
+            return ToolResult::error(format!("{abs} could not be read."));
+        };
+        let plan = plan_image(info.as_ref(), stat.size, &self.profile.read);
+        if let Some(entry) =
+            Entry::from_image_read(content.as_bytes(), stat.mtime_ms, &self.profile.file_state)
+        {
+            self.file_state.set(abs, entry);
+        }
+        self.add_memory_trigger(abs);
+        ToolResult::ok(format!("[image {abs}: about {} tokens]", plan.tokens()))
+    }
+
+    /// §3.4's de-duplication: a full view with a defined offset, the same offset and limit,
+    /// and a timestamp equal to the file's mtime.
+    fn is_unchanged_reread(&self, abs: &str, offset: Option<u64>, limit: Option<i64>) -> bool {
+        let Some(entry) = self.file_state.peek(abs) else {
+            return false;
+        };
+        let Ok(stat) = self.vfs.stat(abs) else {
+            return false;
+        };
+        let offset = Some(offset.unwrap_or(1));
+        let limit = limit.map(|limit| u64::try_from(limit).unwrap_or(0));
+        !entry.is_partial_view
+            && entry.offset.is_some()
+            && entry.offset == offset
+            && entry.limit == limit
+            && entry.timestamp == stat.mtime_ms
+    }
+
+    /// The agent's Edit tool: replaces the one occurrence of `old` with `new` (§4.5).
+    ///
+    /// # Errors
+    /// Only for a path that cannot be used at all.
+    pub fn edit(
+        &mut self,
+        path: &str,
+        old: &str,
+        new: &str,
+        at_ms: u64,
+    ) -> Result<ToolResult, Error> {
+        let abs = self.expand(path)?;
+        let current = match self.fresh_text(&abs) {
+            Ok(text) => text,
+            Err(refusal) => return Ok(ToolResult::error(refusal)),
+        };
+        let matches = if old.is_empty() {
+            0
+        } else {
+            current.matches(old).count()
+        };
+        if matches != 1 {
+            return Ok(ToolResult::error(match matches {
+                0 => format!("The text to replace was not found in {abs}."),
+                n => format!(
+                    "The text to replace occurs {n} times in {abs}; give more context so that \
+                     it occurs exactly once."
+                ),
+            }));
+        }
+        let updated = current.replacen(old, new, 1);
+        self.store_agent_write(&abs, updated, at_ms)?;
+        Ok(ToolResult::ok(format!("{abs} has been updated.")))
+    }
+
+    /// The agent's Write tool: creates a file, or replaces one it has read (§4.5).
+    ///
+    /// # Errors
+    /// Only for a path that cannot be used at all.
+    pub fn write(&mut self, path: &str, content: &str, at_ms: u64) -> Result<ToolResult, Error> {
+        let abs = self.expand(path)?;
+        let exists = self.vfs.stat(&abs).is_ok();
+        if exists {
+            if let Err(refusal) = self.fresh_text(&abs) {
+                return Ok(ToolResult::error(refusal));
+            }
+        }
+        self.store_agent_write(&abs, content.into(), at_ms)?;
+        let verb = if exists { "updated" } else { "created" };
+        Ok(ToolResult::ok(format!("{abs} has been {verb}.")))
+    }
+
+    /// The file's text, if the agent may write it: read before (a full, untransformed
+    /// view), and not changed on disk since (§4.5, error codes 6 and 7).
+    fn fresh_text(&self, abs: &str) -> Result<Rc<str>, String> {
+        let Some(entry) = self.file_state.peek(abs).filter(|e| !e.is_partial_view) else {
+            return Err(format!(
+                "{abs} has not been read yet in this conversation. Read it first, then write."
+            ));
+        };
+        let stat = self.vfs.stat(abs).map_err(|error| error.to_string())?;
+        let content = self.vfs.read(abs).map_err(|error| error.to_string())?;
+        let Content::Text(text) = content else {
+            return Err(format!("{abs} is not a text file."));
+        };
+        // The Windows timestamp-churn fallback: a full view whose text equals the disk's.
+        let same_full_view = entry.is_full_view() && *entry.content == *text;
+        if stat.mtime_ms > entry.timestamp && !same_full_view {
+            return Err(format!(
+                "{abs} was changed since it was read, by the user or a linter. Read it again \
+                 before writing to it."
+            ));
+        }
+        Ok(text)
+    }
+
+    fn store_agent_write(&mut self, abs: &str, text: String, at_ms: u64) -> Result<(), Error> {
+        let text: Rc<str> = text.into();
+        self.vfs
+            .write_file(abs, Content::Text(text.clone()), at_ms)
+            .map_err(super::fs_error)?;
+        self.file_state.set(abs, Entry::from_edit(text, at_ms));
+        if self.profile.memory.trigger_on_writes {
+            self.add_memory_trigger(abs);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,461 @@
+//! The file-context engine end to end: a session, its tools, and what each turn attaches
+//! and decides, under `claude-code` and `recommended` (spec claude-code.md §1–5, §8).
+
+use context_assembly::attachment::Turn;
+use context_assembly::session::{McpResource, Session, SessionConfig, SessionOptions};
+use context_assembly::vfs::TransientError;
+use context_assembly::Profile;
+
+fn session(profile: Profile, deny: &[&str]) -> Session {
+    let config = SessionConfig {
+        deny: deny.iter().map(|rule| rule.to_string()).collect(),
+        mcp_resources: vec![McpResource {
+            server: "docs".into(),
+            uri: "guide".into(),
+            text: Some("The guide.".into()),
+            ..McpResource::default()
+        }],
+        agents: vec!["reviewer".into()],
+        additional_directories: vec![],
+    };
+    Session::new(SessionOptions {
+        profile,
+        cwd: "/p".into(),
+        home: Some("/home/u".into()),
+        config,
+    })
+    .expect("valid options")
+}
+
+fn lines(n: usize) -> String {
+    (1..=n).map(|i| format!("line{i}\n")).collect()
+}
+
+fn kinds(turn: &Turn) -> Vec<&str> {
+    turn.attachments.iter().map(|a| a.kind).collect()
+}
+
+fn verdict_of<'a>(turn: &'a Turn, subject: &str) -> Option<&'a str> {
+    turn.decisions
+        .iter()
+        .find(|d| d.subject == subject)
+        .map(|d| d.verdict)
+}
+
+#[test]
+fn an_edit_outside_the_agent_comes_back_as_a_snippet_once() {
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("a.txt", lines(30), 1_000).unwrap();
+    s.read("a.txt", None, None, 2_000).unwrap();
+    let edited = s.edit("a.txt", "line1\n", "LINE1\n", 3_000).unwrap();
+    assert!(!edited.is_error, "{}", edited.content);
+    s.write_file(
+        "a.txt",
+        lines(30)
+            .replace("line15\n", "LINE15\n")
+            .replace("line1\n", "LINE1\n"),
+        4_000,
+    )
+    .unwrap();
+    let turn = s.submit("continue", 5_000);
+    assert_eq!(kinds(&turn), ["edited_text_file"]);
+    let text = &turn.attachments[0].text;
+    assert!(text.contains("/p/a.txt"), "{text}");
+    assert!(
+        text.contains("7\tline7\n")
+            && text.contains("15\tLINE15\n")
+            && text.ends_with("23\tline23\n</system-reminder>"),
+        "{text}"
+    );
+    assert!(turn.attachments[0].tokens > 0);
+    // The detection re-read stored offset 1: the entry is disarmed (Q32).
+    s.write_file("a.txt", "changed again\n", 6_000).unwrap();
+    assert!(s.tool_round(7_000).attachments.is_empty());
+}
+
+#[test]
+fn files_only_read_are_watched_only_when_the_fix_is_on() {
+    for (profile, watched) in [
+        (Profile::claude_code(), false),
+        (Profile::recommended(), true),
+    ] {
+        let mut s = session(profile, &[]);
+        s.write_file("a.txt", "a\nb\n", 1_000).unwrap();
+        s.read("a.txt", None, None, 2_000).unwrap();
+        s.write_file("a.txt", "a\nB\n", 3_000).unwrap();
+        let turn = s.tool_round(4_000);
+        assert_eq!(kinds(&turn) == ["edited_text_file"], watched, "{turn:?}");
+    }
+}
+
+#[test]
+fn a_change_that_keeps_its_mtime_is_caught_only_by_content_comparison() {
+    for (profile, caught) in [
+        (Profile::claude_code(), false),
+        (Profile::recommended(), true),
+    ] {
+        let mut s = session(profile, &[]);
+        s.write("a.txt", "x\n", 1_000).unwrap();
+        s.write_file("a.txt", "y\n", 1_000).unwrap();
+        assert_eq!(kinds(&s.tool_round(2_000)) == ["edited_text_file"], caught);
+    }
+}
+
+#[test]
+fn a_touch_without_a_change_says_nothing() {
+    for profile in [Profile::claude_code(), Profile::recommended()] {
+        let mut s = session(profile, &[]);
+        s.write("a.txt", "x\n", 1_000).unwrap();
+        s.write_file("a.txt", "x\n", 5_000).unwrap();
+        let turn = s.tool_round(6_000);
+        assert!(turn.attachments.is_empty(), "{turn:?}");
+        assert_eq!(verdict_of(&turn, "/p/a.txt"), Some("unchanged"));
+    }
+}
+
+#[test]
+fn deleted_and_emptied_files_get_a_note_only_with_the_fix() {
+    for (profile, noted) in [
+        (Profile::claude_code(), false),
+        (Profile::recommended(), true),
+    ] {
+        let mut s = session(profile, &[]);
+        s.write("gone.txt", "x\n", 1_000).unwrap();
+        s.write("empty.txt", "x\n", 1_000).unwrap();
+        s.delete_file("gone.txt", 2_000).unwrap();
+        s.write_file("empty.txt", "", 2_000).unwrap();
+        let turn = s.tool_round(3_000);
+        assert_eq!(verdict_of(&turn, "/p/gone.txt"), Some("evicted"));
+        assert_eq!(kinds(&turn).contains(&"deleted_file"), noted);
+        assert_eq!(kinds(&turn).contains(&"emptied_file"), noted);
+        assert!(!s.file_state().iter().any(|row| row.path == "/p/gone.txt"));
+    }
+}
+
+#[test]
+fn a_transient_error_keeps_the_entry_and_the_change_arrives_later() {
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write("a.txt", "x\n", 1_000).unwrap();
+    s.write_file("a.txt", "y\n", 2_000).unwrap();
+    s.set_transient_error("a.txt", Some(TransientError::Busy))
+        .unwrap();
+    let turn = s.tool_round(3_000);
+    assert!(turn.attachments.is_empty());
+    assert_eq!(verdict_of(&turn, "/p/a.txt"), Some("failed"));
+    s.set_transient_error("a.txt", None).unwrap();
+    assert_eq!(kinds(&s.tool_round(4_000)), ["edited_text_file"]);
+}
+
+#[test]
+fn mentions_become_file_attachments_with_ranges() {
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("src/a.ts", "l1\nl2\nl3\nl4\n", 1_000).unwrap();
+    let turn = s.submit("look at @src/a.ts#L2-3", 2_000);
+    assert_eq!(kinds(&turn), ["file"]);
+    let text = &turn.attachments[0].text;
+    assert!(text.starts_with("<system-reminder>\n"), "{text}");
+    assert!(
+        text.contains("{\"file_path\":\"/p/src/a.ts\"}"),
+        "the call note shows only the path (Q21): {text}"
+    );
+    assert!(
+        text.contains("\n2\tl2\n3\tl3\n\n<system-reminder>\n"),
+        "numbered lines, then the nested reminder (Q23): {text}"
+    );
+    let row = &s.file_state()[0];
+    assert_eq!(
+        (row.path.as_str(), row.offset, row.limit),
+        ("/p/src/a.ts", Some(2), Some(2))
+    );
+}
+
+#[test]
+fn an_unchanged_file_already_read_sends_nothing_in_the_original() {
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("a.txt", "a\nb\n", 1_000).unwrap();
+    s.read("a.txt", None, Some(1), 2_000).unwrap();
+    let turn = s.submit("@a.txt", 3_000);
+    assert_eq!(kinds(&turn), ["already_read_file"]);
+    assert_eq!(turn.attachments[0].text, "");
+    assert_eq!(verdict_of(&turn, "@a.txt"), Some("already-in-context"));
+    // The fix: an earlier read of line 1 does not cover the whole file.
+    let mut s = session(Profile::recommended(), &[]);
+    s.write_file("a.txt", "a\nb\n", 1_000).unwrap();
+    s.read("a.txt", None, Some(1), 2_000).unwrap();
+    assert_eq!(kinds(&s.submit("@a.txt", 3_000)), ["file"]);
+}
+
+#[test]
+fn deny_rules_keep_mentions_out_at_any_depth_in_the_original() {
+    let mut s = session(Profile::claude_code(), &["Read(./.env)"]);
+    s.write_file(".env", "SECRET=1\n", 1_000).unwrap();
+    s.write_file("a/b/.env", "SECRET=2\n", 1_000).unwrap();
+    let turn = s.submit("@.env and @a/b/.env", 2_000);
+    assert!(turn.attachments.is_empty());
+    assert_eq!(verdict_of(&turn, "@.env"), Some("denied"));
+    assert_eq!(
+        verdict_of(&turn, "@a/b/.env"),
+        Some("denied"),
+        "unanchored ./ pattern (Q12)"
+    );
+    let denial = turn
+        .decisions
+        .iter()
+        .find(|d| d.subject == "@.env")
+        .unwrap();
+    assert_eq!(denial.detail.as_deref(), Some("Read(./.env)"));
+    // Bypass attempts through the path spelling still hit the rule.
+    for spelling in ["@./.env", "@a/../.env", "@/p//.env"] {
+        let turn = s.submit(spelling, 3_000);
+        assert_eq!(verdict_of(&turn, spelling), Some("denied"), "{spelling}");
+    }
+    // The fix anchors ./ patterns at the root.
+    let mut s = session(Profile::recommended(), &["Read(./.env)"]);
+    s.write_file("a/b/.env", "SECRET=2\n", 1_000).unwrap();
+    assert_eq!(kinds(&s.submit("@a/b/.env", 2_000)), ["file"]);
+}
+
+#[test]
+fn a_directory_mention_lists_at_most_1000_entries() {
+    let mut s = session(Profile::claude_code(), &[]);
+    for i in 0..1005 {
+        s.write_file(&format!("big/f{i:04}"), "", 1_000).unwrap();
+    }
+    let turn = s.submit("@big", 2_000);
+    assert_eq!(kinds(&turn), ["directory"]);
+    let text = &turn.attachments[0].text;
+    assert!(
+        text.contains("{\"command\":\"ls /p/big\",\"description\":\"Lists files in /p/big\"}"),
+        "{text}"
+    );
+    assert!(text.contains("f0999\n… and 5 more entries"), "{text}");
+    assert!(!text.contains("f1000"));
+}
+
+#[test]
+fn an_oversized_mention_is_dropped_by_the_original_and_truncated_by_the_fix() {
+    let big: String = (0..30_000)
+        .map(|i| format!("line {i} of a large file\n"))
+        .collect();
+    for (profile, expected) in [
+        (Profile::claude_code(), "too-large"),
+        (Profile::recommended(), "truncated"),
+    ] {
+        let mut s = session(profile, &[]);
+        s.write_file("big.txt", big.as_str(), 1_000).unwrap();
+        let turn = s.submit("@big.txt", 2_000);
+        assert_eq!(verdict_of(&turn, "@big.txt"), Some(expected), "{turn:?}");
+    }
+}
+
+#[test]
+fn missing_files_agents_and_resources_are_decisions_not_silence() {
+    let mut s = session(Profile::claude_code(), &[]);
+    let turn = s.submit(
+        "@nope.ts @agent-reviewer @agent-ghost @docs:guide @docs:other",
+        1_000,
+    );
+    assert_eq!(verdict_of(&turn, "@nope.ts"), Some("not-found"));
+    assert_eq!(verdict_of(&turn, "@agent-ghost"), Some("not-found"));
+    assert_eq!(verdict_of(&turn, "@docs:other"), Some("not-found"));
+    assert_eq!(kinds(&turn), ["mcp_resource", "agent_mention"]);
+    assert!(turn.attachments[0].text.contains("The guide."));
+}
+
+#[test]
+fn a_read_brings_in_nested_memory_once() {
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("src/CLAUDE.md", "---\npaths: x\n---\nUse tabs.\n", 1_000)
+        .unwrap();
+    s.write_file("src/a.ts", "x\n", 1_000).unwrap();
+    s.read("src/a.ts", None, None, 2_000).unwrap();
+    let turn = s.tool_round(3_000);
+    assert_eq!(kinds(&turn), ["nested_memory"]);
+    assert!(turn.attachments[0]
+        .text
+        .starts_with("<system-reminder>\nContents of /p/src/CLAUDE.md:\n\n"));
+    assert!(turn.attachments[0].text.contains("Use tabs."));
+    let row = s
+        .file_state()
+        .into_iter()
+        .find(|r| r.path == "/p/src/CLAUDE.md")
+        .unwrap();
+    assert!(
+        row.partial_view,
+        "frontmatter stripped: the model saw another text"
+    );
+    s.read("src/a.ts", Some(1), Some(1), 4_000).unwrap();
+    assert!(s.tool_round(5_000).attachments.is_empty());
+}
+
+#[test]
+fn the_agent_must_read_before_it_writes_and_see_external_changes() {
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("a.txt", "x\n", 1_000).unwrap();
+    assert!(s.edit("a.txt", "x", "y", 2_000).unwrap().is_error);
+    s.read("a.txt", None, None, 3_000).unwrap();
+    s.write_file("a.txt", "z\n", 4_000).unwrap();
+    let refused = s.write("a.txt", "w\n", 5_000).unwrap();
+    assert!(
+        refused.is_error && refused.content.contains("changed since it was read"),
+        "{}",
+        refused.content
+    );
+    assert!(!s.write("new.txt", "fresh\n", 6_000).unwrap().is_error);
+}
+
+#[test]
+fn reading_the_same_unchanged_range_again_returns_the_stub() {
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("a.txt", "x\n", 1_000).unwrap();
+    let first = s.read("a.txt", None, None, 2_000).unwrap();
+    assert!(first.content.starts_with("1\tx\n2\t"));
+    let again = s.read("a.txt", None, None, 3_000).unwrap();
+    assert_eq!(
+        again.content,
+        context_assembly::session::FILE_UNCHANGED_STUB
+    );
+}
+
+#[test]
+fn codex_sends_no_file_context() {
+    let mut s = session(Profile::codex(), &[]);
+    s.write_file("a.txt", "x\n", 1_000).unwrap();
+    let turn = s.submit("@a.txt", 2_000);
+    assert!(turn.attachments.is_empty());
+    assert_eq!(verdict_of(&turn, "@a.txt"), Some("skipped"));
+}
+
+#[test]
+fn paths_that_escape_the_root_or_hold_nul_are_errors_naming_the_path() {
+    let mut s = session(Profile::claude_code(), &[]);
+    for bad in ["../../../etc/passwd", "a\0b", "//server/share"] {
+        let error = s.write_file(bad, "x", 1).unwrap_err().to_string();
+        assert!(error.contains(&format!("{bad:?}")), "{error}");
+    }
+    assert!(Session::new(SessionOptions {
+        profile: Profile::claude_code(),
+        cwd: "relative".into(),
+        home: None,
+        config: SessionConfig::default(),
+    })
+    .is_err());
+}
+
+/// A PNG header: signature, then an IHDR chunk with the dimensions.
+fn png(width: u32, height: u32) -> Vec<u8> {
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    bytes.extend(width.to_be_bytes());
+    bytes.extend(height.to_be_bytes());
+    bytes.extend([8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    bytes
+}
+
+#[test]
+fn a_mentioned_image_shows_its_ladder_as_decisions_and_costs_its_estimate() {
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("shot.png", png(800, 600), 1_000).unwrap();
+    let turn = s.submit("see @shot.png", 2_000);
+    assert_eq!(kinds(&turn), ["file"]);
+    let attachment = &turn.attachments[0];
+    assert!(attachment.text.contains("800×600"), "{}", attachment.text);
+    assert!(
+        attachment.tokens >= 2000,
+        "the flat image estimate (Q44) is counted"
+    );
+    assert!(turn
+        .decisions
+        .iter()
+        .any(|d| d.subject == "@shot.png (image)" && d.verdict == "included"));
+    assert!(s.file_state().is_empty(), "images are not cached (Q42)");
+}
+
+#[test]
+fn a_changed_image_is_noted_only_when_images_are_tracked() {
+    let mut s = session(Profile::recommended(), &[]);
+    s.write_file("shot.png", png(10, 10), 1_000).unwrap();
+    s.read("shot.png", None, None, 2_000).unwrap();
+    assert!(s.tool_round(3_000).attachments.is_empty());
+    s.write_file("shot.png", png(20, 20), 4_000).unwrap();
+    assert_eq!(kinds(&s.tool_round(5_000)), ["edited_image_file"]);
+    assert!(s.tool_round(6_000).attachments.is_empty(), "reported once");
+}
+
+#[test]
+fn invalid_utf8_is_binary_with_a_decision_not_a_panic() {
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("blob.txt", vec![0x66, 0xff, 0xfe, 0x00], 1_000)
+        .unwrap();
+    let turn = s.submit("@blob.txt", 2_000);
+    assert!(turn.attachments.is_empty());
+    let decision = turn
+        .decisions
+        .iter()
+        .find(|d| d.subject == "@blob.txt")
+        .unwrap();
+    assert_eq!(decision.verdict, "failed");
+    assert!(decision.reason.contains("not UTF-8"), "{}", decision.reason);
+    assert!(s.read("blob.txt", None, None, 3_000).unwrap().is_error);
+}
+
+mod generated {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        External(u8, u16),
+        Read(u8),
+        Edit(u8),
+        Delete(u8),
+        Submit(u8),
+        Round,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0u8..120, 0u16..400).prop_map(|(f, n)| Op::External(f, n)),
+            (0u8..120).prop_map(Op::Read),
+            (0u8..120).prop_map(Op::Edit),
+            (0u8..120).prop_map(Op::Delete),
+            (0u8..120).prop_map(Op::Submit),
+            Just(Op::Round),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn limits_hold_and_every_attachment_is_counted(
+            ops in prop::collection::vec(op(), 1..120),
+            recommended in any::<bool>(),
+        ) {
+            let profile = if recommended { Profile::recommended() } else { Profile::claude_code() };
+            let method = profile.token_method;
+            let mut s = session(profile, &["Read(secret/**)"]);
+            for (step, op) in ops.into_iter().enumerate() {
+                let at = 1_000 * (step as u64 + 1);
+                match op {
+                    Op::External(f, n) => { s.write_file(&format!("d{}/f{f}.txt", f % 7), lines(n as usize), at).unwrap(); }
+                    Op::Read(f) => { s.read(&format!("d{}/f{f}.txt", f % 7), None, None, at).unwrap(); }
+                    Op::Edit(f) => { s.edit(&format!("d{}/f{f}.txt", f % 7), "line1\n", "first\n", at).unwrap(); }
+                    Op::Delete(f) => { let _ = s.delete_file(&format!("d{}/f{f}.txt", f % 7), at); }
+                    Op::Submit(f) => {
+                        let turn = s.submit(&format!("look at @d{}/f{f}.txt and @d{} and @secret/x", f % 7, f % 7), at);
+                        for a in &turn.attachments {
+                            if a.kind != "file" || !a.text.contains("image") {
+                                prop_assert_eq!(a.tokens, context_assembly::tokens::estimate_tokens(&a.text, method, None));
+                            }
+                        }
+                        prop_assert!(turn.attachments.iter().all(|a| a.path.as_deref().is_none_or(|p| !p.starts_with("/p/secret"))));
+                    }
+                    Op::Round => { s.tool_round(at); }
+                }
+                let state = s.file_state();
+                prop_assert!(state.len() <= 100);
+                prop_assert!(state.iter().map(|r| r.bytes.max(1)).sum::<u64>() <= 25 * 1024 * 1024);
+                prop_assert!(state.iter().all(|r| r.path.starts_with('/') && !r.path.contains("/../")));
+            }
+        }
+    }
+}
