@@ -91,8 +91,8 @@ test('a transient error keeps the change for later, and the tree marks the file'
   const blocked = await newestTurn(page);
   assert.ok(!blocked.attachments.some((cells) => cells[0] === 'edited_text_file'),
     `no note while the file cannot be read: ${JSON.stringify(blocked)}`);
-  assert.ok(blocked.decisions.some((cells) => cells.join(' ').includes('app.ts')),
-    `a decision about app.ts: ${JSON.stringify(blocked.decisions)}`);
+  assert.ok(blocked.decisions.some(([subject, , , detail]) => subject === APP && /EACCES/.test(detail ?? '')),
+    `a decision about app.ts naming EACCES: ${JSON.stringify(blocked.decisions)}`);
   // Cleared: the entry was kept (Q39), so the change is reported now.
   await page.click('#files-eacces');
   await page.click('#files-tool-round');

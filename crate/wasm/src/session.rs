@@ -2,9 +2,10 @@
 //! Edit and Write tools, human turns and tool rounds), with each turn's attachments and
 //! decisions crossing back as plain objects.
 
+use context_assembly::attachment::{Attachment, Decision, Turn};
+use context_assembly::path::expand_path;
 use context_assembly::session::{
-    Attachment, Decision, FileStateRow, McpResource, Session, SessionConfig, SessionOptions,
-    ToolResult, Turn,
+    FileStateRow, McpResource, Session, SessionConfig, SessionOptions, ToolResult,
 };
 use context_assembly::vfs::{Content, EntryKind, TransientError};
 use context_assembly::Profile;
@@ -99,6 +100,11 @@ impl SessionJs {
     pub fn new(options: SessionOptionsJs) -> Result<SessionJs, JsValue> {
         let run = || -> JsResult<SessionJs> {
             let options = session_options(JsValue::from(options))?;
+            // The path module's check says which directory is malformed ("the working
+            // directory: …"); the session's own check does not for every spelling (`//p`).
+            let home = options.home.as_deref().unwrap_or("/");
+            expand_path("", &options.cwd, home, &options.profile.paths)
+                .map_err(core_error("new Session"))?;
             let inner = Session::new(options).map_err(core_error("new Session"))?;
             Ok(SessionJs { inner })
         };
