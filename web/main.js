@@ -2,6 +2,7 @@
 import { byId, messageOf } from './dom.js';
 import { loadEngine } from './engine.js';
 import { setUpDiff } from './views/diff.js';
+import { setUpFiles } from './views/files.js';
 import { setUpMentions } from './views/mentions.js';
 import { setUpTokens } from './views/tokens.js';
 
@@ -11,6 +12,7 @@ try {
   setUpMentions();
   setUpTokens();
   setUpDiff();
+  setUpFiles();
   status.textContent = 'Engine loaded. Everything runs in this page; nothing leaves your machine.';
   document.body.dataset.ready = 'true';
 } catch (error) {

@@ -6,6 +6,7 @@
 
 mod dto;
 mod options;
+mod session;
 mod utf16;
 
 use context_assembly::{diff, mention, tokens, Profile};

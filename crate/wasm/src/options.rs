@@ -46,7 +46,8 @@ pub fn string_argument(function: &str, name: &str, value: &JsValue) -> JsResult<
         .map_err(|_| BindingError(format!("{function}: argument `{name}` is not valid text")))
 }
 
-fn type_name(value: &JsValue) -> String {
+/// The type of a JS value as an error message names it.
+pub fn type_name(value: &JsValue) -> String {
     if value.is_null() {
         "null".into()
     } else if Array::is_array(value) {
@@ -56,26 +57,67 @@ fn type_name(value: &JsValue) -> String {
     }
 }
 
-/// An options object whose keys have been checked against the allowed ones.
-struct OptionsObject<'a> {
+/// The largest integer a JS number holds exactly: times, offsets and limits stay within it.
+pub const MAX_SAFE: f64 = 9_007_199_254_740_992.0;
+
+/// Whether `value` is a whole number from `min` to `max`.
+pub fn is_integer_in(value: f64, min: f64, max: f64) -> bool {
+    value.is_finite() && value.trunc() == value && (min..=max).contains(&value)
+}
+
+/// A value as an error message shows it: a number as JS prints it, anything else by type.
+pub fn describe(value: &JsValue) -> String {
+    match value.as_f64() {
+        Some(number) if number.is_nan() => "NaN".into(),
+        Some(number) if number.is_infinite() => {
+            if number > 0.0 {
+                "Infinity".into()
+            } else {
+                "-Infinity".into()
+            }
+        }
+        Some(number) => format!("{number}"),
+        None => type_name(value),
+    }
+}
+
+/// An options object whose keys have been checked against the allowed ones. A nested
+/// object (`config`, `config.mcpResources[2]`) carries its place as a prefix, so an error
+/// names the field in full.
+pub struct OptionsObject<'a> {
     function: &'a str,
+    prefix: String,
     object: Option<Object>,
 }
 
 impl<'a> OptionsObject<'a> {
-    fn parse(function: &'a str, value: Option<JsValue>, allowed: &[&str]) -> JsResult<Self> {
-        let value = match value {
-            Some(value) if !value.is_undefined() && !value.is_null() => value,
-            _ => {
-                return Ok(OptionsObject {
-                    function,
-                    object: None,
-                })
+    /// The options argument of `function`; `undefined` and `null` mean no options.
+    pub fn parse(function: &'a str, value: Option<JsValue>, allowed: &[&str]) -> JsResult<Self> {
+        match value {
+            Some(value) if !value.is_undefined() && !value.is_null() => {
+                Self::checked(function, String::new(), value, allowed)
             }
-        };
+            _ => Ok(OptionsObject {
+                function,
+                prefix: String::new(),
+                object: None,
+            }),
+        }
+    }
+
+    fn checked(
+        function: &'a str,
+        prefix: String,
+        value: JsValue,
+        allowed: &[&str],
+    ) -> JsResult<Self> {
         if !value.is_object() || Array::is_array(&value) {
+            let what = match prefix.strip_suffix('.') {
+                None => "options".into(),
+                Some(field) => format!("option `{field}`"),
+            };
             return Err(BindingError(format!(
-                "{function}: options must be an object, got {}",
+                "{function}: {what} must be an object, got {}",
                 type_name(&value)
             )));
         }
@@ -85,35 +127,123 @@ impl<'a> OptionsObject<'a> {
             if !allowed.contains(&key.as_str()) {
                 let allowed: Vec<String> = allowed.iter().map(|k| format!("\"{k}\"")).collect();
                 return Err(BindingError(format!(
-                    "{function}: unknown option \"{key}\": allowed options are {}",
+                    "{function}: unknown option \"{prefix}{key}\": allowed options are {}",
                     allowed.join(", ")
                 )));
             }
         }
         Ok(OptionsObject {
             function,
+            prefix,
             object: Some(object),
         })
     }
 
-    fn string(&self, key: &str) -> JsResult<Option<String>> {
-        let Some(object) = &self.object else {
-            return Ok(None);
-        };
-        let value = Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+    /// The value of `key`; `undefined` when absent.
+    fn get(&self, key: &str) -> JsValue {
+        self.object
+            .as_ref()
+            .and_then(|object| Reflect::get(object, &JsValue::from_str(key)).ok())
+            .unwrap_or(JsValue::UNDEFINED)
+    }
+
+    fn error(&self, key: &str, expected: &str, got: &str) -> BindingError {
+        BindingError(format!(
+            "{}: option `{}{key}` must be {expected}, got {got}",
+            self.function, self.prefix
+        ))
+    }
+
+    /// An optional string.
+    pub fn string(&self, key: &str) -> JsResult<Option<String>> {
+        let value = self.get(key);
         if value.is_undefined() {
             return Ok(None);
         }
-        value.as_string().map(Some).ok_or_else(|| {
+        value
+            .as_string()
+            .map(Some)
+            .ok_or_else(|| self.error(key, "a string", &type_name(&value)))
+    }
+
+    /// A string that must be given; `what` says what it is, for the error.
+    pub fn required_string(&self, key: &str, what: &str) -> JsResult<String> {
+        self.string(key)?.ok_or_else(|| {
             BindingError(format!(
-                "{}: option `{key}` must be a string, got {}",
-                self.function,
-                type_name(&value)
+                "{}: option `{}{key}` is required: {what}",
+                self.function, self.prefix
             ))
         })
     }
 
-    fn profile(&self) -> JsResult<ProfileName> {
+    /// An optional array of strings; absent is empty.
+    pub fn strings(&self, key: &str) -> JsResult<Vec<String>> {
+        self.array(key, "an array of strings")?
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                item.as_string().ok_or_else(|| {
+                    self.error(&format!("{key}[{index}]"), "a string", &type_name(&item))
+                })
+            })
+            .collect()
+    }
+
+    /// An optional array of objects with the `allowed` keys; absent is empty.
+    pub fn objects(&self, key: &str, allowed: &[&str]) -> JsResult<Vec<OptionsObject<'a>>> {
+        self.array(key, "an array of objects")?
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                let prefix = format!("{}{key}[{index}].", self.prefix);
+                Self::checked(self.function, prefix, item, allowed)
+            })
+            .collect()
+    }
+
+    fn array(&self, key: &str, expected: &str) -> JsResult<Array> {
+        let value = self.get(key);
+        if value.is_undefined() {
+            return Ok(Array::new());
+        }
+        if !Array::is_array(&value) {
+            return Err(self.error(key, expected, &type_name(&value)));
+        }
+        Ok(value.unchecked_into())
+    }
+
+    /// An optional nested object with the `allowed` keys; absent is an empty one.
+    pub fn object(&self, key: &str, allowed: &[&str]) -> JsResult<OptionsObject<'a>> {
+        let value = self.get(key);
+        let prefix = format!("{}{key}.", self.prefix);
+        if value.is_undefined() {
+            return Ok(OptionsObject {
+                function: self.function,
+                prefix,
+                object: None,
+            });
+        }
+        Self::checked(self.function, prefix, value, allowed)
+    }
+
+    /// An optional whole number from `min` to `max`.
+    pub fn integer(&self, key: &str, min: f64, max: f64) -> JsResult<Option<f64>> {
+        let value = self.get(key);
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        match value.as_f64() {
+            Some(number) if is_integer_in(number, min, max) => Ok(Some(number)),
+            _ => Err(self.error(
+                key,
+                &format!("an integer from {min} to {max}"),
+                &describe(&value),
+            )),
+        }
+    }
+
+    /// The `profile` option; `recommended` when absent.
+    pub fn profile(&self) -> JsResult<ProfileName> {
         match self.string("profile")? {
             None => Ok(ProfileName::Recommended),
             Some(name) => name.parse().map_err(|error: context_assembly::Error| {

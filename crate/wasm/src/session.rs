@@ -1,0 +1,569 @@
+//! The `Session` class: a virtual workspace a web IDE drives (its files, the agent's Read,
+//! Edit and Write tools, human turns and tool rounds), with each turn's attachments and
+//! decisions crossing back as plain objects.
+
+use context_assembly::attachment::{Attachment, Decision, Turn};
+use context_assembly::path::expand_path;
+use context_assembly::session::{
+    FileStateRow, McpResource, Session, SessionConfig, SessionOptions, ToolResult,
+};
+use context_assembly::vfs::{Content, EntryKind, TransientError};
+use context_assembly::Profile;
+use js_sys::Uint8Array;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::options::{
+    describe, is_integer_in, string_argument, type_name, OptionsObject, MAX_SAFE,
+};
+use crate::{to_js, BindingError, JsResult};
+
+#[wasm_bindgen(typescript_custom_section)]
+const SESSION_TYPESCRIPT: &str = r#"
+/** What a session knows besides its files; every field may be left out. */
+export interface SessionConfig {
+  /** `permissions.deny` rule texts, e.g. `"Read(./.env)"`. */
+  deny?: string[];
+  /** Resources of the connected MCP servers, for `@server:uri` mentions. */
+  mcpResources?: McpResourceConfig[];
+  /** Known agent types, for `@agent-…` mentions. */
+  agents?: string[];
+  /** Directories outside `cwd` the agent may read. */
+  additionalDirectories?: string[];
+}
+/** One resource of a connected MCP server. */
+export interface McpResourceConfig { server: string; uri: string; name?: string; description?: string; text?: string }
+/** The options of `new Session`. `cwd` and `home` are absolute paths. */
+export interface SessionOptions { profile?: ProfileName; cwd: string; home?: string; config?: SessionConfig }
+/** A simulated transient failure: a permission hiccup or an editor's atomic-save window. */
+export type TransientErrorKind = "EACCES" | "EBUSY";
+/** One entry of a directory listing. */
+export interface DirEntry { name: string; kind: "file" | "directory" }
+/** What `stat` reports; `size` is 0 for a directory. */
+export interface Stat { kind: "file" | "directory"; size: number; mtimeMs: number }
+/** The Read tool's range: `offset` is the first line (1-based), `limit` the number of lines. */
+export interface ReadOptions { offset?: number; limit?: number }
+/** What a tool call returns to the model. */
+export interface ToolResult { isError: boolean; content: string }
+/** Something added to the model's context, rendered as the model sees it. */
+export interface Attachment { kind: string; path?: string; tokens: number; text: string }
+/** Something considered, with what was decided and why (denied, too large, unchanged…). */
+export interface Decision { subject: string; verdict: string; reason: string; detail?: string }
+/** What one human turn or tool round added, and every decision behind it. */
+export interface Turn { attachments: Attachment[]; decisions: Decision[] }
+/** One entry of the read-file state. */
+export interface FileStateRow { path: string; timestamp: number; offset?: number; limit?: number; bytes: number; partialView: boolean }
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    /// The `SessionOptions` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "SessionOptions")]
+    pub type SessionOptionsJs;
+
+    /// The `ReadOptions` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "ReadOptions")]
+    pub type ReadOptionsJs;
+
+    /// A `DirEntry[]`.
+    #[wasm_bindgen(typescript_type = "DirEntry[]")]
+    pub type DirEntriesJs;
+
+    /// The `Stat` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "Stat")]
+    pub type StatJs;
+
+    /// The `ToolResult` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "ToolResult")]
+    pub type ToolResultJs;
+
+    /// The `Turn` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "Turn")]
+    pub type TurnJs;
+
+    /// A `FileStateRow[]`.
+    #[wasm_bindgen(typescript_type = "FileStateRow[]")]
+    pub type FileStateJs;
+}
+
+/// A virtual workspace and the agent working in it. Times are logical milliseconds given
+/// by the caller; paths may be absolute, relative to `cwd`, or `~/…`.
+#[wasm_bindgen(js_name = Session)]
+pub struct SessionJs {
+    inner: Session,
+}
+
+#[wasm_bindgen(js_class = Session)]
+impl SessionJs {
+    /// A session over an empty workspace (default profile `recommended`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: SessionOptionsJs) -> Result<SessionJs, JsValue> {
+        let run = || -> JsResult<SessionJs> {
+            let options = session_options(JsValue::from(options))?;
+            // The path module's check says which directory is malformed ("the working
+            // directory: …"); the session's own check does not for every spelling (`//p`).
+            let home = options.home.as_deref().unwrap_or("/");
+            expand_path("", &options.cwd, home, &options.profile.paths)
+                .map_err(core_error("new Session"))?;
+            let inner = Session::new(options).map_err(core_error("new Session"))?;
+            Ok(SessionJs { inner })
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// Creates or overwrites a file; bytes that are not UTF-8 make a binary file.
+    #[wasm_bindgen(js_name = writeFile)]
+    pub fn write_file(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] content: JsValue,
+        #[wasm_bindgen(js_name = mtimeMs, unchecked_param_type = "number")] mtime_ms: JsValue,
+    ) -> Result<(), JsValue> {
+        const METHOD: &str = "writeFile";
+        let mut run = || -> JsResult<()> {
+            let path = string_argument(METHOD, "path", &path)?;
+            let content = content_argument(METHOD, &content)?;
+            let mtime_ms = time_argument(METHOD, "mtimeMs", &mtime_ms)?;
+            let written = self.inner.write_file(&path, content, mtime_ms);
+            written.map_err(core_error(METHOD))
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// Deletes a file or an empty directory.
+    #[wasm_bindgen(js_name = deleteFile)]
+    pub fn delete_file(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+    ) -> Result<(), JsValue> {
+        const METHOD: &str = "deleteFile";
+        let mut run = || -> JsResult<()> {
+            let path = string_argument(METHOD, "path", &path)?;
+            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            self.inner
+                .delete_file(&path, at_ms)
+                .map_err(core_error(METHOD))
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// Renames a file or directory, replacing a file at `to` (an editor's atomic save).
+    #[wasm_bindgen(js_name = rename)]
+    pub fn rename(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] from: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] to: JsValue,
+        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+    ) -> Result<(), JsValue> {
+        const METHOD: &str = "rename";
+        let mut run = || -> JsResult<()> {
+            let from = string_argument(METHOD, "from", &from)?;
+            let to = string_argument(METHOD, "to", &to)?;
+            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            self.inner
+                .rename(&from, &to, at_ms)
+                .map_err(core_error(METHOD))
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// Creates a directory and its missing parents.
+    #[wasm_bindgen(js_name = mkdir)]
+    pub fn mkdir(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+    ) -> Result<(), JsValue> {
+        const METHOD: &str = "mkdir";
+        let mut run = || -> JsResult<()> {
+            let path = string_argument(METHOD, "path", &path)?;
+            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            self.inner.mkdir(&path, at_ms).map_err(core_error(METHOD))
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// Makes every look at `path` fail with `kind` until it is cleared with `null`.
+    #[wasm_bindgen(js_name = setTransientError)]
+    pub fn set_transient_error(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TransientErrorKind | null")] kind: JsValue,
+    ) -> Result<(), JsValue> {
+        const METHOD: &str = "setTransientError";
+        let mut run = || -> JsResult<()> {
+            let path = string_argument(METHOD, "path", &path)?;
+            let kind = transient_error_argument(METHOD, &kind)?;
+            let set = self.inner.set_transient_error(&path, kind);
+            set.map_err(core_error(METHOD))
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// The entries of a directory, in byte order of their names.
+    #[wasm_bindgen(js_name = listDir)]
+    pub fn list_dir(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+    ) -> Result<DirEntriesJs, JsValue> {
+        const METHOD: &str = "listDir";
+        let run = || -> JsResult<DirEntriesJs> {
+            let path = string_argument(METHOD, "path", &path)?;
+            let entries = self.inner.list_dir(&path).map_err(core_error(METHOD))?;
+            let entries: Vec<DirEntryDto> = entries
+                .iter()
+                .map(|entry| DirEntryDto {
+                    name: &entry.name,
+                    kind: kind_name(entry.kind),
+                })
+                .collect();
+            Ok(to_js(&entries).unchecked_into())
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// The kind, size and mtime of a file or directory.
+    #[wasm_bindgen(js_name = stat)]
+    pub fn stat(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+    ) -> Result<StatJs, JsValue> {
+        const METHOD: &str = "stat";
+        let run = || -> JsResult<StatJs> {
+            let path = string_argument(METHOD, "path", &path)?;
+            let stat = self.inner.stat(&path).map_err(core_error(METHOD))?;
+            let stat = StatDto {
+                kind: kind_name(stat.kind),
+                size: stat.size,
+                mtime_ms: stat.mtime_ms,
+            };
+            Ok(to_js(&stat).unchecked_into())
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// A file's text as an editor shows it, or `null` for a binary file.
+    #[wasm_bindgen(js_name = readFileText, unchecked_return_type = "string | null")]
+    pub fn read_file_text(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        const METHOD: &str = "readFileText";
+        let run = || -> JsResult<JsValue> {
+            let path = string_argument(METHOD, "path", &path)?;
+            let text = self.inner.read_file_text(&path);
+            let text = text.map_err(core_error(METHOD))?;
+            Ok(text.map_or(JsValue::NULL, |text| JsValue::from_str(&text)))
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// The agent's Read tool: a failed read is a result with `isError`, not a throw.
+    #[wasm_bindgen(js_name = read)]
+    pub fn read(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        options: Option<ReadOptionsJs>,
+        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+    ) -> Result<ToolResultJs, JsValue> {
+        const METHOD: &str = "read";
+        let run = || -> JsResult<ToolResultJs> {
+            let path = string_argument(METHOD, "path", &path)?;
+            let options =
+                OptionsObject::parse(METHOD, options.map(JsValue::from), &["offset", "limit"])?;
+            // Whole numbers within ±2^53 convert exactly.
+            let offset = options.integer("offset", 0.0, MAX_SAFE)?.map(|n| n as u64);
+            let limit = options
+                .integer("limit", -MAX_SAFE, MAX_SAFE)?
+                .map(|n| n as i64);
+            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            let result = self.inner.read(&path, offset, limit, at_ms);
+            Ok(tool_result(&result.map_err(core_error(METHOD))?))
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// The agent's Edit tool: replaces `oldString` with `newString`.
+    #[wasm_bindgen(js_name = edit)]
+    pub fn edit(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        #[wasm_bindgen(js_name = oldString, unchecked_param_type = "string")] old_string: JsValue,
+        #[wasm_bindgen(js_name = newString, unchecked_param_type = "string")] new_string: JsValue,
+        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+    ) -> Result<ToolResultJs, JsValue> {
+        const METHOD: &str = "edit";
+        let mut run = || -> JsResult<ToolResultJs> {
+            let path = string_argument(METHOD, "path", &path)?;
+            let old_string = string_argument(METHOD, "oldString", &old_string)?;
+            let new_string = string_argument(METHOD, "newString", &new_string)?;
+            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            let result = self.inner.edit(&path, &old_string, &new_string, at_ms);
+            Ok(tool_result(&result.map_err(core_error(METHOD))?))
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// The agent's Write tool: creates or overwrites a whole file.
+    #[wasm_bindgen(js_name = write)]
+    pub fn write(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue,
+        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+    ) -> Result<ToolResultJs, JsValue> {
+        const METHOD: &str = "write";
+        let mut run = || -> JsResult<ToolResultJs> {
+            let path = string_argument(METHOD, "path", &path)?;
+            let content = string_argument(METHOD, "content", &content)?;
+            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            let result = self.inner.write(&path, &content, at_ms);
+            Ok(tool_result(&result.map_err(core_error(METHOD))?))
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// A human turn: the prompt's mentions, changed files and nested memory.
+    #[wasm_bindgen(js_name = submit)]
+    pub fn submit(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
+        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+    ) -> Result<TurnJs, JsValue> {
+        const METHOD: &str = "submit";
+        let mut run = || -> JsResult<TurnJs> {
+            let prompt = string_argument(METHOD, "prompt", &prompt)?;
+            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            Ok(turn(&self.inner.submit(&prompt, at_ms)))
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// A tool round: changed files and the rest, but no mentions.
+    #[wasm_bindgen(js_name = toolRound)]
+    pub fn tool_round(
+        &mut self,
+        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+    ) -> Result<TurnJs, JsValue> {
+        let mut run = || -> JsResult<TurnJs> {
+            let at_ms = time_argument("toolRound", "atMs", &at_ms)?;
+            Ok(turn(&self.inner.tool_round(at_ms)))
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// The read-file state, most recently used first.
+    #[wasm_bindgen(js_name = fileState)]
+    pub fn file_state(&self) -> FileStateJs {
+        let rows = self.inner.file_state();
+        let rows: Vec<FileStateRowDto> = rows.iter().map(FileStateRowDto::new).collect();
+        to_js(&rows).unchecked_into()
+    }
+}
+
+/// A core error, with the method that raised it in front.
+fn core_error(method: &'static str) -> impl Fn(context_assembly::Error) -> BindingError {
+    move |error| BindingError(format!("{method}: {error}"))
+}
+
+fn session_options(value: JsValue) -> JsResult<SessionOptions> {
+    const FUNCTION: &str = "new Session";
+    let given = (!value.is_undefined()).then_some(value);
+    let options = OptionsObject::parse(FUNCTION, given, &["profile", "cwd", "home", "config"])?;
+    let profile = Profile::preset(options.profile()?);
+    let cwd = options.required_string("cwd", "the working directory, an absolute path")?;
+    let home = options.string("home")?;
+    let config = options.object(
+        "config",
+        &["deny", "mcpResources", "agents", "additionalDirectories"],
+    )?;
+    let mcp_resources = config
+        .objects(
+            "mcpResources",
+            &["server", "uri", "name", "description", "text"],
+        )?
+        .iter()
+        .map(|resource| {
+            Ok(McpResource {
+                server: resource.required_string("server", "the MCP server's name")?,
+                uri: resource.required_string("uri", "the resource's URI")?,
+                name: resource.string("name")?,
+                description: resource.string("description")?,
+                text: resource.string("text")?,
+            })
+        })
+        .collect::<JsResult<Vec<_>>>()?;
+    Ok(SessionOptions {
+        profile,
+        cwd,
+        home,
+        config: SessionConfig {
+            deny: config.strings("deny")?,
+            mcp_resources,
+            agents: config.strings("agents")?,
+            additional_directories: config.strings("additionalDirectories")?,
+        },
+    })
+}
+
+/// A logical time: a whole number of milliseconds from 0 to 2^53.
+fn time_argument(function: &str, name: &str, value: &JsValue) -> JsResult<u64> {
+    match value.as_f64() {
+        // Exact: a whole number up to 2^53 converts without loss.
+        Some(ms) if is_integer_in(ms, 0.0, MAX_SAFE) => Ok(ms as u64),
+        _ => Err(BindingError(format!(
+            "{function}: argument `{name}` must be a time in milliseconds, an integer from 0 \
+             to 9007199254740992 (2^53), got {}",
+            describe(value)
+        ))),
+    }
+}
+
+fn content_argument(function: &str, value: &JsValue) -> JsResult<Content> {
+    if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
+        return Ok(Content::from(bytes.to_vec()));
+    }
+    if value.is_string() {
+        return string_argument(function, "content", value).map(Content::from);
+    }
+    Err(BindingError(format!(
+        "{function}: argument `content` must be a string or a Uint8Array, got {}",
+        type_name(value)
+    )))
+}
+
+fn transient_error_argument(function: &str, value: &JsValue) -> JsResult<Option<TransientError>> {
+    if value.is_null() {
+        return Ok(None);
+    }
+    match value.as_string().as_deref() {
+        Some("EACCES") => Ok(Some(TransientError::PermissionDenied)),
+        Some("EBUSY") => Ok(Some(TransientError::Busy)),
+        _ => {
+            let given = value
+                .as_string()
+                .map_or_else(|| type_name(value), |text| format!("{text:?}"));
+            Err(BindingError(format!(
+                "{function}: argument `kind` must be \"EACCES\", \"EBUSY\" or null (to clear), \
+                 got {given}"
+            )))
+        }
+    }
+}
+
+fn kind_name(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::File => "file",
+        EntryKind::Directory => "directory",
+    }
+}
+
+#[derive(Serialize)]
+struct DirEntryDto<'a> {
+    name: &'a str,
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StatDto {
+    kind: &'static str,
+    size: u64,
+    mtime_ms: u64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolResultDto<'a> {
+    is_error: bool,
+    content: &'a str,
+}
+
+fn tool_result(result: &ToolResult) -> ToolResultJs {
+    let dto = ToolResultDto {
+        is_error: result.is_error,
+        content: &result.content,
+    };
+    to_js(&dto).unchecked_into()
+}
+
+#[derive(Serialize)]
+struct AttachmentDto<'a> {
+    kind: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
+    tokens: u64,
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+struct DecisionDto<'a> {
+    subject: &'a str,
+    verdict: &'a str,
+    reason: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct TurnDto<'a> {
+    attachments: Vec<AttachmentDto<'a>>,
+    decisions: Vec<DecisionDto<'a>>,
+}
+
+fn turn(turn: &Turn) -> TurnJs {
+    let dto = TurnDto {
+        attachments: turn.attachments.iter().map(AttachmentDto::new).collect(),
+        decisions: turn.decisions.iter().map(DecisionDto::new).collect(),
+    };
+    to_js(&dto).unchecked_into()
+}
+
+impl<'a> AttachmentDto<'a> {
+    fn new(attachment: &'a Attachment) -> Self {
+        AttachmentDto {
+            kind: attachment.kind,
+            path: attachment.path.as_deref(),
+            tokens: attachment.tokens,
+            text: &attachment.text,
+        }
+    }
+}
+
+impl<'a> DecisionDto<'a> {
+    fn new(decision: &'a Decision) -> Self {
+        DecisionDto {
+            subject: &decision.subject,
+            verdict: decision.verdict,
+            reason: &decision.reason,
+            detail: decision.detail.as_deref(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FileStateRowDto<'a> {
+    path: &'a str,
+    timestamp: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit: Option<u64>,
+    bytes: u64,
+    partial_view: bool,
+}
+
+impl<'a> FileStateRowDto<'a> {
+    fn new(row: &'a FileStateRow) -> Self {
+        FileStateRowDto {
+            path: &row.path,
+            timestamp: row.timestamp,
+            offset: row.offset,
+            limit: row.limit,
+            bytes: row.bytes,
+            partial_view: row.partial_view,
+        }
+    }
+}
