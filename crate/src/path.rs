@@ -12,8 +12,6 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use unicode_normalization::UnicodeNormalization;
-
 use crate::Error;
 
 /// Normalises a POSIX path lexically, as Node's `path.posix.normalize`: collapses repeated
@@ -204,12 +202,22 @@ fn resolve_confined(base: &str, rest: &str) -> Result<String, &'static str> {
 
 /// The original normalises every expanded path to NFC, so `café` typed on macOS (NFD)
 /// and on Linux (NFC) is one file.
+#[cfg(feature = "nfc")]
 fn nfc(path: String) -> String {
+    use unicode_normalization::UnicodeNormalization;
     if unicode_normalization::is_nfc(&path) {
         path
     } else {
         path.nfc().collect()
     }
+}
+
+/// Without the `nfc` feature the tables stay out of the binary and paths are taken as
+/// given: the wasm package normalises them with JavaScript's `String.prototype.normalize`
+/// before they cross, which costs nothing in size.
+#[cfg(not(feature = "nfc"))]
+fn nfc(path: String) -> String {
+    path
 }
 
 /// JavaScript's `String.prototype.trim`: its whitespace set differs from Rust's `trim`

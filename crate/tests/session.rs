@@ -462,7 +462,10 @@ mod generated {
 
 #[test]
 fn the_change_scan_reverses_recency_in_the_original_only() {
-    for (profile, reversed) in [(Profile::claude_code(), true), (Profile::recommended(), false)] {
+    for (profile, reversed) in [
+        (Profile::claude_code(), true),
+        (Profile::recommended(), false),
+    ] {
         let mut s = session(profile, &[]);
         for name in ["a", "b", "c"] {
             s.write(name, "x\n", 1_000).unwrap();
@@ -471,7 +474,11 @@ fn the_change_scan_reverses_recency_in_the_original_only() {
         assert_eq!(before, ["/p/c", "/p/b", "/p/a"]);
         s.tool_round(2_000);
         let after: Vec<String> = s.file_state().into_iter().map(|r| r.path).collect();
-        let expected = if reversed { ["/p/a", "/p/b", "/p/c"] } else { ["/p/c", "/p/b", "/p/a"] };
+        let expected = if reversed {
+            ["/p/a", "/p/b", "/p/c"]
+        } else {
+            ["/p/c", "/p/b", "/p/a"]
+        };
         assert_eq!(after, expected, "Q27");
     }
 }

@@ -1,8 +1,5 @@
 // The files panel: a virtual workspace edited by the user (outside the agent) and by the
 // agent's tools, and what each turn puts in front of the model, with every decision.
-// wasm-bindgen declares `[Symbol.dispose]()` on every exported class (here `Session`),
-// which the page's es2022 lib does not type: this brings in the one declaration needed.
-/// <reference lib="esnext.disposable" />
 import { byId, h, messageOf } from '../dom.js';
 import { withEngine } from '../engine.js';
 

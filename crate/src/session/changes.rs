@@ -153,10 +153,11 @@ impl Session {
                 edited_file_note(key, &snippet.text),
                 self.profile.token_method,
             );
-            let reason = format!(
-                "changed on disk since it was read or written ({} hunks)",
-                snippet.hunks
-            );
+            let hunks = match snippet.hunks {
+                1 => String::from("1 hunk"),
+                n => format!("{n} hunks"),
+            };
+            let reason = format!("changed on disk since it was read or written ({hunks})");
             turn.decide(
                 key,
                 Verdict::INCLUDED,

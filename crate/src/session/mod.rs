@@ -324,7 +324,13 @@ fn absolute_dir(path: &str, what: &str, profile: &Profile) -> Result<String, Err
             reason: format!("the {what} must be an absolute path, such as /project"),
         });
     }
-    expand_path(path, "/", "/", &profile.paths)
+    expand_path(path, "/", "/", &profile.paths).map_err(|error| match error {
+        Error::InvalidPath { path, reason } => Error::InvalidPath {
+            path,
+            reason: format!("the {what}: {reason}"),
+        },
+        other => other,
+    })
 }
 
 /// A file-system failure as the crate's error (for the caller's own FS operations).

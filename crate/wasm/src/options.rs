@@ -14,6 +14,7 @@ use crate::{BindingError, JsResult};
 // into a buffer we allocate instead (under 1 ms).
 #[wasm_bindgen(inline_js = "const encoder = new TextEncoder();
 export function utf16Length(value) { return typeof value === 'string' ? value.length : -1; }
+export function toNfc(value) { return typeof value === 'string' ? value.normalize('NFC') : value; }
 export function encodeInto(value, memory, at, capacity) {
   return encoder.encodeInto(value, new Uint8Array(memory.buffer, at, capacity)).written;
 }")]
@@ -22,6 +23,23 @@ extern "C" {
     fn utf16_length(value: &JsValue) -> f64;
     #[wasm_bindgen(js_name = encodeInto)]
     fn encode_into(value: &JsValue, memory: &JsValue, at: usize, capacity: usize) -> usize;
+    #[wasm_bindgen(js_name = toNfc)]
+    fn to_nfc(value: &JsValue) -> JsValue;
+}
+
+/// A path argument (or a prompt, whose mentioned paths are expanded), NFC-normalised as
+/// the original's `expandPath` does (spec §2.1). The
+/// engine's own `String.prototype.normalize` does it, so the wasm module carries no Unicode
+/// tables (the core's `nfc` feature is off here).
+pub fn nfc_argument(function: &str, name: &str, value: &JsValue) -> JsResult<String> {
+    string_argument(function, name, &to_nfc(value))
+}
+
+/// A path from an options object (cwd, home, directories), NFC-normalised likewise.
+pub fn nfc(path: String) -> String {
+    to_nfc(&JsValue::from_str(&path))
+        .as_string()
+        .unwrap_or(path)
 }
 
 /// A string argument, or an error naming it and the type that was given instead.

@@ -3,7 +3,6 @@
 //! decisions crossing back as plain objects.
 
 use context_assembly::attachment::{Attachment, Decision, Turn};
-use context_assembly::path::expand_path;
 use context_assembly::session::{
     FileStateRow, McpResource, Session, SessionConfig, SessionOptions, ToolResult,
 };
@@ -14,7 +13,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::options::{
-    describe, is_integer_in, string_argument, type_name, OptionsObject, MAX_SAFE,
+    describe, is_integer_in, nfc, nfc_argument, string_argument, type_name, OptionsObject, MAX_SAFE,
 };
 use crate::{to_js, BindingError, JsResult};
 
@@ -100,11 +99,6 @@ impl SessionJs {
     pub fn new(options: SessionOptionsJs) -> Result<SessionJs, JsValue> {
         let run = || -> JsResult<SessionJs> {
             let options = session_options(JsValue::from(options))?;
-            // The path module's check says which directory is malformed ("the working
-            // directory: …"); the session's own check does not for every spelling (`//p`).
-            let home = options.home.as_deref().unwrap_or("/");
-            expand_path("", &options.cwd, home, &options.profile.paths)
-                .map_err(core_error("new Session"))?;
             let inner = Session::new(options).map_err(core_error("new Session"))?;
             Ok(SessionJs { inner })
         };
@@ -121,7 +115,7 @@ impl SessionJs {
     ) -> Result<(), JsValue> {
         const METHOD: &str = "writeFile";
         let mut run = || -> JsResult<()> {
-            let path = string_argument(METHOD, "path", &path)?;
+            let path = nfc_argument(METHOD, "path", &path)?;
             let content = content_argument(METHOD, &content)?;
             let mtime_ms = time_argument(METHOD, "mtimeMs", &mtime_ms)?;
             let written = self.inner.write_file(&path, content, mtime_ms);
@@ -139,7 +133,7 @@ impl SessionJs {
     ) -> Result<(), JsValue> {
         const METHOD: &str = "deleteFile";
         let mut run = || -> JsResult<()> {
-            let path = string_argument(METHOD, "path", &path)?;
+            let path = nfc_argument(METHOD, "path", &path)?;
             let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
             self.inner
                 .delete_file(&path, at_ms)
@@ -158,8 +152,8 @@ impl SessionJs {
     ) -> Result<(), JsValue> {
         const METHOD: &str = "rename";
         let mut run = || -> JsResult<()> {
-            let from = string_argument(METHOD, "from", &from)?;
-            let to = string_argument(METHOD, "to", &to)?;
+            let from = nfc_argument(METHOD, "from", &from)?;
+            let to = nfc_argument(METHOD, "to", &to)?;
             let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
             self.inner
                 .rename(&from, &to, at_ms)
@@ -177,7 +171,7 @@ impl SessionJs {
     ) -> Result<(), JsValue> {
         const METHOD: &str = "mkdir";
         let mut run = || -> JsResult<()> {
-            let path = string_argument(METHOD, "path", &path)?;
+            let path = nfc_argument(METHOD, "path", &path)?;
             let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
             self.inner.mkdir(&path, at_ms).map_err(core_error(METHOD))
         };
@@ -193,7 +187,7 @@ impl SessionJs {
     ) -> Result<(), JsValue> {
         const METHOD: &str = "setTransientError";
         let mut run = || -> JsResult<()> {
-            let path = string_argument(METHOD, "path", &path)?;
+            let path = nfc_argument(METHOD, "path", &path)?;
             let kind = transient_error_argument(METHOD, &kind)?;
             let set = self.inner.set_transient_error(&path, kind);
             set.map_err(core_error(METHOD))
@@ -209,7 +203,7 @@ impl SessionJs {
     ) -> Result<DirEntriesJs, JsValue> {
         const METHOD: &str = "listDir";
         let run = || -> JsResult<DirEntriesJs> {
-            let path = string_argument(METHOD, "path", &path)?;
+            let path = nfc_argument(METHOD, "path", &path)?;
             let entries = self.inner.list_dir(&path).map_err(core_error(METHOD))?;
             let entries: Vec<DirEntryDto> = entries
                 .iter()
@@ -231,7 +225,7 @@ impl SessionJs {
     ) -> Result<StatJs, JsValue> {
         const METHOD: &str = "stat";
         let run = || -> JsResult<StatJs> {
-            let path = string_argument(METHOD, "path", &path)?;
+            let path = nfc_argument(METHOD, "path", &path)?;
             let stat = self.inner.stat(&path).map_err(core_error(METHOD))?;
             let stat = StatDto {
                 kind: kind_name(stat.kind),
@@ -251,7 +245,7 @@ impl SessionJs {
     ) -> Result<JsValue, JsValue> {
         const METHOD: &str = "readFileText";
         let run = || -> JsResult<JsValue> {
-            let path = string_argument(METHOD, "path", &path)?;
+            let path = nfc_argument(METHOD, "path", &path)?;
             let text = self.inner.read_file_text(&path);
             let text = text.map_err(core_error(METHOD))?;
             Ok(text.map_or(JsValue::NULL, |text| JsValue::from_str(&text)))
@@ -269,7 +263,7 @@ impl SessionJs {
     ) -> Result<ToolResultJs, JsValue> {
         const METHOD: &str = "read";
         let run = || -> JsResult<ToolResultJs> {
-            let path = string_argument(METHOD, "path", &path)?;
+            let path = nfc_argument(METHOD, "path", &path)?;
             let options =
                 OptionsObject::parse(METHOD, options.map(JsValue::from), &["offset", "limit"])?;
             // Whole numbers within ±2^53 convert exactly.
@@ -295,7 +289,7 @@ impl SessionJs {
     ) -> Result<ToolResultJs, JsValue> {
         const METHOD: &str = "edit";
         let mut run = || -> JsResult<ToolResultJs> {
-            let path = string_argument(METHOD, "path", &path)?;
+            let path = nfc_argument(METHOD, "path", &path)?;
             let old_string = string_argument(METHOD, "oldString", &old_string)?;
             let new_string = string_argument(METHOD, "newString", &new_string)?;
             let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
@@ -315,7 +309,7 @@ impl SessionJs {
     ) -> Result<ToolResultJs, JsValue> {
         const METHOD: &str = "write";
         let mut run = || -> JsResult<ToolResultJs> {
-            let path = string_argument(METHOD, "path", &path)?;
+            let path = nfc_argument(METHOD, "path", &path)?;
             let content = string_argument(METHOD, "content", &content)?;
             let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
             let result = self.inner.write(&path, &content, at_ms);
@@ -333,7 +327,7 @@ impl SessionJs {
     ) -> Result<TurnJs, JsValue> {
         const METHOD: &str = "submit";
         let mut run = || -> JsResult<TurnJs> {
-            let prompt = string_argument(METHOD, "prompt", &prompt)?;
+            let prompt = nfc_argument(METHOD, "prompt", &prompt)?;
             let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
             Ok(turn(&self.inner.submit(&prompt, at_ms)))
         };
@@ -372,8 +366,8 @@ fn session_options(value: JsValue) -> JsResult<SessionOptions> {
     let given = (!value.is_undefined()).then_some(value);
     let options = OptionsObject::parse(FUNCTION, given, &["profile", "cwd", "home", "config"])?;
     let profile = Profile::preset(options.profile()?);
-    let cwd = options.required_string("cwd", "the working directory, an absolute path")?;
-    let home = options.string("home")?;
+    let cwd = nfc(options.required_string("cwd", "the working directory, an absolute path")?);
+    let home = options.string("home")?.map(nfc);
     let config = options.object(
         "config",
         &["deny", "mcpResources", "agents", "additionalDirectories"],
@@ -402,7 +396,11 @@ fn session_options(value: JsValue) -> JsResult<SessionOptions> {
             deny: config.strings("deny")?,
             mcp_resources,
             agents: config.strings("agents")?,
-            additional_directories: config.strings("additionalDirectories")?,
+            additional_directories: config
+                .strings("additionalDirectories")?
+                .into_iter()
+                .map(nfc)
+                .collect(),
         },
     })
 }
