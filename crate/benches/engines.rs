@@ -179,7 +179,7 @@ fn bench_mentions(random: &mut Lcg) {
 /// agent before each timed call (the agent's own write re-arms them first, untimed).
 fn submit_ms(tracked: usize, changed: usize, profile: Profile) -> f64 {
     let file: String = (0..4000)
-        .map(|i| format!("line {i:>5} of a tracked file, forty bytes\n"))
+        .map(|i| format!("{:.<49}\n", format!("line {i:>5} of a tracked file")))
         .collect();
     let edited = file.replacen("line  2000", "LINE  2000", 1);
     let mut session = Session::new(SessionOptions {

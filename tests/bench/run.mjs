@@ -8,7 +8,7 @@ import { referenceSnippet } from './diff-reference.mjs';
 import { extractWithOriginalRegexes } from './mention-reference.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-engine.initSync({ module: readFileSync(resolve(ROOT, 'pkg/context_assembly_bg.wasm')) });
+const instance = engine.initSync({ module: readFileSync(resolve(ROOT, 'pkg/context_assembly_bg.wasm')) });
 
 /** mulberry32, so every run measures the same inputs. */
 function seededRandom(seed) {
@@ -137,9 +137,36 @@ function benchMentions() {
   console.log(`\nratio JS / wasm: ${(js / wasm).toFixed(2)}×`);
 }
 
-// `node tests/bench/run.mjs [diff] [tokens] [mentions]` runs some sections; none runs all.
+/** 100 files of 200 KB written by the agent, so all are tracked: the workspace and the read-file state share one copy. */
+function benchSession() {
+  const file = Array.from({ length: 4000 }, (_, i) => `line ${String(i).padStart(5)} of a tracked file`.padEnd(49, '.') + '\n').join('');
+  const session = new engine.Session({ profile: 'claude-code', cwd: '/p' });
+  const before = instance.memory.buffer.byteLength;
+  for (let i = 0; i < 100; i += 1) {
+    session.write(`src/f${i}.txt`, file, 1000);
+  }
+  const tracked = session.fileState().reduce((sum, row) => sum + row.bytes, 0);
+  const grown = instance.memory.buffer.byteLength - before;
+  console.log('\n## Session memory: 100 files of 200 KB written by the agent and tracked (wasm)\n');
+  console.log('| tracked bytes | wasm memory growth | growth / tracked |');
+  console.log('|--:|--:|--:|');
+  console.log(`| ${tracked} | ${grown} | ${(grown / tracked).toFixed(2)} |`);
+  const times = [];
+  for (let round = 0; round < 21; round += 1) {
+    session.write('src/f0.txt', file, 3000 + round * 10);
+    session.writeFile('src/f0.txt', file.replace('line  2000', 'LINE  2000'), 3001 + round * 10);
+    const start = process.hrtime.bigint();
+    session.submit('go on', 3002 + round * 10);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`\nsubmit with 100 tracked files and 1 changed (wasm, incl. the crossing): ${fmt(times[10])} ms`);
+  session.free();
+}
+
+// `node tests/bench/run.mjs [diff] [tokens] [mentions] [session]` runs some sections; none runs all.
 const chosen = process.argv.slice(2);
-const sections = { diff: benchDiff, tokens: benchTokens, mentions: benchMentions };
+const sections = { diff: benchDiff, tokens: benchTokens, mentions: benchMentions, session: benchSession };
 console.log(`# make bench — Node ${process.version}`);
 for (const [name, run] of Object.entries(sections)) {
   if (chosen.length === 0 || chosen.includes(name)) run();

@@ -20,21 +20,25 @@ impl Session {
         if !self.profile.file_context.detect_changes {
             return;
         }
-        let keys: Vec<String> = self.file_state.keys().map(String::from).collect();
+        // One pass over the entries (MRU first), not a lookup per key: the scan's cost
+        // follows the number of entries, and only changed files are read.
+        let entries: Vec<(String, Entry)> = self
+            .file_state
+            .entries()
+            .map(|(key, entry)| (String::from(key), entry.clone()))
+            .collect();
         // The original calls `get()` on every key, MRU first, before any read: the order
         // ends up reversed (Q27).
         if !self.profile.file_context.scan_without_refreshing {
             self.file_state.reverse_recency();
         }
-        for key in keys {
-            self.check_changed(&key, turn);
+        for (key, entry) in entries {
+            self.check_changed(&key, entry, turn);
         }
     }
 
-    fn check_changed(&mut self, key: &str, turn: &mut Turn) {
+    fn check_changed(&mut self, key: &str, entry: Entry, turn: &mut Turn) {
         let rules = self.profile.file_context.clone();
-        let entry = self.file_state.peek(key).cloned();
-        let Some(entry) = entry else { return };
         if (entry.offset.is_some() || entry.limit.is_some()) && !rules.watch_ranged_entries {
             return; // not watched (Q31); every pass would repeat this, so no decision
         }
