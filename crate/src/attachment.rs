@@ -236,6 +236,14 @@ pub fn file_gone_note(path: &str, what: &str) -> String {
     ))
 }
 
+/// A watched file whose change is too large to show (Q39 fixed).
+pub fn too_large_change_note(path: &str) -> String {
+    wrap(&format!(
+        "{path} was changed outside this conversation, but the file is too large to show the \
+         change here. Read the parts you need again before you edit it."
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

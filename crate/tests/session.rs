@@ -482,3 +482,38 @@ fn the_change_scan_reverses_recency_in_the_original_only() {
         assert_eq!(after, expected, "Q27");
     }
 }
+
+#[test]
+fn a_change_too_large_to_read_is_silent_in_the_original_and_noted_once_by_the_fix() {
+    let big: String = (0..12_000)
+        .map(|i| format!("line {i} of a file that is too large\n"))
+        .collect();
+    for (profile, noted) in [
+        (Profile::claude_code(), false),
+        (Profile::recommended(), true),
+    ] {
+        let mut s = session(profile, &[]);
+        s.write("big.txt", "small\n", 1_000).unwrap();
+        s.write_file("big.txt", big.as_str(), 2_000).unwrap();
+        let turn = s.tool_round(3_000);
+        assert_eq!(
+            kinds(&turn) == ["changed_file_too_large"],
+            noted,
+            "{turn:?}"
+        );
+        let again = s.tool_round(4_000);
+        assert!(again.attachments.is_empty());
+        if noted {
+            assert!(
+                s.edit("big.txt", "line 1 ", "x", 5_000).unwrap().is_error,
+                "must read before editing"
+            );
+        } else {
+            assert_eq!(
+                verdict_of(&again, "/p/big.txt"),
+                Some("failed"),
+                "Q39: skipped on every pass"
+            );
+        }
+    }
+}

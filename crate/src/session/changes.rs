@@ -7,7 +7,9 @@ use alloc::vec::Vec;
 
 use super::tools::ReadFailure;
 use super::Session;
-use crate::attachment::{edited_file_note, file_gone_note, wrap, Turn, Verdict};
+use crate::attachment::{
+    edited_file_note, file_gone_note, too_large_change_note, wrap, Turn, Verdict,
+};
 use crate::diff::diff_snippet;
 use crate::file_state::{ContentDigest, Entry};
 use crate::memory::{nested_memory, render_nested, MemorySource, StateView};
@@ -111,6 +113,10 @@ impl Session {
                 self.report_binary_change(key, turn, &kind);
                 return;
             }
+            Err(ReadFailure::Read(error)) if self.profile.file_context.note_undiffable_changes => {
+                self.report_undiffable_change(key, &error.to_string(), turn);
+                return;
+            }
             Err(failure) => {
                 let reason =
                     "the changed file could not be read; its entry is kept unchanged (Q39)".into();
@@ -171,6 +177,26 @@ impl Session {
                     .map(|n| format!("{n} lines truncated")),
             );
         }
+    }
+
+    /// Q39 fixed: a change too large to diff gets a short note once. The entry takes the new
+    /// text as a partial view: the change is not reported again, and the agent must read
+    /// the file before it may edit it.
+    fn report_undiffable_change(&mut self, key: &str, error: &str, turn: &mut Turn) {
+        let (Ok(stat), Ok(Content::Text(text))) = (self.vfs.stat(key), self.vfs.read(key)) else {
+            return;
+        };
+        self.file_state
+            .set(key, Entry::from_memory(text, stat.mtime_ms, true));
+        let note = too_large_change_note(key);
+        turn.attach(
+            "changed_file_too_large",
+            Some(key),
+            note,
+            self.profile.token_method,
+        );
+        let reason = "changed on disk, but too large for the Read tool, so no snippet".into();
+        turn.decide(key, Verdict::TRUNCATED, reason, Some(error.into()));
     }
 
     /// An image (tracked with Q42 fixed) or a file that stopped being text.

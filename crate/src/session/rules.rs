@@ -25,6 +25,9 @@ pub struct FileContextRules {
     /// Q35: a watched file that was emptied gets a short note (original: the empty snippet
     /// sends nothing).
     pub note_emptied_files: bool,
+    /// Q39: a watched file whose change is too large for the Read tool gets a short note
+    /// once (original: skipped silently, on every pass).
+    pub note_undiffable_changes: bool,
     /// Q20: an unchanged, already read file is "already in context" only when the earlier
     /// read covered the mentioned range, and then a short pointer is sent (original: any
     /// entry counts, and nothing is sent).
@@ -60,6 +63,7 @@ impl FileContextRules {
             compare_contents: false,
             note_deleted_files: false,
             note_emptied_files: false,
+            note_undiffable_changes: false,
             already_read_respects_ranges: false,
             read_oversized_mentions: false,
             call_note_shows_range: false,
@@ -90,6 +94,7 @@ impl FileContextRules {
             compare_contents: true,
             note_deleted_files: true,
             note_emptied_files: true,
+            note_undiffable_changes: true,
             already_read_respects_ranges: true,
             read_oversized_mentions: true,
             call_note_shows_range: true,
