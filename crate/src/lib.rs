@@ -98,6 +98,7 @@ pub mod deny;
 pub mod diff;
 mod error;
 pub mod file_state;
+mod js;
 pub mod memory;
 pub mod mention;
 pub mod path;

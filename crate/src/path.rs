@@ -133,7 +133,7 @@ pub fn expand_path(
     if input.contains('\0') {
         return Err(invalid(input, NUL));
     }
-    let trimmed = trim_like_javascript(input);
+    let trimmed = crate::js::trim(input);
     let resolved = if trimmed.is_empty() {
         Ok(cwd)
     } else if trimmed == "~" {
@@ -218,24 +218,6 @@ fn nfc(path: String) -> String {
 #[cfg(not(feature = "nfc"))]
 fn nfc(path: String) -> String {
     path
-}
-
-/// JavaScript's `String.prototype.trim`: its whitespace set differs from Rust's `trim`
-/// (it includes U+FEFF, and excludes U+0085).
-fn trim_like_javascript(text: &str) -> &str {
-    text.trim_matches(|c: char| {
-        matches!(
-            c,
-            '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-                ..='\u{200a}'
-                    | '\u{2028}'
-                    | '\u{2029}'
-                    | '\u{202f}'
-                    | '\u{205f}'
-                    | '\u{3000}'
-                    | '\u{feff}'
-        )
-    })
 }
 
 /// The path from `from` to `to`, as Node's `path.posix.relative` for absolute paths: `""`

@@ -6,21 +6,11 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import * as engine from '../../pkg/context_assembly.js';
 import { referenceSnippet } from './diff-reference.mjs';
 import { extractWithOriginalRegexes } from './mention-reference.mjs';
+import { seededRandom } from '../gen/random.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const instance = engine.initSync({ module: readFileSync(resolve(ROOT, 'pkg/context_assembly_bg.wasm')) });
 
-/** mulberry32, so every run measures the same inputs. */
-function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Median milliseconds of `runs` calls of `work`, after one warm-up call. */
 function time(work, runs) {

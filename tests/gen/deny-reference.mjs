@@ -16,6 +16,7 @@
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, posix } from 'node:path';
+import { seededRandom } from './random.mjs';
 
 const install = process.argv[2];
 if (!install) {
@@ -31,18 +32,7 @@ const OUT = new URL('../fixtures/deny.json', import.meta.url);
 const SEED = 0xde11_7e57;
 const RANDOM_CASES = 500;
 
-/** mulberry32: a small, fast, seedable PRNG. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(SEED);
+const random = seededRandom(SEED);
 const int = (n) => Math.floor(random() * n);
 const pick = (items) => items[int(items.length)];
 const chance = (p) => random() < p;

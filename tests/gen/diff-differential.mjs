@@ -6,23 +6,13 @@
 // jsdiff's tie-breaking, which the Rust port must reproduce exactly.
 import { writeFileSync } from 'node:fs';
 import { referenceSnippet } from '../bench/diff-reference.mjs';
+import { seededRandom } from './random.mjs';
 
 const SEED = 0x5eed_d1ff;
 const CASES = 600;
 const OUT = new URL('../fixtures/diff-differential.json', import.meta.url);
 
-/** mulberry32: a small, fast, seedable PRNG. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(SEED);
+const random = seededRandom(SEED);
 const int = (n) => Math.floor(random() * n);
 const pick = (items) => items[int(items.length)];
 

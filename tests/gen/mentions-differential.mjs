@@ -11,21 +11,11 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractWithOriginalRegexes } from '../bench/mention-reference.mjs';
+import { seededRandom } from './random.mjs';
 
 const CASES = Number(process.argv[2] ?? 1500);
 const SEED = Number(process.argv[3] ?? 0x6d656e74); // "ment"
 
-/** mulberry32: small, deterministic, good enough to spread test inputs. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Every JS `\s` character, plus look-alikes that are NOT JS whitespace (U+0085, U+180E,
 // U+200B) so that the scanner's whitespace class is pinned down exactly.
@@ -80,7 +70,7 @@ function randomText(rand) {
   return text;
 }
 
-const rand = prng(SEED);
+const rand = seededRandom(SEED);
 const cases = [];
 while (cases.length < CASES) {
   const text = randomText(rand);

@@ -10,7 +10,8 @@ use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::frontmatter::{is_js_space, paths_globs, split_frontmatter};
+use super::frontmatter::{paths_globs, split_frontmatter};
+use crate::js::is_whitespace as is_js_space;
 
 /// A memory file's text after the transforms, with what the transforms found.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,12 +8,12 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::content::{has_text_extension, parse_memory, ParsedMemory};
-use super::frontmatter::is_js_space;
 use super::glob::GlobSet;
 use super::{
     LoadReason, MemoryFile, MemoryKind, MemoryRoots, MemoryRules, MemorySkip, MemorySource,
     NestedMemory, SkipReason, MAX_INCLUDE_DEPTH,
 };
+use crate::js::is_whitespace as is_js_space;
 use crate::path::lexical_normalize;
 
 /// Deepest directory level a rules walk descends to, and most entries it lists: the

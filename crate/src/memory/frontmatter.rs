@@ -8,21 +8,6 @@ use alloc::vec::Vec;
 /// work on a hostile `{a,b}{a,b}{a,b}…`.
 pub const MAX_PATH_PATTERNS: usize = 256;
 
-/// JavaScript's `\s` (the frontmatter regex is a JavaScript one).
-pub(super) fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
-
 /// Splits `FRONTMATTER_REGEX = /^---\s*\n([\s\S]*?)---\s*\n?/` off `text`: returns the
 /// frontmatter and the byte offset where the body starts.
 ///
@@ -44,7 +29,7 @@ pub(super) fn split_frontmatter(text: &str) -> Option<(&str, usize)> {
 
 fn whitespace_run(text: &str) -> usize {
     text.char_indices()
-        .find(|(_, c)| !is_js_space(*c))
+        .find(|(_, c)| !crate::js::is_whitespace(*c))
         .map_or(text.len(), |(i, _)| i)
 }
 

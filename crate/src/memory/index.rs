@@ -2,7 +2,7 @@
 
 use alloc::string::{String, ToString};
 
-use super::frontmatter::is_js_space;
+use crate::js::is_whitespace as is_js_space;
 
 /// Lines of the `MEMORY.md` index kept (`MAX_ENTRYPOINT_LINES`).
 pub const MAX_INDEX_LINES: usize = 200;

@@ -460,7 +460,7 @@ pub fn render_nested(file: &MemoryFile, rules: &MemoryRules) -> String {
     }
     text.push_str(":\n\n");
     if rules.render_like_eager {
-        text.push_str(file.content.trim_matches(frontmatter::is_js_space));
+        text.push_str(file.content.trim_matches(crate::js::is_whitespace));
     } else {
         text.push_str(&file.content);
     }

@@ -445,24 +445,11 @@ fn agent_mention(text: &str, found: &Found) -> AgentMention {
 /// A path with `.` segments, repeated and trailing `/`, and `a/..` pairs removed, for
 /// comparison only (expansion against a working directory is the `path` module's job).
 fn normalise(path: &str) -> String {
-    let absolute = path.starts_with('/');
-    let mut segments: Vec<&str> = Vec::new();
-    for segment in path.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." if segments.last().is_some_and(|last| *last != "..") => {
-                segments.pop();
-            }
-            ".." if absolute => {}
-            _ => segments.push(segment),
-        }
+    let mut normal = crate::path::lexical_normalize(path);
+    while normal.len() > 1 && normal.ends_with('/') {
+        normal.pop();
     }
-    let joined = segments.join("/");
-    match (absolute, joined.is_empty()) {
-        (true, _) => ["/", joined.as_str()].concat(),
-        (false, true) => ".".to_string(),
-        (false, false) => joined,
-    }
+    normal
 }
 
 #[cfg(test)]

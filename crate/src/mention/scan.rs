@@ -17,28 +17,10 @@ impl Whitespace {
     /// Whether `c` separates tokens under this definition.
     pub fn contains(self, c: char) -> bool {
         match self {
-            Whitespace::JavaScript => is_js_whitespace(c),
+            Whitespace::JavaScript => crate::js::is_whitespace(c),
             Whitespace::Unicode => c.is_whitespace(),
         }
     }
-}
-
-/// JavaScript's `\s` (§1.3): unlike Unicode `White_Space` it has U+FEFF and lacks U+0085.
-fn is_js_whitespace(c: char) -> bool {
-    if c.is_ascii() {
-        return matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ');
-    }
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
 }
 
 /// JavaScript's `\w` without the `u` flag: ASCII only (§1.3).
