@@ -46,8 +46,8 @@ function diffCases() {
   const small = codeLikeLines(random, 2000, 'a');
   const large = codeLikeLines(random, 20000, 'b');
   return [
-    ['2,000 lines, 10 edits', small.join('\n') + '\n', edited(small, random, 10).join('\n') + '\n', 20],
-    ['20,000 lines, 50 edits', large.join('\n') + '\n', edited(large, random, 50).join('\n') + '\n', 10],
+    ['2,000 lines, 10 edits', small.join('\n') + '\n', edited(small, random, 10).join('\n') + '\n', 60],
+    ['20,000 lines, 50 edits', large.join('\n') + '\n', edited(large, random, 50).join('\n') + '\n', 40],
     ['two unrelated 5,000-line files', codeLikeLines(random, 5000, 'c').join('\n') + '\n',
       codeLikeLines(random, 5000, 'd').join('\n') + '\n', 3],
   ];
