@@ -9,7 +9,7 @@ import { extractWithOriginalRegexes } from './mention-reference.mjs';
 import { seededRandom } from '../gen/random.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const instance = engine.initSync({ module: readFileSync(resolve(ROOT, 'pkg/context_assembly_bg.wasm')) });
+engine.initSync({ module: readFileSync(resolve(ROOT, 'pkg/context_assembly_bg.wasm')) });
 
 
 /** Median milliseconds of `runs` calls of `work`, after one warm-up call. */
@@ -128,9 +128,12 @@ function benchMentions() {
 }
 
 /** 100 files of 200 KB written by the agent, so all are tracked: the workspace and the read-file state share one copy. */
-function benchSession() {
+async function benchSession() {
+  // A fresh instance, so that the growth is this section's alone.
+  const fresh = await import('../../pkg/context_assembly.js?session-bench');
+  const instance = fresh.initSync({ module: readFileSync(resolve(ROOT, 'pkg/context_assembly_bg.wasm')) });
   const file = Array.from({ length: 4000 }, (_, i) => `line ${String(i).padStart(5)} of a tracked file`.padEnd(49, '.') + '\n').join('');
-  const session = new engine.Session({ profile: 'claude-code', cwd: '/p' });
+  const session = new fresh.Session({ profile: 'claude-code', cwd: '/p' });
   const before = instance.memory.buffer.byteLength;
   for (let i = 0; i < 100; i += 1) {
     session.write(`src/f${i}.txt`, file, 1000);
@@ -159,5 +162,5 @@ const chosen = process.argv.slice(2);
 const sections = { diff: benchDiff, tokens: benchTokens, mentions: benchMentions, session: benchSession };
 console.log(`# make bench — Node ${process.version}`);
 for (const [name, run] of Object.entries(sections)) {
-  if (chosen.length === 0 || chosen.includes(name)) run();
+  if (chosen.length === 0 || chosen.includes(name)) await run();
 }
