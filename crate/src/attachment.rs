@@ -236,6 +236,14 @@ pub fn file_gone_note(path: &str, what: &str) -> String {
     ))
 }
 
+/// A file read in part that changed since (Q31 fixed).
+pub fn ranged_change_note(path: &str, range: &str) -> String {
+    wrap(&format!(
+        "{path} was changed outside this conversation after you read {range} of it. Read \
+         them again before relying on them or editing the file."
+    ))
+}
+
 /// A watched file whose change is too large to show (Q39 fixed).
 pub fn too_large_change_note(path: &str) -> String {
     wrap(&format!(

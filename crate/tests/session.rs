@@ -517,3 +517,50 @@ fn a_change_too_large_to_read_is_silent_in_the_original_and_noted_once_by_the_fi
         }
     }
 }
+
+#[test]
+fn a_mention_over_the_token_gate_is_cut_to_2000_lines_with_a_note() {
+    // Under 256 KiB but over 25,000 estimated tokens: the truncated fallback (§3.7 step 7).
+    let text: String = (1..=5000)
+        .map(|i| format!("line number {i} of a long file\n"))
+        .collect();
+    for (profile, range) in [
+        (Profile::claude_code(), "its first 2000 lines"),
+        (Profile::recommended(), "lines 1 to 2000"),
+    ] {
+        let mut s = session(profile, &[]);
+        s.write_file("long.txt", text.as_str(), 1_000).unwrap();
+        let turn = s.submit("@long.txt", 2_000);
+        assert_eq!(kinds(&turn), ["file"], "{:?}", turn.decisions);
+        assert_eq!(verdict_of(&turn, "@long.txt"), Some("truncated"));
+        let text = &turn.attachments[0].text;
+        assert!(
+            text.contains(range),
+            "Q22: {}",
+            &text[text.len().saturating_sub(300)..]
+        );
+    }
+}
+
+#[test]
+fn a_range_read_before_a_change_is_named_for_a_reread_not_diffed() {
+    let mut s = session(Profile::recommended(), &[]);
+    s.write_file("a.txt", lines(40), 1_000).unwrap();
+    assert_eq!(kinds(&s.submit("@a.txt#L10-20", 2_000)), ["file"]);
+    assert!(
+        s.tool_round(3_000).attachments.is_empty(),
+        "the slice is not the file: no false change"
+    );
+    s.write_file("a.txt", lines(41), 4_000).unwrap();
+    let turn = s.tool_round(5_000);
+    assert_eq!(kinds(&turn), ["edited_text_file"]);
+    assert!(
+        turn.attachments[0].text.contains("lines 10 to 20"),
+        "{}",
+        turn.attachments[0].text
+    );
+    assert!(
+        s.tool_round(6_000).attachments.is_empty(),
+        "once per change"
+    );
+}

@@ -8,7 +8,8 @@ use alloc::vec::Vec;
 use super::tools::ReadFailure;
 use super::Session;
 use crate::attachment::{
-    edited_file_note, file_gone_note, too_large_change_note, wrap, Turn, Verdict,
+    edited_file_note, file_gone_note, ranged_change_note, too_large_change_note, wrap, Turn,
+    Verdict,
 };
 use crate::diff::diff_snippet;
 use crate::file_state::{ContentDigest, Entry};
@@ -86,11 +87,42 @@ impl Session {
             return;
         }
         let mtime_moved = stat.mtime_ms > entry.timestamp;
+        let ranged = entry.offset.is_some() || entry.limit.is_some();
+        if ranged {
+            // A ranged entry holds a slice, not the file: only its mtime can say it changed.
+            if mtime_moved {
+                self.report_ranged_change(key, &entry, stat.mtime_ms, turn);
+            }
+            return;
+        }
         let changed = mtime_moved || (rules.compare_contents && self.content_differs(key, &entry));
         if !changed {
             return;
         }
         self.report_change(key, &entry, turn);
+    }
+
+    /// Q31 fixed: part of the file was read and the file changed since. A snippet of the
+    /// whole file would compare the slice with the file, so the note names the range to
+    /// read again; the entry takes the new mtime, so it is said once per change.
+    fn report_ranged_change(&mut self, key: &str, entry: &Entry, mtime_ms: u64, turn: &mut Turn) {
+        let first = entry.offset.unwrap_or(1);
+        let range = match entry.limit {
+            Some(limit) => format!("lines {first} to {}", first + limit.saturating_sub(1)),
+            None => format!("lines {first} to the end"),
+        };
+        let mut updated = entry.clone();
+        updated.timestamp = mtime_ms;
+        self.file_state.set(key, updated);
+        turn.attach(
+            "edited_text_file",
+            Some(key),
+            ranged_change_note(key, &range),
+            self.profile.token_method,
+        );
+        let reason =
+            format!("changed on disk after {range} were read; the note asks to read them again");
+        turn.decide(key, Verdict::INCLUDED, reason, None);
     }
 
     fn content_differs(&self, key: &str, entry: &Entry) -> bool {
