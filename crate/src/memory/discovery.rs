@@ -8,11 +8,11 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::content::{has_text_extension, parse_memory, ParsedMemory};
-use super::glob::GlobSet;
 use super::{
     LoadReason, MemoryFile, MemoryKind, MemoryRoots, MemoryRules, MemorySkip, MemorySource,
     NestedMemory, SkipReason, MAX_INCLUDE_DEPTH,
 };
+use crate::deny::gitignore::Gitignore;
 use crate::js::is_whitespace as is_js_space;
 use crate::path::lexical_normalize;
 
@@ -222,7 +222,9 @@ impl Walk<'_> {
             let Some(globs) = &memory.globs else {
                 continue;
             };
-            let matched = relative.is_some_and(|rel| GlobSet::new(globs).matches(rel));
+            // `ignore().add(globs).ignores(relPath)` with `ignore`'s defaults (case folded), the
+            // same matcher the deny rules use.
+            let matched = relative.is_some_and(|rel| Gitignore::new(globs, true).ignores(rel));
             if matched {
                 let origin = Origin::root(conditional, LoadReason::PathGlobMatch, scope);
                 self.take(path, raw, memory, origin, &mut Vec::new());

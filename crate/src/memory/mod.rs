@@ -31,7 +31,8 @@
 //! | [`MemoryRules::render_like_eager`] (Q56) | `Contents of {path}:` + content as is | type described, content trimmed |
 //!
 //! Not done here: deny rules are not applied to memory files in Claude Code (Q15); the
-//! session decides that. Rules globs use a small gitignore matcher of this module.
+//! session decides that. Rules globs are matched by the shared gitignore matcher,
+//! [`crate::deny::gitignore`].
 //!
 //! # Example
 //! ```
@@ -64,7 +65,6 @@
 mod content;
 mod discovery;
 mod frontmatter;
-mod glob;
 mod index;
 
 use alloc::collections::BTreeSet;
