@@ -17,7 +17,7 @@ use crate::read::{
     format_file_size, list_directory, mention_window, plan_image, plan_pdf, DirEntry, FileKind,
     ImageInfo, PdfOutcome, ReadError,
 };
-use crate::vfs::{Content, EntryKind, FsErrorKind, Stat};
+use crate::vfs::{EntryKind, FsErrorKind, Stat};
 
 /// Lines the truncated fallback reads (`MAX_LINES_TO_READ`, §3.1).
 const TRUNCATED_READ_LINES: i64 = 2000;
@@ -435,9 +435,8 @@ impl Session {
 
     /// §3.7 step 3 and §3.9: a reference for a long PDF, a note (or the document) otherwise.
     fn mentioned_pdf(&mut self, subject: &str, abs: &str, stat: &Stat, turn: &mut Turn) {
-        let bytes = match self.vfs.read(abs) {
-            Ok(Content::Binary(bytes)) => bytes,
-            Ok(Content::Text(text)) => alloc::rc::Rc::from(text.as_bytes()),
+        let content = match self.vfs.read(abs) {
+            Ok(content) => content,
             Err(error) => {
                 turn.decide(
                     subject,
@@ -448,7 +447,7 @@ impl Session {
                 return;
             }
         };
-        let plan = plan_pdf(abs, &bytes, stat.size, &self.profile.read);
+        let plan = plan_pdf(abs, content.as_bytes(), stat.size, &self.profile.read);
         let size = format_file_size(stat.size);
         let method = self.profile.token_method;
         match plan.outcome {
