@@ -235,15 +235,15 @@ impl Session {
     fn report_binary_change(&mut self, key: &str, turn: &mut Turn, kind: &FileKind) {
         let tracked =
             self.profile.file_state.track_images && matches!(kind, FileKind::Image { .. });
-        let Ok(stat) = self.vfs.stat(key) else { return };
-        let bytes = self
-            .vfs
-            .read(key)
-            .map(|c| Rc::<[u8]>::from(c.as_bytes()))
-            .unwrap_or_else(|_| Rc::from(&[][..]));
-        match Entry::from_image_read(&bytes, stat.mtime_ms, &self.profile.file_state)
-            .filter(|_| tracked)
-        {
+        let (Ok(stat), Ok(content)) = (self.vfs.stat(key), self.vfs.read(key)) else {
+            return;
+        };
+        let entry = tracked
+            .then(|| {
+                Entry::from_image_read(content.as_bytes(), stat.mtime_ms, &self.profile.file_state)
+            })
+            .flatten();
+        match entry {
             Some(entry) => {
                 self.file_state.set(key, entry);
                 let note = wrap(&format!("The image {key} was changed outside this conversation; read it again to see it."));
