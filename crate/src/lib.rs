@@ -104,8 +104,12 @@ pub mod mention;
 pub mod path;
 pub mod profile;
 pub mod read;
+pub mod request;
+#[cfg(feature = "serde")]
+pub mod scenario;
 pub mod session;
 pub mod tokens;
+pub mod transcript;
 pub mod vfs;
 
 pub use error::Error;

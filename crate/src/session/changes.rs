@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use super::tools::ReadFailure;
 use super::Session;
 use crate::attachment::{
-    edited_file_note, file_gone_note, ranged_change_note, too_large_change_note, wrap, Turn,
+    edited_file_note, file_gone_note, ranged_change_note, too_large_change_note, wrap, Collected,
     Verdict,
 };
 use crate::diff::diff_snippet;
@@ -19,7 +19,7 @@ use crate::vfs::{Content, EntryKind, FsErrorKind, Vfs};
 
 impl Session {
     /// §5.1: every watched entry whose file changed gets a snippet of the change.
-    pub(super) fn changed_files(&mut self, turn: &mut Turn) {
+    pub(super) fn changed_files(&mut self, turn: &mut Collected) {
         if !self.profile.file_context.detect_changes {
             return;
         }
@@ -40,7 +40,7 @@ impl Session {
         }
     }
 
-    fn check_changed(&mut self, key: &str, entry: Entry, turn: &mut Turn) {
+    fn check_changed(&mut self, key: &str, entry: Entry, turn: &mut Collected) {
         let rules = self.profile.file_context.clone();
         if (entry.offset.is_some() || entry.limit.is_some()) && !rules.watch_ranged_entries {
             return; // not watched (Q31); every pass would repeat this, so no decision
@@ -105,7 +105,13 @@ impl Session {
     /// Q31 fixed: part of the file was read and the file changed since. A snippet of the
     /// whole file would compare the slice with the file, so the note names the range to
     /// read again; the entry takes the new mtime, so it is said once per change.
-    fn report_ranged_change(&mut self, key: &str, entry: &Entry, mtime_ms: u64, turn: &mut Turn) {
+    fn report_ranged_change(
+        &mut self,
+        key: &str,
+        entry: &Entry,
+        mtime_ms: u64,
+        turn: &mut Collected,
+    ) {
         let first = entry.offset.unwrap_or(1);
         let range = match entry.limit {
             Some(limit) => format!("lines {first} to {}", first + limit.saturating_sub(1)),
@@ -138,7 +144,7 @@ impl Session {
     }
 
     /// Re-reads the file as the Read tool does (overwriting the entry, Q32) and diffs.
-    fn report_change(&mut self, key: &str, entry: &Entry, turn: &mut Turn) {
+    fn report_change(&mut self, key: &str, entry: &Entry, turn: &mut Collected) {
         let done = match self.read_text_file(key, None, None) {
             Ok(done) => done,
             Err(ReadFailure::NotText(kind)) => {
@@ -214,7 +220,7 @@ impl Session {
     /// Q39 fixed: a change too large to diff gets a short note once. The entry takes the new
     /// text as a partial view: the change is not reported again, and the agent must read
     /// the file before it may edit it.
-    fn report_undiffable_change(&mut self, key: &str, error: &str, turn: &mut Turn) {
+    fn report_undiffable_change(&mut self, key: &str, error: &str, turn: &mut Collected) {
         let (Ok(stat), Ok(Content::Text(text))) = (self.vfs.stat(key), self.vfs.read(key)) else {
             return;
         };
@@ -232,7 +238,7 @@ impl Session {
     }
 
     /// An image (tracked with Q42 fixed) or a file that stopped being text.
-    fn report_binary_change(&mut self, key: &str, turn: &mut Turn, kind: &FileKind) {
+    fn report_binary_change(&mut self, key: &str, turn: &mut Collected, kind: &FileKind) {
         let tracked =
             self.profile.file_state.track_images && matches!(kind, FileKind::Image { .. });
         let (Ok(stat), Ok(content)) = (self.vfs.stat(key), self.vfs.read(key)) else {
@@ -268,7 +274,7 @@ impl Session {
     }
 
     /// §8: the CLAUDE.md and rules files of the directories the Read tool touched.
-    pub(super) fn nested_memory(&mut self, at_ms: u64, turn: &mut Turn) {
+    pub(super) fn nested_memory(&mut self, at_ms: u64, turn: &mut Collected) {
         let triggers = core::mem::take(&mut self.memory_triggers);
         if !self.profile.file_context.load_nested_memory {
             return;

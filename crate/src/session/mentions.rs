@@ -9,7 +9,7 @@ use super::tools::{ReadFailure, TextFileRead};
 use super::Session;
 use crate::attachment::{
     agent_note, call_note, json_string, malware_reminder, mcp_resource_note, pdf_reference_note,
-    tool_result, truncation_note, wrap, Turn, Verdict,
+    tool_result, truncation_note, wrap, Collected, Verdict,
 };
 use crate::file_state::Entry;
 use crate::mention::{extract_mentions, FileMention};
@@ -24,7 +24,7 @@ const TRUNCATED_READ_LINES: i64 = 2000;
 
 impl Session {
     /// Every mention of the prompt, in the original's order: files, MCP resources, agents.
-    pub(super) fn mentioned_files(&mut self, prompt: &str, turn: &mut Turn) {
+    pub(super) fn mentioned_files(&mut self, prompt: &str, turn: &mut Collected) {
         let mentions = extract_mentions(prompt, &self.profile.mentions);
         for file in &mentions.files {
             let subject = format!("@{}", file.raw);
@@ -100,7 +100,7 @@ impl Session {
         }
     }
 
-    fn mentioned_file(&mut self, subject: &str, file: &FileMention, turn: &mut Turn) {
+    fn mentioned_file(&mut self, subject: &str, file: &FileMention, turn: &mut Collected) {
         if let Some(problem) = &file.problem {
             turn.decide(subject, Verdict::FAILED, problem.clone(), None);
             return;
@@ -140,7 +140,7 @@ impl Session {
     }
 
     /// A directory: a simulated `ls` call and its listing (§3.8, §3.11).
-    fn mentioned_directory(&mut self, subject: &str, abs: &str, turn: &mut Turn) {
+    fn mentioned_directory(&mut self, subject: &str, abs: &str, turn: &mut Collected) {
         let entries = match self.vfs.list_dir(abs) {
             Ok(entries) => entries,
             Err(error) => {
@@ -184,7 +184,7 @@ impl Session {
         abs: &str,
         stat: &Stat,
         file: &FileMention,
-        turn: &mut Turn,
+        turn: &mut Collected,
     ) {
         let is_pdf = abs.to_ascii_lowercase().ends_with(".pdf");
         let max = self.profile.read.limits.max_size_bytes;
@@ -245,7 +245,7 @@ impl Session {
         abs: &str,
         stat: &Stat,
         info: Option<&ImageInfo>,
-        turn: &mut Turn,
+        turn: &mut Collected,
     ) {
         let plan = plan_image(info, stat.size, &self.profile.read);
         for step in &plan.steps {
@@ -302,7 +302,7 @@ impl Session {
         stat: &Stat,
         offset: Option<u64>,
         limit: Option<i64>,
-        turn: &mut Turn,
+        turn: &mut Collected,
         subject: &str,
     ) -> bool {
         let Some(entry) = self.file_state.peek(abs) else {
@@ -352,7 +352,7 @@ impl Session {
         abs: &str,
         offset: Option<u64>,
         error: &ReadError,
-        turn: &mut Turn,
+        turn: &mut Collected,
     ) {
         if self.deny.check(abs, &self.cwd).is_some() {
             turn.decide(
@@ -406,7 +406,7 @@ impl Session {
         offset: Option<u64>,
         limit: Option<i64>,
         truncated: Option<String>,
-        turn: &mut Turn,
+        turn: &mut Collected,
     ) {
         let rules = &self.profile.file_context;
         let mut input = format!("{{\"file_path\":{}", json_string(abs));
@@ -434,7 +434,7 @@ impl Session {
     }
 
     /// §3.7 step 3 and §3.9: a reference for a long PDF, a note (or the document) otherwise.
-    fn mentioned_pdf(&mut self, subject: &str, abs: &str, stat: &Stat, turn: &mut Turn) {
+    fn mentioned_pdf(&mut self, subject: &str, abs: &str, stat: &Stat, turn: &mut Collected) {
         let content = match self.vfs.read(abs) {
             Ok(content) => content,
             Err(error) => {

@@ -26,6 +26,7 @@
 //! ```
 
 mod changes;
+mod inputs;
 mod mentions;
 mod rules;
 mod tools;
@@ -34,7 +35,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use crate::attachment::Turn;
+use crate::attachment::Collected;
 use crate::deny::{DenyRules, Roots, RuleSource, RuleSpec};
 use crate::file_state::FileStateCache;
 use crate::memory::{LoadedMemory, MemoryRoots};
@@ -42,6 +43,7 @@ use crate::path::expand_path;
 use crate::vfs::{Content, DirEntry, FsError, Stat, TransientError, Vfs};
 use crate::{Error, Profile};
 
+pub use inputs::*;
 pub use rules::FileContextRules;
 pub use tools::{ToolResult, FILE_UNCHANGED_STUB};
 
@@ -290,21 +292,21 @@ impl Session {
 
     /// A human turn: the prompt's mentions (phase 1), then changed files and nested memory
     /// (phase 2), in the original's emission order (§7.2).
-    pub fn submit(&mut self, prompt: &str, at_ms: u64) -> Turn {
-        let mut turn = Turn::default();
+    pub fn submit(&mut self, prompt: &str, at_ms: u64) -> Collected {
+        let mut turn = Collected::default();
         self.mentioned_files(prompt, &mut turn);
         self.all_thread_attachments(at_ms, &mut turn);
         turn
     }
 
     /// A tool round: no mentions, only what is evaluated on every pass.
-    pub fn tool_round(&mut self, at_ms: u64) -> Turn {
-        let mut turn = Turn::default();
+    pub fn tool_round(&mut self, at_ms: u64) -> Collected {
+        let mut turn = Collected::default();
         self.all_thread_attachments(at_ms, &mut turn);
         turn
     }
 
-    fn all_thread_attachments(&mut self, at_ms: u64, turn: &mut Turn) {
+    fn all_thread_attachments(&mut self, at_ms: u64, turn: &mut Collected) {
         self.changed_files(turn);
         self.nested_memory(at_ms, turn);
     }

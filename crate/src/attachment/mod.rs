@@ -1,0 +1,153 @@
+//! Attachments and decisions: what a pass of the pipeline adds to the model's request, and
+//! why everything else was left out (spec claude-code.md §7).
+//!
+//! * [`kind`]: the catalogue of kinds, each with its [`Frequency`] class.
+//! * [`render`]: every model-facing sentence, in our own words.
+//! * [`reminders`]: the collectors of throttled, delta and event reminders.
+//! * [`rules`]: their constants and the switches of their quirks.
+//!
+//! A collector writes into a [`Collected`]: attachments in emission order, and a
+//! [`Decision`] for everything it considered.
+
+pub mod kind;
+pub mod relevant_memories;
+pub mod reminders;
+pub mod render;
+pub mod rules;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::tokens::{estimate_tokens, TokenMethod};
+
+pub use kind::{frequency_of, Frequency};
+pub use render::*;
+pub use rules::AttachmentRules;
+
+/// One piece of context a pass adds, rendered as the model sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct Attachment {
+    /// The original's kind name: `file`, `directory`, `edited_text_file`, `plan_mode`…
+    pub kind: &'static str,
+    /// How often the kind is produced: see [`Frequency`].
+    pub frequency: &'static str,
+    /// The file or directory it is about, when it is about one.
+    pub path: Option<String>,
+    /// Tokens of `text` under the profile's counter.
+    pub tokens: u64,
+    /// The rendered text; empty for kinds that render to nothing (§7.12).
+    pub text: String,
+    /// The payload size the original measures for its budgets, in UTF-16 units
+    /// (`relevant_memories`: the memory's content, §7.9); absent for other kinds.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub payload_units: Option<u64>,
+}
+
+impl Attachment {
+    /// An attachment of `kind` with `text`, counted with `method`.
+    pub fn new(kind: &'static str, path: Option<&str>, text: String, method: TokenMethod) -> Self {
+        Attachment {
+            kind,
+            frequency: frequency_of(kind).as_str(),
+            path: path.map(String::from),
+            tokens: estimate_tokens(&text, method, None),
+            text,
+            payload_units: None,
+        }
+    }
+
+    /// Renders to nothing: the model never sees it (§7.12).
+    pub fn is_silent(&self) -> bool {
+        self.text.is_empty()
+    }
+}
+
+/// Something the engine considered, and what it did with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Decision {
+    /// What was considered: a mention as written, a path, a memory file, a collector.
+    pub subject: String,
+    /// What happened: see [`Verdict`].
+    pub verdict: &'static str,
+    /// Why, in one sentence.
+    pub reason: String,
+    /// Supporting facts (the rule that matched, sizes, the error code).
+    pub detail: Option<String>,
+}
+
+/// The verdicts a [`Decision`] can carry.
+pub struct Verdict;
+
+impl Verdict {
+    /// Sent to the model.
+    pub const INCLUDED: &'static str = "included";
+    /// Sent, but cut to fit.
+    pub const TRUNCATED: &'static str = "truncated";
+    /// Sent as a kind that renders to nothing.
+    pub const SILENT: &'static str = "silent";
+    /// Kept out by a deny rule.
+    pub const DENIED: &'static str = "denied";
+    /// Over a size or token limit.
+    pub const TOO_LARGE: &'static str = "too-large";
+    /// The model has it already.
+    pub const ALREADY_IN_CONTEXT: &'static str = "already-in-context";
+    /// Nothing to report: no change, or nothing visible changed.
+    pub const UNCHANGED: &'static str = "unchanged";
+    /// The file is gone; its state entry was dropped.
+    pub const EVICTED: &'static str = "evicted";
+    /// Not looked at, by rule (not watched, not applicable, switched off).
+    pub const SKIPPED: &'static str = "skipped";
+    /// It does not exist (no such file, server, resource or agent).
+    pub const NOT_FOUND: &'static str = "not-found";
+    /// Reading it failed, or the collector failed; nothing was sent.
+    pub const FAILED: &'static str = "failed";
+    /// Held back by a cadence: too soon since the last one.
+    pub const THROTTLED: &'static str = "throttled";
+    /// Left out because a budget (characters, bytes, entries, work) ran out.
+    pub const OVER_BUDGET: &'static str = "over-budget";
+    /// Left out by a filter (already surfaced, in the read-file state, excluded).
+    pub const EXCLUDED: &'static str = "excluded";
+}
+
+/// What collectors produce in one pass: attachments in emission order, and a decision for
+/// everything considered.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Collected {
+    /// In the order the original emits them (§7.2).
+    pub attachments: Vec<Attachment>,
+    /// Everything considered, included or not.
+    pub decisions: Vec<Decision>,
+}
+
+impl Collected {
+    /// Adds an attachment and counts its tokens with `method`.
+    pub fn attach(
+        &mut self,
+        kind: &'static str,
+        path: Option<&str>,
+        text: String,
+        method: TokenMethod,
+    ) {
+        self.attachments
+            .push(Attachment::new(kind, path, text, method));
+    }
+
+    /// Records a decision.
+    pub fn decide(
+        &mut self,
+        subject: &str,
+        verdict: &'static str,
+        reason: String,
+        detail: Option<String>,
+    ) {
+        self.decisions.push(Decision {
+            subject: subject.into(),
+            verdict,
+            reason,
+            detail,
+        });
+    }
+}

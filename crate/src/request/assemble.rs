@@ -1,0 +1,354 @@
+//! Placement: the transcript's records become the request's messages (spec §7.11).
+//!
+//! 1. Attachments float up (`reorderAttachmentsForAPI`) until they meet an assistant record
+//!    or a tool-result record, and land right after it, in their relative order; those
+//!    that meet neither go to the very top, ahead of the user context.
+//! 2. Records become messages; a user message that follows a user message is merged into
+//!    it, and when both sides of the seam are text the earlier text gets a `\n`
+//!    (`joinTextAtSeam`). Assistant records of one response form one message.
+//! 3. In a user message holding tool results, the `<system-reminder>` texts that follow are
+//!    folded into the last tool result: each text trimmed, empties dropped, joined with a
+//!    blank line (Q50; switched off, they stay separate blocks).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{Block, Category, Message, Splice};
+use crate::attachment::kind::is_memory_kind;
+use crate::attachment::{Attachment, AttachmentRules};
+use crate::tokens::TokenMethod;
+use crate::transcript::{self, AssistantBlock, Record};
+
+/// The messages of a request, and where the user context goes among them.
+///
+/// # Example
+/// ```
+/// use context_assembly::attachment::{Attachment, AttachmentRules};
+/// use context_assembly::request::assemble_messages;
+/// use context_assembly::tokens::TokenMethod;
+/// use context_assembly::transcript::{Record, Transcript};
+/// let mut transcript = Transcript::default();
+/// transcript.push(Record::Prompt { text: "go".into() });
+/// let note = Attachment::new("date_change", None, "<system-reminder>\nx\n</system-reminder>".into(), TokenMethod::Codex);
+/// transcript.push(Record::Attachment(note));
+/// let (messages, splice) = assemble_messages(transcript.messages(), &AttachmentRules::claude_code(), TokenMethod::Codex);
+/// // The attachment floated above the prompt, and above the user context.
+/// assert_eq!(messages[0].content[0].source, "date_change");
+/// assert_eq!(messages[0].content[1].source, "prompt");
+/// assert_eq!((splice.message, splice.block), (0, 1));
+/// ```
+pub fn assemble_messages(
+    records: &[transcript::Message],
+    rules: &AttachmentRules,
+    method: TokenMethod,
+) -> (Vec<Message>, Splice) {
+    let (ordered, floated_to_top) = reorder(records);
+    let mut messages: Vec<Message> = Vec::new();
+    let mut last_response = None;
+    let mut splice = Splice::default();
+    for (index, record) in ordered.iter().enumerate() {
+        if index == floated_to_top {
+            splice = Splice {
+                message: if messages.is_empty() {
+                    0
+                } else {
+                    messages.len() - 1
+                },
+                block: messages.last().map_or(0, |m| m.content.len()),
+            };
+            // The user context is a user message of its own: what follows merges after it.
+        }
+        match record {
+            Record::Assistant { response, block } => {
+                let block = assistant_block(block, method);
+                match messages.last_mut() {
+                    Some(last) if last.role == "assistant" && last_response == Some(*response) => {
+                        last.content.push(block);
+                    }
+                    _ => messages.push(Message {
+                        role: "assistant",
+                        content: Vec::from([block]),
+                    }),
+                }
+                last_response = Some(*response);
+            }
+            other => {
+                let content = user_blocks(other, method);
+                if !content.is_empty() {
+                    push_user(&mut messages, content);
+                }
+            }
+        }
+    }
+    if floated_to_top == ordered.len() {
+        splice = Splice {
+            message: 0,
+            block: messages.first().map_or(0, |m| m.content.len()),
+        };
+    }
+    for message in &mut messages {
+        fold_reminders(message, rules, method);
+    }
+    (messages, splice)
+}
+
+/// Records in request order, and how many attachments floated to the very top.
+fn reorder(records: &[transcript::Message]) -> (Vec<&Record>, usize) {
+    let mut ordered: Vec<&Record> = Vec::with_capacity(records.len());
+    let mut insert_at = 0;
+    let mut seen_stop = false;
+    let mut top = 0;
+    for message in records {
+        match &message.record {
+            record @ Record::Attachment(_) => {
+                ordered.insert(insert_at, record);
+                insert_at += 1;
+                if !seen_stop {
+                    top += 1;
+                }
+            }
+            record @ (Record::Assistant { .. } | Record::ToolResults { .. }) => {
+                ordered.push(record);
+                insert_at = ordered.len();
+                seen_stop = true;
+            }
+            record @ Record::Prompt { .. } => ordered.push(record),
+        }
+    }
+    (ordered, top)
+}
+
+fn assistant_block(block: &AssistantBlock, method: TokenMethod) -> Block {
+    match block {
+        AssistantBlock::Text { text } => {
+            Block::text("assistant", Category::CONVERSATION, text.clone(), method)
+        }
+        AssistantBlock::Thinking { thinking } => {
+            let mut block = Block::text(
+                "assistant",
+                Category::CONVERSATION,
+                thinking.clone(),
+                method,
+            );
+            block.block_type = "thinking";
+            block
+        }
+        AssistantBlock::ToolUse(call) => {
+            let mut block = Block::text(
+                &call.name,
+                Category::CONVERSATION,
+                call.input.clone(),
+                method,
+            );
+            block.block_type = "tool_use";
+            block.tool_use_id = Some(call.id.clone());
+            block
+        }
+    }
+}
+
+fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
+    match record {
+        Record::Prompt { text } => Vec::from([Block::text(
+            "prompt",
+            Category::CONVERSATION,
+            text.clone(),
+            method,
+        )]),
+        Record::ToolResults { results } => results
+            .iter()
+            .map(|result| {
+                let mut block = Block::text(
+                    "tool",
+                    Category::CONVERSATION,
+                    result.content.clone(),
+                    method,
+                );
+                block.block_type = "tool_result";
+                block.tool_use_id = Some(result.tool_use_id.clone());
+                block.is_error = result.is_error;
+                block
+            })
+            .collect(),
+        Record::Attachment(attachment) if !attachment.is_silent() => {
+            Vec::from([attachment_block(attachment, method)])
+        }
+        Record::Attachment(_) | Record::Assistant { .. } => Vec::new(),
+    }
+}
+
+fn attachment_block(attachment: &Attachment, method: TokenMethod) -> Block {
+    let category = if is_memory_kind(attachment.kind) {
+        Category::MEMORY
+    } else {
+        Category::ATTACHMENTS
+    };
+    let mut block = Block::text(attachment.kind, category, attachment.text.clone(), method);
+    block.frequency = Some(attachment.frequency);
+    block
+}
+
+/// Appends a user message, merging it into a preceding user message.
+fn push_user(messages: &mut Vec<Message>, mut content: Vec<Block>) {
+    match messages.last_mut() {
+        Some(last) if last.role == "user" => {
+            let seam = last.content.last().is_some_and(|b| b.block_type == "text")
+                && content.first().is_some_and(|b| b.block_type == "text");
+            if seam {
+                if let Some(previous) = last.content.last_mut() {
+                    previous.text.push('\n');
+                }
+            }
+            last.content.append(&mut content);
+        }
+        _ => messages.push(Message {
+            role: "user",
+            content,
+        }),
+    }
+}
+
+/// Folds the reminder texts after the last tool result into it (Q50).
+fn fold_reminders(message: &mut Message, rules: &AttachmentRules, method: TokenMethod) {
+    if message.role != "user" || rules.keep_mid_turn_blocks_separate {
+        recount_all(message, method);
+        return;
+    }
+    let Some(last_result) = message
+        .content
+        .iter()
+        .rposition(|block| block.block_type == "tool_result")
+    else {
+        recount_all(message, method);
+        return;
+    };
+    let (kept, trailing): (Vec<Block>, Vec<Block>) = {
+        let tail = message.content.split_off(last_result + 1);
+        tail.into_iter().partition(|block| !block.reminder)
+    };
+    if let Some(result) = message.content.last_mut() {
+        if !trailing.is_empty() {
+            fold_into(result, trailing, method);
+        }
+    }
+    message.content.extend(kept);
+    recount_all(message, method);
+}
+
+fn fold_into(result: &mut Block, folded: Vec<Block>, method: TokenMethod) {
+    let mut output = result.clone();
+    output.text = String::from(output.text.trim());
+    output.parts = Vec::new();
+    let mut parts = Vec::from([output]);
+    for mut block in folded {
+        block.text = String::from(block.text.trim());
+        if !block.text.is_empty() {
+            parts.push(block);
+        }
+    }
+    let texts: Vec<&str> = parts
+        .iter()
+        .map(|part| part.text.as_str())
+        .filter(|text| !text.is_empty())
+        .collect();
+    result.text = texts.join("\n\n");
+    for part in &mut parts {
+        part.recount(method);
+    }
+    result.parts = parts;
+}
+
+fn recount_all(message: &mut Message, method: TokenMethod) {
+    for block in &mut message.content {
+        block.recount(method);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::{ToolResultBlock, ToolUse, Transcript};
+
+    fn note(kind: &'static str, body: &str) -> Record {
+        let text = alloc::format!("<system-reminder>\n{body}\n</system-reminder>");
+        Record::Attachment(Attachment::new(kind, None, text, TokenMethod::Codex))
+    }
+
+    fn session_with_tool_round() -> Transcript {
+        let mut t = Transcript::default();
+        t.push(Record::Prompt {
+            text: "fix it".into(),
+        });
+        t.push(note("nested_memory", "m"));
+        let response = t.next_response();
+        t.push(Record::Assistant {
+            response,
+            block: AssistantBlock::ToolUse(ToolUse {
+                id: "t1".into(),
+                name: "Read".into(),
+                input: "{}".into(),
+            }),
+        });
+        t.push(Record::ToolResults {
+            results: Vec::from([ToolResultBlock {
+                tool_use_id: "t1".into(),
+                content: "1\tx\n".into(),
+                is_error: false,
+            }]),
+        });
+        t.push(note("edited_text_file", "changed"));
+        t
+    }
+
+    #[test]
+    fn mid_turn_attachments_fold_into_the_last_tool_result() {
+        let t = session_with_tool_round();
+        let rules = AttachmentRules::claude_code();
+        let (messages, splice) = assemble_messages(t.messages(), &rules, TokenMethod::Codex);
+        assert_eq!(messages.len(), 3);
+        assert_eq!((splice.message, splice.block), (0, 1));
+        let result = &messages[2].content[0];
+        assert_eq!(
+            result.text,
+            "1\tx\n\n<system-reminder>\nchanged\n</system-reminder>"
+        );
+        assert_eq!(result.parts.len(), 2);
+        assert_eq!(
+            result.tokens,
+            result.parts[0].tokens + result.parts[1].tokens
+        );
+        assert_eq!(result.parts[1].category, Category::ATTACHMENTS);
+    }
+
+    #[test]
+    fn with_q50_fixed_they_stay_separate_blocks() {
+        let t = session_with_tool_round();
+        let rules = AttachmentRules::recommended();
+        let (messages, _) = assemble_messages(t.messages(), &rules, TokenMethod::Codex);
+        assert_eq!(messages[2].content.len(), 2);
+        assert_eq!(messages[2].content[1].source, "edited_text_file");
+    }
+
+    #[test]
+    fn human_turn_attachments_precede_the_prompt_with_a_seam() {
+        let mut t = session_with_tool_round();
+        let response = t.next_response();
+        t.push(Record::Assistant {
+            response,
+            block: AssistantBlock::text("done"),
+        });
+        t.push(Record::Prompt {
+            text: "next".into(),
+        });
+        t.push(note("date_change", "d"));
+        let rules = AttachmentRules::claude_code();
+        let (messages, _) = assemble_messages(t.messages(), &rules, TokenMethod::Codex);
+        let last = &messages[messages.len() - 1].content;
+        assert_eq!(last[0].source, "date_change");
+        assert!(
+            last[0].text.ends_with("</system-reminder>\n"),
+            "seam newline"
+        );
+        assert_eq!(last[1].text, "next");
+    }
+}

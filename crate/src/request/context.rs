@@ -1,0 +1,155 @@
+//! The channels around the messages: the system prompt, the tool definitions and the
+//! prepended user context (spec §7.11).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{Block, Category};
+use crate::attachment::{json_string, AttachmentRules};
+use crate::tokens::TokenMethod;
+
+/// What the system prompt's dynamic part reports (after the cache boundary).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Environment<'a> {
+    /// The working directory.
+    pub cwd: &'a str,
+    /// `linux`, `darwin`, `win32`.
+    pub platform: &'a str,
+    /// The local date at the start of the session, `YYYY-MM-DD`.
+    pub date: &'a str,
+    /// `git status` at the start of the session; `None`: not a repository.
+    pub git_status: Option<&'a str>,
+}
+
+/// A tool the model can call, as the `tools` channel carries it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolDefinition {
+    /// Its name.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// Its input's JSON Schema, compact JSON.
+    pub input_schema: String,
+    /// Loaded on demand: only its name is announced (`deferred_tools_delta`).
+    pub deferred: bool,
+}
+
+/// The system prompt: the static part, then the environment after the cache boundary.
+pub fn system_blocks(
+    static_prompt: &str,
+    env: &Environment<'_>,
+    method: TokenMethod,
+) -> Vec<Block> {
+    let mut lines = format!(
+        "<env>\nWorking directory: {}\nPlatform: {}\nToday's date: {}\n</env>",
+        env.cwd, env.platform, env.date
+    );
+    if let Some(status) = env.git_status {
+        lines.push_str(
+            "\n\nGit status when the conversation began (a snapshot; it is not updated):\n",
+        );
+        lines.push_str(status);
+    }
+    let mut dynamic = Block::text("environment", Category::SYSTEM, lines, method);
+    dynamic.cache_boundary = true;
+    Vec::from([
+        Block::text(
+            "system_static",
+            Category::SYSTEM,
+            static_prompt.into(),
+            method,
+        ),
+        dynamic,
+    ])
+}
+
+/// One block per tool that is not deferred: `{"name","description","input_schema"}`.
+pub fn tool_blocks(tools: &[ToolDefinition], method: TokenMethod) -> Vec<Block> {
+    tools
+        .iter()
+        .filter(|tool| !tool.deferred)
+        .map(|tool| {
+            let json = format!(
+                "{{\"name\":{},\"description\":{},\"input_schema\":{}}}",
+                json_string(&tool.name),
+                json_string(&tool.description),
+                tool.input_schema
+            );
+            let mut block = Block::text(&tool.name, Category::TOOLS, json, method);
+            block.block_type = "tool_definition";
+            block
+        })
+        .collect()
+}
+
+/// The user context (§7.11): the CLAUDE.md text when there is one, and the date sentence,
+/// in one `<system-reminder>`. `claude_md` is the rendered memory, preamble included.
+pub fn user_context_block(
+    claude_md: Option<&str>,
+    date: &str,
+    rules: &AttachmentRules,
+    method: TokenMethod,
+) -> Block {
+    let mut text = String::from(
+        "<system-reminder>\nThe context below may help you answer the user's questions:\n",
+    );
+    if let Some(claude_md) = claude_md {
+        text.push_str("# claudeMd\n");
+        text.push_str(claude_md);
+        text.push('\n');
+    }
+    text.push_str("# currentDate\nToday's date is ");
+    text.push_str(date);
+    text.push_str(".\n\n");
+    if !rules.user_context_without_indent {
+        text.push_str("      "); // the original's template indentation (Q51)
+    }
+    text.push_str(
+        "IMPORTANT: this context may or may not be relevant to the task at hand. Respond to \
+         it only if it is highly relevant.\n</system-reminder>\n",
+    );
+    Block::text("user_context", Category::MEMORY, text, method)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_context_keeps_the_format_facts() {
+        let rules = AttachmentRules::claude_code();
+        let block = user_context_block(Some("md"), "2026-11-29", &rules, TokenMethod::Codex);
+        assert!(block.text.starts_with("<system-reminder>\n"));
+        assert!(block.text.contains("\n# claudeMd\nmd\n# currentDate\n"));
+        assert!(block.text.contains("2026-11-29.\n\n      IMPORTANT"));
+        assert!(block.text.ends_with("</system-reminder>\n"));
+        let fixed = user_context_block(
+            None,
+            "2026-11-29",
+            &AttachmentRules::recommended(),
+            TokenMethod::Codex,
+        );
+        assert!(!fixed.text.contains("# claudeMd"));
+        assert!(fixed.text.contains(".\n\nIMPORTANT"));
+    }
+
+    #[test]
+    fn deferred_tools_stay_out_of_the_tools_channel() {
+        let tool = |name: &str, deferred| ToolDefinition {
+            name: name.into(),
+            description: "d".into(),
+            input_schema: "{}".into(),
+            deferred,
+        };
+        let blocks = tool_blocks(
+            &[tool("Read", false), tool("Slack", true)],
+            TokenMethod::Codex,
+        );
+        assert_eq!(blocks.len(), 1);
+        assert_eq!(
+            blocks[0].text,
+            r#"{"name":"Read","description":"d","input_schema":{}}"#
+        );
+    }
+}

@@ -1,0 +1,278 @@
+//! The request the model receives on one round, assembled from the session's state (spec
+//! claude-code.md §7.1, §7.11).
+//!
+//! Four channels: the system prompt (a static part, then after a cache boundary a dynamic
+//! part with the environment), the tool definitions, the user context prepended to the
+//! messages (CLAUDE.md files and the date; never stored in the transcript), and the
+//! messages themselves (the transcript with its attachments placed and merged as the
+//! original places and merges them). Every block carries its token count, its channel and
+//! its category, and the totals per channel and per category each sum exactly to the total.
+
+mod assemble;
+mod context;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+pub use assemble::assemble_messages;
+pub use context::{system_blocks, tool_blocks, user_context_block, Environment, ToolDefinition};
+
+use crate::tokens::{estimate_tokens, TokenMethod};
+
+/// The channels of a request.
+pub struct Channel;
+
+impl Channel {
+    /// The system prompt.
+    pub const SYSTEM: &'static str = "system";
+    /// The tool definitions.
+    pub const TOOLS: &'static str = "tools";
+    /// The user context prepended to the messages.
+    pub const USER_CONTEXT: &'static str = "userContext";
+    /// The messages.
+    pub const MESSAGES: &'static str = "messages";
+}
+
+/// What a block's tokens are spent on: the segments of the context meter.
+pub struct Category;
+
+impl Category {
+    /// The system prompt.
+    pub const SYSTEM: &'static str = "system";
+    /// Tool definitions.
+    pub const TOOLS: &'static str = "tools";
+    /// Instructions and remembered notes: CLAUDE.md files, nested memory, relevant memories.
+    pub const MEMORY: &'static str = "memory";
+    /// Every other attachment: file contents, change notes, reminders.
+    pub const ATTACHMENTS: &'static str = "attachments";
+    /// Prompts, the model's answers, tool calls and their results.
+    pub const CONVERSATION: &'static str = "conversation";
+}
+
+/// One content block of a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct Block {
+    /// The API block type: `text`, `tool_use` or `tool_result`.
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
+    pub block_type: &'static str,
+    /// What produced it: `prompt`, `assistant`, `tool`, `user_context`, `system_static`,
+    /// `environment`, a tool's name, or an attachment kind.
+    pub source: String,
+    /// What its tokens are spent on: see [`Category`].
+    pub category: &'static str,
+    /// An attachment's frequency class.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub frequency: Option<&'static str>,
+    /// The text the model sees (a tool call: its input JSON).
+    pub text: String,
+    /// Tokens under the profile's counter; for a block with parts, the sum of the parts.
+    pub tokens: u64,
+    /// The text is a `<system-reminder>`.
+    pub reminder: bool,
+    /// The prompt cache's boundary lies before this block (the system prompt's static
+    /// part ends here).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "core::ops::Not::not"))]
+    pub cache_boundary: bool,
+    /// The id of a tool call, or of the call a result answers.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub tool_use_id: Option<String>,
+    /// A tool result reporting a failure.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "core::ops::Not::not"))]
+    pub is_error: bool,
+    /// A tool result with attachments folded into its text (Q50): the tool's output, then
+    /// each folded attachment, in order; `text` is what the model sees of them together.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub parts: Vec<Block>,
+}
+
+impl Block {
+    /// A text block counted with `method`.
+    pub fn text(source: &str, category: &'static str, text: String, method: TokenMethod) -> Block {
+        Block {
+            block_type: "text",
+            source: source.into(),
+            category,
+            frequency: None,
+            tokens: estimate_tokens(&text, method, None),
+            reminder: text.starts_with("<system-reminder>"),
+            text,
+            cache_boundary: false,
+            tool_use_id: None,
+            is_error: false,
+            parts: Vec::new(),
+        }
+    }
+
+    /// Recounts `tokens` after `text` changed.
+    pub(crate) fn recount(&mut self, method: TokenMethod) {
+        self.tokens = if self.parts.is_empty() {
+            estimate_tokens(&self.text, method, None)
+        } else {
+            self.parts.iter().map(|part| part.tokens).sum()
+        };
+    }
+}
+
+/// A message of the request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Message {
+    /// `user` or `assistant`.
+    pub role: &'static str,
+    /// Its blocks.
+    pub content: Vec<Block>,
+}
+
+/// Where the user context sits among the messages: before block `block` of message
+/// `message` (after the first turn's attachments, which float above it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Splice {
+    /// The message.
+    pub message: usize,
+    /// The block within it.
+    pub block: usize,
+}
+
+/// Tokens of a request, by channel and by category; each breakdown sums to `total`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct RequestTokens {
+    /// Every block of every channel.
+    pub total: u64,
+    /// Per channel.
+    pub by_channel: ByChannel,
+    /// Per category.
+    pub by_category: ByCategory,
+}
+
+/// Tokens per channel.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ByChannel {
+    /// The system prompt.
+    pub system: u64,
+    /// Tool definitions.
+    pub tools: u64,
+    /// The prepended user context.
+    pub user_context: u64,
+    /// The messages.
+    pub messages: u64,
+}
+
+/// Tokens per category.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ByCategory {
+    /// The system prompt.
+    pub system: u64,
+    /// Tool definitions.
+    pub tools: u64,
+    /// Memory files and memories.
+    pub memory: u64,
+    /// Other attachments.
+    pub attachments: u64,
+    /// The conversation.
+    pub conversation: u64,
+}
+
+impl ByCategory {
+    fn add(&mut self, category: &str, tokens: u64) {
+        let slot = match category {
+            Category::SYSTEM => &mut self.system,
+            Category::TOOLS => &mut self.tools,
+            Category::MEMORY => &mut self.memory,
+            Category::ATTACHMENTS => &mut self.attachments,
+            _ => &mut self.conversation,
+        };
+        *slot += tokens;
+    }
+}
+
+/// The model's context window, as the meter shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct Window {
+    /// The model's context window.
+    pub context: u64,
+    /// What is left of it after the request: `context - total`, or 0 when over.
+    pub free: u64,
+    /// How far the request is over the window (0 when it fits).
+    pub over: u64,
+}
+
+/// The assembled request.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct Request {
+    /// The system prompt: static part, cache boundary, dynamic part.
+    pub system: Vec<Block>,
+    /// Tool definitions (deferred tools are not here; only their names, as a reminder).
+    pub tools: Vec<Block>,
+    /// The user context, sent as a meta user message and never stored.
+    pub user_context: Vec<Block>,
+    /// Where the user context sits among the messages.
+    pub user_context_at: Splice,
+    /// The messages.
+    pub messages: Vec<Message>,
+    /// Token totals.
+    pub tokens: RequestTokens,
+    /// The window and what is left of it.
+    pub window: Window,
+}
+
+impl Request {
+    /// Builds a request and its totals.
+    pub fn new(
+        system: Vec<Block>,
+        tools: Vec<Block>,
+        user_context: Vec<Block>,
+        (messages, user_context_at): (Vec<Message>, Splice),
+        context_window: u64,
+    ) -> Request {
+        let mut tokens = RequestTokens::default();
+        let mut count = |blocks: &[Block], channel: &mut u64| {
+            for block in blocks {
+                *channel += block.tokens;
+                if block.parts.is_empty() {
+                    tokens.by_category.add(block.category, block.tokens);
+                } else {
+                    for part in &block.parts {
+                        tokens.by_category.add(part.category, part.tokens);
+                    }
+                }
+            }
+        };
+        let mut by_channel = ByChannel::default();
+        count(&system, &mut by_channel.system);
+        count(&tools, &mut by_channel.tools);
+        count(&user_context, &mut by_channel.user_context);
+        for message in &messages {
+            count(&message.content, &mut by_channel.messages);
+        }
+        tokens.total =
+            by_channel.system + by_channel.tools + by_channel.user_context + by_channel.messages;
+        tokens.by_channel = by_channel;
+        let window = Window {
+            context: context_window,
+            free: context_window.saturating_sub(tokens.total),
+            over: tokens.total.saturating_sub(context_window),
+        };
+        Request {
+            system,
+            tools,
+            user_context,
+            user_context_at,
+            messages,
+            tokens,
+            window,
+        }
+    }
+}

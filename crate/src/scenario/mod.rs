@@ -1,0 +1,208 @@
+//! Scenarios: a scripted session in JSON, replayed deterministically (feature `serde`).
+//!
+//! A scenario gives the workspace's initial files and configuration, then steps: prompts,
+//! assistant responses with tool calls (executed against the virtual file system), edits
+//! made outside the agent, mode changes, IDE state, diagnostics, time, registry changes.
+//! [`run_scenario`] replays it and returns one [`crate::session::Turn`] per step. The
+//! format is documented by `web/scenarios/scenario.schema.json`; [`parse_scenario`]
+//! reports a bad value with its JSON path and what is allowed.
+//!
+//! ```
+//! use context_assembly::scenario::{parse_scenario, run_scenario};
+//! let scenario = parse_scenario(r#"{
+//!   "profile": "claude-code",
+//!   "files": { "src/a.ts": "one\n" },
+//!   "steps": [ { "kind": "user", "prompt": "look at @src/a.ts" } ]
+//! }"#).unwrap();
+//! let trace = run_scenario(&scenario).unwrap();
+//! assert_eq!(trace.steps[0].turn.attachments[0].kind, "file");
+//! ```
+
+mod parse;
+mod run;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::session::{
+    BackgroundStatus, DiagnosticFile, IdeSelection, McpServer, PermissionMode, PlanApproval,
+    SessionConfig, Skill,
+};
+use crate::ProfileName;
+
+pub use parse::parse_scenario;
+pub use run::{run_scenario, StepTrace, Trace};
+
+/// A whole scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// A title for the player.
+    pub name: String,
+    /// What the scenario teaches.
+    pub description: String,
+    /// The preset to run.
+    pub profile: ProfileName,
+    /// Quirk switches changed from the preset: `(path, value)`, e.g.
+    /// `("attachments.planCountsNewPrompt", true)`.
+    pub switches: Vec<(String, bool)>,
+    /// The working directory (absolute).
+    pub cwd: String,
+    /// The user's home (absolute).
+    pub home: String,
+    /// The logical clock at the start, in ms since the Unix epoch.
+    pub start_ms: u64,
+    /// How far the clock moves on each step that does not set it.
+    pub step_ms: u64,
+    /// Settings and registries.
+    pub config: SessionConfig,
+    /// Files present at the start, in the order given.
+    pub files: Vec<InitialFile>,
+    /// The steps.
+    pub steps: Vec<Step>,
+}
+
+/// A file present at the start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InitialFile {
+    /// Its path (absolute, relative to cwd, or `~/…`).
+    pub path: String,
+    /// Its text.
+    pub content: String,
+}
+
+/// One step of a scenario, with the JSON it came from (for the trace).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// What happens.
+    pub action: Action,
+    /// The step as given, compact JSON.
+    pub source: String,
+}
+
+/// What a step does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// The human submits a prompt (a human turn).
+    User {
+        /// The prompt.
+        prompt: String,
+        /// Memory files the host selected for this prompt (absolute paths); `None`: the
+        /// built-in keyword scorer chooses.
+        memories: Option<Vec<String>>,
+    },
+    /// The model answers: blocks in order; tool calls are executed, and if there were any,
+    /// a tool round follows.
+    Assistant {
+        /// Thinking, text and tool calls, in order.
+        blocks: Vec<AssistantStep>,
+    },
+    /// An edit outside the agent: a file created or overwritten.
+    WriteFile {
+        /// Path.
+        path: String,
+        /// New text.
+        content: String,
+    },
+    /// A file or empty directory deleted outside the agent.
+    DeleteFile {
+        /// Path.
+        path: String,
+    },
+    /// A rename outside the agent (an editor's atomic save).
+    Rename {
+        /// From.
+        from: String,
+        /// To.
+        to: String,
+    },
+    /// The mtime moves, the content stays.
+    Touch {
+        /// Path.
+        path: String,
+    },
+    /// The permission mode changes (Shift+Tab).
+    SetMode {
+        /// The new mode.
+        mode: PermissionMode,
+    },
+    /// The IDE's selection and opened file.
+    Ide {
+        /// The selection; `None` clears it.
+        selection: Option<IdeSelection>,
+        /// The file shown in the editor; `None` clears it.
+        opened_file: Option<String>,
+    },
+    /// New diagnostics from the IDE or a linter.
+    Diagnostics {
+        /// Per file.
+        files: Vec<DiagnosticFile>,
+    },
+    /// The clock moves forward by `ms`.
+    AdvanceTime {
+        /// Milliseconds.
+        ms: u64,
+    },
+    /// Registries change: each list given replaces the current one.
+    Registry {
+        /// Skills.
+        skills: Option<Vec<Skill>>,
+        /// Agent types.
+        agents: Option<Vec<String>>,
+        /// MCP servers with instructions.
+        mcp_servers: Option<Vec<McpServer>>,
+        /// Tools loaded on demand (their names are announced).
+        deferred_tools: Option<Vec<String>>,
+    },
+    /// The human types while the agent works: delivered on the next pass.
+    QueueCommand {
+        /// The text.
+        prompt: String,
+    },
+    /// The agent definition's critical reminder; `None` removes it.
+    CriticalReminder {
+        /// The text.
+        text: Option<String>,
+    },
+    /// Spending so far, for the `budget_usd` and `output_token_usage` reminders.
+    Usage {
+        /// US dollars spent, in cents.
+        spent_usd_cents: Option<u64>,
+        /// Output tokens of this turn.
+        output_tokens: Option<u64>,
+    },
+    /// A background task's status, for `task_status`.
+    TaskStatus {
+        /// The task's id.
+        task_id: String,
+        /// What it does.
+        description: String,
+        /// `running` or `killed`.
+        status: BackgroundStatus,
+    },
+}
+
+/// One block of an assistant step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AssistantStep {
+    /// Text.
+    Text(String),
+    /// Extended thinking.
+    Thinking(String),
+    /// A tool call, executed when the step runs.
+    ToolUse(ToolCall),
+}
+
+/// A tool call in a scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    /// The call's id; generated (`toolu_{n}`) when absent.
+    pub id: Option<String>,
+    /// The tool.
+    pub name: String,
+    /// Its input, compact JSON (an object).
+    pub input: String,
+    /// What the tool printed, for tools the library cannot run (Bash, Task, MCP tools).
+    pub output: Option<String>,
+    /// The user's answer to an `ExitPlanMode` call.
+    pub approval: Option<PlanApproval>,
+}

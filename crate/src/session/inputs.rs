@@ -1,0 +1,110 @@
+//! What the host tells a session besides files: modes, the IDE's state, diagnostics,
+//! registries, the user's answer to a plan.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// The user's answer to a plan (leaving plan mode).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanApproval {
+    /// Approved: plan mode ends.
+    pub approved: bool,
+    /// What the user said; a rejection without feedback ends the turn.
+    pub feedback: Option<String>,
+}
+
+/// The permission modes (§7.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PermissionMode {
+    /// Ask before edits.
+    Default,
+    /// Accept edits.
+    AcceptEdits,
+    /// Plan mode: read-only until the plan is approved.
+    Plan,
+    /// Auto mode (the transcript classifier decides).
+    Auto,
+    /// Everything allowed.
+    BypassPermissions,
+}
+
+/// An IDE selection (§7.8).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdeSelection {
+    /// The file.
+    pub path: String,
+    /// The first line as the IDE reports it (probably 0-based, Q52).
+    pub line_start: u64,
+    /// Lines selected.
+    pub line_count: u64,
+    /// The selection ends at character 0 of its last line.
+    pub ends_at_line_start: bool,
+    /// The selected text.
+    pub text: String,
+}
+
+/// Diagnostics of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiagnosticFile {
+    /// The file.
+    pub path: String,
+    /// Its diagnostics.
+    pub items: Vec<Diagnostic>,
+}
+
+/// One diagnostic; `line` and `column` are 0-based as IDEs report them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// `error`, `warning`, `info` or `hint`.
+    pub severity: Severity,
+    /// 0-based line.
+    pub line: u64,
+    /// 0-based column.
+    pub column: u64,
+    /// The message.
+    pub message: String,
+    /// The rule or error code.
+    pub code: Option<String>,
+    /// The tool that reported it.
+    pub source: Option<String>,
+}
+
+/// A diagnostic's severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// An error.
+    Error,
+    /// A warning.
+    Warning,
+    /// Information.
+    Info,
+    /// A hint.
+    Hint,
+}
+
+/// A background task's status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackgroundStatus {
+    /// Still running.
+    Running,
+    /// Stopped by the user.
+    Killed,
+}
+
+/// A skill the Skill tool can run (§7.10).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skill {
+    /// Its name.
+    pub name: String,
+    /// What it does; cut to the profile's cap in the listing.
+    pub description: String,
+}
+
+/// A connected MCP server and the instructions it gives the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpServer {
+    /// The server's name.
+    pub name: String,
+    /// Its instructions; `None` when it gives none.
+    pub instructions: Option<String>,
+}

@@ -1,0 +1,187 @@
+//! The transcript: the records a session stores, in order (spec claude-code.md §7.4, §7.11).
+//!
+//! Claude Code stores one record per streamed assistant content block, tool results as user
+//! records, and each attachment as its own meta record; the request is assembled from these
+//! anew every round. The three definitions of a "human turn" the original uses are kept
+//! apart here (Q47).
+//!
+//! ```
+//! use context_assembly::transcript::{AssistantBlock, Record, Transcript};
+//! let mut transcript = Transcript::default();
+//! transcript.push(Record::Prompt { text: "hi".into() });
+//! let response = transcript.next_response();
+//! transcript.push(Record::Assistant { response, block: AssistantBlock::Text("hello".into()) });
+//! assert_eq!(transcript.len(), 2);
+//! assert!(transcript.messages()[0].is_human_turn_for_plan_mode());
+//! ```
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::attachment::Attachment;
+
+/// One content block of an assistant response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "type", rename_all = "snake_case"))]
+pub enum AssistantBlock {
+    /// Text the model wrote.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// Extended thinking (records holding only this are not counted by the todo cadence).
+    Thinking {
+        /// The thinking text.
+        thinking: String,
+    },
+    /// A tool call.
+    ToolUse(ToolUse),
+}
+
+impl AssistantBlock {
+    /// A text block.
+    pub fn text(text: &str) -> AssistantBlock {
+        AssistantBlock::Text { text: text.into() }
+    }
+}
+
+/// A tool call the model made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ToolUse {
+    /// The call's id, which its result cites.
+    pub id: String,
+    /// The tool's name: `Read`, `Edit`, `TodoWrite`…
+    pub name: String,
+    /// The input as compact JSON.
+    pub input: String,
+}
+
+/// The result of one tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ToolResultBlock {
+    /// The id of the call it answers.
+    pub tool_use_id: String,
+    /// The tool's output as the model sees it.
+    pub content: String,
+    /// The call failed.
+    pub is_error: bool,
+}
+
+/// A stored record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Record {
+    /// What the human typed (a non-meta user record without tool results).
+    Prompt {
+        /// The prompt.
+        text: String,
+    },
+    /// One content block of an assistant response; records of one response share `response`.
+    Assistant {
+        /// Which response the block belongs to.
+        response: u64,
+        /// The block.
+        block: AssistantBlock,
+    },
+    /// A user record carrying tool results.
+    ToolResults {
+        /// The results, in the order of the calls.
+        results: Vec<ToolResultBlock>,
+    },
+    /// A meta record holding one attachment.
+    Attachment(Attachment),
+}
+
+/// A record with its id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    /// A counter, unique within the transcript.
+    pub id: u64,
+    /// What it holds.
+    pub record: Record,
+}
+
+impl Message {
+    /// Plan and auto mode's human turn: a user record, not meta, without tool results
+    /// (§7.4). Attachments are meta records and never count.
+    pub fn is_human_turn_for_plan_mode(&self) -> bool {
+        matches!(self.record, Record::Prompt { .. })
+    }
+
+    /// Verify-plan's human turn (`isHumanTurn`): not meta and without a tool-use result
+    /// (§7.4). Over the records this library stores it agrees with plan mode's; it is kept
+    /// apart so that a record kind added later is classified deliberately.
+    pub fn is_human_turn_for_verify_plan(&self) -> bool {
+        matches!(self.record, Record::Prompt { .. })
+    }
+
+    /// The todo cadence's unit: an assistant record that is not thinking-only (§7.4).
+    pub fn is_counted_assistant_record(&self) -> bool {
+        matches!(
+            self.record,
+            Record::Assistant { ref block, .. } if !matches!(block, AssistantBlock::Thinking { .. })
+        )
+    }
+
+    /// The attachment this record holds, if it holds one.
+    pub fn attachment(&self) -> Option<&Attachment> {
+        match &self.record {
+            Record::Attachment(attachment) => Some(attachment),
+            _ => None,
+        }
+    }
+}
+
+/// The records of a session, oldest first.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Transcript {
+    messages: Vec<Message>,
+    next_id: u64,
+    next_response: u64,
+}
+
+impl Transcript {
+    /// Appends a record and returns its id.
+    pub fn push(&mut self, record: Record) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.messages.push(Message { id, record });
+        id
+    }
+
+    /// A fresh response number for the records of one assistant response.
+    pub fn next_response(&mut self) -> u64 {
+        let response = self.next_response;
+        self.next_response += 1;
+        response
+    }
+
+    /// The records, oldest first.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// How many records there are.
+    pub fn len(&self) -> usize {
+        self.messages.len()
+    }
+
+    /// No records yet.
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
+
+    /// Replaces every record (compaction rewrites the transcript).
+    pub fn replace(&mut self, messages: Vec<Message>) {
+        self.messages = messages;
+    }
+
+    /// Attachments still in the transcript, oldest first.
+    pub fn attachments(&self) -> impl DoubleEndedIterator<Item = &Attachment> {
+        self.messages.iter().filter_map(Message::attachment)
+    }
+}
