@@ -108,3 +108,27 @@ pub struct McpServer {
     /// Its instructions; `None` when it gives none.
     pub instructions: Option<String>,
 }
+
+/// One item of the TodoWrite list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct TodoItem {
+    /// What is to be done.
+    pub content: String,
+    /// `pending`, `in_progress` or `completed`.
+    pub status: String,
+}
+
+/// One task of the task tools (TaskCreate, TaskUpdate).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct TaskItem {
+    /// Its id, a counter.
+    pub id: u64,
+    /// What it is.
+    pub subject: String,
+    /// `pending`, `in_progress` or `completed`.
+    pub status: String,
+}

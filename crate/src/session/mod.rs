@@ -40,11 +40,13 @@ use crate::deny::{DenyRules, Roots, RuleSource, RuleSpec};
 use crate::file_state::FileStateCache;
 use crate::memory::{LoadedMemory, MemoryRoots};
 use crate::path::expand_path;
+use crate::request::ToolDefinition;
 use crate::vfs::{Content, DirEntry, FsError, Stat, TransientError, Vfs};
 use crate::{Error, Profile};
 
 pub use inputs::*;
 pub use rules::FileContextRules;
+pub use tools::default_tools;
 pub use tools::{ToolResult, FILE_UNCHANGED_STUB};
 
 /// A resource of a connected MCP server, as an @-mention can reach it (§1.7).
@@ -62,8 +64,8 @@ pub struct McpResource {
     pub text: Option<String>,
 }
 
-/// What the session knows beyond its files: settings and registries.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// What the session knows beyond its files: settings, registries, the environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionConfig {
     /// `permissions.deny` rule texts, e.g. `Read(./.env)` (project settings).
     pub deny: Vec<String>,
@@ -73,6 +75,81 @@ pub struct SessionConfig {
     pub agents: Vec<String>,
     /// Further directories the agent works in.
     pub additional_directories: Vec<String>,
+    /// Tool definitions; empty: the built-in set ([`default_tools`]).
+    pub tools: Vec<ToolDefinition>,
+    /// Names of tools loaded on demand, announced by `deferred_tools_delta`.
+    pub deferred_tools: Vec<String>,
+    /// Skills the Skill tool can run.
+    pub skills: Vec<Skill>,
+    /// Connected MCP servers and their instructions.
+    pub mcp_servers: Vec<McpServer>,
+    /// The model's context window in tokens.
+    pub context_window: u64,
+    /// Tokens reserved for the model's output: the effective window is the context window
+    /// minus this (§9.1).
+    pub output_reserve: u64,
+    /// The system prompt's static part; `None`: the built-in one.
+    pub system_prompt: Option<String>,
+    /// `linux`, `darwin` or `win32`, for the environment block.
+    pub platform: String,
+    /// `git status` at the start; `None`: not a git repository.
+    pub git_status: Option<String>,
+    /// The local time zone's offset from UTC in minutes (dates are local, §7.7).
+    pub utc_offset_minutes: i32,
+    /// The active output style; `None` or `default`: none.
+    pub output_style: Option<String>,
+    /// `CLAUDE_CODE_ENABLE_TOKEN_USAGE_ATTACHMENT`: send `token_usage` reminders.
+    pub token_usage_reminder: bool,
+    /// A spending limit in US cents, for `budget_usd` reminders.
+    pub budget_usd_cents: Option<u64>,
+    /// An output-token budget for the turn, for `output_token_usage` reminders.
+    pub output_token_budget: Option<u64>,
+    /// `CLAUDE_CODE_DISABLE_ATTACHMENTS` / `--bare`: only queued commands are attached.
+    pub disable_attachments: bool,
+    /// Auto mode exists (compile-time TRANSCRIPT_CLASSIFIER).
+    pub auto_mode_available: bool,
+    /// Compaction reminders exist (COMPACTION_REMINDERS and `tengu_marble_fox`).
+    pub compaction_reminders: bool,
+    /// Plan mode's interview workflow.
+    pub interview_mode: bool,
+    /// The plan file; `None`: `~/.claude/plans/plan.md`.
+    pub plan_file: Option<String>,
+    /// The auto-memory directory relevant memories come from; `None`: no auto-memory.
+    pub memory_dir: Option<String>,
+    /// The permission mode at the start.
+    pub permission_mode: PermissionMode,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            deny: Vec::new(),
+            mcp_resources: Vec::new(),
+            agents: Vec::new(),
+            additional_directories: Vec::new(),
+            tools: Vec::new(),
+            deferred_tools: Vec::new(),
+            skills: Vec::new(),
+            mcp_servers: Vec::new(),
+            context_window: 200_000,
+            output_reserve: 20_000,
+            system_prompt: None,
+            platform: "linux".into(),
+            git_status: None,
+            utc_offset_minutes: 0,
+            output_style: None,
+            token_usage_reminder: false,
+            budget_usd_cents: None,
+            output_token_budget: None,
+            disable_attachments: false,
+            auto_mode_available: false,
+            compaction_reminders: false,
+            interview_mode: false,
+            plan_file: None,
+            memory_dir: None,
+            permission_mode: PermissionMode::Default,
+        }
+    }
 }
 
 /// How to start a session.
