@@ -7,6 +7,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use crate::attachment::AttachmentRules;
 use crate::deny::DenyRulesSwitches;
 use crate::diff::SnippetRules;
 use crate::file_state::FileStateRules;
@@ -109,6 +110,8 @@ pub struct Profile {
     pub memory: MemoryRules,
     /// What the session does with mentions and changed files (§3.7, §5.1).
     pub file_context: FileContextRules,
+    /// The attachment pipeline and request assembly (§7).
+    pub attachments: AttachmentRules,
 }
 
 impl Profile {
@@ -125,6 +128,7 @@ impl Profile {
             file_state: FileStateRules::claude_code(),
             memory: MemoryRules::claude_code(),
             file_context: FileContextRules::claude_code(),
+            attachments: AttachmentRules::claude_code(),
         }
     }
 
@@ -146,6 +150,7 @@ impl Profile {
             file_state: FileStateRules::claude_code(),
             memory: MemoryRules::claude_code(),
             file_context: FileContextRules::codex(),
+            attachments: AttachmentRules::claude_code(),
         }
     }
 
@@ -162,6 +167,7 @@ impl Profile {
             file_state: FileStateRules::recommended(),
             memory: MemoryRules::recommended(),
             file_context: FileContextRules::recommended(),
+            attachments: AttachmentRules::recommended(),
         }
     }
 

@@ -10,7 +10,7 @@
 //! let mut transcript = Transcript::default();
 //! transcript.push(Record::Prompt { text: "hi".into() });
 //! let response = transcript.next_response();
-//! transcript.push(Record::Assistant { response, block: AssistantBlock::Text("hello".into()) });
+//! transcript.push(Record::Assistant { response, block: AssistantBlock::text("hello") });
 //! assert_eq!(transcript.len(), 2);
 //! assert!(transcript.messages()[0].is_human_turn_for_plan_mode());
 //! ```

@@ -1,7 +1,7 @@
 //! The file-context engine end to end: a session, its tools, and what each turn attaches
 //! and decides, under `claude-code` and `recommended` (spec claude-code.md §1–5, §8).
 
-use context_assembly::attachment::Turn;
+use context_assembly::session::Turn;
 use context_assembly::session::{McpResource, Session, SessionConfig, SessionOptions};
 use context_assembly::vfs::TransientError;
 use context_assembly::Profile;
@@ -17,6 +17,7 @@ fn session(profile: Profile, deny: &[&str]) -> Session {
         }],
         agents: vec!["reviewer".into()],
         additional_directories: vec![],
+        ..SessionConfig::default()
     };
     Session::new(SessionOptions {
         profile,

@@ -63,6 +63,8 @@
 //! ```
 
 mod content;
+mod eager;
+pub use eager::{eager_memory, render_claude_md};
 mod discovery;
 mod frontmatter;
 mod index;

@@ -10,6 +10,7 @@
 //!    folded into the last tool result: each text trimmed, empties dropped, joined with a
 //!    blank line (Q50; switched off, they stay separate blocks).
 
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -90,6 +91,76 @@ pub fn assemble_messages(
         fold_reminders(message, rules, method);
     }
     (messages, splice)
+}
+
+/// The assembled messages of the transcript's settled part, kept between rounds.
+///
+/// Records before the latest assistant response can no longer change place: an attachment
+/// floats up at most to the nearest assistant or tool-result record, and nothing merges
+/// across an assistant message. So each round assembles only the records from the latest
+/// response on, and a request costs what is new, not the whole transcript.
+#[derive(Debug, Clone, Default)]
+pub struct MessageCache {
+    settled_records: usize,
+    settled: Vec<Rc<Message>>,
+    splice: Option<Splice>,
+}
+
+impl MessageCache {
+    /// The messages of `records` and where the user context goes, reusing what is settled.
+    /// `records` must extend the records of the previous call; call [`MessageCache::clear`]
+    /// after rewriting them.
+    pub fn assemble(
+        &mut self,
+        records: &[transcript::Message],
+        rules: &AttachmentRules,
+        method: TokenMethod,
+    ) -> (Vec<Rc<Message>>, Splice) {
+        if records.len() < self.settled_records {
+            self.clear();
+        }
+        let cut = latest_response_start(records).max(self.settled_records);
+        if cut > self.settled_records {
+            let segment = records.get(self.settled_records..cut).unwrap_or_default();
+            let (messages, splice) = assemble_messages(segment, rules, method);
+            if self.settled_records == 0 {
+                self.splice = Some(splice);
+            }
+            self.settled.extend(messages.into_iter().map(Rc::new));
+            self.settled_records = cut;
+        }
+        let tail = records.get(cut..).unwrap_or_default();
+        let (messages, tail_splice) = assemble_messages(tail, rules, method);
+        let splice = self.splice.unwrap_or(tail_splice);
+        let mut all = self.settled.clone();
+        all.extend(messages.into_iter().map(Rc::new));
+        (all, splice)
+    }
+
+    /// Forgets everything (after compaction rewrote the transcript).
+    pub fn clear(&mut self) {
+        *self = MessageCache::default();
+    }
+}
+
+/// The index of the first record of the latest assistant response (0 when there is none).
+fn latest_response_start(records: &[transcript::Message]) -> usize {
+    let Some(last) = records
+        .iter()
+        .rposition(|m| matches!(m.record, Record::Assistant { .. }))
+    else {
+        return 0;
+    };
+    let Record::Assistant { response, .. } = records[last].record else {
+        return 0;
+    };
+    let mut start = last;
+    while start > 0
+        && matches!(records[start - 1].record, Record::Assistant { response: r, .. } if r == response)
+    {
+        start -= 1;
+    }
+    start
 }
 
 /// Records in request order, and how many attachments floated to the very top.

@@ -11,10 +11,11 @@
 mod assemble;
 mod context;
 
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub use assemble::assemble_messages;
+pub use assemble::{assemble_messages, MessageCache};
 pub use context::{system_blocks, tool_blocks, user_context_block, Environment, ToolDefinition};
 
 use crate::tokens::{estimate_tokens, TokenMethod};
@@ -220,8 +221,8 @@ pub struct Request {
     pub user_context: Vec<Block>,
     /// Where the user context sits among the messages.
     pub user_context_at: Splice,
-    /// The messages.
-    pub messages: Vec<Message>,
+    /// The messages; shared with the session's cache, so a request costs what is new.
+    pub messages: Vec<Rc<Message>>,
     /// Token totals.
     pub tokens: RequestTokens,
     /// The window and what is left of it.
@@ -234,7 +235,7 @@ impl Request {
         system: Vec<Block>,
         tools: Vec<Block>,
         user_context: Vec<Block>,
-        (messages, user_context_at): (Vec<Message>, Splice),
+        (messages, user_context_at): (Vec<Rc<Message>>, Splice),
         context_window: u64,
     ) -> Request {
         let mut tokens = RequestTokens::default();

@@ -20,6 +20,7 @@
 
 mod parse;
 mod run;
+mod switches;
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -32,6 +33,7 @@ use crate::ProfileName;
 
 pub use parse::parse_scenario;
 pub use run::{run_scenario, StepTrace, Trace};
+pub use switches::{apply_switches, SECTIONS};
 
 /// A whole scenario.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,30 +1,364 @@
-//! Replaying a scenario.
+//! Replaying a scenario: a session built from its start, each step applied in order on a
+//! logical clock, one [`Turn`] recorded per step.
 
+use alloc::format;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::Scenario;
-use crate::attachment::Collected;
-use crate::Error;
+use serde::ser::SerializeStruct;
+use serde_json::Value;
 
-/// The trace of a replayed scenario.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+use super::switches::apply_switches;
+use super::{Action, AssistantStep, Scenario, ToolCall};
+use crate::session::{
+    PermissionMode, ResponseBlock, Session, SessionOptions, TodoItem, ToolCall as SessionCall,
+    ToolInvocation, Turn,
+};
+use crate::{Error, Profile};
+
+/// The trace of a replayed scenario: one entry per step.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Trace {
-    /// One entry per step.
+    /// One entry per step, in order.
     pub steps: Vec<StepTrace>,
 }
 
-/// One step of a trace.
+/// One step of a trace: what was given, when, and what it produced.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StepTrace {
-    /// What the pass produced.
-    pub turn: Collected,
+    /// The step as given, compact JSON.
+    pub input: String,
+    /// The logical clock when the step ran.
+    pub at_ms: u64,
+    /// The permission mode after the step.
+    pub mode: &'static str,
+    /// What the step produced.
+    pub turn: Turn,
 }
 
-/// Replays a scenario.
+impl serde::Serialize for StepTrace {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // The input is shown as the JSON it was, not as a string of JSON.
+        let input: Value = serde_json::from_str(&self.input).unwrap_or(Value::Null);
+        let mut state = serializer.serialize_struct("StepTrace", 4)?;
+        state.serialize_field("input", &input)?;
+        state.serialize_field("atMs", &self.at_ms)?;
+        state.serialize_field("mode", self.mode)?;
+        state.serialize_field("turn", &self.turn)?;
+        state.end()
+    }
+}
+
+/// Replays `scenario` from its start.
 ///
 /// # Errors
-/// A step that cannot run.
+/// [`Error::InvalidConfig`] naming the JSON path of what could not be applied: an unknown
+/// switch, a file path outside the root, a tool input that is not what the tool takes.
 pub fn run_scenario(scenario: &Scenario) -> Result<Trace, Error> {
-    let _ = scenario;
-    Ok(Trace::default())
+    let mut profile = Profile::preset(scenario.profile);
+    apply_switches(&mut profile, &scenario.switches)?;
+    let mut session = Session::new(SessionOptions {
+        profile,
+        cwd: scenario.cwd.clone(),
+        home: Some(scenario.home.clone()),
+        config: scenario.config.clone(),
+    })
+    .map_err(|error| at("cwd", error))?;
+    let mut clock = scenario.start_ms;
+    for (index, file) in scenario.files.iter().enumerate() {
+        session
+            .write_file(&file.path, file.content.as_str(), clock)
+            .map_err(|error| at(&format!("files[{index}]"), error))?;
+    }
+    let mut trace = Trace::default();
+    for (index, step) in scenario.steps.iter().enumerate() {
+        let path = format!("steps[{index}]");
+        clock = match step.action {
+            Action::AdvanceTime { ms } => clock.saturating_add(ms),
+            _ => clock.saturating_add(scenario.step_ms),
+        };
+        let turn = apply(&mut session, &step.action, clock, &path)?;
+        trace.steps.push(StepTrace {
+            input: step.source.clone(),
+            at_ms: clock,
+            mode: mode_name(session.mode()),
+            turn,
+        });
+    }
+    Ok(trace)
+}
+
+/// Applies one step.
+fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Result<Turn, Error> {
+    let event = Turn {
+        round: crate::session::Round::EVENT,
+        ..Turn::default()
+    };
+    let fs = |error: Error| at(path, error);
+    match action {
+        Action::User { prompt, memories } => {
+            Ok(session.submit_with_memories(prompt, memories.as_deref(), at_ms))
+        }
+        Action::Assistant { blocks } => {
+            let blocks = response_blocks(blocks, path)?;
+            session.respond(blocks, at_ms).map_err(fs)
+        }
+        Action::WriteFile { path: file, content } => {
+            session.write_file(file, content.as_str(), at_ms).map_err(fs)?;
+            Ok(event)
+        }
+        Action::DeleteFile { path: file } => {
+            session.delete_file(file, at_ms).map_err(fs)?;
+            Ok(event)
+        }
+        Action::Rename { from, to } => {
+            session.rename(from, to, at_ms).map_err(fs)?;
+            Ok(event)
+        }
+        Action::Touch { path: file } => {
+            session.touch(file, at_ms).map_err(fs)?;
+            Ok(event)
+        }
+        Action::SetMode { mode } => {
+            session.set_mode(*mode);
+            Ok(event)
+        }
+        Action::Ide {
+            selection,
+            opened_file,
+        } => {
+            session.set_ide(selection.clone(), opened_file.clone());
+            Ok(event)
+        }
+        Action::Diagnostics { files } => {
+            session.add_diagnostics(files.clone());
+            Ok(event)
+        }
+        Action::AdvanceTime { .. } => Ok(event),
+        Action::Registry {
+            skills,
+            agents,
+            mcp_servers,
+            deferred_tools,
+        } => {
+            session.set_registries(
+                skills.clone(),
+                agents.clone(),
+                mcp_servers.clone(),
+                deferred_tools.clone(),
+            );
+            Ok(event)
+        }
+        Action::QueueCommand { prompt } => {
+            session.queue_command(prompt);
+            Ok(event)
+        }
+        Action::CriticalReminder { text } => {
+            session.set_critical_reminder(text.clone());
+            Ok(event)
+        }
+        Action::Usage {
+            spent_usd_cents,
+            output_tokens,
+        } => {
+            session.record_usage(*spent_usd_cents, *output_tokens);
+            Ok(event)
+        }
+        Action::TaskStatus {
+            task_id,
+            description,
+            status,
+        } => {
+            session.set_task_status(task_id, description, *status);
+            Ok(event)
+        }
+    }
+}
+
+fn response_blocks(blocks: &[AssistantStep], path: &str) -> Result<Vec<ResponseBlock>, Error> {
+    blocks
+        .iter()
+        .enumerate()
+        .map(|(index, block)| {
+            Ok(match block {
+                AssistantStep::Text(text) => ResponseBlock::Text(text.clone()),
+                AssistantStep::Thinking(text) => ResponseBlock::Thinking(text.clone()),
+                AssistantStep::ToolUse(call) => {
+                    let here = format!("{path}.blocks[{index}]");
+                    ResponseBlock::ToolUse(SessionCall {
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                        input: call.input.clone(),
+                        invocation: invocation(call, &here)?,
+                    })
+                }
+            })
+        })
+        .collect()
+}
+
+/// Decodes a tool call's input into what the session runs.
+fn invocation(call: &ToolCall, path: &str) -> Result<ToolInvocation, Error> {
+    let input: Value = serde_json::from_str(&call.input).map_err(|error| Error::InvalidConfig {
+        field: format!("{path}.input"),
+        reason: format!("not JSON: {error}"),
+    })?;
+    let fields = Fields {
+        input: &input,
+        path: format!("{path}.input"),
+    };
+    Ok(match call.name.as_str() {
+        "Read" => ToolInvocation::Read {
+            file_path: fields.string("file_path")?,
+            offset: fields.optional_whole("offset")?,
+            limit: fields.optional_whole("limit")?.map(|n| n.min(i64::MAX as u64) as i64),
+        },
+        "Edit" => ToolInvocation::Edit {
+            file_path: fields.string("file_path")?,
+            old_string: fields.string("old_string")?,
+            new_string: fields.string("new_string")?,
+        },
+        "Write" => ToolInvocation::Write {
+            file_path: fields.string("file_path")?,
+            content: fields.string("content")?,
+        },
+        "Grep" => ToolInvocation::Grep {
+            pattern: fields.string("pattern")?,
+            path: fields.optional_string("path")?,
+        },
+        "Glob" => ToolInvocation::Glob {
+            pattern: fields.string("pattern")?,
+            path: fields.optional_string("path")?,
+        },
+        "TodoWrite" => ToolInvocation::TodoWrite {
+            todos: fields.todos()?,
+        },
+        "TaskCreate" => ToolInvocation::TaskCreate {
+            subject: fields.string("subject")?,
+        },
+        "TaskUpdate" => ToolInvocation::TaskUpdate {
+            task_id: fields.whole("taskId")?,
+            status: fields.status("status")?,
+        },
+        "ExitPlanMode" => ToolInvocation::ExitPlanMode {
+            approval: call.approval.clone().ok_or_else(|| Error::InvalidConfig {
+                field: format!("{path}.approval"),
+                reason: "an ExitPlanMode call needs the user's answer: {\"approved\": true|false, \"feedback\"?: string}".into(),
+            })?,
+        },
+        _ => ToolInvocation::External {
+            output: call.output.clone().unwrap_or_default(),
+        },
+    })
+}
+
+/// Typed access to a tool input's fields, with the JSON path in every error.
+struct Fields<'a> {
+    input: &'a Value,
+    path: String,
+}
+
+impl Fields<'_> {
+    fn error(&self, key: &str, reason: String) -> Error {
+        Error::InvalidConfig {
+            field: format!("{}.{key}", self.path),
+            reason,
+        }
+    }
+
+    fn optional_string(&self, key: &str) -> Result<Option<String>, Error> {
+        match self.input.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(text)) => Ok(Some(text.clone())),
+            Some(other) => Err(self.error(key, format!("expected a string, got {}", type_name(other)))),
+        }
+    }
+
+    fn string(&self, key: &str) -> Result<String, Error> {
+        self.optional_string(key)?
+            .ok_or_else(|| self.error(key, "required: expected a string".into()))
+    }
+
+    fn optional_whole(&self, key: &str) -> Result<Option<u64>, Error> {
+        match self.input.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64()),
+            Some(other) => Err(self.error(
+                key,
+                format!("expected a whole number ≥ 0, got {}", type_name(other)),
+            )),
+        }
+    }
+
+    fn whole(&self, key: &str) -> Result<u64, Error> {
+        self.optional_whole(key)?
+            .ok_or_else(|| self.error(key, "required: expected a whole number ≥ 0".into()))
+    }
+
+    fn status(&self, key: &str) -> Result<String, Error> {
+        let status = self.string(key)?;
+        match status.as_str() {
+            "pending" | "in_progress" | "completed" => Ok(status),
+            _ => Err(self.error(
+                key,
+                format!("unknown status {status:?}: expected one of \"pending\", \"in_progress\", \"completed\""),
+            )),
+        }
+    }
+
+    fn todos(&self) -> Result<Vec<TodoItem>, Error> {
+        let Some(Value::Array(items)) = self.input.get("todos") else {
+            return Err(self.error("todos", "required: expected an array of {content, status}".into()));
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                let fields = Fields {
+                    input: item,
+                    path: format!("{}.todos[{index}]", self.path),
+                };
+                Ok(TodoItem {
+                    content: fields.string("content")?,
+                    status: fields.status("status")?,
+                })
+            })
+            .collect()
+    }
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The permission mode as scenarios spell it.
+pub(super) fn mode_name(mode: PermissionMode) -> &'static str {
+    match mode {
+        PermissionMode::Default => "default",
+        PermissionMode::AcceptEdits => "acceptEdits",
+        PermissionMode::Plan => "plan",
+        PermissionMode::Auto => "auto",
+        PermissionMode::BypassPermissions => "bypassPermissions",
+    }
+}
+
+/// An error of the session, placed at the JSON path of the step that caused it.
+fn at(path: &str, error: Error) -> Error {
+    match error {
+        Error::InvalidConfig { field, reason } => Error::InvalidConfig {
+            field: format!("{path}: {field}"),
+            reason,
+        },
+        other => Error::InvalidConfig {
+            field: path.to_string(),
+            reason: other.to_string(),
+        },
+    }
 }

@@ -145,6 +145,11 @@ impl Session {
 
     /// Re-reads the file as the Read tool does (overwriting the entry, Q32) and diffs.
     fn report_change(&mut self, key: &str, entry: &Entry, turn: &mut Collected) {
+        let size = self.vfs.stat(key).map_or(0, |stat| stat.size);
+        // Reading and diffing cost about twice the file's size.
+        if !self.take_work(size.saturating_mul(2), key, turn) {
+            return;
+        }
         let done = match self.read_text_file(key, None, None) {
             Ok(done) => done,
             Err(ReadFailure::NotText(kind)) => {
@@ -331,7 +336,7 @@ impl Session {
 }
 
 /// The virtual FS as nested memory reads it.
-struct VfsMemory<'a>(&'a Vfs);
+pub(super) struct VfsMemory<'a>(pub(super) &'a Vfs);
 
 impl MemorySource for VfsMemory<'_> {
     fn read_text(&self, abs_path: &str) -> Option<Rc<str>> {

@@ -14,9 +14,10 @@ pub struct PlanApproval {
 }
 
 /// The permission modes (§7.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PermissionMode {
     /// Ask before edits.
+    #[default]
     Default,
     /// Accept edits.
     AcceptEdits,

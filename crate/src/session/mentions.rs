@@ -186,6 +186,9 @@ impl Session {
         file: &FileMention,
         turn: &mut Collected,
     ) {
+        if !self.take_work(stat.size, subject, turn) {
+            return;
+        }
         let is_pdf = abs.to_ascii_lowercase().ends_with(".pdf");
         let max = self.profile.read.limits.max_size_bytes;
         let ranged = file.line_start.is_some();

@@ -26,16 +26,22 @@
 //! ```
 
 mod changes;
+mod clock;
+mod conversation;
+mod host;
 mod inputs;
+mod memories;
 mod mentions;
+mod pipeline;
+mod respond;
 mod rules;
 mod tools;
+mod turn;
 
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use crate::attachment::Collected;
 use crate::deny::{DenyRules, Roots, RuleSource, RuleSpec};
 use crate::file_state::FileStateCache;
 use crate::memory::{LoadedMemory, MemoryRoots};
@@ -44,7 +50,9 @@ use crate::request::ToolDefinition;
 use crate::vfs::{Content, DirEntry, FsError, Stat, TransientError, Vfs};
 use crate::{Error, Profile};
 
+pub use clock::local_date;
 pub use inputs::*;
+pub use turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 pub use rules::FileContextRules;
 pub use tools::default_tools;
 pub use tools::{ToolResult, FILE_UNCHANGED_STUB};
@@ -197,6 +205,10 @@ pub struct Session {
     loaded_memory: LoadedMemory,
     /// Paths the Read tool touched since the last attachment pass (§8.1), in order.
     memory_triggers: Vec<String>,
+    /// The transcript and everything the reminders read.
+    conversation: conversation::Conversation,
+    /// Work units left in the current pass (§7.2's deadline as a budget).
+    work_left: u64,
 }
 
 impl Session {
@@ -212,6 +224,7 @@ impl Session {
             config,
         } = options;
         let home = home.unwrap_or_else(|| "/home/user".into());
+        let config_mode = config.permission_mode;
         let cwd = absolute_dir(&cwd, "working directory (cwd)", &profile)?;
         let home = absolute_dir(&home, "home directory (home)", &profile)?;
         let rules: Vec<RuleSpec> = config
@@ -242,6 +255,8 @@ impl Session {
             memory_roots,
             loaded_memory: LoadedMemory::default(),
             memory_triggers: Vec::new(),
+            conversation: conversation::Conversation::new(config_mode),
+            work_left: 0,
         })
     }
 
@@ -365,27 +380,6 @@ impl Session {
     /// Bytes of file contents the virtual FS holds.
     pub fn workspace_bytes(&self) -> u64 {
         self.vfs.total_bytes()
-    }
-
-    /// A human turn: the prompt's mentions (phase 1), then changed files and nested memory
-    /// (phase 2), in the original's emission order (§7.2).
-    pub fn submit(&mut self, prompt: &str, at_ms: u64) -> Collected {
-        let mut turn = Collected::default();
-        self.mentioned_files(prompt, &mut turn);
-        self.all_thread_attachments(at_ms, &mut turn);
-        turn
-    }
-
-    /// A tool round: no mentions, only what is evaluated on every pass.
-    pub fn tool_round(&mut self, at_ms: u64) -> Collected {
-        let mut turn = Collected::default();
-        self.all_thread_attachments(at_ms, &mut turn);
-        turn
-    }
-
-    fn all_thread_attachments(&mut self, at_ms: u64, turn: &mut Collected) {
-        self.changed_files(turn);
-        self.nested_memory(at_ms, turn);
     }
 
     fn add_memory_trigger(&mut self, abs: &str) {

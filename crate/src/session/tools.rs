@@ -25,14 +25,14 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
-    fn ok(content: String) -> ToolResult {
+    pub(super) fn ok(content: String) -> ToolResult {
         ToolResult {
             is_error: false,
             content,
         }
     }
 
-    fn error(content: String) -> ToolResult {
+    pub(super) fn error(content: String) -> ToolResult {
         ToolResult {
             is_error: true,
             content,

@@ -1,0 +1,57 @@
+//! The conversation's state besides files: the transcript, the mode, the lists the agent
+//! keeps, what the IDE shows, and what the reminders remember between passes.
+
+use alloc::collections::BTreeSet;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::inputs::{BackgroundStatus, DiagnosticFile, IdeSelection, PermissionMode, TaskItem, TodoItem};
+use crate::attachment::reminders::ReminderState;
+use crate::request::MessageCache;
+use crate::transcript::Transcript;
+
+/// The user context as first computed: the CLAUDE.md text and the date (memoised like the
+/// original's `getUserContext`, so the date stays stale on purpose, §7.7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct UserContext {
+    pub(super) claude_md: Option<String>,
+    pub(super) date: String,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Conversation {
+    pub(super) transcript: Transcript,
+    pub(super) messages: MessageCache,
+    pub(super) mode: PermissionMode,
+    /// The mode to return to when plan mode ends with an approval.
+    pub(super) mode_before_plan: PermissionMode,
+    pub(super) todos: Vec<TodoItem>,
+    pub(super) tasks: Vec<TaskItem>,
+    pub(super) selection: Option<IdeSelection>,
+    pub(super) opened_file: Option<String>,
+    /// Diagnostics not yet delivered.
+    pub(super) diagnostics: Vec<DiagnosticFile>,
+    /// Input typed while the agent worked, delivered on the next pass.
+    pub(super) queued: Vec<String>,
+    pub(super) critical_reminder: Option<String>,
+    pub(super) spent_usd_cents: u64,
+    pub(super) output_tokens: u64,
+    /// Status changes of background tasks not yet reported.
+    pub(super) task_statuses: Vec<(String, String, BackgroundStatus)>,
+    /// Relevant memories surfaced so far.
+    pub(super) surfaced_memories: BTreeSet<String>,
+    /// Tokens of the last request (what the API would have reported).
+    pub(super) last_request_tokens: Option<u64>,
+    pub(super) next_tool_id: u64,
+    pub(super) user_context: Option<UserContext>,
+    pub(super) reminders: ReminderState,
+}
+
+impl Conversation {
+    pub(super) fn new(mode: PermissionMode) -> Conversation {
+        Conversation {
+            mode,
+            ..Conversation::default()
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! What the host tells the session between rounds: modes, the IDE's state, diagnostics,
+//! registries, queued input, spending, background tasks.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::inputs::{
+    BackgroundStatus, DiagnosticFile, IdeSelection, McpServer, PermissionMode, Skill, TaskItem,
+    TodoItem,
+};
+use super::{fs_error, Session};
+use crate::Error;
+
+impl Session {
+    /// The permission mode now in force.
+    pub fn mode(&self) -> PermissionMode {
+        self.conversation.mode
+    }
+
+    /// Changes the permission mode (Shift+Tab). Entering and leaving plan or auto mode arms
+    /// the reminders' one-shot notes (§7.5).
+    pub fn set_mode(&mut self, mode: PermissionMode) {
+        let before = self.conversation.mode;
+        if before == mode {
+            return;
+        }
+        let reminders = &mut self.conversation.reminders;
+        match before {
+            PermissionMode::Plan => reminders.exit_plan_mode(),
+            PermissionMode::Auto => reminders.exit_auto_mode(),
+            _ => {}
+        }
+        match mode {
+            PermissionMode::Plan => {
+                self.conversation.mode_before_plan = before;
+                reminders.enter_plan_mode();
+            }
+            PermissionMode::Auto => reminders.enter_auto_mode(),
+            _ => {}
+        }
+        self.conversation.mode = mode;
+    }
+
+    /// The IDE's selection and the file it shows (`None` clears either).
+    pub fn set_ide(&mut self, selection: Option<IdeSelection>, opened_file: Option<String>) {
+        self.conversation.selection = selection;
+        self.conversation.opened_file = opened_file;
+    }
+
+    /// New diagnostics, delivered on the next pass.
+    pub fn add_diagnostics(&mut self, files: Vec<DiagnosticFile>) {
+        self.conversation.diagnostics.extend(files);
+    }
+
+    /// Input the human typed while the agent worked, delivered on the next pass.
+    pub fn queue_command(&mut self, prompt: &str) {
+        self.conversation.queued.push(prompt.into());
+    }
+
+    /// The agent definition's critical reminder, sent on every pass; `None` removes it.
+    pub fn set_critical_reminder(&mut self, text: Option<String>) {
+        self.conversation.critical_reminder = text;
+    }
+
+    /// Spending so far: US cents, and output tokens of the current turn.
+    pub fn record_usage(&mut self, spent_usd_cents: Option<u64>, output_tokens: Option<u64>) {
+        if let Some(cents) = spent_usd_cents {
+            self.conversation.spent_usd_cents = cents;
+        }
+        if let Some(tokens) = output_tokens {
+            self.conversation.output_tokens = tokens;
+        }
+    }
+
+    /// A background task's status changed; reported on the next pass.
+    pub fn set_task_status(&mut self, task_id: &str, description: &str, status: BackgroundStatus) {
+        self.conversation
+            .task_statuses
+            .push((task_id.into(), description.into(), status));
+    }
+
+    /// Replaces registries: each list given replaces the current one; the delta reminders
+    /// announce the difference on the next pass.
+    pub fn set_registries(
+        &mut self,
+        skills: Option<Vec<Skill>>,
+        agents: Option<Vec<String>>,
+        mcp_servers: Option<Vec<McpServer>>,
+        deferred_tools: Option<Vec<String>>,
+    ) {
+        if let Some(skills) = skills {
+            self.config.skills = skills;
+        }
+        if let Some(agents) = agents {
+            self.config.agents = agents;
+        }
+        if let Some(servers) = mcp_servers {
+            self.config.mcp_servers = servers;
+        }
+        if let Some(tools) = deferred_tools {
+            self.config.deferred_tools = tools;
+        }
+    }
+
+    /// Moves a file's mtime without changing its content.
+    ///
+    /// # Errors
+    /// A bad path, a missing file or a directory.
+    pub fn touch(&mut self, path: &str, at_ms: u64) -> Result<(), Error> {
+        let abs = self.expand(path)?;
+        let content = self.vfs.read(&abs).map_err(fs_error)?;
+        self.vfs.write_file(&abs, content, at_ms).map_err(fs_error)
+    }
+
+    /// The todo list as the agent last wrote it.
+    pub fn todos(&self) -> &[TodoItem] {
+        &self.conversation.todos
+    }
+
+    /// The tasks of the task tools.
+    pub fn tasks(&self) -> &[TaskItem] {
+        &self.conversation.tasks
+    }
+
+    /// How many records the transcript holds.
+    pub fn transcript_len(&self) -> usize {
+        self.conversation.transcript.len()
+    }
+
+    /// The plan file's absolute path.
+    pub fn plan_file(&self) -> String {
+        self.config
+            .plan_file
+            .as_deref()
+            .and_then(|path| self.expand(path).ok())
+            .unwrap_or_else(|| alloc::format!("{}/.claude/plans/plan.md", self.home.trim_end_matches('/')))
+    }
+}

@@ -1,0 +1,411 @@
+//! The attachment pipeline (spec §7.2): on a human turn the prompt's mentions (phase 1),
+//! then the all-thread collectors (phase 2), then the main-thread collectors (phase 3), in
+//! the original's emission order; then the relevant-memory prefetch; then the request.
+//!
+//! Each collector runs isolated: a failure inside one becomes a `failed` decision and an
+//! empty result while the others go on. File work is counted against a deterministic
+//! budget standing in for the original's 1000 ms deadline.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::conversation::UserContext;
+use super::inputs::PermissionMode;
+use super::turn::{Round, Turn};
+use super::{local_date, Session};
+use crate::attachment::relevant_memories::{relevant_memories, MemoryCandidate, RelevantMemoryInput};
+use crate::attachment::reminders::{self, PassInput};
+use crate::attachment::{Collected, Verdict};
+use crate::memory::{eager_memory, render_claude_md};
+use crate::request::{
+    system_blocks, tool_blocks, user_context_block, Environment, Request, ToolDefinition,
+};
+use crate::transcript::Record;
+use crate::vfs::EntryKind;
+
+/// The built-in static part of the system prompt, in our own words.
+const SYSTEM_PROMPT: &str = "You are a coding agent working in the user's repository. Use the \
+    tools to read, search and change files; keep changes small and explain what you did.";
+
+/// A collector's failure: what went wrong, for the `failed` decision.
+pub(super) struct CollectorFailure(pub(super) String);
+
+type Reminder = fn(
+    &PassInput<'_>,
+    &mut reminders::ReminderState,
+    &crate::attachment::AttachmentRules,
+    crate::tokens::TokenMethod,
+    &mut Collected,
+);
+
+impl Session {
+    /// A human turn: the prompt's mentions, every collector, the relevant memories, and the
+    /// request with the prompt (§7.2).
+    pub fn submit(&mut self, prompt: &str, at_ms: u64) -> Turn {
+        self.submit_with_memories(prompt, None, at_ms)
+    }
+
+    /// A human turn whose relevant memories the host chose (absolute paths); `None` lets
+    /// the built-in keyword scorer choose.
+    pub fn submit_with_memories(
+        &mut self,
+        prompt: &str,
+        memories: Option<&[String]>,
+        at_ms: u64,
+    ) -> Turn {
+        let mut out = self.run_pass(Some(prompt), at_ms);
+        self.conversation.transcript.push(Record::Prompt {
+            text: prompt.into(),
+        });
+        self.store(&out);
+        let surfaced = self.collect_memories(prompt, memories, at_ms);
+        self.store(&surfaced);
+        out.attachments.extend(surfaced.attachments);
+        out.decisions.extend(surfaced.decisions);
+        let mut turn = Turn::from_collected(Round::HUMAN_TURN, out);
+        turn.request = Some(self.request(at_ms));
+        turn
+    }
+
+    /// A tool round without new tool results (the host ran its tools itself): every
+    /// collector but the mentions, and the request.
+    pub fn tool_round(&mut self, at_ms: u64) -> Turn {
+        let out = self.run_pass(None, at_ms);
+        self.store(&out);
+        let mut turn = Turn::from_collected(Round::TOOL_ROUND, out);
+        turn.request = Some(self.request(at_ms));
+        turn
+    }
+
+    /// Appends the pass's attachments to the transcript.
+    fn store(&mut self, out: &Collected) {
+        for attachment in &out.attachments {
+            let record = Record::Attachment(attachment.clone());
+            self.conversation.transcript.push(record);
+        }
+    }
+
+    /// One pass of the collectors, in emission order.
+    pub(super) fn run_pass(&mut self, prompt: Option<&str>, at_ms: u64) -> Collected {
+        let mut out = Collected::default();
+        self.work_left = self.profile.attachments.work_budget;
+        if self.config.disable_attachments {
+            self.run_reminder(reminders::queued_commands, prompt, at_ms, &mut out);
+            out.decide(
+                "attachments",
+                Verdict::SKIPPED,
+                "attachments are switched off (CLAUDE_CODE_DISABLE_ATTACHMENTS or --bare): only \
+                 queued commands are delivered"
+                    .into(),
+                None,
+            );
+            self.conversation.queued.clear();
+            return out;
+        }
+        if let Some(prompt) = prompt {
+            self.mentioned_files(prompt, &mut out);
+        }
+        self.all_thread_attachments(prompt, at_ms, &mut out);
+        self.main_thread_attachments(prompt, at_ms, &mut out);
+        if self.work_left == 0 {
+            out.decide(
+                "attachment pass",
+                Verdict::OVER_BUDGET,
+                "the pass's work budget ran out (it stands in for the original's 1000 ms \
+                 deadline); file work after that point was cancelled"
+                    .into(),
+                Some(format!("{} work units", self.profile.attachments.work_budget)),
+            );
+        }
+        out
+    }
+
+    fn all_thread_attachments(&mut self, prompt: Option<&str>, at_ms: u64, out: &mut Collected) {
+        let early: [Reminder; 6] = [
+            reminders::queued_commands,
+            reminders::date_change,
+            reminders::ultrathink_effort,
+            reminders::deferred_tools_delta,
+            reminders::agent_listing_delta,
+            reminders::mcp_instructions_delta,
+        ];
+        for collector in early {
+            self.run_reminder(collector, prompt, at_ms, out);
+        }
+        self.conversation.queued.clear();
+        self.changed_files(out);
+        self.nested_memory(at_ms, out);
+        let late: [Reminder; 8] = [
+            reminders::skill_listing,
+            reminders::plan_mode,
+            reminders::plan_mode_exit,
+            reminders::auto_mode,
+            reminders::auto_mode_exit,
+            reminders::todo_reminders,
+            reminders::critical_system_reminder,
+            reminders::compaction_reminder,
+        ];
+        for collector in late {
+            self.run_reminder(collector, prompt, at_ms, out);
+        }
+    }
+
+    fn main_thread_attachments(&mut self, prompt: Option<&str>, at_ms: u64, out: &mut Collected) {
+        self.run_reminder(reminders::ide_selection, prompt, at_ms, out);
+        if self.opened_file_shows() {
+            self.opened_file_memory(at_ms, out);
+        }
+        let rest: [Reminder; 7] = [
+            reminders::ide_opened_file,
+            reminders::output_style,
+            reminders::diagnostics,
+            reminders::token_usage,
+            reminders::budget_usd,
+            reminders::output_token_usage,
+            reminders::task_status,
+        ];
+        for collector in rest {
+            self.run_reminder(collector, prompt, at_ms, out);
+        }
+        self.conversation.diagnostics.clear();
+        self.conversation.task_statuses.clear();
+    }
+
+    /// The opened file is shown only without a selection (§7.8).
+    fn opened_file_shows(&self) -> bool {
+        self.conversation.opened_file.is_some()
+            && self
+                .conversation
+                .selection
+                .as_ref()
+                .is_none_or(|selection| selection.text.is_empty())
+    }
+
+    /// The opened file's nested memory, emitted before the opened-file note (§7.8, §8.1).
+    fn opened_file_memory(&mut self, at_ms: u64, out: &mut Collected) {
+        let Some(path) = self.conversation.opened_file.clone() else {
+            return;
+        };
+        match self.expand(&path) {
+            Ok(abs) if self.deny.check(&abs, &self.cwd).is_none() => {
+                self.add_memory_trigger(&abs);
+                self.nested_memory(at_ms, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// Runs one reminder collector over a snapshot of the session.
+    fn run_reminder(
+        &mut self,
+        collector: Reminder,
+        prompt: Option<&str>,
+        at_ms: u64,
+        out: &mut Collected,
+    ) {
+        let tools = self.tool_definitions();
+        let tool_names: Vec<&str> = tools
+            .iter()
+            .filter(|tool| !tool.deferred)
+            .map(|tool| tool.name.as_str())
+            .collect();
+        let plan_file = self.plan_file();
+        let plan_exists = matches!(self.vfs.stat(&plan_file), Ok(stat) if stat.kind == EntryKind::File);
+        let today = local_date(at_ms, self.config.utc_offset_minutes);
+        let effective = self
+            .config
+            .context_window
+            .saturating_sub(self.config.output_reserve);
+        let deny = &self.deny;
+        let cwd = &self.cwd;
+        let is_denied = |abs: &str| deny.check(abs, cwd).map(|denial| denial.rule);
+        let conversation = &mut self.conversation;
+        let input = PassInput {
+            transcript: &conversation.transcript,
+            prompt,
+            is_sub_agent: false,
+            mode: conversation.mode,
+            plan_file: &plan_file,
+            plan_exists,
+            interview_mode: self.config.interview_mode,
+            today: &today,
+            tool_names: &tool_names,
+            deferred_tools: &self.config.deferred_tools,
+            agents: &self.config.agents,
+            mcp_servers: &self.config.mcp_servers,
+            skills: &self.config.skills,
+            context_window: self.config.context_window,
+            effective_window: effective,
+            context_tokens: conversation.last_request_tokens.unwrap_or(0),
+            last_request_tokens: conversation.last_request_tokens,
+            todos: &conversation.todos,
+            tasks: &conversation.tasks,
+            critical_reminder: conversation.critical_reminder.as_deref(),
+            output_style: self.config.output_style.as_deref(),
+            token_usage_reminder: self.config.token_usage_reminder,
+            budget_usd_cents: self.config.budget_usd_cents,
+            spent_usd_cents: conversation.spent_usd_cents,
+            output_token_budget: self.config.output_token_budget,
+            output_tokens: conversation.output_tokens,
+            auto_mode_available: self.config.auto_mode_available,
+            compaction_reminders: self.config.compaction_reminders,
+            queued: &conversation.queued,
+            selection: conversation.selection.as_ref(),
+            opened_file: conversation.opened_file.as_deref(),
+            diagnostics: &conversation.diagnostics,
+            task_statuses: &conversation.task_statuses,
+            is_denied: &is_denied,
+        };
+        collector(
+            &input,
+            &mut conversation.reminders,
+            &self.profile.attachments,
+            self.profile.token_method,
+            out,
+        );
+    }
+
+    /// The relevant-memory prefetch, consumed after the pass (§7.9). Listing the memory
+    /// directory can fail; then the collector's result is empty and says why.
+    fn collect_memories(
+        &mut self,
+        prompt: &str,
+        selection: Option<&[String]>,
+        at_ms: u64,
+    ) -> Collected {
+        let mut out = Collected::default();
+        let Some(dir) = self.config.memory_dir.clone() else {
+            return out;
+        };
+        if self.config.disable_attachments {
+            return out;
+        }
+        match self.memory_candidates(&dir) {
+            Ok(files) => {
+                let candidates: Vec<MemoryCandidate<'_>> = files
+                    .iter()
+                    .map(|(path, content, mtime_ms)| MemoryCandidate {
+                        path,
+                        content,
+                        mtime_ms: *mtime_ms,
+                    })
+                    .collect();
+                let session_units = self
+                    .conversation
+                    .transcript
+                    .attachments()
+                    .filter(|a| a.kind == "relevant_memories")
+                    .filter_map(|a| a.payload_units)
+                    .sum();
+                let file_state = &self.file_state;
+                let in_file_state = |path: &str| file_state.peek(path).is_some();
+                let input = RelevantMemoryInput {
+                    prompt,
+                    candidates: &candidates,
+                    host_selection: selection,
+                    now_ms: at_ms,
+                    surfaced: &self.conversation.surfaced_memories,
+                    in_file_state: &in_file_state,
+                    session_units,
+                };
+                let rules = &self.profile.attachments;
+                let surfaced = relevant_memories(&input, rules, self.profile.token_method, &mut out);
+                self.remember_memories(&surfaced, &files);
+            }
+            Err(CollectorFailure(reason)) => {
+                out.decide("relevant_memories", Verdict::FAILED, reason, Some(dir));
+            }
+        }
+        out
+    }
+
+    /// The request the model receives now.
+    pub(super) fn request(&mut self, at_ms: u64) -> Request {
+        let method = self.profile.token_method;
+        let context = self.user_context(at_ms);
+        let static_prompt = self.config.system_prompt.as_deref().unwrap_or(SYSTEM_PROMPT);
+        let env = Environment {
+            cwd: &self.cwd,
+            platform: &self.config.platform,
+            date: &context.date,
+            git_status: self.config.git_status.as_deref(),
+        };
+        let system = system_blocks(static_prompt, &env, method);
+        let tools = tool_blocks(&self.tool_definitions(), method);
+        let user_context = Vec::from([user_context_block(
+            context.claude_md.as_deref(),
+            &context.date,
+            &self.profile.attachments,
+            method,
+        )]);
+        let conversation = &mut self.conversation;
+        let messages = conversation.messages.assemble(
+            conversation.transcript.messages(),
+            &self.profile.attachments,
+            method,
+        );
+        let request = Request::new(system, tools, user_context, messages, self.config.context_window);
+        conversation.last_request_tokens = Some(request.tokens.total);
+        request
+    }
+
+    /// The user context, computed on the first request and kept (§7.7, §7.11).
+    fn user_context(&mut self, at_ms: u64) -> UserContext {
+        if let Some(context) = &self.conversation.user_context {
+            return context.clone();
+        }
+        let eager = eager_memory(&self.memory_roots, &self.memory_source(), &self.profile.memory);
+        let context = UserContext {
+            claude_md: render_claude_md(&eager.files),
+            date: local_date(at_ms, self.config.utc_offset_minutes),
+        };
+        self.conversation.user_context = Some(context.clone());
+        context
+    }
+
+    /// The tools the model has: the configured ones, or the built-in set, plus the
+    /// deferred ones (announced by name only).
+    pub(super) fn tool_definitions(&self) -> Vec<ToolDefinition> {
+        let mut tools = if self.config.tools.is_empty() {
+            super::default_tools()
+        } else {
+            self.config.tools.clone()
+        };
+        for name in &self.config.deferred_tools {
+            if !tools.iter().any(|tool| &tool.name == name) {
+                tools.push(ToolDefinition {
+                    name: name.clone(),
+                    description: String::new(),
+                    input_schema: "{}".into(),
+                    deferred: true,
+                });
+            }
+        }
+        tools
+    }
+
+    /// Spends `units` of the pass's work budget on `subject`; when the budget cannot cover
+    /// them, the work is cancelled and the decision says so.
+    pub(super) fn take_work(&mut self, units: u64, subject: &str, out: &mut Collected) -> bool {
+        if units > self.work_left {
+            self.work_left = 0;
+            out.decide(
+                subject,
+                Verdict::OVER_BUDGET,
+                "the pass's work budget ran out before this file could be read (the budget \
+                 stands in for the original's 1000 ms deadline)"
+                    .into(),
+                Some(format!("{units} work units needed")),
+            );
+            return false;
+        }
+        self.work_left -= units;
+        true
+    }
+
+    /// Whether the model is in plan mode.
+    pub(super) fn in_plan_mode(&self) -> bool {
+        self.conversation.mode == PermissionMode::Plan
+    }
+}

@@ -1,0 +1,248 @@
+//! An assistant response: its blocks are stored one record each (as the original streams
+//! them), its tool calls run against the virtual workspace, and if there were any, a tool
+//! round follows with its request.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::inputs::{PermissionMode, PlanApproval, TaskItem, TodoItem};
+use super::tools::ToolResult;
+use super::turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
+use super::Session;
+use crate::attachment::Collected;
+use crate::deny::gitignore::Gitignore;
+use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse};
+use crate::vfs::{Content, EntryKind};
+use crate::Error;
+
+/// Files a Grep or Glob reports at most.
+const MAX_SEARCH_RESULTS: usize = 100;
+
+impl Session {
+    /// The model's response: stored, its tool calls executed; a tool round follows when it
+    /// called tools, unless the user stopped the turn (a plan rejected without feedback).
+    ///
+    /// # Errors
+    /// Only for a tool path that cannot be used at all (NUL, above the root).
+    pub fn respond(&mut self, blocks: Vec<ResponseBlock>, at_ms: u64) -> Result<Turn, Error> {
+        let response = self.conversation.transcript.next_response();
+        let mut results = Vec::new();
+        let mut stopped = false;
+        for block in blocks {
+            let block = match block {
+                ResponseBlock::Text(text) => AssistantBlock::Text { text },
+                ResponseBlock::Thinking(thinking) => AssistantBlock::Thinking { thinking },
+                ResponseBlock::ToolUse(call) => {
+                    let id = call.id.clone().unwrap_or_else(|| self.next_tool_id());
+                    let (result, stop) = self.run_tool(&call, at_ms)?;
+                    stopped |= stop;
+                    results.push(ToolResultBlock {
+                        tool_use_id: id.clone(),
+                        content: result.content,
+                        is_error: result.is_error,
+                    });
+                    AssistantBlock::ToolUse(ToolUse {
+                        id,
+                        name: call.name,
+                        input: call.input,
+                    })
+                }
+            };
+            self.conversation
+                .transcript
+                .push(Record::Assistant { response, block });
+        }
+        if results.is_empty() {
+            return Ok(Turn::from_collected(Round::END_OF_TURN, Collected::default()));
+        }
+        self.conversation.transcript.push(Record::ToolResults {
+            results: results.clone(),
+        });
+        let mut turn = if stopped {
+            Turn::from_collected(Round::END_OF_TURN, Collected::default())
+        } else {
+            self.tool_round(at_ms)
+        };
+        turn.tool_results = results;
+        Ok(turn)
+    }
+
+    fn next_tool_id(&mut self) -> String {
+        self.conversation.next_tool_id += 1;
+        format!("toolu_{:03}", self.conversation.next_tool_id)
+    }
+
+    /// Runs one call; the flag says the user stopped the turn.
+    fn run_tool(&mut self, call: &ToolCall, at_ms: u64) -> Result<(ToolResult, bool), Error> {
+        let result = match &call.invocation {
+            ToolInvocation::Read {
+                file_path,
+                offset,
+                limit,
+            } => self.read(file_path, *offset, *limit, at_ms)?,
+            ToolInvocation::Edit {
+                file_path,
+                old_string,
+                new_string,
+            } if !self.in_plan_mode() => self.edit(file_path, old_string, new_string, at_ms)?,
+            ToolInvocation::Write { file_path, content }
+                if !self.in_plan_mode() || self.expand(file_path)? == self.plan_file() =>
+            {
+                self.write(file_path, content, at_ms)?
+            }
+            ToolInvocation::Edit { .. } | ToolInvocation::Write { .. } => ToolResult::error(
+                "Plan mode is active: files other than the plan file cannot be changed until \
+                 the user approves a plan."
+                    .into(),
+            ),
+            ToolInvocation::Grep { pattern, path } => self.grep(pattern, path.as_deref())?,
+            ToolInvocation::Glob { pattern, path } => self.glob(pattern, path.as_deref())?,
+            ToolInvocation::TodoWrite { todos } => self.todo_write(todos),
+            ToolInvocation::TaskCreate { subject } => self.task_create(subject),
+            ToolInvocation::TaskUpdate { task_id, status } => self.task_update(*task_id, status),
+            ToolInvocation::ExitPlanMode { approval } => return Ok(self.exit_plan_mode(approval)),
+            ToolInvocation::External { output } => ToolResult::ok(output.clone()),
+        };
+        Ok((result, false))
+    }
+
+    /// Files under `path` (default: the cwd) whose text contains `pattern` literally.
+    fn grep(&self, pattern: &str, path: Option<&str>) -> Result<ToolResult, Error> {
+        let root = self.expand(path.unwrap_or("."))?;
+        let mut found = Vec::new();
+        for file in self.files_under(&root) {
+            if self.deny.check(&file, &self.cwd).is_some() {
+                continue;
+            }
+            if let Ok(Content::Text(text)) = self.vfs.read(&file) {
+                if !pattern.is_empty() && text.contains(pattern) {
+                    found.push(file);
+                }
+            }
+        }
+        Ok(ToolResult::ok(search_report(&found)))
+    }
+
+    /// Files under `path` (default: the cwd) whose path relative to it matches `pattern`.
+    fn glob(&self, pattern: &str, path: Option<&str>) -> Result<ToolResult, Error> {
+        let root = self.expand(path.unwrap_or("."))?;
+        let matcher = Gitignore::new(&[pattern], false);
+        let prefix = format!("{}/", root.trim_end_matches('/'));
+        let found: Vec<String> = self
+            .files_under(&root)
+            .into_iter()
+            .filter(|file| {
+                let relative = file.strip_prefix(&prefix).unwrap_or(file);
+                matcher.ignores(relative)
+            })
+            .collect();
+        Ok(ToolResult::ok(search_report(&found)))
+    }
+
+    /// Every file below `root`, in byte order of their paths.
+    fn files_under(&self, root: &str) -> Vec<String> {
+        let mut files = Vec::new();
+        let mut pending = Vec::from([root.to_string()]);
+        while let Some(dir) = pending.pop() {
+            let Ok(entries) = self.vfs.list_dir(&dir) else {
+                continue;
+            };
+            for entry in entries {
+                let path = format!("{}/{}", dir.trim_end_matches('/'), entry.name);
+                match entry.kind {
+                    EntryKind::Directory => pending.push(path),
+                    EntryKind::File => files.push(path),
+                }
+            }
+        }
+        files.sort();
+        files
+    }
+
+    fn todo_write(&mut self, todos: &[TodoItem]) -> ToolResult {
+        self.conversation.todos = todos.to_vec();
+        ToolResult::ok(
+            "The todo list is updated. Keep working through it and mark items as they are done."
+                .into(),
+        )
+    }
+
+    fn task_create(&mut self, subject: &str) -> ToolResult {
+        let id = self.conversation.tasks.len() as u64 + 1;
+        self.conversation.tasks.push(TaskItem {
+            id,
+            subject: subject.into(),
+            status: "pending".into(),
+        });
+        ToolResult::ok(format!("Task #{id} created: {subject}"))
+    }
+
+    fn task_update(&mut self, task_id: u64, status: &str) -> ToolResult {
+        match self.conversation.tasks.iter_mut().find(|t| t.id == task_id) {
+            Some(task) => {
+                task.status = status.into();
+                ToolResult::ok(format!("Task #{task_id} is now {status}."))
+            }
+            None => ToolResult::error(format!("There is no task #{task_id}.")),
+        }
+    }
+
+    /// The user's answer to a plan: approval leaves plan mode; a rejection with feedback
+    /// stays in it; a rejection without feedback stops the turn.
+    fn exit_plan_mode(&mut self, approval: &PlanApproval) -> (ToolResult, bool) {
+        if !self.in_plan_mode() {
+            let refusal = "Plan mode is not active, so there is no plan to approve.";
+            return (ToolResult::error(refusal.into()), false);
+        }
+        let feedback = approval.feedback.as_deref().filter(|f| !f.trim().is_empty());
+        match (approval.approved, feedback) {
+            (true, feedback) => {
+                let back = match self.conversation.mode_before_plan {
+                    PermissionMode::Plan => PermissionMode::Default,
+                    other => other,
+                };
+                self.set_mode(back);
+                let mut text = format!(
+                    "The user approved the plan; you may now edit files and run tools. The plan \
+                     is saved at {}.",
+                    self.plan_file()
+                );
+                if let Some(feedback) = feedback {
+                    text.push_str(&format!("\n\nThe user added: {feedback}"));
+                }
+                (ToolResult::ok(text), false)
+            }
+            (false, Some(feedback)) => (
+                ToolResult::error(format!(
+                    "The user did not approve the plan and is still in plan mode. Their \
+                     feedback: {feedback}\nRevise the plan accordingly."
+                )),
+                false,
+            ),
+            (false, None) => (
+                ToolResult::error(
+                    "The user rejected the plan and stopped here. Wait for their next message."
+                        .into(),
+                ),
+                true,
+            ),
+        }
+    }
+}
+
+/// `Found N files` and their paths, or that none matched.
+fn search_report(found: &[String]) -> String {
+    if found.is_empty() {
+        return "No files found".into();
+    }
+    let shown = &found[..found.len().min(MAX_SEARCH_RESULTS)];
+    let mut report = format!("Found {} files\n{}", found.len(), shown.join("\n"));
+    if found.len() > shown.len() {
+        report.push_str(&format!(
+            "\n(first {} shown; narrow the search)",
+            shown.len()
+        ));
+    }
+    report
+}

@@ -1,0 +1,150 @@
+//! What one step of a session produces, and what an assistant response carries in.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::inputs::{PlanApproval, TodoItem};
+use crate::attachment::{Attachment, Collected, Decision};
+use crate::request::Request;
+use crate::transcript::ToolResultBlock;
+
+/// Which kind of round a step was.
+pub struct Round;
+
+impl Round {
+    /// A prompt was submitted: mentions, then every collector, then the request.
+    pub const HUMAN_TURN: &'static str = "human-turn";
+    /// Tool results went back to the model: every collector but the mentions.
+    pub const TOOL_ROUND: &'static str = "tool-round";
+    /// The model answered without calling a tool (or the user stopped it): no request.
+    pub const END_OF_TURN: &'static str = "end-of-turn";
+    /// Something happened outside the model's loop (an edit, a mode change): no request.
+    pub const EVENT: &'static str = "event";
+}
+
+/// What one step produced: the attachments in emission order, every decision, the tool
+/// results of an assistant response, and the request the model receives next.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct Turn {
+    /// See [`Round`].
+    pub round: &'static str,
+    /// In the order the original emits them (§7.2).
+    pub attachments: Vec<Attachment>,
+    /// Everything considered, included or not, and why.
+    pub decisions: Vec<Decision>,
+    /// The results of the response's tool calls.
+    pub tool_results: Vec<ToolResultBlock>,
+    /// The request the model receives, on a human turn or a tool round.
+    pub request: Option<Request>,
+}
+
+impl Turn {
+    /// A turn of `round` from what the collectors produced.
+    pub fn from_collected(round: &'static str, collected: Collected) -> Turn {
+        Turn {
+            round,
+            attachments: collected.attachments,
+            decisions: collected.decisions,
+            tool_results: Vec::new(),
+            request: None,
+        }
+    }
+}
+
+/// One block of an assistant response, as the host gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResponseBlock {
+    /// Text.
+    Text(String),
+    /// Extended thinking.
+    Thinking(String),
+    /// A tool call, executed against the virtual workspace.
+    ToolUse(ToolCall),
+}
+
+/// A tool call: its name and JSON input as the model wrote them, and what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCall {
+    /// The call's id; `None`: `toolu_{n}` from a counter.
+    pub id: Option<String>,
+    /// The tool's name.
+    pub name: String,
+    /// The input as compact JSON, as the transcript records it.
+    pub input: String,
+    /// The call, decoded.
+    pub invocation: ToolInvocation,
+}
+
+/// A decoded tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolInvocation {
+    /// Read a file, whole or a range.
+    Read {
+        /// The path.
+        file_path: String,
+        /// First line, 1-based.
+        offset: Option<u64>,
+        /// Lines.
+        limit: Option<i64>,
+    },
+    /// Replace one occurrence.
+    Edit {
+        /// The path.
+        file_path: String,
+        /// The text to replace.
+        old_string: String,
+        /// Its replacement.
+        new_string: String,
+    },
+    /// Create or replace a file.
+    Write {
+        /// The path.
+        file_path: String,
+        /// The text.
+        content: String,
+    },
+    /// Search file contents for a literal pattern.
+    Grep {
+        /// The literal text.
+        pattern: String,
+        /// Where to search; `None`: the cwd.
+        path: Option<String>,
+    },
+    /// List files whose paths match a glob.
+    Glob {
+        /// The glob (gitignore syntax, relative to `path`).
+        pattern: String,
+        /// Where to look; `None`: the cwd.
+        path: Option<String>,
+    },
+    /// Replace the todo list.
+    TodoWrite {
+        /// The new list.
+        todos: Vec<TodoItem>,
+    },
+    /// Create a task.
+    TaskCreate {
+        /// What it is.
+        subject: String,
+    },
+    /// Set a task's status.
+    TaskUpdate {
+        /// Its id.
+        task_id: u64,
+        /// `pending`, `in_progress`, `completed`.
+        status: String,
+    },
+    /// Present the plan; the user answers.
+    ExitPlanMode {
+        /// The user's answer.
+        approval: PlanApproval,
+    },
+    /// A tool the library cannot run (Bash, AskUserQuestion, Skill, MCP tools): the host
+    /// gives its output.
+    External {
+        /// What the tool printed.
+        output: String,
+    },
+}
