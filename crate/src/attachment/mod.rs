@@ -34,6 +34,7 @@ pub struct Attachment {
     /// How often the kind is produced: see [`Frequency`].
     pub frequency: &'static str,
     /// The file or directory it is about, when it is about one.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
     /// Tokens of `text` under the profile's counter.
     pub tokens: u64,
@@ -75,6 +76,7 @@ pub struct Decision {
     /// Why, in one sentence.
     pub reason: String,
     /// Supporting facts (the rule that matched, sizes, the error code).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub detail: Option<String>,
 }
 

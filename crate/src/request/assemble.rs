@@ -422,4 +422,82 @@ mod tests {
         );
         assert_eq!(last[1].text, "next");
     }
+
+    /// Builds a transcript from a script: 0 prompt, 1 attachment, 2 reminder attachment,
+    /// 3 assistant text (new response), 4 tool call + results, 5 silent attachment.
+    fn scripted(script: &[u8]) -> Transcript {
+        let mut t = Transcript::default();
+        for (i, op) in script.iter().enumerate() {
+            match op % 6 {
+                0 => {
+                    t.push(Record::Prompt {
+                        text: alloc::format!("p{i}"),
+                    });
+                }
+                1 => {
+                    t.push(Record::Attachment(Attachment::new(
+                        "file",
+                        None,
+                        alloc::format!("a{i}\n"),
+                        TokenMethod::Codex,
+                    )));
+                }
+                2 => {
+                    t.push(note("nested_memory", "m"));
+                }
+                3 => {
+                    let r = t.next_response();
+                    t.push(Record::Assistant {
+                        response: r,
+                        block: AssistantBlock::text("ok"),
+                    });
+                }
+                4 => {
+                    let r = t.next_response();
+                    let id = alloc::format!("t{i}");
+                    t.push(Record::Assistant {
+                        response: r,
+                        block: AssistantBlock::ToolUse(ToolUse {
+                            id: id.clone(),
+                            name: "Read".into(),
+                            input: "{}".into(),
+                        }),
+                    });
+                    t.push(Record::ToolResults {
+                        results: Vec::from([ToolResultBlock {
+                            tool_use_id: id,
+                            content: "x".into(),
+                            is_error: false,
+                        }]),
+                    });
+                }
+                _ => {
+                    t.push(Record::Attachment(Attachment::new(
+                        "already_read_file",
+                        None,
+                        String::new(),
+                        TokenMethod::Codex,
+                    )));
+                }
+            }
+        }
+        t
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_cache_assembles_what_a_full_assembly_does(script in proptest::collection::vec(0u8..6, 0..40), fold in proptest::bool::ANY) {
+            let t = scripted(&script);
+            let rules = if fold { AttachmentRules::claude_code() } else { AttachmentRules::recommended() };
+            let mut cache = MessageCache::default();
+            for end in 0..=t.len() {
+                let records = &t.messages()[..end];
+                let (cached, cached_splice) = cache.assemble(records, &rules, TokenMethod::Codex);
+                let (full, full_splice) = assemble_messages(records, &rules, TokenMethod::Codex);
+                let cached: Vec<Message> = cached.iter().map(|m| (**m).clone()).collect();
+                proptest::prop_assert_eq!(cached, full);
+                proptest::prop_assert_eq!(cached_splice, full_splice);
+            }
+        }
+    }
 }

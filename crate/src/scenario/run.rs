@@ -103,8 +103,13 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
             let blocks = response_blocks(blocks, path)?;
             session.respond(blocks, at_ms).map_err(fs)
         }
-        Action::WriteFile { path: file, content } => {
-            session.write_file(file, content.as_str(), at_ms).map_err(fs)?;
+        Action::WriteFile {
+            path: file,
+            content,
+        } => {
+            session
+                .write_file(file, content.as_str(), at_ms)
+                .map_err(fs)?;
             Ok(event)
         }
         Action::DeleteFile { path: file } => {
@@ -270,7 +275,9 @@ impl Fields<'_> {
         match self.input.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(text)) => Ok(Some(text.clone())),
-            Some(other) => Err(self.error(key, format!("expected a string, got {}", type_name(other)))),
+            Some(other) => {
+                Err(self.error(key, format!("expected a string, got {}", type_name(other))))
+            }
         }
     }
 
@@ -308,7 +315,10 @@ impl Fields<'_> {
 
     fn todos(&self) -> Result<Vec<TodoItem>, Error> {
         let Some(Value::Array(items)) = self.input.get("todos") else {
-            return Err(self.error("todos", "required: expected an array of {content, status}".into()));
+            return Err(self.error(
+                "todos",
+                "required: expected an array of {content, status}".into(),
+            ));
         };
         items
             .iter()

@@ -52,7 +52,10 @@ pub fn apply_switches(profile: &mut Profile, switches: &[(String, bool)]) -> Res
             "memory" => set(&mut profile.memory, field, *value),
             "fileContext" => set(&mut profile.file_context, field, *value),
             "attachments" => set(&mut profile.attachments, field, *value),
-            _ => Err(format!("unknown section: expected one of {}", quoted(&SECTIONS))),
+            _ => Err(format!(
+                "unknown section: expected one of {}",
+                quoted(&SECTIONS)
+            )),
         };
         outcome.map_err(error)?;
     }
@@ -60,7 +63,11 @@ pub fn apply_switches(profile: &mut Profile, switches: &[(String, bool)]) -> Res
 }
 
 /// Sets a boolean field of a rules struct through its serde form.
-fn set<T: Serialize + DeserializeOwned>(rules: &mut T, field: &str, value: bool) -> Result<(), String> {
+fn set<T: Serialize + DeserializeOwned>(
+    rules: &mut T,
+    field: &str,
+    value: bool,
+) -> Result<(), String> {
     let mut json = serde_json::to_value(&*rules).map_err(|e| format!("{e}"))?;
     let Value::Object(map) = &mut json else {
         return Err("this section has no switches".into());
@@ -74,7 +81,10 @@ fn set<T: Serialize + DeserializeOwned>(rules: &mut T, field: &str, value: bool)
                 .filter(|(_, v)| v.is_boolean())
                 .map(|(k, _)| k.as_str())
                 .collect();
-            return Err(format!("unknown switch: expected one of {}", quoted(&switches)));
+            return Err(format!(
+                "unknown switch: expected one of {}",
+                quoted(&switches)
+            ));
         }
     }
     *rules = serde_json::from_value(json).map_err(|e| format!("{e}"))?;

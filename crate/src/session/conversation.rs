@@ -5,7 +5,9 @@ use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::inputs::{BackgroundStatus, DiagnosticFile, IdeSelection, PermissionMode, TaskItem, TodoItem};
+use super::inputs::{
+    BackgroundStatus, DiagnosticFile, IdeSelection, PermissionMode, TaskItem, TodoItem,
+};
 use crate::attachment::reminders::ReminderState;
 use crate::request::MessageCache;
 use crate::transcript::Transcript;

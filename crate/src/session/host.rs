@@ -133,6 +133,8 @@ impl Session {
             .plan_file
             .as_deref()
             .and_then(|path| self.expand(path).ok())
-            .unwrap_or_else(|| alloc::format!("{}/.claude/plans/plan.md", self.home.trim_end_matches('/')))
+            .unwrap_or_else(|| {
+                alloc::format!("{}/.claude/plans/plan.md", self.home.trim_end_matches('/'))
+            })
     }
 }

@@ -21,10 +21,13 @@ pub(super) type MemoryFileText = (String, Rc<str>, u64);
 impl Session {
     /// The `.md` files below the memory directory. A missing directory has none; one that
     /// cannot be listed fails the collector.
-    pub(super) fn memory_candidates(&self, dir: &str) -> Result<Vec<MemoryFileText>, CollectorFailure> {
-        let root = self
-            .expand(dir)
-            .map_err(|error| CollectorFailure(format!("the memory directory is unusable: {error}")))?;
+    pub(super) fn memory_candidates(
+        &self,
+        dir: &str,
+    ) -> Result<Vec<MemoryFileText>, CollectorFailure> {
+        let root = self.expand(dir).map_err(|error| {
+            CollectorFailure(format!("the memory directory is unusable: {error}"))
+        })?;
         let mut files = Vec::new();
         let mut pending = Vec::from([root]);
         let mut walked = 0;

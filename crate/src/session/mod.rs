@@ -52,10 +52,10 @@ use crate::{Error, Profile};
 
 pub use clock::local_date;
 pub use inputs::*;
-pub use turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 pub use rules::FileContextRules;
 pub use tools::default_tools;
 pub use tools::{ToolResult, FILE_UNCHANGED_STUB};
+pub use turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 
 /// A resource of a connected MCP server, as an @-mention can reach it (§1.7).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

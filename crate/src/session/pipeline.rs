@@ -14,7 +14,9 @@ use super::conversation::UserContext;
 use super::inputs::PermissionMode;
 use super::turn::{Round, Turn};
 use super::{local_date, Session};
-use crate::attachment::relevant_memories::{relevant_memories, MemoryCandidate, RelevantMemoryInput};
+use crate::attachment::relevant_memories::{
+    relevant_memories, MemoryCandidate, RelevantMemoryInput,
+};
 use crate::attachment::reminders::{self, PassInput};
 use crate::attachment::{Collected, Verdict};
 use crate::memory::{eager_memory, render_claude_md};
@@ -115,7 +117,10 @@ impl Session {
                 "the pass's work budget ran out (it stands in for the original's 1000 ms \
                  deadline); file work after that point was cancelled"
                     .into(),
-                Some(format!("{} work units", self.profile.attachments.work_budget)),
+                Some(format!(
+                    "{} work units",
+                    self.profile.attachments.work_budget
+                )),
             );
         }
         out
@@ -211,7 +216,8 @@ impl Session {
             .map(|tool| tool.name.as_str())
             .collect();
         let plan_file = self.plan_file();
-        let plan_exists = matches!(self.vfs.stat(&plan_file), Ok(stat) if stat.kind == EntryKind::File);
+        let plan_exists =
+            matches!(self.vfs.stat(&plan_file), Ok(stat) if stat.kind == EntryKind::File);
         let today = local_date(at_ms, self.config.utc_offset_minutes);
         let effective = self
             .config
@@ -310,7 +316,8 @@ impl Session {
                     session_units,
                 };
                 let rules = &self.profile.attachments;
-                let surfaced = relevant_memories(&input, rules, self.profile.token_method, &mut out);
+                let surfaced =
+                    relevant_memories(&input, rules, self.profile.token_method, &mut out);
                 self.remember_memories(&surfaced, &files);
             }
             Err(CollectorFailure(reason)) => {
@@ -324,7 +331,11 @@ impl Session {
     pub(super) fn request(&mut self, at_ms: u64) -> Request {
         let method = self.profile.token_method;
         let context = self.user_context(at_ms);
-        let static_prompt = self.config.system_prompt.as_deref().unwrap_or(SYSTEM_PROMPT);
+        let static_prompt = self
+            .config
+            .system_prompt
+            .as_deref()
+            .unwrap_or(SYSTEM_PROMPT);
         let env = Environment {
             cwd: &self.cwd,
             platform: &self.config.platform,
@@ -345,7 +356,13 @@ impl Session {
             &self.profile.attachments,
             method,
         );
-        let request = Request::new(system, tools, user_context, messages, self.config.context_window);
+        let request = Request::new(
+            system,
+            tools,
+            user_context,
+            messages,
+            self.config.context_window,
+        );
         conversation.last_request_tokens = Some(request.tokens.total);
         request
     }
@@ -355,7 +372,11 @@ impl Session {
         if let Some(context) = &self.conversation.user_context {
             return context.clone();
         }
-        let eager = eager_memory(&self.memory_roots, &self.memory_source(), &self.profile.memory);
+        let eager = eager_memory(
+            &self.memory_roots,
+            &self.memory_source(),
+            &self.profile.memory,
+        );
         let context = UserContext {
             claude_md: render_claude_md(&eager.files),
             date: local_date(at_ms, self.config.utc_offset_minutes),

@@ -54,7 +54,10 @@ impl Session {
                 .push(Record::Assistant { response, block });
         }
         if results.is_empty() {
-            return Ok(Turn::from_collected(Round::END_OF_TURN, Collected::default()));
+            return Ok(Turn::from_collected(
+                Round::END_OF_TURN,
+                Collected::default(),
+            ));
         }
         self.conversation.transcript.push(Record::ToolResults {
             results: results.clone(),
@@ -195,7 +198,10 @@ impl Session {
             let refusal = "Plan mode is not active, so there is no plan to approve.";
             return (ToolResult::error(refusal.into()), false);
         }
-        let feedback = approval.feedback.as_deref().filter(|f| !f.trim().is_empty());
+        let feedback = approval
+            .feedback
+            .as_deref()
+            .filter(|f| !f.trim().is_empty());
         match (approval.approved, feedback) {
             (true, feedback) => {
                 let back = match self.conversation.mode_before_plan {

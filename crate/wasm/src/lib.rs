@@ -6,6 +6,7 @@
 
 mod dto;
 mod options;
+mod scenario;
 mod session;
 mod utf16;
 

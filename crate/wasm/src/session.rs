@@ -2,9 +2,8 @@
 //! Edit and Write tools, human turns and tool rounds), with each turn's attachments and
 //! decisions crossing back as plain objects.
 
-use context_assembly::attachment::{Attachment, Decision, Turn};
 use context_assembly::session::{
-    FileStateRow, McpResource, Session, SessionConfig, SessionOptions, ToolResult,
+    FileStateRow, McpResource, Session, SessionConfig, SessionOptions, ToolResult, Turn,
 };
 use context_assembly::vfs::{Content, EntryKind, TransientError};
 use context_assembly::Profile;
@@ -44,12 +43,61 @@ export interface Stat { kind: "file" | "directory"; size: number; mtimeMs: numbe
 export interface ReadOptions { offset?: number; limit?: number }
 /** What a tool call returns to the model. */
 export interface ToolResult { isError: boolean; content: string }
-/** Something added to the model's context, rendered as the model sees it. */
-export interface Attachment { kind: string; path?: string; tokens: number; text: string }
+/** How often a kind of attachment is produced. */
+export type Frequency = "throttled" | "delta" | "first-then-incremental" | "event" | "prefetch";
+/** Something added to the model's context, rendered as the model sees it ("" for kinds that render to nothing). */
+export interface Attachment { kind: string; frequency: Frequency; path?: string; tokens: number; text: string; payloadUnits?: number }
+/** What a decision concluded. */
+export type Verdict = "included" | "truncated" | "silent" | "denied" | "too-large" | "already-in-context" | "unchanged" | "evicted" | "skipped" | "not-found" | "failed" | "throttled" | "over-budget" | "excluded";
 /** Something considered, with what was decided and why (denied, too large, unchanged…). */
-export interface Decision { subject: string; verdict: string; reason: string; detail?: string }
-/** What one human turn or tool round added, and every decision behind it. */
-export interface Turn { attachments: Attachment[]; decisions: Decision[] }
+export interface Decision { subject: string; verdict: Verdict; reason: string; detail?: string }
+/** Which kind of round a step was. */
+export type Round = "human-turn" | "tool-round" | "end-of-turn" | "event";
+/** The result of one tool call. */
+export interface ToolResultBlock { toolUseId: string; content: string; isError: boolean }
+/** What a block's tokens are spent on: the segments of the context meter. */
+export type Category = "system" | "tools" | "memory" | "attachments" | "conversation";
+/** One content block of a request. */
+export interface Block {
+  type: "text" | "thinking" | "tool_use" | "tool_result" | "tool_definition";
+  /** What produced it: "prompt", "assistant", "tool", "user_context", "system_static", "environment", a tool's name, or an attachment kind. */
+  source: string;
+  category: Category;
+  /** An attachment's frequency class. */
+  frequency?: Frequency;
+  text: string;
+  /** Tokens under the profile's counter; for a block with parts, their sum. */
+  tokens: number;
+  /** The text is a `<system-reminder>`. */
+  reminder: boolean;
+  /** The prompt cache's boundary lies before this block. */
+  cacheBoundary?: boolean;
+  toolUseId?: string;
+  isError?: boolean;
+  /** A tool result with attachments folded into it (Q50): the output, then each attachment. */
+  parts?: Block[];
+}
+/** A message of the request. */
+export interface RequestMessage { role: "user" | "assistant"; content: Block[] }
+/** Tokens per channel; they sum to `total`. */
+export interface ByChannel { system: number; tools: number; userContext: number; messages: number }
+/** Tokens per category; they sum to `total`. */
+export interface ByCategory { system: number; tools: number; memory: number; attachments: number; conversation: number }
+/** The request the model receives on one round. */
+export interface Request {
+  system: Block[];
+  tools: Block[];
+  /** Prepended to the messages as a meta user message, never stored in the transcript. */
+  userContext: Block[];
+  /** Where the user context sits: before block `block` of message `message`. */
+  userContextAt: { message: number; block: number };
+  messages: RequestMessage[];
+  tokens: { total: number; byChannel: ByChannel; byCategory: ByCategory };
+  /** The context window; `free` + `total` = `context` when the request fits, else `over` says by how much it does not. */
+  window: { context: number; free: number; over: number };
+}
+/** What one step produced: attachments in emission order, every decision, tool results, and the request. */
+export interface Turn { round: Round; attachments: Attachment[]; decisions: Decision[]; toolResults: ToolResultBlock[]; request?: Request }
 /** One entry of the read-file state. */
 export interface FileStateRow { path: string; timestamp: number; offset?: number; limit?: number; bytes: number; partialView: boolean }
 "#;
@@ -401,6 +449,7 @@ fn session_options(value: JsValue) -> JsResult<SessionOptions> {
                 .into_iter()
                 .map(nfc)
                 .collect(),
+            ..SessionConfig::default()
         },
     })
 }
@@ -486,58 +535,8 @@ fn tool_result(result: &ToolResult) -> ToolResultJs {
     to_js(&dto).unchecked_into()
 }
 
-#[derive(Serialize)]
-struct AttachmentDto<'a> {
-    kind: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    path: Option<&'a str>,
-    tokens: u64,
-    text: &'a str,
-}
-
-#[derive(Serialize)]
-struct DecisionDto<'a> {
-    subject: &'a str,
-    verdict: &'a str,
-    reason: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    detail: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-struct TurnDto<'a> {
-    attachments: Vec<AttachmentDto<'a>>,
-    decisions: Vec<DecisionDto<'a>>,
-}
-
 fn turn(turn: &Turn) -> TurnJs {
-    let dto = TurnDto {
-        attachments: turn.attachments.iter().map(AttachmentDto::new).collect(),
-        decisions: turn.decisions.iter().map(DecisionDto::new).collect(),
-    };
-    to_js(&dto).unchecked_into()
-}
-
-impl<'a> AttachmentDto<'a> {
-    fn new(attachment: &'a Attachment) -> Self {
-        AttachmentDto {
-            kind: attachment.kind,
-            path: attachment.path.as_deref(),
-            tokens: attachment.tokens,
-            text: &attachment.text,
-        }
-    }
-}
-
-impl<'a> DecisionDto<'a> {
-    fn new(decision: &'a Decision) -> Self {
-        DecisionDto {
-            subject: &decision.subject,
-            verdict: decision.verdict,
-            reason: &decision.reason,
-            detail: decision.detail.as_deref(),
-        }
-    }
+    to_js(turn).unchecked_into()
 }
 
 #[derive(Serialize)]

@@ -1,0 +1,104 @@
+//! `runScenario`: a JSON scenario replayed by the core, its trace returned as plain objects.
+
+use context_assembly::scenario::{parse_scenario, run_scenario};
+use wasm_bindgen::prelude::*;
+
+use crate::options::type_name;
+use crate::{to_js, BindingError, JsResult};
+
+#[wasm_bindgen(typescript_custom_section)]
+const SCENARIO_TYPESCRIPT: &str = r#"
+/** A JSON value, as tool inputs and schemas are given. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+/** One block of an assistant step. */
+export type AssistantStepBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string }
+  | { type: "tool_use"; name: string; input: { [key: string]: Json }; id?: string; output?: string; approval?: { approved: boolean; feedback?: string } };
+/** An IDE selection; `lineStart` as the IDE reports it (probably 0-based, Q52). */
+export interface ScenarioSelection { path: string; lineStart: number; lineCount: number; endsAtLineStart?: boolean; text: string }
+/** One diagnostic; `line` and `column` 0-based. */
+export interface ScenarioDiagnostic { severity: "error" | "warning" | "info" | "hint"; line: number; column: number; message: string; code?: string; source?: string }
+/** A permission mode. */
+export type PermissionModeName = "default" | "acceptEdits" | "plan" | "auto" | "bypassPermissions";
+/** One step of a scenario (see web/scenarios/FORMAT.md). */
+export type ScenarioStep =
+  | { kind: "user"; prompt: string; memories?: string[] }
+  | { kind: "assistant"; blocks: AssistantStepBlock[] }
+  | { kind: "writeFile"; path: string; content: string }
+  | { kind: "deleteFile"; path: string }
+  | { kind: "rename"; from: string; to: string }
+  | { kind: "touch"; path: string }
+  | { kind: "setMode"; mode: PermissionModeName }
+  | { kind: "ide"; selection?: ScenarioSelection | null; openedFile?: string | null }
+  | { kind: "diagnostics"; files: { path: string; items: ScenarioDiagnostic[] }[] }
+  | { kind: "advanceTime"; ms: number }
+  | { kind: "registry"; skills?: { name: string; description: string }[]; agents?: string[]; mcpServers?: { name: string; instructions?: string }[]; deferredTools?: string[] }
+  | { kind: "queueCommand"; prompt: string }
+  | { kind: "criticalReminder"; text: string | null }
+  | { kind: "usage"; spentUsdCents?: number; outputTokens?: number }
+  | { kind: "taskStatus"; taskId: string; description: string; status: "running" | "killed" };
+/** A scenario: initial files and configuration, then steps (web/scenarios/scenario.schema.json). */
+export interface ScenarioInput {
+  name?: string;
+  description?: string;
+  profile?: ProfileName;
+  /** Quirk switches changed from the preset, `"section.field": bool`. */
+  switches?: { [name: string]: boolean };
+  cwd?: string;
+  home?: string;
+  startMs?: number;
+  stepMs?: number;
+  config?: { [key: string]: Json };
+  files?: { [path: string]: string } | { path: string; content: string }[];
+  steps: ScenarioStep[];
+}
+/** One replayed step: the step as given, the clock, the mode after it, and what it produced. */
+export interface StepTrace { input: ScenarioStep; atMs: number; mode: PermissionModeName; turn: Turn }
+/** A replayed scenario. */
+export interface Trace { steps: StepTrace[] }
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    /// The `Trace` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "Trace")]
+    pub type TraceJs;
+}
+
+/// Replays a scenario (a JSON string, or an object that is serialised with `JSON.stringify`)
+/// and returns one step per scenario step, each with its turn and request.
+#[wasm_bindgen(js_name = runScenario)]
+pub fn run_scenario_js(
+    #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
+) -> Result<TraceJs, JsValue> {
+    let run = || -> JsResult<TraceJs> {
+        let json = scenario_text(&scenario)?;
+        let parsed = parse_scenario(&json).map_err(prefixed)?;
+        let trace = run_scenario(&parsed).map_err(prefixed)?;
+        Ok(to_js(&trace).unchecked_into())
+    };
+    run().map_err(JsValue::from)
+}
+
+fn scenario_text(value: &JsValue) -> JsResult<String> {
+    if let Some(text) = value.as_string() {
+        return Ok(text);
+    }
+    if value.is_object() && !value.is_function() {
+        return js_sys::JSON::stringify(value)
+            .ok()
+            .and_then(|text| text.as_string())
+            .ok_or_else(|| {
+                BindingError("runScenario: the scenario object cannot be serialised to JSON".into())
+            });
+    }
+    Err(BindingError(format!(
+        "runScenario: argument `scenario` must be a JSON string or an object, got {}",
+        type_name(value)
+    )))
+}
+
+fn prefixed(error: context_assembly::Error) -> BindingError {
+    BindingError(format!("runScenario: {error}"))
+}
