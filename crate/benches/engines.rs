@@ -7,7 +7,9 @@ use std::time::Instant;
 
 use context_assembly::diff::{diff_snippet, SnippetRules};
 use context_assembly::mention::{extract_mentions, MentionRules};
-use context_assembly::session::{Session, SessionConfig, SessionOptions};
+use context_assembly::session::{
+    ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall, ToolInvocation,
+};
 use context_assembly::tokens::{estimate_tokens, TokenMethod};
 use context_assembly::Profile;
 
@@ -239,6 +241,81 @@ fn bench_session(_: &mut Lcg) {
     }
 }
 
+/// A session with `tracked` watched files whose transcript has grown to `records` records
+/// through prompts, Read calls and answers.
+fn grown_session(tracked: usize, records: usize) -> (Session, u64) {
+    let file: String = (0..200)
+        .map(|i| format!("line {i:>4} of a tracked source file\n"))
+        .collect();
+    let mut session = Session::new(SessionOptions {
+        profile: Profile::claude_code(),
+        cwd: "/p".into(),
+        home: None,
+        config: SessionConfig::default(),
+    })
+    .expect("valid options");
+    for i in 0..tracked {
+        session
+            .write(&format!("src/f{i}.txt"), &file, 1_000)
+            .expect("write");
+    }
+    let mut now = 2_000;
+    let mut round = 0;
+    while session.transcript_len() < records {
+        now += 1_000;
+        session.submit(&format!("step {round}: look at the next file"), now);
+        let read = ResponseBlock::ToolUse(ToolCall {
+            id: None,
+            name: "Read".into(),
+            input: format!("{{\"file_path\":\"/p/src/f{}.txt\"}}", round % tracked),
+            invocation: ToolInvocation::Read {
+                file_path: format!("src/f{}.txt", round % tracked),
+                offset: None,
+                limit: None,
+            },
+        });
+        now += 1_000;
+        session
+            .respond(vec![ResponseBlock::Text("Reading it.".into()), read], now)
+            .expect("respond");
+        now += 1_000;
+        session
+            .respond(vec![ResponseBlock::Text("It looks fine.".into())], now)
+            .expect("respond");
+        round += 1;
+    }
+    (session, now)
+}
+
+/// Median ms of one human turn (every collector and the request) on a grown session.
+fn turn_ms(tracked: usize, records: usize) -> (f64, usize) {
+    let (mut session, mut now) = grown_session(tracked, records);
+    let size = session.transcript_len();
+    let mut samples: Vec<f64> = (0..31)
+        .map(|i| {
+            now += 1_000;
+            let start = Instant::now();
+            black_box(session.submit(&format!("one more question {i}"), now));
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            now += 1_000;
+            session
+                .respond(vec![ResponseBlock::Text("Answered.".into())], now)
+                .expect("respond");
+            ms
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    (samples[samples.len() / 2], size)
+}
+
+fn bench_turns(_: &mut Lcg) {
+    println!("\n## One human turn (collectors + request), claude-code, 100 tracked files\n\n| transcript records | ms per turn |\n|--:|--:|");
+    let (small, small_size) = turn_ms(100, 50);
+    let (large, large_size) = turn_ms(100, 500);
+    println!("| {small_size} | {small:.3} |\n| {large_size} | {large:.3} |");
+    println!("\nratio t(500) / t(50): {:.2} (goal ≤ 2)", large / small);
+}
+
 /// A named part of the benchmark.
 type Section = (&'static str, fn(&mut Lcg));
 
@@ -251,11 +328,12 @@ fn main() {
         .collect();
     let wants = |name: &str| chosen.is_empty() || chosen.iter().any(|c| c == name);
     println!("# native engines (cargo bench profile: opt-level 3, thin LTO)");
-    let sections: [Section; 4] = [
+    let sections: [Section; 5] = [
         ("diff", bench_diff),
         ("tokens", bench_tokens),
         ("mentions", bench_mentions),
         ("session", bench_session),
+        ("turns", bench_turns),
     ];
     for (name, run) in sections {
         if wants(name) {
