@@ -22,15 +22,15 @@ const MAX_RULES_DEPTH: usize = 16;
 const MAX_RULES_ENTRIES: usize = 4096;
 
 /// The normalised roots every comparison uses.
-struct Roots {
-    cwd: String,
-    additional: Vec<String>,
-    home: Option<String>,
-    managed: Option<String>,
+pub(super) struct Roots {
+    pub(super) cwd: String,
+    pub(super) additional: Vec<String>,
+    pub(super) home: Option<String>,
+    pub(super) managed: Option<String>,
 }
 
 impl Roots {
-    fn new(roots: &MemoryRoots) -> Roots {
+    pub(super) fn new(roots: &MemoryRoots) -> Roots {
         Roots {
             cwd: normalize_dir(&roots.original_cwd),
             additional: roots
@@ -46,18 +46,18 @@ impl Roots {
 
 /// Whether a rule may pull in files outside the original cwd (`includeExternal`).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Scope {
+pub(super) enum Scope {
     Internal,
     External,
 }
 
 /// One target's discovery: `processedPaths` and the results so far.
-struct Walk<'a> {
-    roots: &'a Roots,
-    source: &'a dyn MemorySource,
-    target: &'a str,
-    processed: BTreeSet<String>,
-    out: NestedMemory,
+pub(super) struct Walk<'a> {
+    pub(super) roots: &'a Roots,
+    pub(super) source: &'a dyn MemorySource,
+    pub(super) target: &'a str,
+    pub(super) processed: BTreeSet<String>,
+    pub(super) out: NestedMemory,
 }
 
 /// Discovers the memory files `target` brings in, without cross-call de-duplication.
@@ -125,7 +125,7 @@ fn nested_dirs(target: &str, cwd: &str, string_prefix: bool) -> Vec<String> {
 }
 
 /// `cwdLevelDirs`: the cwd and its ancestors, the filesystem root excluded, root first.
-fn cwd_level_dirs(cwd: &str) -> Vec<String> {
+pub(super) fn cwd_level_dirs(cwd: &str) -> Vec<String> {
     let mut dirs = Vec::new();
     let mut dir = cwd;
     while dir != "/" && !dir.is_empty() {
@@ -186,7 +186,7 @@ impl Walk<'_> {
     /// The rules of one `.claude/rules` directory: the unconditional ones (when
     /// `unconditional` gives them a kind), then the conditional ones whose globs match
     /// the target relative to `base`.
-    fn rules(
+    pub(super) fn rules(
         &mut self,
         rules_dir: &str,
         unconditional: Option<MemoryKind>,
@@ -271,7 +271,7 @@ impl Walk<'_> {
     }
 
     /// `processMemoryFile` for a file already read: `processedPaths`, then accept.
-    fn take(
+    pub(super) fn take(
         &mut self,
         path: String,
         raw: Rc<str>,
@@ -361,7 +361,7 @@ impl Walk<'_> {
 
 /// Where a file comes from: its kind, why it loads, its include depth and scope.
 #[derive(Clone, Copy)]
-struct Origin {
+pub(super) struct Origin {
     kind: MemoryKind,
     reason: LoadReason,
     depth: usize,
@@ -369,7 +369,7 @@ struct Origin {
 }
 
 impl Origin {
-    fn root(kind: MemoryKind, reason: LoadReason, scope: Scope) -> Origin {
+    pub(super) fn root(kind: MemoryKind, reason: LoadReason, scope: Scope) -> Origin {
         Origin {
             kind,
             reason,
@@ -395,7 +395,7 @@ fn dirname(path: &str) -> &str {
     }
 }
 
-fn join(dir: &str, name: &str) -> String {
+pub(super) fn join(dir: &str, name: &str) -> String {
     let mut path = String::with_capacity(dir.len() + name.len() + 1);
     path.push_str(dir);
     if !dir.ends_with('/') {

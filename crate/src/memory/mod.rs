@@ -63,9 +63,8 @@
 //! ```
 
 mod content;
-mod eager;
-pub use eager::{eager_memory, render_claude_md};
 mod discovery;
+mod eager;
 mod frontmatter;
 mod index;
 
@@ -74,6 +73,7 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+pub use eager::{eager_memory, render_claude_md};
 pub use frontmatter::MAX_PATH_PATTERNS;
 pub use index::{truncate_memory_index, IndexTruncation, MAX_INDEX_LINES, MAX_INDEX_UNITS};
 

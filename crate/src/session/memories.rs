@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use super::changes::VfsMemory;
 use super::pipeline::CollectorFailure;
 use super::Session;
+use crate::attachment::relevant_memories::memory_excerpt;
 use crate::file_state::Entry;
 use crate::vfs::{Content, EntryKind, FsErrorKind};
 
@@ -68,7 +69,10 @@ impl Session {
         for path in surfaced {
             self.conversation.surfaced_memories.insert(path.clone());
             if let Some((_, text, mtime)) = files.iter().find(|(p, _, _)| p == path) {
-                let entry = Entry::from_relevant_memory(Rc::clone(text), *mtime, None);
+                // The entry holds what the model was shown, as the original's does.
+                let shown = memory_excerpt(path, text, &self.profile.attachments);
+                let entry =
+                    Entry::from_relevant_memory(shown.content.into(), *mtime, shown.truncated_lines);
                 self.file_state.set(path, entry);
             }
         }

@@ -7,6 +7,7 @@
 //! budget standing in for the original's 1000 ms deadline.
 
 use alloc::format;
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -19,6 +20,7 @@ use crate::attachment::relevant_memories::{
 };
 use crate::attachment::reminders::{self, PassInput};
 use crate::attachment::{Collected, Verdict};
+use crate::file_state::Entry;
 use crate::memory::{eager_memory, render_claude_md};
 use crate::request::{
     system_blocks, tool_blocks, user_context_block, Environment, Request, ToolDefinition,
