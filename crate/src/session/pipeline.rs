@@ -93,6 +93,8 @@ impl Session {
     /// One pass of the collectors, in emission order.
     pub(super) fn run_pass(&mut self, prompt: Option<&str>, at_ms: u64) -> Collected {
         let mut out = Collected::default();
+        // The session's start: the user context is computed (and memory seeded) once.
+        self.user_context(at_ms);
         self.work_left = self.profile.attachments.work_budget;
         if self.config.disable_attachments {
             self.run_reminder(reminders::queued_commands, prompt, at_ms, &mut out);
@@ -379,6 +381,13 @@ impl Session {
             &self.memory_source(),
             &self.profile.memory,
         );
+        // Startup seeds the read-file state with every eager memory file (§4.4), so nested
+        // memory does not load them a second time.
+        for file in &eager.files {
+            let raw = Rc::clone(&file.raw);
+            let entry = Entry::from_memory(raw, at_ms, file.content_differs_from_disk);
+            self.file_state.set(&file.path, entry);
+        }
         let context = UserContext {
             claude_md: render_claude_md(&eager.files),
             date: local_date(at_ms, self.config.utc_offset_minutes),
