@@ -73,6 +73,7 @@ test-rust:
 
 nostd: setup-rust
 	cargo build -p context-assembly --no-default-features --target $(NOSTD_TARGET)
+	cargo build -p context-assembly --no-default-features --features serde --target $(NOSTD_TARGET)
 
 test-node: pkg
 	node --test tests/node/
@@ -85,7 +86,7 @@ test-browser: pkg setup-browser setup-node
 
 # ---- measurements (not part of make test) ------------------------------------------------------
 bench: pkg
-	cargo bench -p context-assembly --bench engines
+	cargo bench -p context-assembly --features serde --bench engines
 	node tests/bench/run.mjs
 
 size: pkg

@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Block, Category};
+use super::{Block, Category, Channel};
 use crate::attachment::{json_string, AttachmentRules};
 use crate::tokens::TokenMethod;
 
@@ -53,14 +53,15 @@ pub fn system_blocks(
     }
     let mut dynamic = Block::text("environment", Category::SYSTEM, lines, method);
     dynamic.cache_boundary = true;
+    let static_part = Block::text(
+        "system_static",
+        Category::SYSTEM,
+        static_prompt.into(),
+        method,
+    );
     Vec::from([
-        Block::text(
-            "system_static",
-            Category::SYSTEM,
-            static_prompt.into(),
-            method,
-        ),
-        dynamic,
+        static_part.in_channel(Channel::SYSTEM),
+        dynamic.in_channel(Channel::SYSTEM),
     ])
 }
 
@@ -78,7 +79,7 @@ pub fn tool_blocks(tools: &[ToolDefinition], method: TokenMethod) -> Vec<Block> 
             );
             let mut block = Block::text(&tool.name, Category::TOOLS, json, method);
             block.block_type = "tool_definition";
-            block
+            block.in_channel(Channel::TOOLS)
         })
         .collect()
 }
@@ -109,7 +110,7 @@ pub fn user_context_block(
         "IMPORTANT: this context may or may not be relevant to the task at hand. Respond to \
          it only if it is highly relevant.\n</system-reminder>\n",
     );
-    Block::text("user_context", Category::MEMORY, text, method)
+    Block::text("user_context", Category::MEMORY, text, method).in_channel(Channel::USER_CONTEXT)
 }
 
 #[cfg(test)]

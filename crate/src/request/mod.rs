@@ -61,6 +61,8 @@ pub struct Block {
     /// What produced it: `prompt`, `assistant`, `tool`, `user_context`, `system_static`,
     /// `environment`, a tool's name, or an attachment kind.
     pub source: String,
+    /// Which channel of the request it travels in: see [`Channel`].
+    pub channel: &'static str,
     /// What its tokens are spent on: see [`Category`].
     pub category: &'static str,
     /// An attachment's frequency class.
@@ -94,6 +96,7 @@ impl Block {
         Block {
             block_type: "text",
             source: source.into(),
+            channel: Channel::MESSAGES,
             category,
             frequency: None,
             tokens: estimate_tokens(&text, method, None),
@@ -104,6 +107,15 @@ impl Block {
             is_error: false,
             parts: Vec::new(),
         }
+    }
+
+    /// The block (and its parts) placed in `channel`.
+    pub(crate) fn in_channel(mut self, channel: &'static str) -> Block {
+        self.channel = channel;
+        for part in &mut self.parts {
+            part.channel = channel;
+        }
+        self
     }
 
     /// Recounts `tokens` after `text` changed.

@@ -252,7 +252,7 @@ fn invocation(call: &ToolCall, path: &str) -> Result<ToolInvocation, Error> {
             })?,
         },
         _ => ToolInvocation::External {
-            output: call.output.clone().unwrap_or_default(),
+            output: call.output.clone(),
         },
     })
 }

@@ -10,7 +10,7 @@ use super::inputs::{
 };
 use crate::attachment::reminders::ReminderState;
 use crate::request::MessageCache;
-use crate::transcript::Transcript;
+use crate::transcript::{ToolResultBlock, Transcript};
 
 /// The user context as first computed: the CLAUDE.md text and the date (memoised like the
 /// original's `getUserContext`, so the date stays stale on purpose, §7.7).
@@ -18,6 +18,25 @@ use crate::transcript::Transcript;
 pub(super) struct UserContext {
     pub(super) claude_md: Option<String>,
     pub(super) date: String,
+}
+
+/// The tool calls of one response, each with its result once known.
+#[derive(Debug, Default)]
+pub(super) struct PendingCalls {
+    pub(super) calls: Vec<(String, Option<ToolResultBlock>)>,
+    /// The user stopped the turn (a plan rejected without feedback).
+    pub(super) stopped: bool,
+}
+
+impl PendingCalls {
+    /// The ids still without a result.
+    pub(super) fn missing(&self) -> Vec<String> {
+        self.calls
+            .iter()
+            .filter(|(_, result)| result.is_none())
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
 }
 
 #[derive(Debug, Default)]
@@ -46,6 +65,8 @@ pub(super) struct Conversation {
     pub(super) last_request_tokens: Option<u64>,
     pub(super) next_tool_id: u64,
     pub(super) user_context: Option<UserContext>,
+    /// A response whose tool calls await results from the host.
+    pub(super) pending: Option<PendingCalls>,
     pub(super) reminders: ReminderState,
 }
 

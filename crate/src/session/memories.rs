@@ -71,8 +71,11 @@ impl Session {
             if let Some((_, text, mtime)) = files.iter().find(|(p, _, _)| p == path) {
                 // The entry holds what the model was shown, as the original's does.
                 let shown = memory_excerpt(path, text, &self.profile.attachments);
-                let entry =
-                    Entry::from_relevant_memory(shown.content.into(), *mtime, shown.truncated_lines);
+                let entry = Entry::from_relevant_memory(
+                    shown.content.into(),
+                    *mtime,
+                    shown.truncated_lines,
+                );
                 self.file_state.set(path, entry);
             }
         }

@@ -58,6 +58,7 @@ impl Session {
         memories: Option<&[String]>,
         at_ms: u64,
     ) -> Turn {
+        self.interrupt_pending_calls();
         let mut out = self.run_pass(Some(prompt), at_ms);
         self.conversation.transcript.push(Record::Prompt {
             text: prompt.into(),

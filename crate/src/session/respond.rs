@@ -6,6 +6,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::conversation::PendingCalls;
 use super::inputs::{PermissionMode, PlanApproval, TaskItem, TodoItem};
 use super::tools::ToolResult;
 use super::turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
@@ -26,22 +27,37 @@ impl Session {
     /// # Errors
     /// Only for a tool path that cannot be used at all (NUL, above the root).
     pub fn respond(&mut self, blocks: Vec<ResponseBlock>, at_ms: u64) -> Result<Turn, Error> {
+        if let Some(pending) = &self.conversation.pending {
+            return Err(Error::InvalidConfig {
+                field: "respond".into(),
+                reason: format!(
+                    "the previous response's tool calls still await their results ({}); \
+                     supply them first",
+                    pending.missing().join(", ")
+                ),
+            });
+        }
         let response = self.conversation.transcript.next_response();
-        let mut results = Vec::new();
-        let mut stopped = false;
+        let mut pending = PendingCalls::default();
         for block in blocks {
             let block = match block {
                 ResponseBlock::Text(text) => AssistantBlock::Text { text },
                 ResponseBlock::Thinking(thinking) => AssistantBlock::Thinking { thinking },
                 ResponseBlock::ToolUse(call) => {
                     let id = call.id.clone().unwrap_or_else(|| self.next_tool_id());
-                    let (result, stop) = self.run_tool(&call, at_ms)?;
-                    stopped |= stop;
-                    results.push(ToolResultBlock {
-                        tool_use_id: id.clone(),
-                        content: result.content,
-                        is_error: result.is_error,
-                    });
+                    let result = match &call.invocation {
+                        ToolInvocation::External { output: None } => None,
+                        _ => {
+                            let (result, stop) = self.run_tool(&call, at_ms)?;
+                            pending.stopped |= stop;
+                            Some(ToolResultBlock {
+                                tool_use_id: id.clone(),
+                                content: result.content,
+                                is_error: result.is_error,
+                            })
+                        }
+                    };
+                    pending.calls.push((id.clone(), result));
                     AssistantBlock::ToolUse(ToolUse {
                         id,
                         name: call.name,
@@ -53,22 +69,107 @@ impl Session {
                 .transcript
                 .push(Record::Assistant { response, block });
         }
-        if results.is_empty() {
+        if pending.calls.is_empty() {
             return Ok(Turn::from_collected(
                 Round::END_OF_TURN,
                 Collected::default(),
             ));
         }
+        if !pending.missing().is_empty() {
+            let mut turn = Turn::from_collected(Round::AWAITING_TOOL_RESULTS, Collected::default());
+            turn.tool_results = pending
+                .calls
+                .iter()
+                .filter_map(|(_, r)| r.clone())
+                .collect();
+            self.conversation.pending = Some(pending);
+            return Ok(turn);
+        }
+        Ok(self.finish_response(pending, at_ms))
+    }
+
+    /// Results of tool calls the host ran itself (calls given without output). When every
+    /// call of the response has its result, the tool round follows.
+    ///
+    /// # Errors
+    /// No call awaits results, a result for an unknown or already answered id (the error
+    /// names it and the ids that are awaited).
+    pub fn supply_tool_results(
+        &mut self,
+        results: Vec<ToolResultBlock>,
+        at_ms: u64,
+    ) -> Result<Turn, Error> {
+        let Some(mut pending) = self.conversation.pending.take() else {
+            return Err(Error::InvalidConfig {
+                field: "toolUseId".into(),
+                reason: "no tool call awaits a result: give results only after an assistant \
+                         step whose tool calls have no output"
+                    .into(),
+            });
+        };
+        for (index, result) in results.into_iter().enumerate() {
+            let awaited = pending.missing().join(", ");
+            let slot = pending
+                .calls
+                .iter_mut()
+                .find(|(id, r)| *id == result.tool_use_id && r.is_none());
+            let Some((_, slot)) = slot else {
+                let id = result.tool_use_id;
+                self.conversation.pending = Some(pending);
+                return Err(Error::InvalidConfig {
+                    field: format!("results[{index}].toolUseId"),
+                    reason: format!("no call {id:?} awaits a result: awaited are {awaited}"),
+                });
+            };
+            *slot = Some(result);
+        }
+        if !pending.missing().is_empty() {
+            let mut turn = Turn::from_collected(Round::AWAITING_TOOL_RESULTS, Collected::default());
+            turn.tool_results = pending
+                .calls
+                .iter()
+                .filter_map(|(_, r)| r.clone())
+                .collect();
+            self.conversation.pending = Some(pending);
+            return Ok(turn);
+        }
+        Ok(self.finish_response(pending, at_ms))
+    }
+
+    /// Stores the response's results and runs the tool round, unless the user stopped.
+    fn finish_response(&mut self, pending: PendingCalls, at_ms: u64) -> Turn {
+        let results: Vec<ToolResultBlock> =
+            pending.calls.into_iter().filter_map(|(_, r)| r).collect();
         self.conversation.transcript.push(Record::ToolResults {
             results: results.clone(),
         });
-        let mut turn = if stopped {
+        let mut turn = if pending.stopped {
             Turn::from_collected(Round::END_OF_TURN, Collected::default())
         } else {
             self.tool_round(at_ms)
         };
         turn.tool_results = results;
-        Ok(turn)
+        turn
+    }
+
+    /// A prompt arrived while calls awaited results: they are answered as interrupted.
+    pub(super) fn interrupt_pending_calls(&mut self) {
+        if let Some(pending) = self.conversation.pending.take() {
+            let calls = pending
+                .calls
+                .into_iter()
+                .map(|(id, result)| {
+                    result.unwrap_or(ToolResultBlock {
+                        tool_use_id: id,
+                        content: "The user interrupted this tool call before it finished.".into(),
+                        is_error: true,
+                    })
+                })
+                .collect();
+            self.conversation
+                .transcript
+                .push(Record::ToolResults { results: calls });
+        }
     }
 
     fn next_tool_id(&mut self) -> String {
@@ -105,7 +206,9 @@ impl Session {
             ToolInvocation::TaskCreate { subject } => self.task_create(subject),
             ToolInvocation::TaskUpdate { task_id, status } => self.task_update(*task_id, status),
             ToolInvocation::ExitPlanMode { approval } => return Ok(self.exit_plan_mode(approval)),
-            ToolInvocation::External { output } => ToolResult::ok(output.clone()),
+            ToolInvocation::External { output } => {
+                ToolResult::ok(output.clone().unwrap_or_default())
+            }
         };
         Ok((result, false))
     }

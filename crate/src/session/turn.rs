@@ -18,6 +18,9 @@ impl Round {
     pub const TOOL_ROUND: &'static str = "tool-round";
     /// The model answered without calling a tool (or the user stopped it): no request.
     pub const END_OF_TURN: &'static str = "end-of-turn";
+    /// The response called tools the host runs itself: no request until their results
+    /// arrive.
+    pub const AWAITING_TOOL_RESULTS: &'static str = "awaiting-tool-results";
     /// Something happened outside the model's loop (an edit, a mode change): no request.
     pub const EVENT: &'static str = "event";
 }
@@ -144,7 +147,8 @@ pub enum ToolInvocation {
     /// A tool the library cannot run (Bash, AskUserQuestion, Skill, MCP tools): the host
     /// gives its output.
     External {
-        /// What the tool printed.
-        output: String,
+        /// What the tool printed; `None`: the host supplies it later
+        /// ([`super::Session::supply_tool_results`]).
+        output: Option<String>,
     },
 }

@@ -52,7 +52,7 @@ export type Verdict = "included" | "truncated" | "silent" | "denied" | "too-larg
 /** Something considered, with what was decided and why (denied, too large, unchanged…). */
 export interface Decision { subject: string; verdict: Verdict; reason: string; detail?: string }
 /** Which kind of round a step was. */
-export type Round = "human-turn" | "tool-round" | "end-of-turn" | "event";
+export type Round = "human-turn" | "tool-round" | "end-of-turn" | "awaiting-tool-results" | "event";
 /** The result of one tool call. */
 export interface ToolResultBlock { toolUseId: string; content: string; isError: boolean }
 /** What a block's tokens are spent on: the segments of the context meter. */
@@ -62,6 +62,8 @@ export interface Block {
   type: "text" | "thinking" | "tool_use" | "tool_result" | "tool_definition";
   /** What produced it: "prompt", "assistant", "tool", "user_context", "system_static", "environment", a tool's name, or an attachment kind. */
   source: string;
+  /** The channel it travels in. */
+  channel: "system" | "tools" | "userContext" | "messages";
   category: Category;
   /** An attachment's frequency class. */
   frequency?: Frequency;
