@@ -8,7 +8,7 @@
 //! state). The session calls the producers in the order of [`PHASE_2`] and [`PHASE_3`].
 //!
 //! * [`plan_mode`](mod@plan_mode): plan and auto mode, throttled by human turns (§7.5).
-//! * [`todo`]: the todo and task nudges, throttled by assistant records (§7.6).
+//! * [`todo`](mod@todo): the todo and task nudges, throttled by assistant records (§7.6).
 //! * [`listings`]: the skill listing and the three delta kinds.
 //! * [`ide`]: the IDE's selection, opened file and diagnostics (§7.8).
 //! * [`events`]: everything sent whenever its condition holds.
