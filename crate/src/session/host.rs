@@ -24,9 +24,10 @@ impl Session {
         if before == mode {
             return;
         }
+        let plan_exists = self.vfs.stat(&self.plan_file()).is_ok();
         let reminders = &mut self.conversation.reminders;
         match before {
-            PermissionMode::Plan => reminders.exit_plan_mode(),
+            PermissionMode::Plan => reminders.exit_plan_mode(plan_exists),
             PermissionMode::Auto => reminders.exit_auto_mode(),
             _ => {}
         }
