@@ -489,6 +489,29 @@ fn limits_are_named_in_their_errors() {
     );
 }
 
+#[test]
+fn every_example_of_the_format_documentation_parses() {
+    let doc = fixture_text("web/scenarios/FORMAT.md");
+    let examples: Vec<&str> = doc
+        .split("```json\n")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .collect();
+    assert!(examples.len() >= 18);
+    for example in examples {
+        let value: Value =
+            serde_json::from_str(example).unwrap_or_else(|e| panic!("{e}: {example}"));
+        let scenario = if value.get("kind").is_some() {
+            json!({ "steps": [value] }).to_string()
+        } else {
+            example.to_string()
+        };
+        if let Err(err) = parse_scenario(&scenario) {
+            panic!("{err}: {example}");
+        }
+    }
+}
+
 /// The list after `expected one of ` in a message, e.g. the keys an object allows.
 fn listed(message: &str) -> Vec<String> {
     let (_, names) = message
