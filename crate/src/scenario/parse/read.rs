@@ -192,26 +192,31 @@ pub(crate) fn compact_object(value: &Json, path: &Path<'_>) -> Result<String, Er
 /// type, and accepting them would make `1.5` the only odd one out.
 pub(crate) fn whole(min: i64, max: i64) -> impl Fn(&Json, &Path<'_>) -> Result<i64, Error> {
     move |value, path| {
-        let allowed = format!("a whole number from {min} to {max}");
+        let fail = |got: &dyn core::fmt::Display, hint: &str| {
+            path.error(format!(
+                "expected a whole number from {min} to {max}, got {got}{hint}"
+            ))
+        };
         match value {
             Json::Number(n) => match n.as_i64() {
                 Some(i) if (min..=max).contains(&i) => Ok(i),
-                Some(_) => Err(path.error(format!("expected {allowed}, got {n}"))),
-                None if n.as_f64().is_some_and(is_integral) => Err(path.error(format!(
-                    "expected {allowed}, got {n} (write whole numbers without a decimal point or exponent)"
-                ))),
-                None => Err(path.error(format!("expected {allowed}, got {n}"))),
+                None if n.as_f64().is_some_and(is_integral) => Err(fail(
+                    n,
+                    " (write whole numbers without a decimal point or exponent)",
+                )),
+                _ => Err(fail(n, "")),
             },
-            other => Err(mismatch(path, &allowed, other)),
+            other => Err(fail(&other.kind(), "")),
         }
     }
 }
 
-/// `1.0`, `1e3`: a float with no fractional part (within i64, where the test is exact).
+/// `1.0`, `1e3`: a float with no fractional part. Past i64 the cast saturates and the
+/// test fails, which only costs those huge numbers the hint.
 fn is_integral(f: f64) -> bool {
     #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
     let back = (f as i64) as f64;
-    back == f && f > -9.0e18 && f < 9.0e18
+    back == f
 }
 
 /// A whole number from `min` to `max` (both at least 0).
@@ -228,7 +233,10 @@ pub(crate) fn one_of<'o, T: Copy>(
     options: &'o [(&'o str, T)],
 ) -> impl Fn(&Json, &Path<'_>) -> Result<T, Error> + 'o {
     move |value, path| {
-        let names: Vec<&str> = options.iter().map(|(name, _)| *name).collect();
+        let names = || {
+            let names: Vec<&str> = options.iter().map(|(name, _)| *name).collect();
+            list(&names)
+        };
         match value {
             Json::String(s) => options
                 .iter()
@@ -238,10 +246,10 @@ pub(crate) fn one_of<'o, T: Copy>(
                     path.error(format!(
                         "unknown {what} {}: expected one of {}",
                         Quoted(s),
-                        list(&names)
+                        names()
                     ))
                 }),
-            other => Err(mismatch(path, &format!("one of {}", list(&names)), other)),
+            other => Err(mismatch(path, &format!("one of {}", names()), other)),
         }
     }
 }
