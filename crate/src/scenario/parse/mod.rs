@@ -4,7 +4,9 @@
 //! ([`json`]), checked as a whole (no duplicate key, no string over the limit), then walked
 //! field by field with typed readers ([`read`]) that know the path of the value they read
 //! ([`path`]). Fields are read in the order the format documents them, whatever order
-//! they are written in, so the first error reported does not depend on key order.
+//! they are written in, so a scenario's first error does not depend on how a serialiser
+//! ordered its keys; only duplicate keys, over-long strings and unknown keys, looked for
+//! first, are found in document order.
 //!
 //! The format is described for users in `web/scenarios/FORMAT.md` and for editors in
 //! `web/scenarios/scenario.schema.json`.
