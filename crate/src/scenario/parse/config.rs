@@ -1,0 +1,159 @@
+//! The `config` object: settings and registries, over [`SessionConfig::default`].
+
+use alloc::string::String;
+
+use super::json::Json;
+use super::path::Path;
+use super::read::{
+    boolean, compact_object, each, name, names, natural, one_of, string, string_or_null, strings,
+    whole, Fields, MAX_WHOLE,
+};
+use super::CONFIG_KEYS;
+use crate::request::ToolDefinition;
+use crate::session::{McpResource, McpServer, PermissionMode, SessionConfig, Skill};
+use crate::Error;
+
+/// The permission modes by their names in settings files.
+pub(crate) const PERMISSION_MODES: &[(&str, PermissionMode)] = &[
+    ("default", PermissionMode::Default),
+    ("acceptEdits", PermissionMode::AcceptEdits),
+    ("plan", PermissionMode::Plan),
+    ("auto", PermissionMode::Auto),
+    ("bypassPermissions", PermissionMode::BypassPermissions),
+];
+
+const PLATFORMS: &[(&str, &str)] = &[("linux", "linux"), ("darwin", "darwin"), ("win32", "win32")];
+
+const CONTEXT_WINDOW: (u64, u64) = (1_000, 10_000_000);
+const UTC_OFFSET_MINUTES: i64 = 14 * 60;
+
+/// Reads `config`; a field not given keeps its default.
+pub(crate) fn config(value: &Json, path: &Path<'_>) -> Result<SessionConfig, Error> {
+    let fields = Fields::new(value, path, CONFIG_KEYS)?;
+    let default = SessionConfig::default();
+    let max = MAX_WHOLE.unsigned_abs();
+    let context_window = fields.or(
+        "contextWindow",
+        default.context_window,
+        natural(CONTEXT_WINDOW.0, CONTEXT_WINDOW.1),
+    )?;
+    Ok(SessionConfig {
+        deny: fields.or("deny", default.deny, strings)?,
+        mcp_resources: fields.or("mcpResources", default.mcp_resources, |v, p| {
+            each(v, p, mcp_resource)
+        })?,
+        agents: fields.or("agents", default.agents, names)?,
+        additional_directories: fields.or(
+            "additionalDirectories",
+            default.additional_directories,
+            names,
+        )?,
+        tools: fields.or("tools", default.tools, |v, p| each(v, p, tool))?,
+        deferred_tools: fields.or("deferredTools", default.deferred_tools, names)?,
+        skills: fields.or("skills", default.skills, |v, p| each(v, p, skill))?,
+        mcp_servers: fields.or("mcpServers", default.mcp_servers, |v, p| {
+            each(v, p, mcp_server)
+        })?,
+        context_window,
+        output_reserve: output_reserve(&fields, path, context_window, default.output_reserve)?,
+        system_prompt: fields.optional("systemPrompt", string)?,
+        platform: fields
+            .optional("platform", one_of("platform", PLATFORMS))?
+            .map_or(default.platform, String::from),
+        git_status: fields.or("gitStatus", default.git_status, string_or_null)?,
+        utc_offset_minutes: fields.or("utcOffsetMinutes", default.utc_offset_minutes, |v, p| {
+            let minutes = whole(-UTC_OFFSET_MINUTES, UTC_OFFSET_MINUTES)(v, p)?;
+            Ok(i32::try_from(minutes).unwrap_or_default())
+        })?,
+        output_style: fields.optional("outputStyle", string)?,
+        token_usage_reminder: fields.or("tokenUsageReminder", false, boolean)?,
+        budget_usd_cents: fields.optional("budgetUsdCents", natural(0, max))?,
+        output_token_budget: fields.optional("outputTokenBudget", natural(0, max))?,
+        disable_attachments: fields.or("disableAttachments", false, boolean)?,
+        auto_mode_available: fields.or("autoModeAvailable", false, boolean)?,
+        compaction_reminders: fields.or("compactionReminders", false, boolean)?,
+        interview_mode: fields.or("interviewMode", false, boolean)?,
+        plan_file: fields.optional("planFile", name)?,
+        memory_dir: fields.optional("memoryDir", name)?,
+        permission_mode: fields.or(
+            "permissionMode",
+            default.permission_mode,
+            one_of("permission mode", PERMISSION_MODES),
+        )?,
+    })
+}
+
+/// The output reserve must leave some of the window for input, the default reserve too.
+fn output_reserve(
+    fields: &Fields<'_, '_>,
+    path: &Path<'_>,
+    context_window: u64,
+    default: u64,
+) -> Result<u64, Error> {
+    let largest = context_window.saturating_sub(1);
+    let given = fields.optional("outputReserve", |value, here| {
+        natural(0, largest)(value, here).map_err(|err| match err {
+            Error::InvalidConfig { field, reason } => Error::InvalidConfig {
+                field,
+                reason: alloc::format!(
+                    "{reason}; it must be less than contextWindow ({context_window})"
+                ),
+            },
+            other => other,
+        })
+    })?;
+    match given {
+        Some(reserve) => Ok(reserve),
+        None if default < context_window => Ok(default),
+        None => Err(path.key("outputReserve").error(alloc::format!(
+            "required field is missing: the default, {default}, is not less than contextWindow ({context_window})"
+        ))),
+    }
+}
+
+fn mcp_resource(value: &Json, path: &Path<'_>) -> Result<McpResource, Error> {
+    let fields = Fields::new(
+        value,
+        path,
+        &["server", "uri", "name", "description", "text"],
+    )?;
+    Ok(McpResource {
+        server: fields.required("server", name)?,
+        uri: fields.required("uri", name)?,
+        name: fields.optional("name", string)?,
+        description: fields.optional("description", string)?,
+        text: fields.optional("text", string)?,
+    })
+}
+
+fn tool(value: &Json, path: &Path<'_>) -> Result<ToolDefinition, Error> {
+    let fields = Fields::new(
+        value,
+        path,
+        &["name", "description", "inputSchema", "deferred"],
+    )?;
+    Ok(ToolDefinition {
+        name: fields.required("name", name)?,
+        description: fields.required("description", string)?,
+        input_schema: fields.required("inputSchema", compact_object)?,
+        deferred: fields.or("deferred", false, boolean)?,
+    })
+}
+
+/// A skill, in `config.skills` and in `registry` steps.
+pub(crate) fn skill(value: &Json, path: &Path<'_>) -> Result<Skill, Error> {
+    let fields = Fields::new(value, path, &["name", "description"])?;
+    Ok(Skill {
+        name: fields.required("name", name)?,
+        description: fields.required("description", string)?,
+    })
+}
+
+/// An MCP server, in `config.mcpServers` and in `registry` steps.
+pub(crate) fn mcp_server(value: &Json, path: &Path<'_>) -> Result<McpServer, Error> {
+    let fields = Fields::new(value, path, &["name", "instructions"])?;
+    Ok(McpServer {
+        name: fields.required("name", name)?,
+        instructions: fields.optional("instructions", string)?,
+    })
+}

@@ -1,0 +1,241 @@
+//! Parsing a scenario from JSON, with the JSON path of every bad value.
+//!
+//! The text is parsed by serde_json into a tree that keeps keys in the order written
+//! ([`json`]), checked as a whole (no duplicate key, no string over the limit), then walked
+//! field by field with typed readers ([`read`]) that know the path of the value they read
+//! ([`path`]). Fields are read in the order the format documents them, whatever order
+//! they are written in, so a scenario's first error does not depend on how a serialiser
+//! ordered its keys; only duplicate keys, over-long strings and unknown keys, looked for
+//! first, are found in document order.
+//!
+//! The format is described for users in `web/scenarios/FORMAT.md` and for editors in
+//! `web/scenarios/scenario.schema.json`.
+
+mod config;
+mod json;
+mod path;
+mod read;
+mod steps;
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{InitialFile, Scenario};
+use crate::{Error, ProfileName};
+use json::{check_tree, Json};
+use path::{Path, Quoted};
+use read::{
+    absolute, array, boolean, each, mismatch, name, natural, one_of, string, Fields, MAX_WHOLE,
+};
+
+/// The largest scenario text accepted, in bytes (64 MiB).
+pub const MAX_INPUT_BYTES: usize = 64 << 20;
+/// The largest string (or object key) accepted anywhere in a scenario, in UTF-8 bytes
+/// (8 MiB).
+pub const MAX_STRING_BYTES: usize = 8 << 20;
+/// The most steps a scenario may have.
+pub const MAX_STEPS: usize = 10_000;
+
+/// The keys of the scenario object, in the order the format documents them.
+pub const ROOT_KEYS: &[&str] = &[
+    "$schema",
+    "name",
+    "description",
+    "profile",
+    "switches",
+    "cwd",
+    "home",
+    "startMs",
+    "stepMs",
+    "config",
+    "files",
+    "steps",
+];
+
+/// The keys of the `config` object, in the order the format documents them.
+pub const CONFIG_KEYS: &[&str] = &[
+    "deny",
+    "mcpResources",
+    "agents",
+    "additionalDirectories",
+    "tools",
+    "deferredTools",
+    "skills",
+    "mcpServers",
+    "contextWindow",
+    "outputReserve",
+    "systemPrompt",
+    "platform",
+    "gitStatus",
+    "utcOffsetMinutes",
+    "outputStyle",
+    "tokenUsageReminder",
+    "budgetUsdCents",
+    "outputTokenBudget",
+    "disableAttachments",
+    "autoModeAvailable",
+    "compactionReminders",
+    "interviewMode",
+    "planFile",
+    "memoryDir",
+    "permissionMode",
+];
+
+/// The step kinds, in the order the format documents them.
+pub const STEP_KINDS: &[&str] = &steps::KIND_NAMES;
+
+/// 2025-12-01T00:00:00Z: a fixed start, so that dates in the trace never depend on when
+/// the scenario is run.
+const DEFAULT_START_MS: u64 = 1_764_547_200_000;
+const DEFAULT_STEP_MS: u64 = 1_000;
+
+const PROFILES: [(&str, ProfileName); 3] = [
+    (ProfileName::ClaudeCode.as_str(), ProfileName::ClaudeCode),
+    (ProfileName::Codex.as_str(), ProfileName::Codex),
+    (ProfileName::Recommended.as_str(), ProfileName::Recommended),
+];
+
+/// Parses a scenario.
+///
+/// Every field but `steps` is optional; unknown keys are errors, and so are numbers
+/// written with a decimal point where a whole number is expected.
+///
+/// # Errors
+/// [`Error::InvalidConfig`] whose `field` is the JSON path of the bad value (`steps[3].kind`,
+/// `files["src/a.ts"]`, or `scenario` for the document itself) and whose `reason` says what
+/// was found and what is allowed. Invalid JSON is reported at `scenario` with serde_json's
+/// line and column.
+///
+/// # Example
+/// ```
+/// use context_assembly::scenario::parse_scenario;
+/// let err = parse_scenario(r#"{ "steps": [ { "kind": "user", "promt": "hi" } ] }"#).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     r#"steps[0].promt: unknown field; expected one of "kind", "prompt", "memories""#
+/// );
+/// // JSON has no integer type, but a whole number must be written as one.
+/// let err = parse_scenario(r#"{ "stepMs": 1.0, "steps": [] }"#).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "stepMs: expected a whole number from 0 to 9007199254740991, got 1.0 \
+///      (write whole numbers without a decimal point or exponent)"
+/// );
+/// ```
+pub fn parse_scenario(json: &str) -> Result<Scenario, Error> {
+    let root = Path::Root;
+    if json.len() > MAX_INPUT_BYTES {
+        return Err(root.error(format!(
+            "the input is {} bytes; at most {MAX_INPUT_BYTES} (64 MiB) are allowed",
+            json.len()
+        )));
+    }
+    let tree: Json =
+        serde_json::from_str(json).map_err(|err| root.error(format!("invalid JSON: {err}")))?;
+    check_tree(&tree, &root)?;
+    scenario(&tree, &root)
+}
+
+fn scenario(value: &Json, path: &Path<'_>) -> Result<Scenario, Error> {
+    let fields = Fields::new(value, path, ROOT_KEYS)?;
+    fields.optional("$schema", string)?;
+    let max = MAX_WHOLE.unsigned_abs();
+    let scenario = Scenario {
+        name: fields.or("name", String::new(), string)?,
+        description: fields.or("description", String::new(), string)?,
+        profile: fields.or(
+            "profile",
+            ProfileName::Recommended,
+            one_of("profile", &PROFILES),
+        )?,
+        switches: fields.or("switches", Vec::new(), switches)?,
+        cwd: fields.or("cwd", "/project".into(), absolute)?,
+        home: fields.or("home", "/home/user".into(), absolute)?,
+        start_ms: fields.or("startMs", DEFAULT_START_MS, natural(0, max))?,
+        step_ms: fields.or("stepMs", DEFAULT_STEP_MS, natural(0, max))?,
+        config: fields.or("config", Default::default(), config::config)?,
+        files: fields.or("files", Vec::new(), files)?,
+        steps: fields.required("steps", steps)?,
+    };
+    steps::check_tool_ids(&scenario.steps)?;
+    Ok(scenario)
+}
+
+fn switches(value: &Json, path: &Path<'_>) -> Result<Vec<(String, bool)>, Error> {
+    match value {
+        Json::Object(entries) => entries
+            .iter()
+            .map(|(key, on)| Ok((key.clone(), boolean(on, &path.key(key))?)))
+            .collect(),
+        other => Err(mismatch(
+            path,
+            "an object of \"section.field\": true or false",
+            other,
+        )),
+    }
+}
+
+/// `files` as an object (path → content) or as an array of `{ path, content }`; both keep
+/// the order written.
+fn files(value: &Json, path: &Path<'_>) -> Result<Vec<InitialFile>, Error> {
+    match value {
+        Json::Object(entries) => entries
+            .iter()
+            .map(|(key, content)| {
+                let here = path.key(key);
+                if key.is_empty() {
+                    return Err(here.error("expected a file path, got an empty key"));
+                }
+                Ok(InitialFile {
+                    path: key.clone(),
+                    content: string(content, &here)?,
+                })
+            })
+            .collect(),
+        Json::Array(_) => file_list(value, path),
+        other => Err(mismatch(
+            path,
+            "an object (path → content) or an array of { path, content }",
+            other,
+        )),
+    }
+}
+
+fn file_list(value: &Json, path: &Path<'_>) -> Result<Vec<InitialFile>, Error> {
+    let mut first_place: BTreeMap<&str, usize> = BTreeMap::new();
+    let items = array(value, path)?;
+    let mut files = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let here = path.index(i);
+        let fields = Fields::new(item, &here, &["path", "content"])?;
+        let file = InitialFile {
+            path: fields.required("path", name)?,
+            content: fields.required("content", string)?,
+        };
+        let key = fields
+            .get("path")
+            .and_then(Json::as_str)
+            .unwrap_or_default();
+        if let Some(first) = first_place.insert(key, i) {
+            return Err(here.key("path").error(format!(
+                "duplicate path {}: already given at {}",
+                Quoted(&file.path),
+                path.index(first).key("path")
+            )));
+        }
+        files.push(file);
+    }
+    Ok(files)
+}
+
+fn steps(value: &Json, path: &Path<'_>) -> Result<Vec<super::Step>, Error> {
+    let count = array(value, path)?.len();
+    if count > MAX_STEPS {
+        return Err(path.error(format!(
+            "{count} steps given; at most {MAX_STEPS} are allowed"
+        )));
+    }
+    each(value, path, steps::step)
+}
