@@ -95,3 +95,27 @@ fn every_request_adds_up() {
         }
     }
 }
+
+/// Scenarios that parse but cannot run: the error names the JSON path and what is allowed.
+/// `UPDATE_GOLDEN=1` fills in the messages (review them).
+#[test]
+fn run_errors_name_the_json_path() {
+    let path = root().join("tests/fixtures/scenario-run-errors.json");
+    let mut cases: Vec<serde_json::Value> =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(cases.len() >= 10);
+    for case in &mut cases {
+        let name = case["name"].as_str().unwrap().to_string();
+        let json = serde_json::to_string(&case["scenario"]).unwrap();
+        let scenario = parse_scenario(&json).unwrap_or_else(|e| panic!("{name}: parses: {e}"));
+        let error = run_scenario(&scenario).expect_err(&name).to_string();
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            case["error"] = serde_json::Value::String(error);
+        } else {
+            assert_eq!(Some(error.as_str()), case["error"].as_str(), "{name}");
+        }
+    }
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        fs::write(&path, serde_json::to_string_pretty(&cases).unwrap() + "\n").unwrap();
+    }
+}

@@ -110,7 +110,13 @@ pub fn user_context_block(
         "IMPORTANT: this context may or may not be relevant to the task at hand. Respond to \
          it only if it is highly relevant.\n</system-reminder>\n",
     );
-    Block::text("user_context", Category::MEMORY, text, method).in_channel(Channel::USER_CONTEXT)
+    // Without CLAUDE.md files the block holds only the date: context, not memory.
+    let category = if claude_md.is_some() {
+        Category::MEMORY
+    } else {
+        Category::SYSTEM
+    };
+    Block::text("user_context", category, text, method).in_channel(Channel::USER_CONTEXT)
 }
 
 #[cfg(test)]

@@ -31,7 +31,10 @@ use crate::session::{
 };
 use crate::ProfileName;
 
-pub use parse::parse_scenario;
+pub use parse::{
+    parse_scenario, CONFIG_KEYS, MAX_INPUT_BYTES, MAX_STEPS, MAX_STRING_BYTES, ROOT_KEYS,
+    STEP_KINDS,
+};
 pub use run::{run_scenario, StepTrace, Trace};
 pub use switches::{apply_switches, SECTIONS};
 
@@ -97,6 +100,12 @@ pub enum Action {
     Assistant {
         /// Thinking, text and tool calls, in order.
         blocks: Vec<AssistantStep>,
+    },
+    /// Results of the previous response's tool calls that were given without output (the
+    /// host ran them); the tool round follows once every call has its result.
+    ToolResults {
+        /// The results, each naming its call.
+        results: Vec<crate::transcript::ToolResultBlock>,
     },
     /// An edit outside the agent: a file created or overwritten.
     WriteFile {

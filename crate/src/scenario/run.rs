@@ -95,6 +95,8 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
         ..Turn::default()
     };
     let fs = |error: Error| at(path, error);
+    let file_path = format!("{path}.path");
+    let at_file = |error: Error| at(&file_path, error);
     match action {
         Action::User { prompt, memories } => {
             Ok(session.submit_with_memories(prompt, memories.as_deref(), at_ms))
@@ -103,17 +105,20 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
             let blocks = response_blocks(blocks, path)?;
             session.respond(blocks, at_ms).map_err(fs)
         }
+        Action::ToolResults { results } => session
+            .supply_tool_results(results.clone(), at_ms)
+            .map_err(fs),
         Action::WriteFile {
             path: file,
             content,
         } => {
             session
                 .write_file(file, content.as_str(), at_ms)
-                .map_err(fs)?;
+                .map_err(at_file)?;
             Ok(event)
         }
         Action::DeleteFile { path: file } => {
-            session.delete_file(file, at_ms).map_err(fs)?;
+            session.delete_file(file, at_ms).map_err(at_file)?;
             Ok(event)
         }
         Action::Rename { from, to } => {
@@ -121,7 +126,7 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
             Ok(event)
         }
         Action::Touch { path: file } => {
-            session.touch(file, at_ms).map_err(fs)?;
+            session.touch(file, at_ms).map_err(at_file)?;
             Ok(event)
         }
         Action::SetMode { mode } => {
@@ -324,6 +329,13 @@ impl Fields<'_> {
             .iter()
             .enumerate()
             .map(|(index, item)| {
+                if !item.is_object() {
+                    let reason = format!(
+                        "expected an object {{content, status}}, got {}",
+                        type_name(item)
+                    );
+                    return Err(self.error(&format!("todos[{index}]"), reason));
+                }
                 let fields = Fields {
                     input: item,
                     path: format!("{}.todos[{index}]", self.path),
@@ -363,7 +375,7 @@ pub(super) fn mode_name(mode: PermissionMode) -> &'static str {
 fn at(path: &str, error: Error) -> Error {
     match error {
         Error::InvalidConfig { field, reason } => Error::InvalidConfig {
-            field: format!("{path}: {field}"),
+            field: format!("{path}.{field}"),
             reason,
         },
         other => Error::InvalidConfig {

@@ -29,7 +29,7 @@ impl Session {
     pub fn respond(&mut self, blocks: Vec<ResponseBlock>, at_ms: u64) -> Result<Turn, Error> {
         if let Some(pending) = &self.conversation.pending {
             return Err(Error::InvalidConfig {
-                field: "respond".into(),
+                field: "blocks".into(),
                 reason: format!(
                     "the previous response's tool calls still await their results ({}); \
                      supply them first",

@@ -25,6 +25,7 @@ export type PermissionModeName = "default" | "acceptEdits" | "plan" | "auto" | "
 export type ScenarioStep =
   | { kind: "user"; prompt: string; memories?: string[] }
   | { kind: "assistant"; blocks: AssistantStepBlock[] }
+  | { kind: "toolResults"; results: { toolUseId: string; content: string; isError?: boolean }[] }
   | { kind: "writeFile"; path: string; content: string }
   | { kind: "deleteFile"; path: string }
   | { kind: "rename"; from: string; to: string }

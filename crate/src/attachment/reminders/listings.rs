@@ -163,7 +163,7 @@ pub fn skill_listing(
     let reason = if first {
         format!("first listing: {} skills", entries.len())
     } else {
-        format!("{} new skills", entries.len())
+        format!("{} new skill(s) since the last listing", entries.len())
     };
     out.attach(
         "skill_listing",

@@ -68,7 +68,8 @@ pub fn todo_reminders(
             variant.kind,
             Verdict::THROTTLED,
             format!(
-                "{} of {} {unit} since the list was written, {} of {} since the last nudge",
+                "{} of {} {unit} since the list was last written (or since the start), {} of {} \
+                 since the last nudge",
                 counts.since_write,
                 rules.todo_turns_since_write,
                 counts.since_reminder,
@@ -88,7 +89,8 @@ pub fn todo_reminders(
         variant.kind,
         Verdict::INCLUDED,
         format!(
-            "{} {unit} since the list was written, {} since the last nudge",
+            "{} {unit} since the list was last written (or since the start), {} since the last \
+             nudge",
             counts.since_write, counts.since_reminder
         ),
         None,

@@ -17,14 +17,16 @@ use crate::scenario::{Action, AssistantStep, Step, ToolCall};
 use crate::session::{
     BackgroundStatus, Diagnostic, DiagnosticFile, IdeSelection, PlanApproval, Severity,
 };
+use crate::transcript::ToolResultBlock;
 use crate::Error;
 
 type ReadStep = fn(&Fields<'_, '_>) -> Result<Action, Error>;
 
 /// Each kind with the fields it allows (after `kind`) and its reader.
-const KINDS: [(&str, &[&str], ReadStep); 15] = [
+const KINDS: [(&str, &[&str], ReadStep); 16] = [
     ("user", &["prompt", "memories"], user),
     ("assistant", &["blocks"], assistant),
+    ("toolResults", &["results"], tool_results),
     ("writeFile", &["path", "content"], write_file),
     ("deleteFile", &["path"], delete_file),
     ("rename", &["from", "to"], rename),
@@ -294,6 +296,21 @@ fn diagnostic(value: &Json, path: &Path<'_>) -> Result<Diagnostic, Error> {
         message: fields.required("message", string)?,
         code: fields.optional("code", string)?,
         source: fields.optional("source", string)?,
+    })
+}
+
+fn tool_results(fields: &Fields<'_, '_>) -> Result<Action, Error> {
+    Ok(Action::ToolResults {
+        results: fields.required("results", |v, p| each(v, p, tool_result))?,
+    })
+}
+
+fn tool_result(value: &Json, path: &Path<'_>) -> Result<ToolResultBlock, Error> {
+    let fields = Fields::new(value, path, &["toolUseId", "content", "isError"])?;
+    Ok(ToolResultBlock {
+        tool_use_id: fields.required("toolUseId", name)?,
+        content: fields.required("content", string)?,
+        is_error: fields.or("isError", false, boolean)?,
     })
 }
 
