@@ -32,11 +32,14 @@ function assertKeys(object, required, optional = []) {
   for (const key of Object.keys(object)) assert.ok([...required, ...optional].includes(key), `unexpected key ${key}`);
 }
 
-/** @param {{ attachments: object[], decisions: object[] }} turn */
+/** @param {{ attachments: object[], decisions: object[], round: string, request?: object }} turn */
 function assertTurnShape(turn) {
-  assertKeys(turn, ['attachments', 'decisions']);
+  assertKeys(turn, ['round', 'attachments', 'decisions', 'toolResults'], ['request']);
+  assert.ok(['human-turn', 'tool-round'].includes(turn.round), turn.round);
+  assert.ok(turn.request, 'a human turn or a tool round comes with its request');
+  assertKeys(turn.request, ['system', 'tools', 'userContext', 'userContextAt', 'messages', 'tokens', 'window']);
   for (const attachment of turn.attachments) {
-    assertKeys(attachment, ['kind', 'tokens', 'text'], ['path']);
+    assertKeys(attachment, ['kind', 'frequency', 'tokens', 'text'], ['path', 'payloadUnits']);
     assert.equal(typeof attachment.kind, 'string');
     assert.ok(Number.isInteger(attachment.tokens) && attachment.tokens >= 0);
     assert.equal(typeof attachment.text, 'string');

@@ -40,6 +40,7 @@ pub struct Turn {
     /// The results of the response's tool calls.
     pub tool_results: Vec<ToolResultBlock>,
     /// The request the model receives, on a human turn or a tool round.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub request: Option<Request>,
 }
 
