@@ -4,11 +4,13 @@ import { loadEngine } from './engine.js';
 import { setUpDiff } from './views/diff.js';
 import { setUpFiles } from './views/files.js';
 import { setUpMentions } from './views/mentions.js';
+import { setUpScenario } from './views/scenario.js';
 import { setUpTokens } from './views/tokens.js';
 
 const status = byId('status', HTMLParagraphElement);
 try {
   await loadEngine();
+  await setUpScenario();
   setUpMentions();
   setUpTokens();
   setUpDiff();

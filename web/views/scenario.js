@@ -1,0 +1,273 @@
+// The scenario player: a scripted session replayed by the engine, stepped through one round
+// at a time, showing the request the model receives and why it holds what it holds.
+import { byId, h, messageOf } from '../dom.js';
+import { withEngine } from '../engine.js';
+import { renderMeter } from './scenario/meter.js';
+import { requestView, textView, tokensText } from './scenario/request.js';
+import { stepSummary } from './scenario/steps.js';
+
+/** @typedef {import('../../pkg/context_assembly.js').StepTrace} StepTrace */
+/** @typedef {import('../../pkg/context_assembly.js').Request} Request */
+/** @typedef {import('../../pkg/context_assembly.js').Turn} Turn */
+/** @typedef {{ file: string, name: string }} ScenarioEntry */
+
+/** The teaching scenarios, relative to the page (same origin, so the page works offline). */
+const SCENARIOS = 'scenarios/';
+
+/**
+ * The request a step shows: its own, or when it sends none (an event, the end of a turn),
+ * the latest one before it, which is what the model last saw.
+ * @param {StepTrace[]} steps
+ * @param {number} index
+ * @returns {{ request: Request, from: number } | undefined}
+ */
+export function requestFor(steps, index) {
+  for (let from = index; from >= 0; from -= 1) {
+    const request = steps[from]?.turn.request;
+    // The boundary sends `null` for a step without a request, though the type says absent.
+    if (request != null) return { request, from };
+  }
+  return undefined;
+}
+
+/**
+ * A logical time as a reader reads it; the engine's clock is epoch milliseconds, in UTC.
+ * @param {number} ms
+ */
+function clock(ms) {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? `${ms} ms` : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/**
+ * A table with a header row; each cell a string or a node.
+ * @param {string} className
+ * @param {string[]} headers
+ * @param {(string | Node)[][]} rows
+ * @param {string} empty what to say when there are no rows
+ */
+function table(className, headers, rows, empty) {
+  const body = rows.length === 0
+    ? [h('tr', {}, h('td', { colspan: String(headers.length), class: 'none' }, empty))]
+    : rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))));
+  return h('table', { class: `grid ${className}` },
+    h('thead', {}, h('tr', {}, ...headers.map((title) => h('th', {}, title)))), h('tbody', {}, ...body));
+}
+
+/**
+ * What the step produced besides the request: attachments in emission order, then every
+ * decision with its reason.
+ * @param {Turn} turn
+ */
+function turnDetails(turn) {
+  const attachments = turn.attachments.length === 0
+    ? h('p', { class: 'none' }, 'no attachments on this step')
+    : h('ul', { class: 'attachments' }, ...turn.attachments.map((a) => {
+      const item = h('li', { class: `attachment freq-${a.frequency}`, 'data-kind': a.kind },
+        h('div', {}, h('code', {}, a.kind), ' ', h('span', { class: `freq freq-${a.frequency}` }, a.frequency), ' ',
+          h('span', { class: 'tok' }, tokensText(a.tokens))));
+      if (a.path !== undefined) item.append(h('div', { class: 'note path' }, a.path));
+      item.append(a.text === '' ? h('div', { class: 'none' }, 'renders to nothing')
+        : h('details', {}, h('summary', {}, 'text the model sees'), textView(a.text)));
+      return item;
+    }));
+  const decisions = table('decisions', ['verdict', 'subject and reason'], turn.decisions.map((d) => {
+    const why = h('div', {}, h('code', {}, d.subject), h('div', {}, d.reason));
+    if (d.detail !== undefined) why.append(h('div', { class: 'note' }, d.detail));
+    return [h('span', { class: `verdict verdict-${d.verdict}` }, d.verdict), why];
+  }), 'no decisions on this step');
+  return [h('h4', {}, `Attachments (${turn.attachments.length})`), attachments,
+    h('h4', {}, `Decisions (${turn.decisions.length})`), decisions];
+}
+
+/**
+ * Wires the scenario panel and loads the first teaching scenario. Never throws: a problem
+ * is shown in the panel.
+ */
+export async function setUpScenario() {
+  const panel = byId('scenario-panel', HTMLElement);
+  const pick = byId('scenario-pick', HTMLSelectElement);
+  const json = byId('scenario-json', HTMLTextAreaElement);
+  const runButton = byId('scenario-run', HTMLButtonElement);
+  const error = byId('scenario-error', HTMLElement);
+  const description = byId('scenario-description', HTMLElement);
+  const list = byId('scenario-steps', HTMLOListElement);
+  const back = byId('scenario-back', HTMLButtonElement);
+  const forward = byId('scenario-forward', HTMLButtonElement);
+  const position = byId('scenario-position', HTMLOutputElement);
+  const title = byId('scenario-step-title', HTMLElement);
+  const meter = {
+    bar: byId('scenario-meter', HTMLElement),
+    used: byId('scenario-meter-used', HTMLElement),
+    caption: byId('scenario-meter-caption', HTMLElement),
+    legend: byId('scenario-meter-legend', HTMLUListElement),
+  };
+  const note = byId('scenario-request-note', HTMLElement);
+  const requestPane = byId('scenario-request', HTMLElement);
+  const turnPane = byId('scenario-turn', HTMLElement);
+
+  /** @type {StepTrace[]} */
+  let steps = [];
+  let current = 0;
+  /**
+   * The request on screen, so that stepping between steps that show the same request keeps
+   * its DOM; `null` when nothing valid is on screen (before the first render, after a run).
+   * @type {Request | undefined | null}
+   */
+  let shownRequest = null;
+
+  /** @param {string} message */
+  function showError(message) {
+    error.textContent = message;
+    error.hidden = message === '';
+  }
+
+  function renderList() {
+    list.replaceChildren(...steps.map((step, index) => h('li', {
+      id: `scenario-step-${index}`, role: 'option', 'aria-selected': 'false', 'data-index': String(index),
+      'data-kind': step.input.kind, 'data-round': step.turn.round,
+    },
+    h('span', { class: 'step-index' }, String(index)),
+    h('span', { class: 'step-kind' }, step.input.kind),
+    h('span', { class: 'step-summary' }, stepSummary(step.input)),
+    h('span', { class: `round round-${step.turn.round}` }, step.turn.round))));
+  }
+
+  /**
+   * Scrolls the list, and only the list, to show a row: the page stays where the reader is.
+   * @param {HTMLElement} row
+   */
+  function keepInView(row) {
+    const box = list.getBoundingClientRect();
+    const at = row.getBoundingClientRect();
+    if (at.top < box.top) list.scrollTop -= box.top - at.top;
+    else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+  }
+
+  /** Re-renders what depends on the current step, and nothing else. */
+  function renderStep() {
+    const step = steps[current];
+    for (const row of list.querySelectorAll('[aria-selected="true"]')) row.setAttribute('aria-selected', 'false');
+    back.disabled = current <= 0;
+    forward.disabled = current >= steps.length - 1;
+    if (step === undefined) {
+      position.value = 'no steps';
+      title.textContent = 'This scenario has no steps.';
+      list.removeAttribute('aria-activedescendant');
+      renderMeter(meter, undefined);
+      note.textContent = '';
+      requestPane.replaceChildren();
+      turnPane.replaceChildren();
+      shownRequest = null;
+      return;
+    }
+    const row = list.children[current];
+    row?.setAttribute('aria-selected', 'true');
+    if (row instanceof HTMLElement) keepInView(row);
+    list.setAttribute('aria-activedescendant', `scenario-step-${current}`);
+    list.dataset.current = String(current);
+    position.value = `step ${current} of ${steps.length - 1}`;
+    const start = steps[0]?.atMs ?? step.atMs;
+    title.textContent = `Step ${current}: ${step.input.kind}, ${step.turn.round}, mode ${step.mode}, at ${clock(step.atMs)} (+${((step.atMs - start) / 1000).toLocaleString('en-US')} s)`;
+    const shown = requestFor(steps, current);
+    const request = shown?.request;
+    note.dataset.from = shown === undefined ? '' : String(shown.from);
+    if (shown === undefined) {
+      note.textContent = 'No request yet: this step sends none, and none was sent before it.';
+    } else if (shown.from === current) {
+      note.textContent = `The request this step sends (${step.turn.round}), assembled anew from the session's state.`;
+    } else {
+      note.textContent = `This step (${step.turn.round}) sends no request: shown is the request of step ${shown.from}, the latest before it.`;
+    }
+    if (request !== shownRequest) {
+      renderMeter(meter, request);
+      requestPane.replaceChildren(...(request === undefined ? [] : [requestView(request)]));
+      shownRequest = request;
+    }
+    turnPane.replaceChildren(...turnDetails(step.turn));
+  }
+
+  /** @param {number} index */
+  function select(index) {
+    const next = Math.max(0, Math.min(index, steps.length - 1));
+    if (next === current && list.dataset.current === String(current)) return;
+    current = next;
+    renderStep();
+  }
+
+  /** Replays the JSON in the editor; a bad scenario is reported, the last good run stays. */
+  function run() {
+    try {
+      const trace = withEngine((engine) => engine.runScenario(json.value));
+      steps = trace.steps;
+      current = Math.max(0, Math.min(current, steps.length - 1));
+      shownRequest = null;
+      delete list.dataset.current;
+      showError('');
+      describe();
+      renderList();
+      renderStep();
+    } catch (problem) {
+      showError(`${messageOf(problem)}${steps.length > 0 ? ' (the steps below are from the last run that worked)' : ''}`);
+    }
+  }
+
+  function describe() {
+    try {
+      const parsed = JSON.parse(json.value);
+      description.textContent = typeof parsed.description === 'string' ? parsed.description : '';
+    } catch {
+      description.textContent = '';
+    }
+  }
+
+  /** Fetches the picked scenario into the editor and runs it; `data-loaded` names it once shown. */
+  async function load() {
+    const file = pick.value;
+    panel.dataset.loaded = '';
+    try {
+      const response = await fetch(`${SCENARIOS}${file}`);
+      if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
+      const text = await response.text();
+      // A later pick wins over a slower earlier fetch.
+      if (pick.value !== file) return;
+      json.value = text;
+    } catch (problem) {
+      showError(`The scenario could not be loaded: ${messageOf(problem)}`);
+      return;
+    }
+    current = 0;
+    run();
+    panel.dataset.loaded = file;
+  }
+
+  runButton.addEventListener('click', run);
+  pick.addEventListener('change', () => void load());
+  back.addEventListener('click', () => select(current - 1));
+  forward.addEventListener('click', () => select(current + 1));
+  list.addEventListener('click', (event) => {
+    const row = event.target instanceof Element ? event.target.closest('li[data-index]') : null;
+    if (row instanceof HTMLElement) select(Number(row.dataset.index));
+  });
+  list.addEventListener('keydown', (event) => {
+    /** @type {Record<string, number>} */
+    const moves = { ArrowLeft: current - 1, ArrowUp: current - 1, ArrowRight: current + 1, ArrowDown: current + 1,
+      Home: 0, End: steps.length - 1 };
+    const to = moves[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    select(to);
+  });
+
+  try {
+    const response = await fetch(`${SCENARIOS}index.json`);
+    if (!response.ok) throw new Error(`index.json: HTTP ${response.status}`);
+    /** @type {ScenarioEntry[]} */
+    const entries = await response.json();
+    pick.replaceChildren(...entries.map((entry) => h('option', { value: entry.file }, entry.name)));
+  } catch (problem) {
+    showError(`The list of scenarios could not be loaded: ${messageOf(problem)}. Paste a scenario and press Run.`);
+    return;
+  }
+  await load();
+}

@@ -1,0 +1,69 @@
+// The context meter: the window split into what each category of the request spends, and
+// what is left. The segments add up to the window exactly, so the bar never lies.
+import { h } from '../../dom.js';
+import { tokensText } from './request.js';
+
+/** @typedef {import('../../../pkg/context_assembly.js').Request} Request */
+
+/** The segments in the order they are drawn; the names are the `byCategory` keys. */
+const CATEGORIES = /** @type {const} */ (['system', 'tools', 'memory', 'attachments', 'conversation']);
+
+/** @param {number} n */
+const number = (n) => n.toLocaleString('en-US');
+
+/**
+ * Draws the meter for a request, or an empty one before the first request.
+ * @param {{ bar: HTMLElement, used: HTMLElement, caption: HTMLElement, legend: HTMLElement }} view
+ *   `bar` is the whole window; `used` magnifies the spent part, which is often a sliver of it
+ * @param {Request | undefined} request
+ */
+export function renderMeter({ bar, used, caption, legend }, request) {
+  if (request === undefined) {
+    bar.replaceChildren();
+    used.replaceChildren();
+    for (const name of ['window', 'total', 'over']) delete bar.dataset[name];
+    caption.textContent = 'No request has been sent yet.';
+    legend.replaceChildren();
+    return;
+  }
+  const { context, free, over } = request.window;
+  const total = request.tokens.total;
+  bar.dataset.window = String(context);
+  bar.dataset.total = String(total);
+  bar.dataset.over = String(over);
+  // Over the window the bar is scaled to what was asked for, and the part past the window
+  // is marked instead of a free segment.
+  const scale = Math.max(context, total, 1);
+  /** @type {[string, number][]} */
+  const spent = CATEGORIES.map((name) => [name, request.tokens.byCategory[name]]);
+  /** @type {[string, number][]} */
+  const segments = [...spent, ['free', over > 0 ? 0 : free]];
+  bar.replaceChildren(...segments.map(([name, tokens]) => segment(name, tokens, scale, 'data-segment')));
+  if (over > 0) {
+    bar.append(h('div', {
+      class: 'meter-over', 'data-over': String(over), title: `over the window by ${number(over)} tokens`,
+      style: `left: ${(context / scale) * 100}%; width: ${(over / scale) * 100}%`,
+    }, `over by ${number(over)}`));
+  }
+  used.replaceChildren(...spent.map(([name, tokens]) => segment(name, tokens, Math.max(total, 1), 'data-part')));
+  caption.textContent = over > 0
+    ? `${number(total)} / ${number(context)} tokens: over the window by ${number(over)}; nothing is free`
+    : `${number(total)} / ${number(context)} tokens (${((total / Math.max(context, 1)) * 100).toFixed(1)}% of the window; ${number(free)} free)`;
+  legend.replaceChildren(...segments.map(([name, tokens]) => h('li', {},
+    h('span', { class: `swatch seg-${name}` }), `${name} `, h('span', { class: 'tok' }, tokensText(tokens)))));
+}
+
+/**
+ * One segment, as wide as its share of `scale`, labelled when there is room.
+ * @param {string} name
+ * @param {number} tokens
+ * @param {number} scale
+ * @param {'data-segment' | 'data-part'} attribute
+ */
+function segment(name, tokens, scale, attribute) {
+  const share = tokens / scale;
+  return h('div', {
+    class: `segment seg-${name}`, [attribute]: name, 'data-tokens': String(tokens),
+    title: `${name}: ${number(tokens)} tokens`, style: `width: ${share * 100}%`,
+  }, share > 0.1 ? `${name} ${number(tokens)}` : '');
+}
