@@ -259,6 +259,13 @@ fn grown_session(tracked: usize, records: usize) -> (Session, u64) {
             .write(&format!("src/f{i}.txt"), &file, 1_000)
             .expect("write");
     }
+    // The conversation reads other files, so that the written ones stay watched (a Read
+    // entry is not watched under claude-code, Q31) and every turn checks all of them.
+    for i in 0..10 {
+        session
+            .write_file(&format!("docs/d{i}.txt"), file.as_str(), 1_000)
+            .expect("write");
+    }
     let mut now = 2_000;
     let mut round = 0;
     while session.transcript_len() < records {
@@ -267,9 +274,9 @@ fn grown_session(tracked: usize, records: usize) -> (Session, u64) {
         let read = ResponseBlock::ToolUse(ToolCall {
             id: None,
             name: "Read".into(),
-            input: format!("{{\"file_path\":\"/p/src/f{}.txt\"}}", round % tracked),
+            input: format!("{{\"file_path\":\"/p/docs/d{}.txt\"}}", round % 10),
             invocation: ToolInvocation::Read {
-                file_path: format!("src/f{}.txt", round % tracked),
+                file_path: format!("docs/d{}.txt", round % 10),
                 offset: None,
                 limit: None,
             },

@@ -157,9 +157,31 @@ async function benchSession() {
   session.free();
 }
 
-// `node tests/bench/run.mjs [diff] [tokens] [mentions] [session]` runs some sections; none runs all.
+/** Each teaching scenario replayed whole (parse, every step, every request, the trace to JS). */
+async function benchScenarios() {
+  /** @type {{ file: string }[]} */
+  const index = JSON.parse(readFileSync(resolve(ROOT, 'web/scenarios/index.json'), 'utf8'));
+  console.log('\n## runScenario, wasm (median of 21, incl. the trace crossing to JS)\n');
+  console.log('| scenario | steps | requests | ms | ms per request |');
+  console.log('|---|--:|--:|--:|--:|');
+  for (const { file } of index) {
+    const text = readFileSync(resolve(ROOT, 'web/scenarios', file), 'utf8');
+    const times = [];
+    let trace;
+    for (let i = 0; i < 21; i += 1) {
+      const start = process.hrtime.bigint();
+      trace = engine.runScenario(text);
+      times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    const requests = trace.steps.filter((step) => step.turn.request).length;
+    console.log(`| ${file} | ${trace.steps.length} | ${requests} | ${fmt(times[10])} | ${fmt(times[10] / requests)} |`);
+  }
+}
+
+// `node tests/bench/run.mjs [diff] [tokens] [mentions] [session] [scenarios]` runs some sections; none runs all.
 const chosen = process.argv.slice(2);
-const sections = { diff: benchDiff, tokens: benchTokens, mentions: benchMentions, session: benchSession };
+const sections = { diff: benchDiff, tokens: benchTokens, mentions: benchMentions, session: benchSession, scenarios: benchScenarios };
 console.log(`# make bench — Node ${process.version}`);
 for (const [name, run] of Object.entries(sections)) {
   if (chosen.length === 0 || chosen.includes(name)) await run();
