@@ -21,8 +21,11 @@
 //! | [`read`] | the Read tool: line ranges and numbering, size and token limits, images, PDFs, listings |
 //! | [`file_state`] | the read-file-state LRU: what was read, when, with shared contents |
 //! | [`memory`] | nested memory: the CLAUDE.md and rules files a Read brings in, and why |
-//! | [`attachment`] | attachments and decisions, rendered in our own wording |
-//! | [`session`] | `Session`: the workspace, the agent's tools, and the turns' attachments |
+//! | [`attachment`] | attachments and decisions: the catalogue with frequency classes, the reminder collectors, relevant memories, our wording |
+//! | [`transcript`] | the stored records of a session, and the three definitions of a human turn |
+//! | [`request`] | the request of one round: system, tools, user context and messages, with placement and token totals |
+//! | [`session`] | `Session`: the workspace, the agent's tools, the pipeline, and each turn's request |
+//! | `scenario` | (feature `serde`) the JSON scenario format and its deterministic replay |
 //!
 //! # Profiles
 //!
@@ -71,6 +74,36 @@
 //! port of jsdiff's Myers search with 8 lines of context, deleted lines left out, lines
 //! numbered (from the old file, quirk Q33) and an 8192-unit cap.
 //!
+//! # Sessions, turns and requests
+//!
+//! A [`session::Session`] owns a virtual workspace, the read-file state, the transcript and
+//! everything the reminders remember. `submit` (a human turn), `respond` (the model's
+//! response, its tool calls executed) and `tool_round` run the attachment pipeline in the
+//! original's emission order and return a [`session::Turn`]: the attachments, a decision for
+//! everything considered, and the [`request::Request`] the model receives, whose token
+//! totals per channel and per category each add up to its total.
+//!
+//! ```
+//! use context_assembly::session::{Session, SessionConfig, SessionOptions};
+//! use context_assembly::Profile;
+//! let mut session = Session::new(SessionOptions {
+//!     profile: Profile::claude_code(),
+//!     cwd: "/p".into(),
+//!     home: None,
+//!     config: SessionConfig::default(),
+//! })
+//! .unwrap();
+//! session.write_file("CLAUDE.md", "Use tabs.\n", 1_000).unwrap();
+//! let turn = session.submit("hello", 2_000);
+//! let request = turn.request.unwrap();
+//! assert!(request.user_context[0].text.contains("Use tabs."));
+//! let by_channel = &request.tokens.by_channel;
+//! assert_eq!(
+//!     by_channel.system + by_channel.tools + by_channel.user_context + by_channel.messages,
+//!     request.tokens.total
+//! );
+//! ```
+//!
 //! # Determinism and bounded work
 //!
 //! No wall clock, randomness or I/O: the same input gives the same output, natively and in
@@ -84,7 +117,8 @@
 //! * `std` (default): `std` support; the engine is identical without it (`no_std` + `alloc`,
 //!   built for `wasm32v1-none` in CI). Costs nothing.
 //! * `serde`: `Serialize`/`Deserialize` on the public value types and rules (camelCase), as
-//!   the wasm package uses them. Adds serde's derive code only.
+//!   the wasm package uses them, and the JSON scenario format (`scenario`), parsed with
+//!   `serde_json` (no_std + alloc).
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
