@@ -19,13 +19,21 @@ fn session(profile: Profile, deny: &[&str]) -> Session {
         additional_directories: vec![],
         ..SessionConfig::default()
     };
-    Session::new(SessionOptions {
+    let mut session = Session::new(SessionOptions {
         profile,
         cwd: "/p".into(),
         home: Some("/home/u".into()),
         config,
     })
-    .expect("valid options")
+    .expect("valid options");
+    // The first pass announces the agent listing (a delta); these tests are about file
+    // context, so it is spent here, before any file exists.
+    let first = session.tool_round(0);
+    assert_eq!(
+        first.attachments.iter().map(|a| a.kind).collect::<Vec<_>>(),
+        ["agent_listing_delta"]
+    );
+    session
 }
 
 fn lines(n: usize) -> String {

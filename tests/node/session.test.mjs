@@ -54,7 +54,7 @@ function assertTurnShape(turn) {
 test('exports the Session class with the documented methods', () => {
   assert.equal(typeof Session, 'function');
   const methods = ['writeFile', 'deleteFile', 'rename', 'mkdir', 'setTransientError', 'listDir', 'stat',
-    'readFileText', 'read', 'edit', 'write', 'submit', 'toolRound', 'fileState', 'free'];
+    'readFileText', 'read', 'edit', 'write', 'submit', 'toolRound', 'step', 'fileState', 'free'];
   for (const name of methods) assert.equal(typeof Session.prototype[name], 'function', name);
   const session = new Session({ cwd: '/p' });
   assert.ok(session instanceof Session);
@@ -292,4 +292,26 @@ test('tests/fixtures/paths.json through writeFile and stat', () => {
     }
     session.free();
   }
+});
+
+test('step drives a live session with scenario steps: a host-run tool awaits its result', () => {
+  const session = new engine.Session({ profile: 'claude-code', cwd: '/p' });
+  const first = session.step({ kind: 'user', prompt: 'run the tests' }, 1000);
+  assert.equal(first.round, 'human-turn');
+  const call = { type: 'tool_use', id: 'bash-1', name: 'Bash', input: { command: 'npm test' } };
+  const waiting = session.step({ kind: 'assistant', blocks: [call] }, 2000);
+  assert.equal(waiting.round, 'awaiting-tool-results');
+  assert.equal(waiting.request, undefined);
+  throwsError(() => session.step({ kind: 'toolResults', results: [{ toolUseId: 'bash-2', content: 'x' }] }, 3000),
+    /^step: step\.results\[0\]\.toolUseId: no call "bash-2" awaits a result: awaited are bash-1$/);
+  const round = session.step({ kind: 'toolResults', results: [{ toolUseId: 'bash-1', content: '3 passing' }] }, 3000);
+  assert.equal(round.round, 'tool-round');
+  const last = round.request?.messages.at(-1);
+  assert.equal(last?.content[0].type, 'tool_result');
+  assert.equal(last?.content[0].text, '3 passing');
+  throwsError(() => session.step({ kind: 'assistant', blocks: [call] }, 4000), /step\.blocks\[0\]\.id: the tool-use id "bash-1" is already used/);
+  throwsError(() => session.step('[1]', 4000), /^step: step: expected an object, got array$/);
+  throwsError(() => session.step({ kind: 'user' }, 4000), /^step: step\.prompt: required field is missing$/);
+  throwsError(() => session.step(7, 4000), /argument `step` must be a JSON string or an object, got number/);
+  session.free();
 });

@@ -35,7 +35,7 @@ pub use parse::{
     parse_scenario, CONFIG_KEYS, MAX_INPUT_BYTES, MAX_STEPS, MAX_STRING_BYTES, ROOT_KEYS,
     STEP_KINDS,
 };
-pub use run::{run_scenario, StepTrace, Trace};
+pub use run::{apply_step, run_scenario, StepTrace, Trace};
 pub use switches::{apply_switches, SECTIONS};
 
 /// A whole scenario.

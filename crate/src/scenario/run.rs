@@ -88,6 +88,67 @@ pub fn run_scenario(scenario: &Scenario) -> Result<Trace, Error> {
     Ok(trace)
 }
 
+/// Applies one step, written as in a scenario's `steps`, to a live session: what a host
+/// driving a [`Session`] step by step uses (prompts, responses, tool results, edits, mode
+/// changes, IDE state…).
+///
+/// # Errors
+/// The step is not one JSON object, or it is not a valid step (the error's path starts at
+/// `step`), or it cannot run (a tool result for a call that awaits none…).
+///
+/// # Example
+/// ```
+/// use context_assembly::scenario::apply_step;
+/// use context_assembly::session::{Session, SessionConfig, SessionOptions};
+/// use context_assembly::Profile;
+/// let options = SessionOptions { profile: Profile::recommended(), cwd: "/p".into(), home: None, config: SessionConfig::default() };
+/// let mut session = Session::new(options).unwrap();
+/// let turn = apply_step(&mut session, r#"{"kind": "user", "prompt": "hi"}"#, 1_000).unwrap();
+/// assert_eq!(turn.round, "human-turn");
+/// let error = apply_step(&mut session, r#"{"kind": "user"}"#, 2_000).unwrap_err();
+/// assert_eq!(error.to_string(), "step.prompt: required field is missing");
+/// ```
+pub fn apply_step(session: &mut Session, step: &str, at_ms: u64) -> Result<Turn, Error> {
+    // A complete JSON value cannot reach outside the brackets it is wrapped in.
+    match serde_json::from_str::<Value>(step) {
+        Ok(Value::Object(_)) => {}
+        Ok(other) => {
+            return Err(Error::InvalidConfig {
+                field: "step".into(),
+                reason: format!("expected an object, got {}", type_name(&other)),
+            })
+        }
+        Err(error) => {
+            return Err(Error::InvalidConfig {
+                field: "step".into(),
+                reason: format!("invalid JSON: {error}"),
+            })
+        }
+    }
+    let scenario = super::parse_scenario(&format!("{{\"steps\":[{step}]}}")).map_err(rebase)?;
+    let Some(step) = scenario.steps.first() else {
+        return Err(Error::InvalidConfig {
+            field: "step".into(),
+            reason: "expected one step".into(),
+        });
+    };
+    apply(session, &step.action, at_ms, "step")
+}
+
+/// An error of the wrapping scenario, as the path of the one step.
+fn rebase(error: Error) -> Error {
+    match error {
+        Error::InvalidConfig { field, reason } => Error::InvalidConfig {
+            field: match field.strip_prefix("steps[0]") {
+                Some(rest) => format!("step{rest}"),
+                None => field,
+            },
+            reason,
+        },
+        other => other,
+    }
+}
+
 /// Applies one step.
 fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Result<Turn, Error> {
     let event = Turn {

@@ -64,6 +64,8 @@ pub(super) struct Conversation {
     /// Tokens of the last request (what the API would have reported).
     pub(super) last_request_tokens: Option<u64>,
     pub(super) next_tool_id: u64,
+    /// Every tool-use id of the session, given or generated.
+    pub(super) tool_ids: BTreeSet<String>,
     pub(super) user_context: Option<UserContext>,
     /// A response whose tool calls await results from the host.
     pub(super) pending: Option<PendingCalls>,

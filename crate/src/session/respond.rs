@@ -37,6 +37,7 @@ impl Session {
                 ),
             });
         }
+        self.check_tool_ids(&blocks)?;
         let response = self.conversation.transcript.next_response();
         let mut pending = PendingCalls::default();
         for block in blocks {
@@ -45,6 +46,7 @@ impl Session {
                 ResponseBlock::Thinking(thinking) => AssistantBlock::Thinking { thinking },
                 ResponseBlock::ToolUse(call) => {
                     let id = call.id.clone().unwrap_or_else(|| self.next_tool_id());
+                    self.conversation.tool_ids.insert(id.clone());
                     let result = match &call.invocation {
                         ToolInvocation::External { output: None } => None,
                         _ => {
@@ -172,9 +174,32 @@ impl Session {
         }
     }
 
+    /// A fresh `toolu_{n}` id that no call of the session has used.
     fn next_tool_id(&mut self) -> String {
-        self.conversation.next_tool_id += 1;
-        format!("toolu_{:03}", self.conversation.next_tool_id)
+        loop {
+            self.conversation.next_tool_id += 1;
+            let id = format!("toolu_{:03}", self.conversation.next_tool_id);
+            if !self.conversation.tool_ids.contains(&id) {
+                return id;
+            }
+        }
+    }
+
+    /// Checks that every id the response gives is new to the session.
+    fn check_tool_ids(&self, blocks: &[ResponseBlock]) -> Result<(), Error> {
+        let mut seen = alloc::collections::BTreeSet::new();
+        for (index, block) in blocks.iter().enumerate() {
+            let ResponseBlock::ToolUse(ToolCall { id: Some(id), .. }) = block else {
+                continue;
+            };
+            if self.conversation.tool_ids.contains(id) || !seen.insert(id) {
+                return Err(Error::InvalidConfig {
+                    field: format!("blocks[{index}].id"),
+                    reason: format!("the tool-use id {id:?} is already used in this session; ids must be unique"),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Runs one call; the flag says the user stopped the turn.

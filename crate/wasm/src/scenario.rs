@@ -74,7 +74,7 @@ pub fn run_scenario_js(
     #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
 ) -> Result<TraceJs, JsValue> {
     let run = || -> JsResult<TraceJs> {
-        let json = scenario_text(&scenario)?;
+        let json = json_text("runScenario", "scenario", &scenario)?;
         let parsed = parse_scenario(&json).map_err(prefixed)?;
         let trace = run_scenario(&parsed).map_err(prefixed)?;
         Ok(to_js(&trace).unchecked_into())
@@ -82,7 +82,8 @@ pub fn run_scenario_js(
     run().map_err(JsValue::from)
 }
 
-fn scenario_text(value: &JsValue) -> JsResult<String> {
+/// A JSON argument: a string as given, an object through `JSON.stringify`.
+pub(crate) fn json_text(function: &str, name: &str, value: &JsValue) -> JsResult<String> {
     if let Some(text) = value.as_string() {
         return Ok(text);
     }
@@ -91,11 +92,13 @@ fn scenario_text(value: &JsValue) -> JsResult<String> {
             .ok()
             .and_then(|text| text.as_string())
             .ok_or_else(|| {
-                BindingError("runScenario: the scenario object cannot be serialised to JSON".into())
+                BindingError(format!(
+                    "{function}: argument `{name}` cannot be serialised to JSON"
+                ))
             });
     }
     Err(BindingError(format!(
-        "runScenario: argument `scenario` must be a JSON string or an object, got {}",
+        "{function}: argument `{name}` must be a JSON string or an object, got {}",
         type_name(value)
     )))
 }

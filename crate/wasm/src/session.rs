@@ -2,6 +2,7 @@
 //! Edit and Write tools, human turns and tool rounds), with each turn's attachments and
 //! decisions crossing back as plain objects.
 
+use context_assembly::scenario::apply_step;
 use context_assembly::session::{
     FileStateRow, McpResource, Session, SessionConfig, SessionOptions, ToolResult, Turn,
 };
@@ -379,7 +380,7 @@ impl SessionJs {
         let mut run = || -> JsResult<TurnJs> {
             let prompt = nfc_argument(METHOD, "prompt", &prompt)?;
             let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
-            Ok(turn(&self.inner.submit(&prompt, at_ms)))
+            Ok(turn_js(&self.inner.submit(&prompt, at_ms)))
         };
         run().map_err(JsValue::from)
     }
@@ -392,7 +393,26 @@ impl SessionJs {
     ) -> Result<TurnJs, JsValue> {
         let mut run = || -> JsResult<TurnJs> {
             let at_ms = time_argument("toolRound", "atMs", &at_ms)?;
-            Ok(turn(&self.inner.tool_round(at_ms)))
+            Ok(turn_js(&self.inner.tool_round(at_ms)))
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// Applies one step written as in a scenario's `steps` (a prompt, the model's response
+    /// with tool calls, tool results, an edit, a mode change, the IDE's state…) and returns
+    /// its turn, with the request when the step sends one.
+    #[wasm_bindgen(js_name = step)]
+    pub fn step(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ScenarioStep")] step: JsValue,
+        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+    ) -> Result<TurnJs, JsValue> {
+        const METHOD: &str = "step";
+        let mut run = || -> JsResult<TurnJs> {
+            let json = crate::scenario::json_text(METHOD, "step", &step)?;
+            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            let turn = apply_step(&mut self.inner, &json, at_ms);
+            Ok(turn_js(&turn.map_err(core_error(METHOD))?))
         };
         run().map_err(JsValue::from)
     }
@@ -537,7 +557,7 @@ fn tool_result(result: &ToolResult) -> ToolResultJs {
     to_js(&dto).unchecked_into()
 }
 
-fn turn(turn: &Turn) -> TurnJs {
+fn turn_js(turn: &Turn) -> TurnJs {
     to_js(turn).unchecked_into()
 }
 
