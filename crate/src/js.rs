@@ -35,3 +35,30 @@ mod tests {
         assert_eq!(trim("\u{feff} a\u{3000}"), "a");
     }
 }
+
+/// Appends `value` as a JSON string literal, as `JSON.stringify` and serde_json write it:
+/// the two-character escapes where JSON has them, `\u00xx` (lower-case hex) for the other
+/// control characters, nothing else escaped.
+pub(crate) fn write_json_string(value: &str, out: &mut alloc::string::String) {
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if c < ' ' => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let code = u32::from(c) as usize;
+                out.push_str("\\u00");
+                out.push(char::from(HEX[code >> 4]));
+                out.push(char::from(HEX[code & 0xf]));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}

@@ -275,3 +275,50 @@ fn mid_turn_attachments_fold_into_the_last_tool_result() {
         result.parts.iter().map(|p| p.tokens).sum::<u64>()
     );
 }
+
+#[test]
+fn host_run_tools_await_their_results_and_a_bad_batch_changes_nothing() {
+    let mut session = session_with(Profile::claude_code(), SessionConfig::default());
+    session.submit("run both", 1_000);
+    let bash = |id: &str| {
+        ResponseBlock::ToolUse(ToolCall {
+            id: Some(id.into()),
+            name: "Bash".into(),
+            input: "{\"command\":\"true\"}".into(),
+            invocation: ToolInvocation::External { output: None },
+        })
+    };
+    let result = |id: &str| context_assembly::transcript::ToolResultBlock {
+        tool_use_id: id.into(),
+        content: format!("{id} done"),
+        is_error: false,
+    };
+    let waiting = session
+        .respond(vec![bash("b1"), bash("b2")], 2_000)
+        .unwrap();
+    assert_eq!(waiting.round, "awaiting-tool-results");
+    assert!(waiting.request.is_none());
+    let partial = session
+        .supply_tool_results(vec![result("b1")], 3_000)
+        .unwrap();
+    assert_eq!(partial.round, "awaiting-tool-results");
+    let error = session
+        .supply_tool_results(vec![result("b2"), result("b9")], 4_000)
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "results[1].toolUseId: no call \"b9\" awaits a result: awaited are b2"
+    );
+    let done = session
+        .supply_tool_results(vec![result("b2")], 5_000)
+        .unwrap();
+    assert_eq!(done.round, "tool-round");
+    let ids: Vec<&str> = done
+        .tool_results
+        .iter()
+        .map(|r| r.tool_use_id.as_str())
+        .collect();
+    assert_eq!(ids, ["b1", "b2"], "in the order of the calls");
+    let request = done.request.unwrap();
+    assert_eq!(request.messages.last().unwrap().content.len(), 2);
+}

@@ -77,17 +77,7 @@ impl Session {
                 Collected::default(),
             ));
         }
-        if !pending.missing().is_empty() {
-            let mut turn = Turn::from_collected(Round::AWAITING_TOOL_RESULTS, Collected::default());
-            turn.tool_results = pending
-                .calls
-                .iter()
-                .filter_map(|(_, r)| r.clone())
-                .collect();
-            self.conversation.pending = Some(pending);
-            return Ok(turn);
-        }
-        Ok(self.finish_response(pending, at_ms))
+        Ok(self.settle(pending, at_ms))
     }
 
     /// Results of tool calls the host ran itself (calls given without output). When every
@@ -109,33 +99,47 @@ impl Session {
                     .into(),
             });
         };
-        for (index, result) in results.into_iter().enumerate() {
-            let awaited = pending.missing().join(", ");
-            let slot = pending
-                .calls
-                .iter_mut()
-                .find(|(id, r)| *id == result.tool_use_id && r.is_none());
-            let Some((_, slot)) = slot else {
-                let id = result.tool_use_id;
+        // Checked whole before anything is applied: a bad result changes nothing.
+        let awaited = pending.missing();
+        for (index, result) in results.iter().enumerate() {
+            let id = &result.tool_use_id;
+            let repeated = results[..index].iter().any(|r| &r.tool_use_id == id);
+            if !awaited.contains(id) || repeated {
                 self.conversation.pending = Some(pending);
                 return Err(Error::InvalidConfig {
                     field: format!("results[{index}].toolUseId"),
-                    reason: format!("no call {id:?} awaits a result: awaited are {awaited}"),
+                    reason: format!(
+                        "no call {id:?} awaits a result: awaited are {}",
+                        awaited.join(", ")
+                    ),
                 });
-            };
-            *slot = Some(result);
+            }
         }
-        if !pending.missing().is_empty() {
-            let mut turn = Turn::from_collected(Round::AWAITING_TOOL_RESULTS, Collected::default());
-            turn.tool_results = pending
+        for result in results {
+            let slot = pending
                 .calls
-                .iter()
-                .filter_map(|(_, r)| r.clone())
-                .collect();
-            self.conversation.pending = Some(pending);
-            return Ok(turn);
+                .iter_mut()
+                .find(|(id, _)| *id == result.tool_use_id);
+            if let Some((_, slot)) = slot {
+                *slot = Some(result);
+            }
         }
-        Ok(self.finish_response(pending, at_ms))
+        Ok(self.settle(pending, at_ms))
+    }
+
+    /// Waits for the results still missing, or finishes the response.
+    fn settle(&mut self, pending: PendingCalls, at_ms: u64) -> Turn {
+        if pending.missing().is_empty() {
+            return self.finish_response(pending, at_ms);
+        }
+        let mut turn = Turn::from_collected(Round::AWAITING_TOOL_RESULTS, Collected::default());
+        turn.tool_results = pending
+            .calls
+            .iter()
+            .filter_map(|(_, result)| result.clone())
+            .collect();
+        self.conversation.pending = Some(pending);
+        turn
     }
 
     /// Stores the response's results and runs the tool round, unless the user stopped.

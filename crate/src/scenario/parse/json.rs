@@ -67,7 +67,7 @@ impl Json {
             Json::Number(n) => {
                 let _ = write!(out, "{n}");
             }
-            Json::String(s) => write_string(s, out),
+            Json::String(s) => crate::js::write_json_string(s, out),
             Json::Array(items) => {
                 out.push('[');
                 for (i, item) in items.iter().enumerate() {
@@ -84,7 +84,7 @@ impl Json {
                     if i > 0 {
                         out.push(',');
                     }
-                    write_string(key, out);
+                    crate::js::write_json_string(key, out);
                     out.push(':');
                     value.write_compact(out);
                 }
@@ -92,28 +92,6 @@ impl Json {
             }
         }
     }
-}
-
-/// A JSON string literal with serde_json's escapes: the two-character forms where JSON has
-/// them, `\u00xx` (lower-case hex) for the other control characters, nothing else escaped.
-fn write_string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if c < ' ' => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 impl<'de> Deserialize<'de> for Json {
