@@ -24,18 +24,6 @@ pub(crate) fn trim(text: &str) -> &str {
     text.trim_matches(is_whitespace)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn differs_from_rust_on_bom_and_nel() {
-        assert!(is_whitespace('\u{feff}') && !'\u{feff}'.is_whitespace());
-        assert!(!is_whitespace('\u{85}') && '\u{85}'.is_whitespace());
-        assert_eq!(trim("\u{feff} a\u{3000}"), "a");
-    }
-}
-
 /// Appends `value` as a JSON string literal, as `JSON.stringify` and serde_json write it:
 /// the two-character escapes where JSON has them, `\u00xx` (lower-case hex) for the other
 /// control characters, nothing else escaped.
@@ -61,4 +49,16 @@ pub(crate) fn write_json_string(value: &str, out: &mut alloc::string::String) {
         }
     }
     out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differs_from_rust_on_bom_and_nel() {
+        assert!(is_whitespace('\u{feff}') && !'\u{feff}'.is_whitespace());
+        assert!(!is_whitespace('\u{85}') && '\u{85}'.is_whitespace());
+        assert_eq!(trim("\u{feff} a\u{3000}"), "a");
+    }
 }
