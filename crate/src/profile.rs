@@ -150,7 +150,7 @@ impl Profile {
             file_state: FileStateRules::claude_code(),
             memory: MemoryRules::claude_code(),
             file_context: FileContextRules::codex(),
-            attachments: AttachmentRules::claude_code(),
+            attachments: AttachmentRules::codex(),
         }
     }
 

@@ -29,10 +29,13 @@ fn session(profile: Profile, deny: &[&str]) -> Session {
     // The first pass announces the agent listing (a delta); these tests are about file
     // context, so it is spent here, before any file exists.
     let first = session.tool_round(0);
-    assert_eq!(
-        first.attachments.iter().map(|a| a.kind).collect::<Vec<_>>(),
-        ["agent_listing_delta"]
-    );
+    let announced: Vec<&str> = first.attachments.iter().map(|a| a.kind).collect();
+    let expected: &[&str] = if session.profile().attachments.reminders {
+        &["agent_listing_delta"]
+    } else {
+        &[]
+    };
+    assert_eq!(announced, expected);
     session
 }
 

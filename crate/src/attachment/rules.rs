@@ -6,6 +6,10 @@
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct AttachmentRules {
+    /// The reminder collectors run (plan mode, todo, listings, IDE, date… and the relevant
+    /// memories). Codex CLI has none of them: its per-turn context is the subject of
+    /// spec/codex.md.
+    pub reminders: bool,
     /// Work units one pass may spend on file reads and diffs before the remaining
     /// file work is cancelled; stands in for the original's 1000 ms deadline (§7.2).
     pub work_budget: u64,
@@ -64,6 +68,7 @@ impl AttachmentRules {
     /// Claude Code v2.1.88.
     pub const fn claude_code() -> AttachmentRules {
         AttachmentRules {
+            reminders: true,
             work_budget: 64_000_000,
             plan_turns_between: 5,
             plan_full_every: 5,
@@ -86,6 +91,14 @@ impl AttachmentRules {
             compaction_reminder_once: false,
             keep_mid_turn_blocks_separate: false,
             user_context_without_indent: false,
+        }
+    }
+
+    /// Codex CLI: no Claude Code reminders.
+    pub const fn codex() -> AttachmentRules {
+        AttachmentRules {
+            reminders: false,
+            ..AttachmentRules::claude_code()
         }
     }
 

@@ -112,6 +112,16 @@ impl Session {
         }
         if let Some(prompt) = prompt {
             self.mentioned_files(prompt, &mut out);
+            if !self.profile.attachments.reminders {
+                out.decide(
+                    "reminders",
+                    Verdict::SKIPPED,
+                    "this profile sends no reminder attachments (Codex CLI has none of Claude \
+                     Code's)"
+                        .into(),
+                    None,
+                );
+            }
         }
         self.all_thread_attachments(prompt, at_ms, &mut out);
         self.main_thread_attachments(prompt, at_ms, &mut out);
@@ -214,6 +224,9 @@ impl Session {
         at_ms: u64,
         out: &mut Collected,
     ) {
+        if !self.profile.attachments.reminders {
+            return;
+        }
         let tools = self.tool_definitions();
         let tool_names: Vec<&str> = tools
             .iter()
@@ -289,6 +302,9 @@ impl Session {
         let Some(dir) = self.config.memory_dir.clone() else {
             return out;
         };
+        if !self.profile.attachments.reminders {
+            return out;
+        }
         if self.config.disable_attachments {
             return out;
         }
