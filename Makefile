@@ -53,7 +53,10 @@ setup-browser:
 pkg: setup-rust setup-node
 	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm
 	wasm-bindgen --target web --out-dir pkg --out-name context_assembly $(WASM_ARTIFACT)
-	$(BIN)/wasm-opt -O3 pkg/context_assembly_bg.wasm -o pkg/context_assembly_bg.wasm
+	# --converge repeats the passes until nothing shrinks; --low-memory-unused is safe because
+	# Rust's wasm layout puts data at 1 MiB with the stack below it, so the first KiB is never
+	# addressed.
+	$(BIN)/wasm-opt -O3 --converge --low-memory-unused pkg/context_assembly_bg.wasm -o pkg/context_assembly_bg.wasm
 
 serve: pkg
 	@echo "Playground: http://localhost:$(PORT)/web/"

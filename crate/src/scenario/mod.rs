@@ -36,7 +36,7 @@ pub use parse::{
     STEP_KINDS,
 };
 pub use run::{apply_step, run_scenario, StepTrace, Trace};
-pub use switches::{apply_switches, SECTIONS};
+pub use switches::{apply_switches, Switches, SECTIONS};
 
 /// A whole scenario.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,8 +5,8 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::parse::{parse_json, Json};
 use serde::ser::SerializeStruct;
-use serde_json::Value;
 
 use super::switches::apply_switches;
 use super::{Action, AssistantStep, Scenario, ToolCall};
@@ -39,7 +39,7 @@ pub struct StepTrace {
 impl serde::Serialize for StepTrace {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         // The input is shown as the JSON it was, not as a string of JSON.
-        let input: Value = serde_json::from_str(&self.input).unwrap_or(Value::Null);
+        let input = parse_json(&self.input).unwrap_or(Json::Null);
         let mut state = serializer.serialize_struct("StepTrace", 4)?;
         state.serialize_field("input", &input)?;
         state.serialize_field("atMs", &self.at_ms)?;
@@ -110,8 +110,8 @@ pub fn run_scenario(scenario: &Scenario) -> Result<Trace, Error> {
 /// ```
 pub fn apply_step(session: &mut Session, step: &str, at_ms: u64) -> Result<Turn, Error> {
     // A complete JSON value cannot reach outside the brackets it is wrapped in.
-    match serde_json::from_str::<Value>(step) {
-        Ok(Value::Object(_)) => {}
+    match parse_json(step) {
+        Ok(Json::Object(_)) => {}
         Ok(other) => {
             return Err(Error::InvalidConfig {
                 field: "step".into(),
@@ -270,7 +270,7 @@ fn response_blocks(blocks: &[AssistantStep], path: &str) -> Result<Vec<ResponseB
 
 /// Decodes a tool call's input into what the session runs.
 fn invocation(call: &ToolCall, path: &str) -> Result<ToolInvocation, Error> {
-    let input: Value = serde_json::from_str(&call.input).map_err(|error| Error::InvalidConfig {
+    let input = parse_json(&call.input).map_err(|error| Error::InvalidConfig {
         field: format!("{path}.input"),
         reason: format!("not JSON: {error}"),
     })?;
@@ -325,7 +325,7 @@ fn invocation(call: &ToolCall, path: &str) -> Result<ToolInvocation, Error> {
 
 /// Typed access to a tool input's fields, with the JSON path in every error.
 struct Fields<'a> {
-    input: &'a Value,
+    input: &'a Json,
     path: String,
 }
 
@@ -339,8 +339,8 @@ impl Fields<'_> {
 
     fn optional_string(&self, key: &str) -> Result<Option<String>, Error> {
         match self.input.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(text)) => Ok(Some(text.clone())),
+            None | Some(Json::Null) => Ok(None),
+            Some(Json::String(text)) => Ok(Some(text.clone())),
             Some(other) => {
                 Err(self.error(key, format!("expected a string, got {}", type_name(other))))
             }
@@ -354,8 +354,8 @@ impl Fields<'_> {
 
     fn optional_whole(&self, key: &str) -> Result<Option<u64>, Error> {
         match self.input.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64()),
+            None | Some(Json::Null) => Ok(None),
+            Some(Json::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64()),
             Some(other) => Err(self.error(
                 key,
                 format!("expected a whole number ≥ 0, got {}", type_name(other)),
@@ -380,7 +380,7 @@ impl Fields<'_> {
     }
 
     fn todos(&self) -> Result<Vec<TodoItem>, Error> {
-        let Some(Value::Array(items)) = self.input.get("todos") else {
+        let Some(Json::Array(items)) = self.input.get("todos") else {
             return Err(self.error(
                 "todos",
                 "required: expected an array of {content, status}".into(),
@@ -390,7 +390,7 @@ impl Fields<'_> {
             .iter()
             .enumerate()
             .map(|(index, item)| {
-                if !item.is_object() {
+                if !matches!(item, Json::Object(_)) {
                     let reason = format!(
                         "expected an object {{content, status}}, got {}",
                         type_name(item)
@@ -410,15 +410,8 @@ impl Fields<'_> {
     }
 }
 
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
+fn type_name(value: &Json) -> &'static str {
+    value.kind()
 }
 
 /// The permission mode as scenarios spell it.

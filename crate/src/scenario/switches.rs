@@ -1,12 +1,11 @@
 //! Quirk switches a scenario changes from its preset: `"section.field": bool`.
+//!
+//! Each section's switches are its boolean fields under their camelCase names, listed here
+//! once; a test checks the lists against the sections' serde form, so none is missed.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-use serde_json::Value;
 
 use crate::{Error, Profile};
 
@@ -23,10 +22,126 @@ pub const SECTIONS: [&str; 9] = [
     "attachments",
 ];
 
+/// The boolean switches of a section of the profile, by their camelCase names.
+pub trait Switches {
+    /// Every switch's name.
+    const NAMES: &'static [&'static str];
+    /// The switch called `name`.
+    fn switch_mut(&mut self, name: &str) -> Option<&mut bool>;
+}
+
+macro_rules! switches {
+    ($ty:path { $($field:ident => $name:literal),* $(,)? }) => {
+        impl Switches for $ty {
+            const NAMES: &'static [&'static str] = &[$($name),*];
+            fn switch_mut(&mut self, name: &str) -> Option<&mut bool> {
+                match name {
+                    $($name => Some(&mut self.$field),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+switches!(crate::mention::MentionRules {
+    escaped_spaces => "escapedSpaces",
+    quoted_paths => "quotedPaths",
+    mention_after_open_bracket => "mentionAfterOpenBracket",
+    classify_once => "classifyOnce",
+    quoted_first => "quotedFirst",
+    colon_line_ranges => "colonLineRanges",
+    line_zero_is_line_one => "lineZeroIsLineOne",
+    report_reversed_ranges => "reportReversedRanges",
+    mcp_resources => "mcpResources",
+    agents => "agents",
+    trim_agent_names => "trimAgentNames",
+});
+
+switches!(crate::diff::SnippetRules {
+    number_from_new_file => "numberFromNewFile",
+    exact_truncated_count => "exactTruncatedCount",
+});
+
+switches!(crate::path::ExpandRules {
+    reject_other_users_home => "rejectOtherUsersHome",
+});
+
+switches!(crate::deny::DenyRulesSwitches {
+    tool_wide_rules_deny_attachments => "toolWideRulesDenyAttachments",
+    anchor_dot_slash_patterns => "anchorDotSlashPatterns",
+    case_insensitive_patterns => "caseInsensitivePatterns",
+});
+
+switches!(crate::read::ReadRules {
+    drop_trailing_empty_line => "dropTrailingEmptyLine",
+    warn_empty_file => "warnEmptyFile",
+    line_zero_as_one => "lineZeroAsOne",
+    swap_reversed_range => "swapReversedRange",
+    forward_small_pdfs => "forwardSmallPdfs",
+    media_tokens_from_size => "mediaTokensFromSize",
+    mark_directories => "markDirectories",
+});
+
+switches!(crate::file_state::FileStateRules {
+    full_read_without_offset => "fullReadWithoutOffset",
+    keep_oversized_digest => "keepOversizedDigest",
+    resume_like_live_reads => "resumeLikeLiveReads",
+    track_images => "trackImages",
+});
+
+switches!(crate::memory::MemoryRules {
+    string_prefix_dirs => "stringPrefixDirs",
+    trigger_on_writes => "triggerOnWrites",
+    suppress_on_partial_view => "suppressOnPartialView",
+    render_like_eager => "renderLikeEager",
+});
+
+switches!(crate::session::FileContextRules {
+    attach_mentioned_files => "attachMentionedFiles",
+    detect_changes => "detectChanges",
+    load_nested_memory => "loadNestedMemory",
+    watch_ranged_entries => "watchRangedEntries",
+    compare_contents => "compareContents",
+    note_deleted_files => "noteDeletedFiles",
+    note_emptied_files => "noteEmptiedFiles",
+    note_undiffable_changes => "noteUndiffableChanges",
+    already_read_respects_ranges => "alreadyReadRespectsRanges",
+    read_oversized_mentions => "readOversizedMentions",
+    call_note_shows_range => "callNoteShowsRange",
+    truncation_note_states_range => "truncationNoteStatesRange",
+    malware_reminder_in_attachments => "malwareReminderInAttachments",
+    deny_memory_files => "denyMemoryFiles",
+    scan_without_refreshing => "scanWithoutRefreshing",
+});
+
+switches!(crate::attachment::AttachmentRules {
+    reminders => "reminders",
+    plan_counts_new_prompt => "planCountsNewPrompt",
+    todo_counts_responses => "todoCountsResponses",
+    todo_plain_list => "todoPlainList",
+    selection_one_based => "selectionOneBased",
+    compaction_reminder_needs_1m => "compactionReminderNeeds1m",
+    compaction_reminder_once => "compactionReminderOnce",
+    keep_mid_turn_blocks_separate => "keepMidTurnBlocksSeparate",
+    user_context_without_indent => "userContextWithoutIndent",
+});
+
 /// Sets each `(section.field, value)` on `profile`.
 ///
 /// # Errors
-/// An unknown section or field, or a field that is not a switch (not a boolean).
+/// An unknown section or switch (the error lists the allowed ones).
+///
+/// # Example
+/// ```
+/// use context_assembly::scenario::apply_switches;
+/// use context_assembly::Profile;
+/// let mut profile = Profile::claude_code();
+/// apply_switches(&mut profile, &[("attachments.planCountsNewPrompt".into(), true)]).unwrap();
+/// assert!(profile.attachments.plan_counts_new_prompt);
+/// let error = apply_switches(&mut profile, &[("attachments.workBudget".into(), true)]);
+/// assert!(error.unwrap_err().to_string().starts_with("switches.attachments.workBudget: unknown switch"));
+/// ```
 pub fn apply_switches(profile: &mut Profile, switches: &[(String, bool)]) -> Result<(), Error> {
     for (name, value) in switches {
         let error = |reason: String| Error::InvalidConfig {
@@ -62,36 +177,85 @@ pub fn apply_switches(profile: &mut Profile, switches: &[(String, bool)]) -> Res
     Ok(())
 }
 
-/// Sets a boolean field of a rules struct through its serde form.
-fn set<T: Serialize + DeserializeOwned>(
-    rules: &mut T,
-    field: &str,
-    value: bool,
-) -> Result<(), String> {
-    let mut json = serde_json::to_value(&*rules).map_err(|e| format!("{e}"))?;
-    let Value::Object(map) = &mut json else {
-        return Err("this section has no switches".into());
-    };
-    match map.get_mut(field) {
-        Some(slot @ Value::Bool(_)) => *slot = Value::Bool(value),
-        Some(_) => return Err("not a switch: only true/false fields can be set here".into()),
-        None => {
-            let switches: Vec<&str> = map
-                .iter()
-                .filter(|(_, v)| v.is_boolean())
-                .map(|(k, _)| k.as_str())
-                .collect();
-            return Err(format!(
-                "unknown switch: expected one of {}",
-                quoted(&switches)
-            ));
+fn set<T: Switches>(rules: &mut T, field: &str, value: bool) -> Result<(), String> {
+    match rules.switch_mut(field) {
+        Some(slot) => {
+            *slot = value;
+            Ok(())
         }
+        None => Err(format!(
+            "unknown switch: expected one of {}",
+            quoted(T::NAMES)
+        )),
     }
-    *rules = serde_json::from_value(json).map_err(|e| format!("{e}"))?;
-    Ok(())
 }
 
 fn quoted(names: &[&str]) -> String {
     let quoted: Vec<String> = names.iter().map(|name| format!("\"{name}\"")).collect();
     quoted.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// The boolean fields of a section's serde form, sorted.
+    fn serde_switches<T: serde::Serialize>(rules: &T) -> Vec<String> {
+        let serde_json::Value::Object(map) = serde_json::to_value(rules).unwrap() else {
+            panic!("a section serialises to an object");
+        };
+        let mut names: Vec<String> = map
+            .into_iter()
+            .filter(|(_, value)| value.is_boolean())
+            .map(|(name, _)| name)
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn listed<T: Switches>() -> Vec<String> {
+        let mut names: Vec<String> = T::NAMES.iter().map(|n| String::from(*n)).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn every_boolean_field_of_every_section_is_a_switch() {
+        let p = Profile::recommended();
+        assert_eq!(
+            listed::<crate::mention::MentionRules>(),
+            serde_switches(&p.mentions)
+        );
+        let snippets = p.change_snippets.as_ref().unwrap();
+        assert_eq!(
+            listed::<crate::diff::SnippetRules>(),
+            serde_switches(snippets)
+        );
+        assert_eq!(
+            listed::<crate::path::ExpandRules>(),
+            serde_switches(&p.paths)
+        );
+        assert_eq!(
+            listed::<crate::deny::DenyRulesSwitches>(),
+            serde_switches(&p.deny)
+        );
+        assert_eq!(listed::<crate::read::ReadRules>(), serde_switches(&p.read));
+        assert_eq!(
+            listed::<crate::file_state::FileStateRules>(),
+            serde_switches(&p.file_state)
+        );
+        assert_eq!(
+            listed::<crate::memory::MemoryRules>(),
+            serde_switches(&p.memory)
+        );
+        assert_eq!(
+            listed::<crate::session::FileContextRules>(),
+            serde_switches(&p.file_context)
+        );
+        assert_eq!(
+            listed::<crate::attachment::AttachmentRules>(),
+            serde_switches(&p.attachments)
+        );
+    }
 }

@@ -275,23 +275,26 @@ impl Session {
         Ok(ToolResult::ok(search_report(&found)))
     }
 
-    /// Every file below `root`, in byte order of their paths.
+    /// Every file below `root`.
     fn files_under(&self, root: &str) -> Vec<String> {
+        // Depth first, each directory's entries in byte order: the listing is the tree's
+        // order, a directory's files before its subdirectories' (no sort needed).
         let mut files = Vec::new();
         let mut pending = Vec::from([root.to_string()]);
         while let Some(dir) = pending.pop() {
             let Ok(entries) = self.vfs.list_dir(&dir) else {
                 continue;
             };
+            let mut subdirs = Vec::new();
             for entry in entries {
                 let path = format!("{}/{}", dir.trim_end_matches('/'), entry.name);
                 match entry.kind {
-                    EntryKind::Directory => pending.push(path),
+                    EntryKind::Directory => subdirs.push(path),
                     EntryKind::File => files.push(path),
                 }
             }
+            pending.extend(subdirs.into_iter().rev());
         }
-        files.sort();
         files
     }
 

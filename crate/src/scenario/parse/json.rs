@@ -44,6 +44,15 @@ impl Json {
         }
     }
 
+    /// The value of `key` in an object (its first entry; duplicates are reported by
+    /// [`check_tree`]).
+    pub(crate) fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
     /// The text of a string value.
     pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
@@ -89,6 +98,37 @@ impl Json {
                     value.write_compact(out);
                 }
                 out.push('}');
+            }
+        }
+    }
+}
+
+/// Parses JSON text into the tree; the error is serde_json's, with its line and column.
+pub(crate) fn parse_json(text: &str) -> Result<Json, String> {
+    serde_json::from_str(text).map_err(|error| format!("{error}"))
+}
+
+impl serde::Serialize for Json {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            Json::Null => serializer.serialize_unit(),
+            Json::Bool(b) => serializer.serialize_bool(*b),
+            Json::Number(n) => n.serialize(serializer),
+            Json::String(s) => serializer.serialize_str(s),
+            Json::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Json::Object(entries) => {
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (key, value) in entries {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
             }
         }
     }

@@ -24,7 +24,8 @@ use alloc::vec::Vec;
 
 use super::{InitialFile, Scenario};
 use crate::{Error, ProfileName};
-use json::{check_tree, Json};
+use json::check_tree;
+pub(crate) use json::{parse_json, Json};
 use path::{Path, Quoted};
 use read::{
     absolute, array, boolean, each, mismatch, name, natural, one_of, string, Fields, MAX_WHOLE,

@@ -115,11 +115,13 @@ pub(crate) fn each<'j, T>(
     path: &Path<'_>,
     mut item: impl FnMut(&'j Json, &Path<'_>) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
-    array(value, path)?
-        .iter()
-        .enumerate()
-        .map(|(i, element)| item(element, &path.index(i)))
-        .collect()
+    // A plain loop: `collect` into a `Result` would instantiate an adapter per element type.
+    let elements = array(value, path)?;
+    let mut out = Vec::with_capacity(elements.len());
+    for (i, element) in elements.iter().enumerate() {
+        out.push(item(element, &path.index(i))?);
+    }
+    Ok(out)
 }
 
 /// A string.
