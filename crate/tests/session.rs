@@ -380,6 +380,18 @@ fn a_mentioned_image_shows_its_ladder_as_decisions_and_costs_its_estimate() {
         .iter()
         .any(|d| d.subject == "@shot.png (image)" && d.verdict == "included"));
     assert!(s.file_state().is_empty(), "images are not cached (Q42)");
+    let request = turn.request.expect("a human turn has a request");
+    let block = request
+        .messages
+        .iter()
+        .flat_map(|m| m.content.iter())
+        .find(|b| b.source == "file")
+        .expect("the image's block");
+    assert!(
+        block.media_tokens >= 2000,
+        "the request counts the image too"
+    );
+    assert_eq!(block.tokens, attachment.tokens);
 }
 
 #[test]

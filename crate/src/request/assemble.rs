@@ -213,6 +213,7 @@ fn assistant_block(block: &AssistantBlock, method: TokenMethod) -> Block {
             );
             block.block_type = "tool_use";
             block.tool_use_id = Some(call.id.clone());
+            block.recount(method);
             block
         }
     }
@@ -256,6 +257,9 @@ fn attachment_block(attachment: &Attachment, method: TokenMethod) -> Block {
     };
     let mut block = Block::text(attachment.kind, category, attachment.text.clone(), method);
     block.frequency = Some(attachment.frequency);
+    // An image or a document costs more than the note that stands for it.
+    block.media_tokens = attachment.tokens.saturating_sub(block.tokens);
+    block.tokens += block.media_tokens;
     block
 }
 

@@ -72,6 +72,10 @@ pub struct Block {
     pub text: String,
     /// Tokens under the profile's counter; for a block with parts, the sum of the parts.
     pub tokens: u64,
+    /// Tokens of the images or documents the block carries besides its text (included in
+    /// `tokens`).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub media_tokens: u64,
     /// The text is a `<system-reminder>`.
     pub reminder: bool,
     /// The prompt cache's boundary lies before this block (the system prompt's static
@@ -100,6 +104,7 @@ impl Block {
             category,
             frequency: None,
             tokens: estimate_tokens(&text, method, None),
+            media_tokens: 0,
             reminder: text.starts_with("<system-reminder>"),
             text,
             cache_boundary: false,
@@ -120,12 +125,23 @@ impl Block {
 
     /// Recounts `tokens` after `text` changed.
     pub(crate) fn recount(&mut self, method: TokenMethod) {
-        self.tokens = if self.parts.is_empty() {
-            estimate_tokens(&self.text, method, None)
-        } else {
+        self.tokens = if !self.parts.is_empty() {
             self.parts.iter().map(|part| part.tokens).sum()
+        } else if self.block_type == "tool_use" {
+            // The original counts a call as its name followed by its input's JSON (§6.2).
+            let mut call = String::with_capacity(self.source.len() + self.text.len());
+            call.push_str(&self.source);
+            call.push_str(&self.text);
+            estimate_tokens(&call, method, None)
+        } else {
+            estimate_tokens(&self.text, method, None) + self.media_tokens
         };
     }
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A message of the request.

@@ -71,6 +71,8 @@ export interface Block {
   text: string;
   /** Tokens under the profile's counter; for a block with parts, their sum. */
   tokens: number;
+  /** Tokens of the images or documents the block carries besides its text (included in `tokens`). */
+  mediaTokens?: number;
   /** The text is a `<system-reminder>`. */
   reminder: boolean;
   /** The prompt cache's boundary lies before this block. */
