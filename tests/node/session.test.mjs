@@ -74,21 +74,23 @@ test('the constructor validates its options', () => {
   throwsError(() => new Session({ cwd: '/p', profile: 'claude' }),
     /new Session: unknown profile "claude".*"claude-code", "codex", "recommended"/);
   throwsError(() => new Session({ cwd: '/p', home: null }), /new Session: option `home` must be a string, got null/);
-  throwsError(() => new Session({ cwd: '/p', config: [] }), /new Session: option `config` must be an object, got an array/);
+  throwsError(() => new Session({ cwd: '/p', config: [] }), /^new Session: config: expected an object, got array$/);
   throwsError(() => new Session({ cwd: '/p', config: { dney: [] } }),
-    /new Session: unknown option "config.dney": allowed options are "deny", "mcpResources", "agents", "additionalDirectories"/);
+    /^new Session: config\.dney: unknown field; expected one of "deny", "mcpResources", "agents", "additionalDirectories", /);
   throwsError(() => new Session({ cwd: '/p', config: { deny: 'Read(.env)' } }),
-    /new Session: option `config.deny` must be an array of strings, got string/);
+    /^new Session: config\.deny: expected an array, got string$/);
   throwsError(() => new Session({ cwd: '/p', config: { agents: ['a', 3] } }),
-    /new Session: option `config.agents\[1\]` must be a string, got number/);
+    /^new Session: config\.agents\[1\]: expected a non-empty string, got number$/);
   throwsError(() => new Session({ cwd: '/p', config: { additionalDirectories: [null] } }),
-    /option `config.additionalDirectories\[0\]` must be a string, got null/);
+    /^new Session: config\.additionalDirectories\[0\]: expected a non-empty string, got null$/);
   throwsError(() => new Session({ cwd: '/p', config: { mcpResources: [{ server: 's' }] } }),
-    /new Session: option `config.mcpResources\[0\].uri` is required/);
+    /^new Session: config\.mcpResources\[0\]\.uri: required field is missing$/);
   throwsError(() => new Session({ cwd: '/p', config: { mcpResources: [{ server: 's', uri: 'u', title: 't' }] } }),
-    /unknown option "config.mcpResources\[0\].title": allowed options are "server", "uri", "name", "description", "text"/);
+    /^new Session: config\.mcpResources\[0\]\.title: unknown field; expected one of "server", "uri", "name", "description", "text"$/);
   throwsError(() => new Session({ cwd: '/p', config: { mcpResources: ['s:u'] } }),
-    /option `config.mcpResources\[0\]` must be an object, got string/);
+    /^new Session: config\.mcpResources\[0\]: expected an object, got string$/);
+  throwsError(() => new Session({ cwd: '/p', config: { contextWindow: 5 } }),
+    /^new Session: config\.contextWindow: expected a whole number from 1000 to 10000000, got 5$/);
   // The core's errors pass through, with the method in front.
   throwsError(() => new Session({ cwd: 'p' }), /^new Session: /, /working directory/);
   // Everything valid is accepted.

@@ -32,8 +32,8 @@ use crate::session::{
 use crate::ProfileName;
 
 pub use parse::{
-    parse_scenario, CONFIG_KEYS, MAX_INPUT_BYTES, MAX_STEPS, MAX_STRING_BYTES, ROOT_KEYS,
-    STEP_KINDS,
+    parse_scenario, parse_session_config, CONFIG_KEYS, MAX_INPUT_BYTES, MAX_STEPS,
+    MAX_STRING_BYTES, ROOT_KEYS, STEP_KINDS,
 };
 pub use run::{apply_step, run_scenario, StepTrace, Trace};
 pub use switches::{apply_switches, Switches, SECTIONS};

@@ -165,6 +165,11 @@ impl<'a> OptionsObject<'a> {
             .unwrap_or(JsValue::UNDEFINED)
     }
 
+    /// The value of `key` as given; `None` when absent.
+    pub fn value(&self, key: &str) -> Option<JsValue> {
+        Some(self.get(key)).filter(|value| !value.is_undefined())
+    }
+
     fn error(&self, key: &str, expected: &str, got: &str) -> BindingError {
         BindingError(format!(
             "{}: option `{}{key}` must be {expected}, got {got}",
@@ -192,56 +197,6 @@ impl<'a> OptionsObject<'a> {
                 self.function, self.prefix
             ))
         })
-    }
-
-    /// An optional array of strings; absent is empty.
-    pub fn strings(&self, key: &str) -> JsResult<Vec<String>> {
-        self.array(key, "an array of strings")?
-            .iter()
-            .enumerate()
-            .map(|(index, item)| {
-                item.as_string().ok_or_else(|| {
-                    self.error(&format!("{key}[{index}]"), "a string", &type_name(&item))
-                })
-            })
-            .collect()
-    }
-
-    /// An optional array of objects with the `allowed` keys; absent is empty.
-    pub fn objects(&self, key: &str, allowed: &[&str]) -> JsResult<Vec<OptionsObject<'a>>> {
-        self.array(key, "an array of objects")?
-            .iter()
-            .enumerate()
-            .map(|(index, item)| {
-                let prefix = format!("{}{key}[{index}].", self.prefix);
-                Self::checked(self.function, prefix, item, allowed)
-            })
-            .collect()
-    }
-
-    fn array(&self, key: &str, expected: &str) -> JsResult<Array> {
-        let value = self.get(key);
-        if value.is_undefined() {
-            return Ok(Array::new());
-        }
-        if !Array::is_array(&value) {
-            return Err(self.error(key, expected, &type_name(&value)));
-        }
-        Ok(value.unchecked_into())
-    }
-
-    /// An optional nested object with the `allowed` keys; absent is an empty one.
-    pub fn object(&self, key: &str, allowed: &[&str]) -> JsResult<OptionsObject<'a>> {
-        let value = self.get(key);
-        let prefix = format!("{}{key}.", self.prefix);
-        if value.is_undefined() {
-            return Ok(OptionsObject {
-                function: self.function,
-                prefix,
-                object: None,
-            });
-        }
-        Self::checked(self.function, prefix, value, allowed)
     }
 
     /// An optional whole number from `min` to `max`.

@@ -2,9 +2,9 @@
 //! Edit and Write tools, human turns and tool rounds), with each turn's attachments and
 //! decisions crossing back as plain objects.
 
-use context_assembly::scenario::apply_step;
+use context_assembly::scenario::{apply_step, parse_session_config};
 use context_assembly::session::{
-    FileStateRow, McpResource, Session, SessionConfig, SessionOptions, ToolResult, Turn,
+    FileStateRow, Session, SessionConfig, SessionOptions, ToolResult, Turn,
 };
 use context_assembly::vfs::{Content, EntryKind, TransientError};
 use context_assembly::Profile;
@@ -29,6 +29,40 @@ export interface SessionConfig {
   agents?: string[];
   /** Directories outside `cwd` the agent may read. */
   additionalDirectories?: string[];
+  /** Tool definitions; absent or empty: the built-in set. `deferred` tools are only announced by name. */
+  tools?: { name: string; description: string; inputSchema: { [key: string]: Json }; deferred?: boolean }[];
+  /** Names of tools loaded on demand (announced by `deferred_tools_delta`). */
+  deferredTools?: string[];
+  /** Skills the Skill tool can run (listed by `skill_listing`). */
+  skills?: { name: string; description: string }[];
+  /** Connected MCP servers and their instructions (`mcp_instructions_delta`). */
+  mcpServers?: { name: string; instructions?: string }[];
+  /** The model's context window in tokens (default 200000). */
+  contextWindow?: number;
+  /** Tokens reserved for output: the effective window is the window minus this (default 20000). */
+  outputReserve?: number;
+  /** The system prompt's static part; absent: the built-in one. */
+  systemPrompt?: string;
+  platform?: "linux" | "darwin" | "win32";
+  /** `git status` at the start; null: not a repository. */
+  gitStatus?: string | null;
+  /** The local time zone's offset from UTC in minutes (dates are local). */
+  utcOffsetMinutes?: number;
+  outputStyle?: string;
+  /** Send `token_usage` reminders (CLAUDE_CODE_ENABLE_TOKEN_USAGE_ATTACHMENT). */
+  tokenUsageReminder?: boolean;
+  budgetUsdCents?: number;
+  outputTokenBudget?: number;
+  /** CLAUDE_CODE_DISABLE_ATTACHMENTS: only queued commands are attached. */
+  disableAttachments?: boolean;
+  autoModeAvailable?: boolean;
+  compactionReminders?: boolean;
+  interviewMode?: boolean;
+  /** The plan file; absent: `~/.claude/plans/plan.md`. */
+  planFile?: string;
+  /** The auto-memory directory relevant memories come from. */
+  memoryDir?: string;
+  permissionMode?: PermissionModeName;
 }
 /** One resource of a connected MCP server. */
 export interface McpResourceConfig { server: string; uri: string; name?: string; description?: string; text?: string }
@@ -440,41 +474,25 @@ fn session_options(value: JsValue) -> JsResult<SessionOptions> {
     let profile = Profile::preset(options.profile()?);
     let cwd = nfc(options.required_string("cwd", "the working directory, an absolute path")?);
     let home = options.string("home")?.map(nfc);
-    let config = options.object(
-        "config",
-        &["deny", "mcpResources", "agents", "additionalDirectories"],
-    )?;
-    let mcp_resources = config
-        .objects(
-            "mcpResources",
-            &["server", "uri", "name", "description", "text"],
-        )?
-        .iter()
-        .map(|resource| {
-            Ok(McpResource {
-                server: resource.required_string("server", "the MCP server's name")?,
-                uri: resource.required_string("uri", "the resource's URI")?,
-                name: resource.string("name")?,
-                description: resource.string("description")?,
-                text: resource.string("text")?,
-            })
-        })
-        .collect::<JsResult<Vec<_>>>()?;
+    let config = match options.value("config") {
+        None => SessionConfig::default(),
+        Some(config) => {
+            // The same configuration a scenario's `config` takes (web/scenarios/FORMAT.md).
+            let json = crate::scenario::json_text(FUNCTION, "config", &config)?;
+            let mut config = parse_session_config(&json).map_err(core_error(FUNCTION))?;
+            for dir in &mut config.additional_directories {
+                *dir = nfc(core::mem::take(dir));
+            }
+            config.plan_file = config.plan_file.map(nfc);
+            config.memory_dir = config.memory_dir.map(nfc);
+            config
+        }
+    };
     Ok(SessionOptions {
         profile,
         cwd,
         home,
-        config: SessionConfig {
-            deny: config.strings("deny")?,
-            mcp_resources,
-            agents: config.strings("agents")?,
-            additional_directories: config
-                .strings("additionalDirectories")?
-                .into_iter()
-                .map(nfc)
-                .collect(),
-            ..SessionConfig::default()
-        },
+        config,
     })
 }
 

@@ -139,6 +139,35 @@ pub fn parse_scenario(json: &str) -> Result<Scenario, Error> {
     scenario(&tree, &root)
 }
 
+/// Parses a session's configuration alone: the `config` object of a scenario, as a host
+/// gives it to a live session. Errors name the path under `config`.
+///
+/// # Errors
+/// Invalid JSON, or a bad value (its path and what is allowed).
+///
+/// # Example
+/// ```
+/// use context_assembly::scenario::parse_session_config;
+/// let config = parse_session_config(r#"{ "contextWindow": 1000000, "skills": [] }"#).unwrap();
+/// assert_eq!(config.context_window, 1_000_000);
+/// let error = parse_session_config(r#"{ "deny": "Read(.env)" }"#).unwrap_err();
+/// assert_eq!(error.to_string(), "config.deny: expected an array, got string");
+/// ```
+pub fn parse_session_config(json: &str) -> Result<crate::session::SessionConfig, Error> {
+    let root = Path::Root;
+    let path = root.key("config");
+    if json.len() > MAX_INPUT_BYTES {
+        return Err(path.error(format!(
+            "the input is {} bytes; at most {MAX_INPUT_BYTES} (64 MiB) are allowed",
+            json.len()
+        )));
+    }
+    let tree: Json =
+        serde_json::from_str(json).map_err(|err| path.error(format!("invalid JSON: {err}")))?;
+    check_tree(&tree, &path)?;
+    config::config(&tree, &path)
+}
+
 fn scenario(value: &Json, path: &Path<'_>) -> Result<Scenario, Error> {
     let fields = Fields::new(value, path, ROOT_KEYS)?;
     fields.optional("$schema", string)?;
