@@ -249,3 +249,23 @@ test('over the window: the meter marks the excess instead of free space', async 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('the profile picker replays the same steps under another profile', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url);
+  await page.selectOption('#scenario-pick', 'external-edit.json');
+  await page.waitForSelector('#scenario-panel[data-loaded="external-edit.json"]');
+  const last = await page.$$eval('#scenario-steps li', (rows) => rows.length - 1);
+  const notesAt = async () => {
+    await page.click(`#scenario-step-${last}`);
+    return page.$$eval('#scenario-turn li[data-kind="edited_text_file"]', (items) => items.length);
+  };
+  // claude-code (as written) watches only the file the agent edited (Q31) …
+  assert.equal(await notesAt(), 1);
+  // … recommended also watches the file it only read.
+  await page.selectOption('#scenario-profile', 'recommended');
+  assert.equal(await notesAt(), 2);
+  await page.selectOption('#scenario-profile', '');
+  assert.equal(await notesAt(), 1);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -24,7 +24,6 @@ const SCENARIOS = 'scenarios/';
 export function requestFor(steps, index) {
   for (let from = index; from >= 0; from -= 1) {
     const request = steps[from]?.turn.request;
-    // The boundary sends `null` for a step without a request, though the type says absent.
     if (request != null) return { request, from };
   }
   return undefined;
@@ -89,6 +88,7 @@ export async function setUpScenario() {
   const pick = byId('scenario-pick', HTMLSelectElement);
   const json = byId('scenario-json', HTMLTextAreaElement);
   const runButton = byId('scenario-run', HTMLButtonElement);
+  const profile = byId('scenario-profile', HTMLSelectElement);
   const error = byId('scenario-error', HTMLElement);
   const description = byId('scenario-description', HTMLElement);
   const list = byId('scenario-steps', HTMLOListElement);
@@ -195,10 +195,26 @@ export async function setUpScenario() {
     renderStep();
   }
 
+  /**
+   * The scenario to run: the editor's text, with the profile replaced when one is picked
+   * (text that is not JSON goes as it is, and the engine says what is wrong with it).
+   * @returns {string}
+   */
+  function scenarioText() {
+    if (profile.value === '') return json.value;
+    try {
+      const parsed = JSON.parse(json.value);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return json.value;
+      return JSON.stringify({ ...parsed, profile: profile.value });
+    } catch {
+      return json.value;
+    }
+  }
+
   /** Replays the JSON in the editor; a bad scenario is reported, the last good run stays. */
   function run() {
     try {
-      const trace = withEngine((engine) => engine.runScenario(json.value));
+      const trace = withEngine((engine) => engine.runScenario(scenarioText()));
       steps = trace.steps;
       current = Math.max(0, Math.min(current, steps.length - 1));
       shownRequest = null;
@@ -242,6 +258,7 @@ export async function setUpScenario() {
   }
 
   runButton.addEventListener('click', run);
+  profile.addEventListener('change', run);
   pick.addEventListener('change', () => void load());
   back.addEventListener('click', () => select(current - 1));
   forward.addEventListener('click', () => select(current + 1));
