@@ -7,7 +7,7 @@ use context_assembly::compact::microcompact::{
 };
 use context_assembly::compact::thresholds::*;
 use context_assembly::compact::tool_result_budget::*;
-use context_assembly::tokens::TokenMethod;
+use context_assembly::tokens::{estimate_tokens, TokenMethod};
 use context_assembly::transcript::{
     AssistantBlock, Message, Record, ToolResultBlock, ToolUse, Transcript,
 };
@@ -394,9 +394,13 @@ proptest! {
             .filter(|&i| COMPACTABLE_TOOLS.contains(&old[i].0.as_str()))
             .collect();
         let first_kept = compactable.len().saturating_sub(keep_recent.max(1) as usize);
+        // A zero saving changes nothing, as in the original (`"\n"` is 0 tokens).
         let anything_cleared = compactable[..first_kept]
             .iter()
-            .any(|&i| !old[i].1.is_empty() && old[i].1 != TIME_BASED_MC_CLEARED_MESSAGE);
+            .any(|&i| {
+                old[i].1 != TIME_BASED_MC_CLEARED_MESSAGE
+                    && estimate_tokens(&old[i].1, TokenMethod::ClaudeCode, None) > 0
+            });
         for (i, ((name, old_content), (_, new_content))) in old.iter().zip(&new).enumerate() {
             let position = compactable.iter().position(|&c| c == i);
             let cleared = anything_cleared && position.is_some_and(|p| p < first_kept);

@@ -196,6 +196,8 @@ fn utf16_len(text: &str) -> u64 {
 
 /// One message's results after the budget.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct BudgetedResults {
     /// The results, in their order, oversized ones replaced.
     pub results: Vec<ToolResultBlock>,
@@ -225,7 +227,7 @@ pub struct BudgetedResults {
 ///     is_error: false,
 /// };
 /// let call = |id: &str, name: &str| ToolUse { id: id.into(), name: name.into(), input: "{}".into() };
-/// let results = [result("r", 150_000), result("b", 120_000), result("g", 90_000)];
+/// let results = [result("r", 150_000), result("b", 120_000), result("g", 40_000)];
 /// let calls = [call("r", "Read"), call("b", "Bash"), call("g", "Grep")];
 /// let out = apply_tool_result_budget(&results, &calls, &ToolResultBudgetRules::claude_code());
 /// // Read's result is the largest but is never persisted: Bash's goes, and that suffices.
