@@ -1,0 +1,16 @@
+//! Compaction: when the context is too full, and the cheap ways of making room before a
+//! summary is needed (spec claude-code.md §9, codex.md §4).
+//!
+//! * [`thresholds`]: the windows and thresholds of both originals, Claude Code's warning
+//!   state and its auto-compaction circuit breaker (Q57).
+//! * [`tool_result_budget`]: the per-message budget that saves oversized tool results aside
+//!   and shows a preview (§9.7). It runs first in Claude Code's query loop.
+//! * [`microcompact`]: after a long pause, old results of compactable tools are cleared
+//!   (§9.6). It runs after the budget and before auto-compaction.
+//!
+//! Every function here is pure: it takes records and times and returns new records with a
+//! decision for everything it considered.
+
+pub mod microcompact;
+pub mod thresholds;
+pub mod tool_result_budget;
