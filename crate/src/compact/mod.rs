@@ -1,0 +1,3 @@
+//! Compaction: thresholds, the cheap strategies of other agents, and summaries (spec/strategies.md).
+
+pub mod policies;
