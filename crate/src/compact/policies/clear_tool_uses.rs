@@ -216,7 +216,7 @@ fn candidate(
     method: TokenMethod,
 ) -> Option<Candidate> {
     let tool = tool_use(records.get(call)?)?;
-    if params.exclude_tools.iter().any(|t| *t == tool.name) {
+    if params.exclude_tools.contains(&tool.name) {
         return None;
     }
     let count = |text: &str| estimate_tokens(text, method, None);
@@ -232,7 +232,7 @@ fn candidate(
     let clears_input = match &params.clear_tool_inputs {
         ClearToolInputs::Never => false,
         ClearToolInputs::Always => true,
-        ClearToolInputs::Tools(names) => names.iter().any(|n| *n == tool.name),
+        ClearToolInputs::Tools(names) => names.contains(&tool.name),
     };
     let input_saving = if clears_input {
         let cleared = cleared_input(&records[call]);

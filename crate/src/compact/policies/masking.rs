@@ -141,7 +141,7 @@ fn is_placeholder(text: &str) -> bool {
 /// use context_assembly::transcript::{Message, Record, ToolResultBlock};
 /// let result = |id: &str| ToolResultBlock {
 ///     tool_use_id: id.into(),
-///     content: "line one of a long listing\nline two of a long listing\n".into(),
+///     content: "one line of a long directory listing, with sizes and dates\n".repeat(2),
 ///     is_error: false,
 /// };
 /// let records = vec![Message {
