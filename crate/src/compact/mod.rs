@@ -1,5 +1,5 @@
 //! Compaction: when the context is too full, and the cheap ways of making room before a
-//! summary is needed (spec claude-code.md §9, codex.md §4).
+//! summary is needed (spec claude-code.md §9, codex.md §4, strategies.md).
 //!
 //! * [`thresholds`]: the windows and thresholds of both originals, Claude Code's warning
 //!   state and its auto-compaction circuit breaker (Q57).
@@ -7,10 +7,14 @@
 //!   and shows a preview (§9.7). It runs first in Claude Code's query loop.
 //! * [`microcompact`]: after a long pause, old results of compactable tools are cleared
 //!   (§9.6). It runs after the budget and before auto-compaction.
+//! * [`policies`]: the other agents' cheap strategies as selectable policies: OpenCode's
+//!   prune, observation masking, Anthropic's `clear_tool_uses`, Cline's truncation.
 //!
 //! Every function here is pure: it takes records and times and returns new records with a
-//! decision for everything it considered.
+//! decision for everything it considered. The session does not run them yet: full
+//! compaction, the survival report and their wiring are the rest of the compaction issue.
 
 pub mod microcompact;
+pub mod policies;
 pub mod thresholds;
 pub mod tool_result_budget;
