@@ -8,6 +8,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::attachment::AttachmentRules;
+use crate::compact::thresholds::ThresholdFormula;
 use crate::deny::DenyRulesSwitches;
 use crate::diff::SnippetRules;
 use crate::file_state::FileStateRules;
@@ -112,6 +113,8 @@ pub struct Profile {
     pub file_context: FileContextRules,
     /// The attachment pipeline and request assembly (§7).
     pub attachments: AttachmentRules,
+    /// Which original's formula sets the compaction thresholds (§9.1, codex.md §4.1).
+    pub thresholds: ThresholdFormula,
 }
 
 impl Profile {
@@ -129,6 +132,7 @@ impl Profile {
             memory: MemoryRules::claude_code(),
             file_context: FileContextRules::claude_code(),
             attachments: AttachmentRules::claude_code(),
+            thresholds: ThresholdFormula::ClaudeCode,
         }
     }
 
@@ -151,6 +155,7 @@ impl Profile {
             memory: MemoryRules::claude_code(),
             file_context: FileContextRules::codex(),
             attachments: AttachmentRules::codex(),
+            thresholds: ThresholdFormula::Codex,
         }
     }
 
@@ -168,6 +173,7 @@ impl Profile {
             memory: MemoryRules::recommended(),
             file_context: FileContextRules::recommended(),
             attachments: AttachmentRules::recommended(),
+            thresholds: ThresholdFormula::ClaudeCode,
         }
     }
 

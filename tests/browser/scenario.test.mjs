@@ -264,6 +264,11 @@ test('the profile picker replays the same steps under another profile', async ()
   // … recommended also watches the file it only read.
   await page.selectOption('#scenario-profile', 'recommended');
   assert.equal(await notesAt(), 2);
+  // The threshold mark follows the profile's formula: Claude Code's 200K − 20K − 13K, Codex's 90 %.
+  assert.equal(await page.getAttribute('#scenario-meter', 'data-autocompact'), '167000');
+  assert.ok(await page.$('#scenario-meter [data-threshold="autocompact"]'));
+  await page.selectOption('#scenario-profile', 'codex');
+  assert.equal(await page.getAttribute('#scenario-meter', 'data-autocompact'), '180000');
   await page.selectOption('#scenario-profile', '');
   assert.equal(await notesAt(), 1);
   assert.deepEqual(problems, []);

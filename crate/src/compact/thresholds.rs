@@ -369,3 +369,94 @@ pub fn codex_thresholds(input: &CodexThresholdInput) -> CodexThresholds {
         autocompact,
     }
 }
+
+/// Which original's formula sets a profile's thresholds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum ThresholdFormula {
+    /// Claude Code's (§9.1): a reserve for output, buffers below the effective window.
+    ClaudeCode,
+    /// Codex's (codex.md §4.1): 90 % of the window, an effective window of 95 %.
+    Codex,
+}
+
+/// What a window's thresholds are computed from, whichever the formula.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowInput {
+    /// The model's context window.
+    pub context_window: u64,
+    /// The model's output limit (Claude Code reserves up to 20 000 of it).
+    pub max_output_tokens: u64,
+    /// Claude Code's `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` (it can only lower the threshold).
+    pub autocompact_pct_override: Option<u64>,
+    /// Codex's `model_auto_compact_token_limit` (capped at 90 % of the window, X8).
+    pub auto_compact_token_limit: Option<u64>,
+}
+
+/// A window's thresholds; the levels an original does not have are `None` (Codex has no
+/// warning, error or blocking levels).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct WindowThresholds {
+    /// What the model may fill with input.
+    pub effective_window: u64,
+    /// Auto-compaction fires at this many tokens.
+    pub autocompact: u64,
+    /// The warning level.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub warning: Option<u64>,
+    /// The error level.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub error: Option<u64>,
+    /// The request is refused from here on.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub blocking: Option<u64>,
+}
+
+/// The thresholds of a window under `formula`.
+///
+/// # Example
+/// ```
+/// use context_assembly::compact::thresholds::{compaction_thresholds, ThresholdFormula, WindowInput};
+/// let input = WindowInput { context_window: 200_000, max_output_tokens: 32_000, autocompact_pct_override: None, auto_compact_token_limit: None };
+/// let claude = compaction_thresholds(ThresholdFormula::ClaudeCode, &input);
+/// assert_eq!((claude.effective_window, claude.autocompact, claude.blocking), (180_000, 167_000, Some(177_000)));
+/// let codex = compaction_thresholds(ThresholdFormula::Codex, &input);
+/// assert_eq!((codex.effective_window, codex.autocompact, codex.blocking), (190_000, 180_000, None));
+/// ```
+pub fn compaction_thresholds(formula: ThresholdFormula, input: &WindowInput) -> WindowThresholds {
+    match formula {
+        ThresholdFormula::ClaudeCode => {
+            let t = claude_code_thresholds(&ThresholdInput {
+                context_window: input.context_window,
+                max_output_tokens: input.max_output_tokens,
+                autocompact_pct_override: input.autocompact_pct_override,
+                auto_compact_enabled: true,
+            });
+            WindowThresholds {
+                effective_window: t.effective_window,
+                autocompact: t.autocompact,
+                warning: Some(t.warning),
+                error: Some(t.error),
+                blocking: Some(t.blocking),
+            }
+        }
+        ThresholdFormula::Codex => {
+            let t = codex_thresholds(&CodexThresholdInput {
+                context_window: Some(input.context_window),
+                max_context_window: input.context_window,
+                auto_compact_token_limit: input.auto_compact_token_limit,
+                ..CodexThresholdInput::codex_default()
+            });
+            WindowThresholds {
+                effective_window: t.effective_window,
+                autocompact: t.autocompact,
+                warning: None,
+                error: None,
+                blocking: None,
+            }
+        }
+    }
+}

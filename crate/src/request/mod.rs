@@ -18,6 +18,7 @@ use alloc::vec::Vec;
 pub use assemble::{assemble_messages, MessageCache};
 pub use context::{system_blocks, tool_blocks, user_context_block, Environment, ToolDefinition};
 
+use crate::compact::thresholds::WindowThresholds;
 use crate::tokens::{estimate_tokens, TokenMethod};
 
 /// The channels of a request.
@@ -234,6 +235,10 @@ pub struct Window {
     pub free: u64,
     /// How far the request is over the window (0 when it fits).
     pub over: u64,
+    /// What the model may fill with input: the window less the output reserve (§9.1).
+    pub effective: u64,
+    /// Auto-compaction fires when a request reaches this many tokens.
+    pub autocompact: u64,
 }
 
 /// The assembled request.
@@ -264,6 +269,7 @@ impl Request {
         tools: Vec<Block>,
         user_context: Vec<Block>,
         (messages, user_context_at): (Vec<Rc<Message>>, Splice),
+        thresholds: &WindowThresholds,
         context_window: u64,
     ) -> Request {
         let mut tokens = RequestTokens::default();
@@ -293,6 +299,8 @@ impl Request {
             context: context_window,
             free: context_window.saturating_sub(tokens.total),
             over: tokens.total.saturating_sub(context_window),
+            effective: thresholds.effective_window,
+            autocompact: thresholds.autocompact,
         };
         Request {
             system,

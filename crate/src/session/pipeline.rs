@@ -20,6 +20,7 @@ use crate::attachment::relevant_memories::{
 };
 use crate::attachment::reminders::{self, PassInput};
 use crate::attachment::{Collected, Verdict};
+use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
 use crate::file_state::Entry;
 use crate::memory::{eager_memory, render_claude_md};
 use crate::request::{
@@ -237,10 +238,7 @@ impl Session {
         let plan_exists =
             matches!(self.vfs.stat(&plan_file), Ok(stat) if stat.kind == EntryKind::File);
         let today = local_date(at_ms, self.config.utc_offset_minutes);
-        let effective = self
-            .config
-            .context_window
-            .saturating_sub(self.config.output_reserve);
+        let effective = self.thresholds().effective_window;
         let deny = &self.deny;
         let cwd = &self.cwd;
         let is_denied = |abs: &str| deny.check(abs, cwd).map(|denial| denial.rule);
@@ -371,6 +369,7 @@ impl Session {
             &self.profile.attachments,
             method,
         )]);
+        let thresholds = self.thresholds();
         let conversation = &mut self.conversation;
         let messages = conversation.messages.assemble(
             conversation.transcript.messages(),
@@ -382,6 +381,7 @@ impl Session {
             tools,
             user_context,
             messages,
+            &thresholds,
             self.config.context_window,
         );
         conversation.last_request_tokens = Some(request.tokens.total);
@@ -451,6 +451,17 @@ impl Session {
         }
         self.work_left -= units;
         true
+    }
+
+    /// The compaction thresholds of the configured window, by the profile's formula.
+    pub(super) fn thresholds(&self) -> WindowThresholds {
+        let window = WindowInput {
+            context_window: self.config.context_window,
+            max_output_tokens: self.config.output_reserve,
+            autocompact_pct_override: None,
+            auto_compact_token_limit: None,
+        };
+        compaction_thresholds(self.profile.thresholds, &window)
     }
 
     /// Whether the model is in plan mode.

@@ -10,11 +10,11 @@ mod scenario;
 mod session;
 mod utf16;
 
-use context_assembly::{diff, mention, tokens, Profile};
+use context_assembly::{compact, diff, mention, tokens, Profile};
 use wasm_bindgen::prelude::*;
 
 use crate::dto::{MentionsDto, SnippetReportDto};
-use crate::options::{string_argument, ProfileOptions, TokenOptions};
+use crate::options::{string_argument, OptionsObject, ProfileOptions, TokenOptions, MAX_SAFE};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPESCRIPT: &str = r#"
@@ -46,6 +46,22 @@ export interface Mentions { files: FileMention[]; mcpResources: McpMention[]; ag
 export interface MentionOptions { profile?: ProfileName }
 export interface TokenOptions { method?: TokenMethod; ext?: string }
 export interface DiffOptions { profile?: ProfileName }
+
+/** The options of `compactionThresholds`. */
+export interface ThresholdOptions {
+  /** Whose formula: claude-code and recommended use Claude Code's, codex Codex's (default recommended). */
+  profile?: ProfileName;
+  /** The model's context window in tokens. */
+  contextWindow: number;
+  /** The model's output limit; Claude Code reserves up to 20000 of it (default 32000). */
+  maxOutputTokens?: number;
+  /** Claude Code's CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, 1–100: it can only lower the threshold. */
+  autocompactPctOverride?: number;
+  /** Codex's model_auto_compact_token_limit: capped at 90 % of the window (X8). */
+  autoCompactTokenLimit?: number;
+}
+/** A window's thresholds in tokens; Codex has no warning, error or blocking level (absent). */
+export interface WindowThresholds { effectiveWindow: number; autocompact: number; warning?: number; error?: number; blocking?: number }
 
 /** A change snippet and how it was made. */
 export interface SnippetReport {
@@ -88,6 +104,14 @@ extern "C" {
     /// The `DiffOptions` TypeScript interface.
     #[wasm_bindgen(typescript_type = "DiffOptions")]
     pub type DiffOptionsJs;
+
+    /// The `ThresholdOptions` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "ThresholdOptions")]
+    pub type ThresholdOptionsJs;
+
+    /// The `WindowThresholds` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "WindowThresholds")]
+    pub type WindowThresholdsJs;
 
     /// A `ProfileName[]`.
     #[wasm_bindgen(typescript_type = "ProfileName[]")]
@@ -140,6 +164,43 @@ pub fn profile_names() -> ProfileNamesJs {
         .map(|name| name.as_str())
         .collect();
     to_js(&names).unchecked_into()
+}
+
+/// The compaction thresholds of a context window under a profile's formula (spec
+/// claude-code.md §9.1, codex.md §4.1).
+#[wasm_bindgen(js_name = compactionThresholds)]
+pub fn compaction_thresholds(options: ThresholdOptionsJs) -> Result<WindowThresholdsJs, JsValue> {
+    const FUNCTION: &str = "compactionThresholds";
+    let run = || -> JsResult<WindowThresholdsJs> {
+        let allowed = [
+            "profile",
+            "contextWindow",
+            "maxOutputTokens",
+            "autocompactPctOverride",
+            "autoCompactTokenLimit",
+        ];
+        let options = OptionsObject::parse(FUNCTION, Some(JsValue::from(options)), &allowed)?;
+        let profile = Profile::preset(options.profile()?);
+        let whole = |key: &str, min: f64| -> JsResult<Option<u64>> {
+            // Whole numbers up to 2^53 convert exactly.
+            Ok(options.integer(key, min, MAX_SAFE)?.map(|n| n as u64))
+        };
+        let context_window = whole("contextWindow", 1.0)?.ok_or_else(|| {
+            BindingError(format!(
+                "{FUNCTION}: option `contextWindow` is required: the model's context window in tokens"
+            ))
+        })?;
+        let percent = options.integer("autocompactPctOverride", 1.0, 100.0)?;
+        let input = compact::thresholds::WindowInput {
+            context_window,
+            max_output_tokens: whole("maxOutputTokens", 0.0)?.unwrap_or(32_000),
+            autocompact_pct_override: percent.map(|n| n as u64),
+            auto_compact_token_limit: whole("autoCompactTokenLimit", 0.0)?,
+        };
+        let thresholds = compact::thresholds::compaction_thresholds(profile.thresholds, &input);
+        Ok(to_js(&thresholds).unchecked_into())
+    };
+    run().map_err(JsValue::from)
 }
 
 /// Finds the @-mentions in `text` under a profile's grammar (default `recommended`).

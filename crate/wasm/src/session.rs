@@ -132,8 +132,8 @@ export interface Request {
   userContextAt: { message: number; block: number };
   messages: RequestMessage[];
   tokens: { total: number; byChannel: ByChannel; byCategory: ByCategory };
-  /** The context window; `free` + `total` = `context` when the request fits, else `over` says by how much it does not. */
-  window: { context: number; free: number; over: number };
+  /** The context window; `free` + `total` = `context` when the request fits, else `over` says by how much it does not. `effective`: the window less the output reserve; `autocompact`: where auto-compaction fires (the profile's formula). */
+  window: { context: number; free: number; over: number; effective: number; autocompact: number };
 }
 /** What one step produced: attachments in emission order, every decision, tool results, and the request. */
 export interface Turn { round: Round; attachments: Attachment[]; decisions: Decision[]; toolResults: ToolResultBlock[]; request?: Request }

@@ -21,7 +21,7 @@ export function renderMeter({ bar, used, caption, legend }, request) {
   if (request === undefined) {
     bar.replaceChildren();
     used.replaceChildren();
-    for (const name of ['window', 'total', 'over']) delete bar.dataset[name];
+    for (const name of ['window', 'total', 'over', 'autocompact']) delete bar.dataset[name];
     caption.textContent = 'No request has been sent yet.';
     legend.replaceChildren();
     return;
@@ -45,10 +45,18 @@ export function renderMeter({ bar, used, caption, legend }, request) {
       style: `left: ${(context / scale) * 100}%; width: ${(over / scale) * 100}%`,
     }, `over by ${number(over)}`));
   }
+  // Where auto-compaction would fire: a mark on the window, not a segment (it spends nothing).
+  const { autocompact } = request.window;
+  bar.dataset.autocompact = String(autocompact);
+  bar.append(h('div', {
+    class: 'meter-threshold', 'data-threshold': 'autocompact',
+    title: `auto-compaction fires at ${number(autocompact)} tokens`,
+    style: `left: ${(Math.min(autocompact, scale) / scale) * 100}%`,
+  }));
   used.replaceChildren(...spent.map(([name, tokens]) => segment(name, tokens, Math.max(total, 1), 'data-part')));
   caption.textContent = over > 0
     ? `${number(total)} / ${number(context)} tokens: over the window by ${number(over)}; nothing is free`
-    : `${number(total)} / ${number(context)} tokens (${((total / Math.max(context, 1)) * 100).toFixed(1)}% of the window; ${number(free)} free)`;
+    : `${number(total)} / ${number(context)} tokens (${((total / Math.max(context, 1)) * 100).toFixed(1)}% of the window; ${number(free)} free; auto-compaction at ${number(autocompact)})`;
   legend.replaceChildren(...segments.map(([name, tokens]) => h('li', {},
     h('span', { class: `swatch seg-${name}` }), `${name} `, h('span', { class: 'tok' }, tokensText(tokens)))));
 }
