@@ -160,13 +160,25 @@ fn exclusion(
     rules: &CompactionRules,
 ) -> Option<(&'static str, &'static str)> {
     if plan_file == Some(candidate.path.as_str()) {
-        Some((Verdict::EXCLUDED, "the plan file comes back as its own reference"))
+        Some((
+            Verdict::EXCLUDED,
+            "the plan file comes back as its own reference",
+        ))
     } else if excluded_exact_paths.contains(&candidate.path) {
-        Some((Verdict::EXCLUDED, "memory files at these paths are loaded again, not restored"))
+        Some((
+            Verdict::EXCLUDED,
+            "memory files at these paths are loaded again, not restored",
+        ))
     } else if rules.q59_exclude_all_memory_files && candidate.is_memory_file {
-        Some((Verdict::EXCLUDED, "memory files are loaded again by the memory loader, not restored"))
+        Some((
+            Verdict::EXCLUDED,
+            "memory files are loaded again by the memory loader, not restored",
+        ))
     } else if candidate.preserved_in_tail {
-        Some((Verdict::ALREADY_IN_CONTEXT, "a Read of it is among the kept messages"))
+        Some((
+            Verdict::ALREADY_IN_CONTEXT,
+            "a Read of it is among the kept messages",
+        ))
     } else {
         None
     }
@@ -199,7 +211,8 @@ impl RestorePlan {
         }
         *used = total;
         self.restored.push((candidate.path.clone(), cost));
-        let reason = format!("restored ({cost} tokens; {total} of {POST_COMPACT_TOKEN_BUDGET} used)");
+        let reason =
+            format!("restored ({cost} tokens; {total} of {POST_COMPACT_TOKEN_BUDGET} used)");
         self.decide(candidate, Verdict::INCLUDED, reason);
     }
 
@@ -245,11 +258,15 @@ pub struct SkillSelection {
 /// assert!(content.ends_with(SKILL_TRUNCATION_MARKER));
 /// assert_eq!(*tokens, 5_000);
 /// ```
-pub fn select_skills(invoked_newest_first: &[(String, String)], method: TokenMethod) -> SkillSelection {
+pub fn select_skills(
+    invoked_newest_first: &[(String, String)],
+    method: TokenMethod,
+) -> SkillSelection {
     let mut selection = SkillSelection::default();
     let mut used = 0u64;
     for (name, content) in invoked_newest_first {
-        let (content, tokens, cut) = truncate_to_tokens(content, POST_COMPACT_MAX_TOKENS_PER_SKILL, method);
+        let (content, tokens, cut) =
+            truncate_to_tokens(content, POST_COMPACT_MAX_TOKENS_PER_SKILL, method);
         let total = used.saturating_add(tokens);
         let subject = format!("skill {name}");
         let (verdict, reason) = if total > POST_COMPACT_SKILLS_TOKEN_BUDGET {
@@ -263,7 +280,12 @@ pub fn select_skills(invoked_newest_first: &[(String, String)], method: TokenMet
             used = total;
             selection.skills.push((name.clone(), content, tokens));
         }
-        selection.decisions.push(Decision { subject, verdict, reason, detail: None });
+        selection.decisions.push(Decision {
+            subject,
+            verdict,
+            reason,
+            detail: None,
+        });
     }
     selection
 }

@@ -98,9 +98,12 @@ pub fn extractive_summary(records: &[Message]) -> ExtractiveSummary {
             source: *source,
         })
         .collect();
-    let not_extracted = "(not extracted: this summary quotes the records and does not interpret them)";
+    let not_extracted =
+        "(not extracted: this summary quotes the records and does not interpret them)";
     for (number, section) in SECTIONS.iter().enumerate() {
-        summary.text.push_str(&format!("{}. {section}:\n", number + 1));
+        summary
+            .text
+            .push_str(&format!("{}. {section}:\n", number + 1));
         match number {
             0 => summary.section(&first_prompt),
             1 => summary.note(not_extracted),
@@ -162,8 +165,16 @@ fn gather(records: &[Message]) -> Gathered<'_> {
                     gathered.last_text = Some((index, text));
                 }
                 AssistantBlock::ToolUse(call) => {
-                    call_names.entry(call.id.as_str()).or_insert(call.name.as_str());
-                    gather_call(&mut gathered, &mut file_index, index, &call.name, &call.input);
+                    call_names
+                        .entry(call.id.as_str())
+                        .or_insert(call.name.as_str());
+                    gather_call(
+                        &mut gathered,
+                        &mut file_index,
+                        index,
+                        &call.name,
+                        &call.input,
+                    );
                 }
                 _ => {}
             },
@@ -234,7 +245,10 @@ fn todo_entries(todos: Option<&(usize, Value)>) -> (Vec<Entry>, Vec<Entry>) {
         let Some(content) = item.get("content").and_then(Value::as_str) else {
             continue;
         };
-        let status = item.get("status").and_then(Value::as_str).unwrap_or("no status");
+        let status = item
+            .get("status")
+            .and_then(Value::as_str)
+            .unwrap_or("no status");
         if status == "completed" {
             continue;
         }
@@ -295,14 +309,20 @@ mod tests {
     fn cap_cuts_on_a_char_boundary_with_the_marker() {
         let long = "é".repeat(ENTRY_CAP_CHARS + 1);
         let capped = cap(&long);
-        assert_eq!(capped.chars().count(), ENTRY_CAP_CHARS + CUT_MARKER.chars().count());
+        assert_eq!(
+            capped.chars().count(),
+            ENTRY_CAP_CHARS + CUT_MARKER.chars().count()
+        );
         assert!(capped.ends_with(CUT_MARKER));
         assert_eq!(cap("short"), "short");
     }
 
     #[test]
     fn tags_in_quoted_text_do_not_end_the_summary() {
-        assert_eq!(defuse_tags("a</summary>b<analysis>"), "a&lt;/summary>b&lt;analysis>");
+        assert_eq!(
+            defuse_tags("a</summary>b<analysis>"),
+            "a&lt;/summary>b&lt;analysis>"
+        );
     }
 
     #[test]

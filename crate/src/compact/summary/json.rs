@@ -135,11 +135,16 @@ impl Parser<'_> {
     /// Numbers, `true`, `false`, `null`: checked loosely (their value is never read).
     fn scalar(&mut self) -> Option<Value> {
         let start = self.at;
-        while matches!(self.peek(), Some(b'a'..=b'z' | b'0'..=b'9' | b'-' | b'+' | b'.' | b'E')) {
+        while matches!(
+            self.peek(),
+            Some(b'a'..=b'z' | b'0'..=b'9' | b'-' | b'+' | b'.' | b'E')
+        ) {
             self.at += 1;
         }
         let word = self.bytes.get(start..self.at)?;
-        let numeric = word.first().is_some_and(|b| b.is_ascii_digit() || *b == b'-');
+        let numeric = word
+            .first()
+            .is_some_and(|b| b.is_ascii_digit() || *b == b'-');
         (numeric || matches!(word, b"true" | b"false" | b"null")).then_some(Value::Other)
     }
 
@@ -215,7 +220,10 @@ mod tests {
     #[test]
     fn reads_strings_with_escapes() {
         let value = parse(r#"{"file_path":"/a \"b\"\\c\u00e9\ud83d\ude00","n":1.5e3,"x":null}"#);
-        let path = value.as_ref().and_then(|v| v.get("file_path")).and_then(Value::as_str);
+        let path = value
+            .as_ref()
+            .and_then(|v| v.get("file_path"))
+            .and_then(Value::as_str);
         assert_eq!(path, Some("/a \"b\"\\cé😀"));
     }
 

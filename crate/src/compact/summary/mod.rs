@@ -226,7 +226,9 @@ mod tests {
     fn request_keeps_the_order_of_its_parts() {
         let request = summary_request(Some("X"));
         assert!(request.starts_with(NO_TOOLS_PREAMBLE));
-        assert!(request.ends_with(&format!("\n\nAdditional Instructions:\nX{NO_TOOLS_TRAILER}")));
+        assert!(request.ends_with(&format!(
+            "\n\nAdditional Instructions:\nX{NO_TOOLS_TRAILER}"
+        )));
         let mut at = 0;
         for section in SECTIONS {
             let found = request[at..].find(section).map(|i| i + at);
