@@ -9,6 +9,12 @@
 //!   (§9.6). It runs after the budget and before auto-compaction.
 //! * [`policies`]: the other agents' cheap strategies as selectable policies: OpenCode's
 //!   prune, observation masking, Anthropic's `clear_tool_uses`, Cline's truncation.
+//! * [`summary`]: the summary hand-off of full compaction — the request, the formatting of
+//!   the answer, the summary message — and an extractive summariser that needs no model
+//!   (§9.3).
+//! * [`restore`]: the files and skills that come back after a full compaction, within their
+//!   slots and budgets (§9.4, §9.5).
+//! * [`rules`]: the quirk switches of the summary and the restore (Q46, Q58–Q61).
 //!
 //! Every function here is pure: it takes records and times and returns new records with a
 //! decision for everything it considered. The session does not run them yet: full
@@ -16,5 +22,8 @@
 
 pub mod microcompact;
 pub mod policies;
+pub mod restore;
+pub mod rules;
+pub mod summary;
 pub mod thresholds;
 pub mod tool_result_budget;
