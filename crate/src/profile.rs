@@ -8,6 +8,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::attachment::AttachmentRules;
+use crate::compact::rules::CompactionRules;
 use crate::compact::thresholds::ThresholdFormula;
 use crate::deny::DenyRulesSwitches;
 use crate::diff::SnippetRules;
@@ -115,6 +116,8 @@ pub struct Profile {
     pub attachments: AttachmentRules,
     /// Which original's formula sets the compaction thresholds (§9.1, codex.md §4.1).
     pub thresholds: ThresholdFormula,
+    /// The summary hand-off and the post-compact restore (§9.3–9.5).
+    pub compaction: CompactionRules,
 }
 
 impl Profile {
@@ -133,6 +136,7 @@ impl Profile {
             file_context: FileContextRules::claude_code(),
             attachments: AttachmentRules::claude_code(),
             thresholds: ThresholdFormula::ClaudeCode,
+            compaction: CompactionRules::claude_code(),
         }
     }
 
@@ -156,6 +160,7 @@ impl Profile {
             file_context: FileContextRules::codex(),
             attachments: AttachmentRules::codex(),
             thresholds: ThresholdFormula::Codex,
+            compaction: CompactionRules::claude_code(),
         }
     }
 
@@ -174,6 +179,7 @@ impl Profile {
             file_context: FileContextRules::recommended(),
             attachments: AttachmentRules::recommended(),
             thresholds: ThresholdFormula::ClaudeCode,
+            compaction: CompactionRules::recommended(),
         }
     }
 

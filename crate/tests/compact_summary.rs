@@ -263,7 +263,7 @@ proptest! {
     #[test]
     fn restore_budgets_hold(candidates in proptest::collection::vec(candidate(), 0..16), backfill: bool) {
         for mut rules in [CompactionRules::claude_code(), CompactionRules::recommended()] {
-            rules.q61_backfill_failed_slots = backfill;
+            rules.backfill_failed_slots = backfill;
             let excluded = ["/w/1".to_string()];
             let plan = select_restores(&candidates, &excluded, Some("/w/2"), &rules);
             prop_assert!(plan.restored.len() + plan.references.len() <= POST_COMPACT_MAX_FILES_TO_RESTORE);

@@ -119,7 +119,7 @@ pub fn select_restores(
             None => eligible.push(candidate),
         }
     }
-    let rank = |c: &RestoreCandidate| match rules.q60_rank_by_last_access {
+    let rank = |c: &RestoreCandidate| match rules.rank_by_last_access {
         true => c.last_access,
         false => c.timestamp,
     };
@@ -139,7 +139,7 @@ pub fn select_restores(
             continue;
         }
         if !candidate.readable {
-            if !rules.q61_backfill_failed_slots {
+            if !rules.backfill_failed_slots {
                 slots += 1;
             }
             let reason = "it could not be read (deleted, denied or binary)".into();
@@ -169,7 +169,7 @@ fn exclusion(
             Verdict::EXCLUDED,
             "memory files at these paths are loaded again, not restored",
         ))
-    } else if rules.q59_exclude_all_memory_files && candidate.is_memory_file {
+    } else if rules.exclude_all_memory_files && candidate.is_memory_file {
         Some((
             Verdict::EXCLUDED,
             "memory files are loaded again by the memory loader, not restored",
@@ -197,7 +197,7 @@ impl RestorePlan {
             self.decide(candidate, Verdict::TOO_LARGE, reason);
             return;
         }
-        let cost = match rules.q46_measure_rendered_text {
+        let cost = match rules.measure_rendered_text {
             true => candidate.tokens_rendered,
             false => candidate.record_json_tokens,
         };

@@ -10,46 +10,46 @@ pub struct CompactionRules {
     /// Q59: every memory file in the file state is kept out of the restore (original: only
     /// the five memory paths matched exactly, so nested CLAUDE.md files, rules and relevant
     /// memories can win restore slots).
-    pub q59_exclude_all_memory_files: bool,
+    pub exclude_all_memory_files: bool,
     /// Q60: restore candidates are ranked by last access (original: by the stored timestamp,
     /// mostly the file's mtime).
-    pub q60_rank_by_last_access: bool,
+    pub rank_by_last_access: bool,
     /// Q61: a restore slot whose file cannot be read is given to the next candidate
     /// (original: the first five are taken and a failed one is simply lost).
-    pub q61_backfill_failed_slots: bool,
+    pub backfill_failed_slots: bool,
     /// Q46: the restore budget counts the rendered text (original: the JSON-escaped
     /// attachment record with its metadata, which over-counts).
-    pub q46_measure_rendered_text: bool,
+    pub measure_rendered_text: bool,
     /// Files the session edited are restored before files it only read (ours; the original
     /// has no such preference).
     pub restore_edited_first: bool,
     /// Q58: post-compact attachments are placed after the summary (original: they float
     /// before it, into the first user message). Read by placement, not by this module.
-    pub q58_attachments_after_summary: bool,
+    pub attachments_after_summary: bool,
 }
 
 impl CompactionRules {
     /// Claude Code v2.1.88.
     pub const fn claude_code() -> CompactionRules {
         CompactionRules {
-            q59_exclude_all_memory_files: false,
-            q60_rank_by_last_access: false,
-            q61_backfill_failed_slots: false,
-            q46_measure_rendered_text: false,
+            exclude_all_memory_files: false,
+            rank_by_last_access: false,
+            backfill_failed_slots: false,
+            measure_rendered_text: false,
             restore_edited_first: false,
-            q58_attachments_after_summary: false,
+            attachments_after_summary: false,
         }
     }
 
     /// Every fix on.
     pub const fn recommended() -> CompactionRules {
         CompactionRules {
-            q59_exclude_all_memory_files: true,
-            q60_rank_by_last_access: true,
-            q61_backfill_failed_slots: true,
-            q46_measure_rendered_text: true,
+            exclude_all_memory_files: true,
+            rank_by_last_access: true,
+            backfill_failed_slots: true,
+            measure_rendered_text: true,
             restore_edited_first: true,
-            q58_attachments_after_summary: true,
+            attachments_after_summary: true,
         }
     }
 }

@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use crate::{Error, Profile};
 
 /// The profile sections a switch can name, as scenarios spell them.
-pub const SECTIONS: [&str; 9] = [
+pub const SECTIONS: [&str; 10] = [
     "mentions",
     "changeSnippets",
     "paths",
@@ -20,6 +20,7 @@ pub const SECTIONS: [&str; 9] = [
     "memory",
     "fileContext",
     "attachments",
+    "compaction",
 ];
 
 /// The boolean switches of a section of the profile, by their camelCase names.
@@ -127,6 +128,15 @@ switches!(crate::attachment::AttachmentRules {
     user_context_without_indent => "userContextWithoutIndent",
 });
 
+switches!(crate::compact::rules::CompactionRules {
+    exclude_all_memory_files => "excludeAllMemoryFiles",
+    rank_by_last_access => "rankByLastAccess",
+    backfill_failed_slots => "backfillFailedSlots",
+    measure_rendered_text => "measureRenderedText",
+    restore_edited_first => "restoreEditedFirst",
+    attachments_after_summary => "attachmentsAfterSummary",
+});
+
 /// Sets each `(section.field, value)` on `profile`.
 ///
 /// # Errors
@@ -167,6 +177,7 @@ pub fn apply_switches(profile: &mut Profile, switches: &[(String, bool)]) -> Res
             "memory" => set(&mut profile.memory, field, *value),
             "fileContext" => set(&mut profile.file_context, field, *value),
             "attachments" => set(&mut profile.attachments, field, *value),
+            "compaction" => set(&mut profile.compaction, field, *value),
             _ => Err(format!(
                 "unknown section: expected one of {}",
                 quoted(&SECTIONS)
