@@ -85,6 +85,7 @@ struct Arena {
 }
 
 impl Arena {
+    #[inline]
     fn alloc(&mut self, kind: RunKind, count: usize, previous: usize) -> usize {
         let node = Component {
             kind,
@@ -106,10 +107,12 @@ impl Arena {
         }
     }
 
+    #[inline]
     fn get(&self, id: usize) -> Option<&Component> {
         self.nodes.get(id)
     }
 
+    #[inline]
     fn retain(&mut self, id: usize) {
         if let Some(node) = self.nodes.get_mut(id) {
             node.holders += 1;
@@ -117,6 +120,7 @@ impl Arena {
     }
 
     /// Drops one holder, freeing the chain behind it as far as nothing else holds it.
+    #[inline]
     fn release(&mut self, mut id: usize) {
         while let Some(node) = self.nodes.get_mut(id) {
             node.holders -= 1;
@@ -168,6 +172,7 @@ const EMPTY_SLOT: Path = Path {
 
 impl Diagonals {
     /// Makes room for diagonals `-reach..=reach`, keeping what is stored.
+    #[inline]
     fn reach(&mut self, reach: usize) {
         if reach <= self.centre && self.centre + reach < self.paths.len() {
             return;
@@ -182,10 +187,12 @@ impl Diagonals {
         self.centre = centre;
     }
 
+    #[inline]
     fn index(&self, diagonal: isize) -> usize {
         (self.centre as isize).wrapping_add(diagonal) as usize
     }
 
+    #[inline]
     fn get(&self, diagonal: isize) -> Option<Path> {
         self.paths
             .get(self.index(diagonal))
@@ -193,6 +200,7 @@ impl Diagonals {
             .filter(|p| p.old_pos != EMPTY)
     }
 
+    #[inline]
     fn replace(&mut self, diagonal: isize, path: Option<Path>) -> Option<Path> {
         let index = self.index(diagonal);
         let slot = self.paths.get_mut(index)?;
@@ -214,6 +222,7 @@ struct SearchState<'a> {
 struct OutOfWork;
 
 impl SearchState<'_> {
+    #[inline]
     fn spend(&mut self) -> Result<(), OutOfWork> {
         if self.work >= self.budget {
             return Err(OutOfWork);
@@ -222,10 +231,12 @@ impl SearchState<'_> {
         Ok(())
     }
 
+    #[inline]
     fn old_len(&self) -> isize {
         self.old.len() as isize
     }
 
+    #[inline]
     fn new_len(&self) -> isize {
         self.new.len() as isize
     }
@@ -258,6 +269,7 @@ impl SearchState<'_> {
 
     /// `execEditLength`: the furthest-reaching paths with `edit_length` edits. Returns the
     /// last component of the path that reached both ends, if one did.
+    #[inline]
     fn extend(
         &mut self,
         edit_length: isize,
@@ -275,6 +287,7 @@ impl SearchState<'_> {
     }
 
     /// One diagonal of `execEditLength`'s loop.
+    #[inline]
     fn visit(
         &mut self,
         diagonal: isize,
@@ -314,11 +327,13 @@ impl SearchState<'_> {
         Ok(None)
     }
 
+    #[inline]
     fn replace_slot(&mut self, diagonal: isize, path: Option<Path>) {
         let previous = self.slots.replace(diagonal, path);
         self.drop_path(previous);
     }
 
+    #[inline]
     fn drop_path(&mut self, path: Option<Path>) {
         if let Some(path) = path {
             self.arena.release(path.last);
@@ -327,6 +342,7 @@ impl SearchState<'_> {
 
     /// `addToPath`: one more insertion or deletion, merged into the last run when it is of
     /// the same kind (a new component replaces it, since other paths may share it).
+    #[inline]
     fn add_to_path(&mut self, path: Path, kind: RunKind, old_step: isize) -> Path {
         let extended = self
             .arena
@@ -350,6 +366,7 @@ impl SearchState<'_> {
     }
 
     /// `extractCommon`: follows the snake of equal lines; returns the new-file position.
+    #[inline]
     fn extract_common(&mut self, path: &mut Path, diagonal: isize) -> Result<isize, OutOfWork> {
         let mut old_pos = path.old_pos;
         let mut new_pos = old_pos - diagonal;
