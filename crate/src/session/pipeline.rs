@@ -33,6 +33,15 @@ use crate::vfs::EntryKind;
 const SYSTEM_PROMPT: &str = "You are a coding agent working in the user's repository. Use the \
     tools to read, search and change files; keep changes small and explain what you did.";
 
+/// What the reminder collectors of one pass read, computed once for the pass.
+struct PassFacts {
+    tools: Vec<ToolDefinition>,
+    plan_file: String,
+    plan_exists: bool,
+    today: String,
+    effective_window: u64,
+}
+
 /// A collector's failure: what went wrong, for the `failed` decision.
 pub(super) struct CollectorFailure(pub(super) String);
 
@@ -99,7 +108,8 @@ impl Session {
         self.user_context(at_ms);
         self.work_left = self.profile.attachments.work_budget;
         if self.config.disable_attachments {
-            self.run_reminder(reminders::queued_commands, prompt, at_ms, &mut out);
+            let facts = self.pass_facts(at_ms);
+            self.run_reminder(reminders::queued_commands, prompt, &facts, &mut out);
             out.decide(
                 "attachments",
                 Verdict::SKIPPED,
@@ -124,8 +134,9 @@ impl Session {
                 );
             }
         }
-        self.all_thread_attachments(prompt, at_ms, &mut out);
-        self.main_thread_attachments(prompt, at_ms, &mut out);
+        let facts = self.pass_facts(at_ms);
+        self.all_thread_attachments(prompt, at_ms, &facts, &mut out);
+        self.main_thread_attachments(prompt, at_ms, &facts, &mut out);
         if self.work_left == 0 {
             out.decide(
                 "attachment pass",
@@ -142,7 +153,13 @@ impl Session {
         out
     }
 
-    fn all_thread_attachments(&mut self, prompt: Option<&str>, at_ms: u64, out: &mut Collected) {
+    fn all_thread_attachments(
+        &mut self,
+        prompt: Option<&str>,
+        at_ms: u64,
+        facts: &PassFacts,
+        out: &mut Collected,
+    ) {
         let early: [Reminder; 6] = [
             reminders::queued_commands,
             reminders::date_change,
@@ -152,7 +169,7 @@ impl Session {
             reminders::mcp_instructions_delta,
         ];
         for collector in early {
-            self.run_reminder(collector, prompt, at_ms, out);
+            self.run_reminder(collector, prompt, facts, out);
         }
         self.conversation.queued.clear();
         self.changed_files(out);
@@ -168,12 +185,18 @@ impl Session {
             reminders::compaction_reminder,
         ];
         for collector in late {
-            self.run_reminder(collector, prompt, at_ms, out);
+            self.run_reminder(collector, prompt, facts, out);
         }
     }
 
-    fn main_thread_attachments(&mut self, prompt: Option<&str>, at_ms: u64, out: &mut Collected) {
-        self.run_reminder(reminders::ide_selection, prompt, at_ms, out);
+    fn main_thread_attachments(
+        &mut self,
+        prompt: Option<&str>,
+        at_ms: u64,
+        facts: &PassFacts,
+        out: &mut Collected,
+    ) {
+        self.run_reminder(reminders::ide_selection, prompt, facts, out);
         if self.opened_file_shows() {
             self.opened_file_memory(at_ms, out);
         }
@@ -187,7 +210,7 @@ impl Session {
             reminders::task_status,
         ];
         for collector in rest {
-            self.run_reminder(collector, prompt, at_ms, out);
+            self.run_reminder(collector, prompt, facts, out);
         }
         self.conversation.diagnostics.clear();
         self.conversation.task_statuses.clear();
@@ -217,28 +240,36 @@ impl Session {
         }
     }
 
+    /// What every reminder collector of one pass reads besides the session itself: computed
+    /// once per pass, not once per collector (none of it changes during a pass).
+    fn pass_facts(&self, at_ms: u64) -> PassFacts {
+        let plan_file = self.plan_file();
+        PassFacts {
+            plan_exists: matches!(self.vfs.stat(&plan_file), Ok(stat) if stat.kind == EntryKind::File),
+            plan_file,
+            tools: self.tool_definitions(),
+            today: local_date(at_ms, self.config.utc_offset_minutes),
+            effective_window: self.thresholds().effective_window,
+        }
+    }
+
     /// Runs one reminder collector over a snapshot of the session.
     fn run_reminder(
         &mut self,
         collector: Reminder,
         prompt: Option<&str>,
-        at_ms: u64,
+        facts: &PassFacts,
         out: &mut Collected,
     ) {
         if !self.profile.attachments.reminders {
             return;
         }
-        let tools = self.tool_definitions();
-        let tool_names: Vec<&str> = tools
+        let tool_names: Vec<&str> = facts
+            .tools
             .iter()
             .filter(|tool| !tool.deferred)
             .map(|tool| tool.name.as_str())
             .collect();
-        let plan_file = self.plan_file();
-        let plan_exists =
-            matches!(self.vfs.stat(&plan_file), Ok(stat) if stat.kind == EntryKind::File);
-        let today = local_date(at_ms, self.config.utc_offset_minutes);
-        let effective = self.thresholds().effective_window;
         let deny = &self.deny;
         let cwd = &self.cwd;
         let is_denied = |abs: &str| deny.check(abs, cwd).map(|denial| denial.rule);
@@ -248,17 +279,17 @@ impl Session {
             prompt,
             is_sub_agent: false,
             mode: conversation.mode,
-            plan_file: &plan_file,
-            plan_exists,
+            plan_file: &facts.plan_file,
+            plan_exists: facts.plan_exists,
             interview_mode: self.config.interview_mode,
-            today: &today,
+            today: &facts.today,
             tool_names: &tool_names,
             deferred_tools: &self.config.deferred_tools,
             agents: &self.config.agents,
             mcp_servers: &self.config.mcp_servers,
             skills: &self.config.skills,
             context_window: self.config.context_window,
-            effective_window: effective,
+            effective_window: facts.effective_window,
             context_tokens: conversation.last_request_tokens.unwrap_or(0),
             last_request_tokens: conversation.last_request_tokens,
             todos: &conversation.todos,
