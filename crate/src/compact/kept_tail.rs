@@ -239,7 +239,8 @@ fn stop_reason(tokens: u64, texts: usize, config: &KeptTailConfig) -> Option<Str
     (tokens >= config.min_tokens && texts >= config.min_text_block_messages).then(|| {
         alloc::format!(
             "{tokens} tokens reach the minimum of {} with {texts} records with text (at least {})",
-            config.min_tokens, config.min_text_block_messages
+            config.min_tokens,
+            config.min_text_block_messages
         )
     })
 }
@@ -421,7 +422,9 @@ mod tests {
         let tail = kept_tail_start(t.messages(), None, &config(20, 3, 1_000), METHOD);
         assert_eq!(tail.start, 5);
         assert_eq!(tail.text_messages, 3);
-        assert!(tail.decisions[0].reason.contains("with 3 records with text"));
+        assert!(tail.decisions[0]
+            .reason
+            .contains("with 3 records with text"));
     }
 
     #[test]

@@ -190,7 +190,9 @@ mod tests {
                 is_error: false,
             }],
         });
-        t.push(Record::Prompt { text: "more".into() });
+        t.push(Record::Prompt {
+            text: "more".into(),
+        });
         let response = t.next_response();
         t.push(Record::Assistant {
             response,
@@ -255,7 +257,10 @@ mod tests {
         let split = split.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(ids(&split.kept), [3, 4]);
         assert_eq!(split.decisions[0].verdict, PolicyVerdict::DROPPED);
-        assert_eq!(split.decisions[0].subject, alloc::format!("record {boundary}"));
+        assert_eq!(
+            split.decisions[0].subject,
+            alloc::format!("record {boundary}")
+        );
     }
 
     #[test]

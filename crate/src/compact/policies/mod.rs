@@ -13,6 +13,7 @@
 //! | `swe.observation_mask` | [`masking`] | placeholders for all but the last N observations (§9) |
 //! | `anthropic.clear_tool_uses` | [`clear_tool_uses`] | Anthropic's `clear_tool_uses_20250919`, emulated (§10) |
 //! | `cline.truncate` | [`truncate`] | keep the first pair, drop half or three quarters of the rest (§2) |
+//! | `cline.dedupe_reads` | [`dedupe_reads`] | notices for all but the latest copy of a file read more than once; says whether truncation must follow (§3) |
 //!
 //! Every policy keeps tool calls and their results together: a result that is cleared keeps its
 //! `tool_use_id`, and a dropped call takes its result with it.
@@ -27,6 +28,7 @@
 //! ```
 
 pub mod clear_tool_uses;
+pub mod dedupe_reads;
 pub mod masking;
 pub mod prune;
 pub mod truncate;
