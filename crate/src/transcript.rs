@@ -94,6 +94,20 @@ pub enum Record {
     },
     /// A meta record holding one attachment.
     Attachment(Attachment),
+    /// The system record that marks a compaction (`compact_boundary`). It never reaches
+    /// the model; later requests use only what follows it.
+    CompactBoundary {
+        /// `auto` or `manual`.
+        trigger: &'static str,
+        /// Tokens of the context when the compaction began.
+        tokens_before: u64,
+    },
+    /// The user message carrying a compaction's summary (`isCompactSummary`): not meta, so
+    /// the human-turn definitions of plan and auto mode count it, as the original's do.
+    Summary {
+        /// The whole message: preamble, summary, and the closing sentences.
+        text: String,
+    },
 }
 
 /// A record with its id.
@@ -109,14 +123,14 @@ impl Message {
     /// Plan and auto mode's human turn: a user record, not meta, without tool results
     /// (§7.4). Attachments are meta records and never count.
     pub fn is_human_turn_for_plan_mode(&self) -> bool {
-        matches!(self.record, Record::Prompt { .. })
+        matches!(self.record, Record::Prompt { .. } | Record::Summary { .. })
     }
 
     /// Verify-plan's human turn (`isHumanTurn`): not meta and without a tool-use result
     /// (§7.4). Over the records this library stores it agrees with plan mode's; it is kept
     /// apart so that a record kind added later is classified deliberately.
     pub fn is_human_turn_for_verify_plan(&self) -> bool {
-        matches!(self.record, Record::Prompt { .. })
+        matches!(self.record, Record::Prompt { .. } | Record::Summary { .. })
     }
 
     /// The todo cadence's unit: an assistant record that is not thinking-only (§7.4).

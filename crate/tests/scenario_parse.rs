@@ -140,6 +140,8 @@ const FULL: &str = r#"{
     "autoModeAvailable": true,
     "compactionReminders": true,
     "interviewMode": true,
+    "autoCompact": false,
+    "pinned": ["src/app.ts"],
     "planFile": "/home/ada/.claude/plans/p.md",
     "memoryDir": "/home/ada/.claude/memory",
     "permissionMode": "plan"
@@ -257,6 +259,8 @@ fn every_field_is_read() {
             plan_file: Some("/home/ada/.claude/plans/p.md".into()),
             memory_dir: Some("/home/ada/.claude/memory".into()),
             permission_mode: PermissionMode::Plan,
+            auto_compact: false,
+            pinned: vec!["src/app.ts".into()],
         }
     );
     let file = |path: &str, content: &str| InitialFile {
@@ -649,7 +653,7 @@ fn the_schema_and_the_parser_agree_on_every_object_s_keys() {
 fn the_schema_and_the_parser_agree_on_config_keys_and_enums() {
     let schema = schema();
     let config_keys = parser_keys(r#"{"steps":[],"config":{"ZZZ":0}}"#);
-    assert_eq!(config_keys.len(), 25);
+    assert_eq!(config_keys.len(), 27);
     assert_eq!(
         schema.pointer("/properties/config/$ref"),
         Some(&json!("#/$defs/config"))

@@ -59,6 +59,10 @@ pub struct AttachmentRules {
     /// Q50: attachments of a tool round stay separate blocks after the tool results
     /// (original: folded into the last tool_result's text).
     pub keep_mid_turn_blocks_separate: bool,
+    /// Q58: post-compact attachments are placed after the compaction summary (original:
+    /// finding no assistant message or tool result, they float above the summary and the
+    /// user context into the first user message).
+    pub attachments_after_summary: bool,
     /// Q51: the user-context block has no template indentation (original: six spaces
     /// before its closing caveat).
     pub user_context_without_indent: bool,
@@ -90,6 +94,7 @@ impl AttachmentRules {
             compaction_reminder_needs_1m: true,
             compaction_reminder_once: false,
             keep_mid_turn_blocks_separate: false,
+            attachments_after_summary: false,
             user_context_without_indent: false,
         }
     }
@@ -112,6 +117,7 @@ impl AttachmentRules {
             compaction_reminder_needs_1m: false,
             compaction_reminder_once: true,
             keep_mid_turn_blocks_separate: true,
+            attachments_after_summary: true,
             user_context_without_indent: true,
             ..AttachmentRules::claude_code()
         }

@@ -39,14 +39,6 @@ pub const MIN_TEXT_BLOCK_MESSAGES: usize = 5;
 /// §9.8 `DEFAULT_SM_COMPACT_CONFIG.maxTokens`.
 pub const MAX_TOKENS: u64 = 40_000;
 
-/// The attachment kind that marks where an earlier compaction cut the transcript; the tail
-/// never grows past the last one, and a partial compaction's kept part leaves it out.
-pub const COMPACT_BOUNDARY_KIND: &str = "compact_boundary";
-
-/// The attachment kind of an earlier compaction's summary message; a partial compaction's
-/// kept part leaves it out (§9.9).
-pub const COMPACT_SUMMARY_KIND: &str = "compact_summary";
-
 /// How large the kept tail is; `Default` is `DEFAULT_SM_COMPACT_CONFIG` (§9.8).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeptTailConfig {
@@ -97,23 +89,24 @@ impl TailVerdict {
 /// Whether the original's `hasTextBlocks` would say the record has text.
 fn has_text(message: &Message) -> bool {
     match &message.record {
-        Record::Prompt { text } => !text.is_empty(),
+        Record::Prompt { text } | Record::Summary { text } => !text.is_empty(),
         Record::Assistant { block, .. } => matches!(block, AssistantBlock::Text { .. }),
-        Record::ToolResults { .. } | Record::Attachment(_) => false,
+        Record::ToolResults { .. } | Record::Attachment(_) | Record::CompactBoundary { .. } => {
+            false
+        }
     }
 }
 
 /// An earlier compaction's boundary or summary.
 pub fn is_compact_marker(message: &Message) -> bool {
-    message
-        .attachment()
-        .is_some_and(|a| a.kind == COMPACT_BOUNDARY_KIND || a.kind == COMPACT_SUMMARY_KIND)
+    matches!(
+        message.record,
+        Record::CompactBoundary { .. } | Record::Summary { .. }
+    )
 }
 
 fn is_boundary(message: &Message) -> bool {
-    message
-        .attachment()
-        .is_some_and(|a| a.kind == COMPACT_BOUNDARY_KIND)
+    matches!(message.record, Record::CompactBoundary { .. })
 }
 
 /// Where the kept tail of a session-memory compaction starts (§9.8).
@@ -321,7 +314,10 @@ pub fn preserve_api_invariants(records: &[Message], start: usize) -> usize {
                 .filter_map(|r| call_at.get(r.tool_use_id.as_str()).copied())
                 .min()
                 .unwrap_or(usize::MAX),
-            Record::Prompt { .. } | Record::Attachment(_) => usize::MAX,
+            Record::Prompt { .. }
+            | Record::Attachment(_)
+            | Record::Summary { .. }
+            | Record::CompactBoundary { .. } => usize::MAX,
         }
     };
     // Each pass scans only the records the previous one pulled in, so every record is
@@ -345,7 +341,6 @@ pub fn preserve_api_invariants(records: &[Message], start: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::attachment::Attachment;
     use crate::transcript::{ToolResultBlock, ToolUse, Transcript};
 
     const METHOD: TokenMethod = TokenMethod::ClaudeCode;
@@ -453,12 +448,10 @@ mod tests {
     fn the_tail_does_not_grow_past_the_last_compact_boundary() {
         let mut t = Transcript::default();
         t.push(Record::Prompt { text: "old".into() });
-        t.push(Record::Attachment(Attachment::new(
-            COMPACT_BOUNDARY_KIND,
-            None,
-            String::new(),
-            METHOD,
-        )));
+        t.push(Record::CompactBoundary {
+            trigger: "manual",
+            tokens_before: 0,
+        });
         t.push(Record::Prompt { text: "new".into() });
         let tail = kept_tail_start(t.messages(), None, &KeptTailConfig::default(), METHOD);
         assert_eq!(tail.start, 2);

@@ -17,10 +17,10 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::kept_tail::{is_compact_marker, moved, preserve_api_invariants, TailVerdict};
+use super::kept_tail::{moved, preserve_api_invariants, TailVerdict};
 use super::policies::PolicyVerdict;
 use crate::attachment::Decision;
-use crate::transcript::Message;
+use crate::transcript::{Message, Record};
 use crate::Error;
 
 /// Which side of the pivot a partial compaction summarises (§9.9).
@@ -128,13 +128,17 @@ fn unknown_pivot(records: &[Message], pivot_id: u64) -> Error {
 fn without_markers(later: &[Message], decisions: &mut Vec<Decision>) -> Vec<Message> {
     let mut kept = Vec::with_capacity(later.len());
     for message in later {
-        match message.attachment().filter(|_| is_compact_marker(message)) {
+        let marker = match &message.record {
+            Record::CompactBoundary { .. } => Some("boundary"),
+            Record::Summary { .. } => Some("summary"),
+            _ => None,
+        };
+        match marker {
             Some(marker) => decisions.push(Decision {
                 subject: alloc::format!("record {}", message.id),
                 verdict: PolicyVerdict::DROPPED,
                 reason: alloc::format!(
-                    "an earlier compaction's {}: a new summary replaces it",
-                    marker.kind
+                    "an earlier compaction's {marker}: a new summary replaces it"
                 ),
                 detail: None,
             }),
@@ -165,9 +169,6 @@ fn summary_reason(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::attachment::Attachment;
-    use crate::compact::kept_tail::COMPACT_BOUNDARY_KIND;
-    use crate::tokens::TokenMethod;
     use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse, Transcript};
 
     /// Prompt 0, call 1, result 2, prompt 3, text 4.
@@ -247,12 +248,10 @@ mod tests {
     #[test]
     fn up_to_drops_earlier_boundaries_from_the_kept_part_with_a_decision() {
         let mut t = transcript();
-        let boundary = t.push(Record::Attachment(Attachment::new(
-            COMPACT_BOUNDARY_KIND,
-            None,
-            String::new(),
-            TokenMethod::Codex,
-        )));
+        let boundary = t.push(Record::CompactBoundary {
+            trigger: "manual",
+            tokens_before: 0,
+        });
         let split = split_at_pivot(t.messages(), 3, PartialDirection::UpTo);
         let split = split.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(ids(&split.kept), [3, 4]);

@@ -23,9 +23,14 @@ pub struct CompactionRules {
     /// Files the session edited are restored before files it only read (ours; the original
     /// has no such preference).
     pub restore_edited_first: bool,
-    /// Q58: post-compact attachments are placed after the summary (original: they float
-    /// before it, into the first user message). Read by placement, not by this module.
-    pub attachments_after_summary: bool,
+    /// A cheap stage (OpenCode's prune) runs before a summary is asked for, and the summary
+    /// is skipped when it frees enough (ours; the original summarises at once).
+    pub cheap_stage_first: bool,
+    /// The host's pinned files are attached again after a summary (ours).
+    pub reinsert_pinned: bool,
+    /// Records at the end kept verbatim by full compaction, moved earlier so no tool call
+    /// loses its result (original: 0, the summary replaces everything).
+    pub keep_recent_records: usize,
 }
 
 impl CompactionRules {
@@ -37,7 +42,9 @@ impl CompactionRules {
             backfill_failed_slots: false,
             measure_rendered_text: false,
             restore_edited_first: false,
-            attachments_after_summary: false,
+            cheap_stage_first: false,
+            reinsert_pinned: false,
+            keep_recent_records: 0,
         }
     }
 
@@ -49,7 +56,9 @@ impl CompactionRules {
             backfill_failed_slots: true,
             measure_rendered_text: true,
             restore_edited_first: true,
-            attachments_after_summary: true,
+            cheap_stage_first: true,
+            reinsert_pinned: true,
+            keep_recent_records: 8,
         }
     }
 }

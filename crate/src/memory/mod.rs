@@ -286,6 +286,11 @@ impl LoadedMemory {
         self.paths.insert(path.into());
     }
 
+    /// The paths recorded, in byte order.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.paths.iter().map(String::as_str)
+    }
+
     /// Forgets everything: after compaction or `/clear`.
     pub fn clear(&mut self) {
         self.paths.clear();

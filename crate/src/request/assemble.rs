@@ -43,7 +43,7 @@ pub fn assemble_messages(
     rules: &AttachmentRules,
     method: TokenMethod,
 ) -> (Vec<Message>, Splice) {
-    let (ordered, floated_to_top) = reorder(records);
+    let (ordered, floated_to_top) = reorder(records, rules.attachments_after_summary);
     let mut messages: Vec<Message> = Vec::new();
     let mut last_response = None;
     let mut splice = Splice::default();
@@ -163,8 +163,10 @@ fn latest_response_start(records: &[transcript::Message]) -> usize {
     start
 }
 
-/// Records in request order, and how many attachments floated to the very top.
-fn reorder(records: &[transcript::Message]) -> (Vec<&Record>, usize) {
+/// Records in request order, and how many attachments floated to the very top. With
+/// `summary_stops` a compaction summary holds the attachments after it (Q58 fixed);
+/// otherwise they float above it and above the user context, as in the original.
+fn reorder(records: &[transcript::Message], summary_stops: bool) -> (Vec<&Record>, usize) {
     let mut ordered: Vec<&Record> = Vec::with_capacity(records.len());
     let mut insert_at = 0;
     let mut seen_stop = false;
@@ -183,7 +185,13 @@ fn reorder(records: &[transcript::Message]) -> (Vec<&Record>, usize) {
                 insert_at = ordered.len();
                 seen_stop = true;
             }
-            record @ Record::Prompt { .. } => ordered.push(record),
+            record @ Record::Summary { .. } if summary_stops => {
+                ordered.push(record);
+                insert_at = ordered.len();
+                seen_stop = true;
+            }
+            record @ (Record::Prompt { .. } | Record::Summary { .. }) => ordered.push(record),
+            Record::CompactBoundary { .. } => {}
         }
     }
     (ordered, top)
@@ -245,7 +253,15 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
         Record::Attachment(attachment) if !attachment.is_silent() => {
             Vec::from([attachment_block(attachment, method)])
         }
-        Record::Attachment(_) | Record::Assistant { .. } => Vec::new(),
+        Record::Summary { text } => Vec::from([Block::text(
+            "compact_summary",
+            Category::CONVERSATION,
+            text.clone(),
+            method,
+        )]),
+        Record::Attachment(_) | Record::Assistant { .. } | Record::CompactBoundary { .. } => {
+            Vec::new()
+        }
     }
 }
 

@@ -125,6 +125,7 @@ switches!(crate::attachment::AttachmentRules {
     compaction_reminder_needs_1m => "compactionReminderNeeds1m",
     compaction_reminder_once => "compactionReminderOnce",
     keep_mid_turn_blocks_separate => "keepMidTurnBlocksSeparate",
+    attachments_after_summary => "attachmentsAfterSummary",
     user_context_without_indent => "userContextWithoutIndent",
 });
 
@@ -134,7 +135,8 @@ switches!(crate::compact::rules::CompactionRules {
     backfill_failed_slots => "backfillFailedSlots",
     measure_rendered_text => "measureRenderedText",
     restore_edited_first => "restoreEditedFirst",
-    attachments_after_summary => "attachmentsAfterSummary",
+    cheap_stage_first => "cheapStageFirst",
+    reinsert_pinned => "reinsertPinned",
 });
 
 /// Sets each `(section.field, value)` on `profile`.

@@ -70,6 +70,18 @@ pub(super) struct Conversation {
     /// A response whose tool calls await results from the host.
     pub(super) pending: Option<PendingCalls>,
     pub(super) reminders: ReminderState,
+    /// Paths the agent's Edit and Write changed, for `restore_edited_first`.
+    pub(super) edited: BTreeSet<String>,
+    /// Skills the model invoked, oldest first: `(name, content)`, one entry per name.
+    pub(super) invoked_skills: Vec<(String, String)>,
+    /// When the last assistant response arrived, for microcompact's gap.
+    pub(super) last_assistant_ms: Option<u64>,
+    /// Compaction plans made so far (plans are numbered from 1).
+    pub(super) plans_made: u64,
+    /// The memory tool's warning was given and no clearing followed yet.
+    pub(super) memory_warning_given: bool,
+    /// Failed auto-compactions since the human turn began (Q57's breaker).
+    pub(super) auto_compact_failures: u32,
 }
 
 impl Conversation {

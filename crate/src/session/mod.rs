@@ -27,6 +27,7 @@
 
 mod changes;
 mod clock;
+mod compaction;
 mod conversation;
 mod host;
 mod inputs;
@@ -51,6 +52,7 @@ use crate::vfs::{Content, DirEntry, FsError, Stat, TransientError, Vfs};
 use crate::{Error, Profile};
 
 pub use clock::local_date;
+pub use compaction::*;
 pub use inputs::*;
 pub use rules::FileContextRules;
 pub use tools::default_tools;
@@ -126,6 +128,11 @@ pub struct SessionConfig {
     pub memory_dir: Option<String>,
     /// The permission mode at the start.
     pub permission_mode: PermissionMode,
+    /// `autoCompactEnabled`: compact when the context reaches the auto-compact threshold.
+    pub auto_compact: bool,
+    /// Files the host pinned: attached again after a summary when the profile's
+    /// `reinsert_pinned` is on.
+    pub pinned: Vec<String>,
 }
 
 impl Default for SessionConfig {
@@ -156,6 +163,8 @@ impl Default for SessionConfig {
             plan_file: None,
             memory_dir: None,
             permission_mode: PermissionMode::Default,
+            auto_compact: true,
+            pinned: Vec::new(),
         }
     }
 }

@@ -34,7 +34,7 @@ const SYSTEM_PROMPT: &str = "You are a coding agent working in the user's reposi
     tools to read, search and change files; keep changes small and explain what you did.";
 
 /// What the reminder collectors of one pass read, computed once for the pass.
-struct PassFacts {
+pub(super) struct PassFacts {
     tools: Vec<ToolDefinition>,
     plan_file: String,
     plan_exists: bool,
@@ -45,7 +45,7 @@ struct PassFacts {
 /// A collector's failure: what went wrong, for the `failed` decision.
 pub(super) struct CollectorFailure(pub(super) String);
 
-type Reminder = fn(
+pub(super) type Reminder = fn(
     &PassInput<'_>,
     &mut reminders::ReminderState,
     &crate::attachment::AttachmentRules,
@@ -69,6 +69,7 @@ impl Session {
         at_ms: u64,
     ) -> Turn {
         self.interrupt_pending_calls();
+        self.conversation.auto_compact_failures = 0;
         let mut out = self.run_pass(Some(prompt), at_ms);
         self.conversation.transcript.push(Record::Prompt {
             text: prompt.into(),
@@ -78,7 +79,9 @@ impl Session {
         self.store(&surfaced);
         out.attachments.extend(surfaced.attachments);
         out.decisions.extend(surfaced.decisions);
+        let compaction = self.auto_compact(at_ms, &mut out);
         let mut turn = Turn::from_collected(Round::HUMAN_TURN, out);
+        turn.compaction = compaction;
         turn.request = Some(self.request(at_ms));
         turn
     }
@@ -86,9 +89,11 @@ impl Session {
     /// A tool round without new tool results (the host ran its tools itself): every
     /// collector but the mentions, and the request.
     pub fn tool_round(&mut self, at_ms: u64) -> Turn {
-        let out = self.run_pass(None, at_ms);
+        let mut out = self.run_pass(None, at_ms);
         self.store(&out);
+        let compaction = self.auto_compact(at_ms, &mut out);
         let mut turn = Turn::from_collected(Round::TOOL_ROUND, out);
+        turn.compaction = compaction;
         turn.request = Some(self.request(at_ms));
         turn
     }
@@ -242,7 +247,7 @@ impl Session {
 
     /// What every reminder collector of one pass reads besides the session itself: computed
     /// once per pass, not once per collector (none of it changes during a pass).
-    fn pass_facts(&self, at_ms: u64) -> PassFacts {
+    pub(super) fn pass_facts(&self, at_ms: u64) -> PassFacts {
         let plan_file = self.plan_file();
         PassFacts {
             plan_exists: matches!(self.vfs.stat(&plan_file), Ok(stat) if stat.kind == EntryKind::File),
@@ -254,7 +259,7 @@ impl Session {
     }
 
     /// Runs one reminder collector over a snapshot of the session.
-    fn run_reminder(
+    pub(super) fn run_reminder(
         &mut self,
         collector: Reminder,
         prompt: Option<&str>,

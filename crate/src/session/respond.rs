@@ -39,6 +39,7 @@ impl Session {
         }
         self.check_tool_ids(&blocks)?;
         let response = self.conversation.transcript.next_response();
+        self.conversation.last_assistant_ms = Some(at_ms);
         let mut pending = PendingCalls::default();
         for block in blocks {
             let block = match block {
@@ -236,10 +237,31 @@ impl Session {
             ToolInvocation::TaskUpdate { task_id, status } => self.task_update(*task_id, status),
             ToolInvocation::ExitPlanMode { approval } => return Ok(self.exit_plan_mode(approval)),
             ToolInvocation::External { output } => {
-                ToolResult::ok(output.clone().unwrap_or_default())
+                let output = output.clone().unwrap_or_default();
+                if call.name == "Skill" {
+                    self.remember_skill(&call.input, &output);
+                }
+                ToolResult::ok(output)
             }
         };
         Ok((result, false))
+    }
+
+    /// A skill the model invoked, for the post-compact re-injection (§9.5): its name from
+    /// the call's `skill` field, its content from the tool's output. A skill invoked again
+    /// moves to the newest place.
+    fn remember_skill(&mut self, input: &str, output: &str) {
+        let name = crate::compact::summary::json::parse(input).and_then(|value| {
+            value
+                .get("skill")
+                .and_then(|v| v.as_str().map(String::from))
+        });
+        let Some(name) = name.filter(|name| !name.is_empty()) else {
+            return;
+        };
+        let invoked = &mut self.conversation.invoked_skills;
+        invoked.retain(|(known, _)| *known != name);
+        invoked.push((name, output.into()));
     }
 
     /// Files under `path` (default: the cwd) whose text contains `pattern` literally.

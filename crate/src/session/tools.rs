@@ -89,6 +89,28 @@ impl Session {
         offset: Option<u64>,
         limit: Option<i64>,
     ) -> Result<TextFileRead, ReadFailure> {
+        self.read_text_with(abs, offset, limit, &self.profile.read)
+    }
+
+    /// A whole-file read within other limits (the post-compact restore reads within 5,000
+    /// tokens, §9.4).
+    pub(super) fn read_text_file_within(
+        &self,
+        abs: &str,
+        limits: crate::read::ReadLimits,
+    ) -> Result<TextFileRead, ReadFailure> {
+        let mut rules = self.profile.read.clone();
+        rules.limits = limits;
+        self.read_text_with(abs, None, None, &rules)
+    }
+
+    fn read_text_with(
+        &self,
+        abs: &str,
+        offset: Option<u64>,
+        limit: Option<i64>,
+        rules: &crate::read::ReadRules,
+    ) -> Result<TextFileRead, ReadFailure> {
         let stat = self.vfs.stat(abs).map_err(ReadFailure::Fs)?;
         if stat.kind == EntryKind::Directory {
             return Err(ReadFailure::Fs(FsError {
@@ -112,7 +134,7 @@ impl Session {
             limit,
             extension,
         };
-        let read = read_text(&text, &request, &self.profile.read).map_err(ReadFailure::Read)?;
+        let read = read_text(&text, &request, rules).map_err(ReadFailure::Read)?;
         Ok(TextFileRead { read, text, stat })
     }
 
@@ -289,6 +311,7 @@ impl Session {
             .write_file(abs, Content::Text(text.clone()), at_ms)
             .map_err(super::fs_error)?;
         self.file_state.set(abs, Entry::from_edit(text, at_ms));
+        self.conversation.edited.insert(abs.into());
         if self.profile.memory.trigger_on_writes {
             self.add_memory_trigger(abs);
         }

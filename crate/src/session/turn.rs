@@ -3,6 +3,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::compaction::CompactionReport;
 use super::inputs::{PlanApproval, TodoItem};
 use crate::attachment::{Attachment, Collected, Decision};
 use crate::request::Request;
@@ -39,6 +40,10 @@ pub struct Turn {
     pub decisions: Vec<Decision>,
     /// The results of the response's tool calls.
     pub tool_results: Vec<ToolResultBlock>,
+    /// The compactions that ran before the request, when the context reached the
+    /// auto-compact threshold (the cheap stage, then the summary).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub compaction: Vec<CompactionReport>,
     /// The request the model receives, on a human turn or a tool round.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub request: Option<Request>,
@@ -52,6 +57,7 @@ impl Turn {
             attachments: collected.attachments,
             decisions: collected.decisions,
             tool_results: Vec::new(),
+            compaction: Vec::new(),
             request: None,
         }
     }

@@ -348,7 +348,8 @@ fn utf16_len(text: &str) -> u64 {
 /// Characters of one record's text, as the savings count them.
 fn record_chars(message: &Message) -> u64 {
     match &message.record {
-        Record::Prompt { text } => utf16_len(text),
+        Record::Prompt { text } | Record::Summary { text } => utf16_len(text),
+        Record::CompactBoundary { .. } => 0,
         Record::Assistant { block, .. } => match block {
             AssistantBlock::Text { text } => utf16_len(text),
             AssistantBlock::Thinking { thinking } => utf16_len(thinking),

@@ -88,7 +88,8 @@ impl PolicyVerdict {
 pub fn record_tokens(message: &Message, method: TokenMethod) -> u64 {
     let count = |text: &str| estimate_tokens(text, method, None);
     match &message.record {
-        Record::Prompt { text } => count(text),
+        Record::Prompt { text } | Record::Summary { text } => count(text),
+        Record::CompactBoundary { .. } => 0,
         Record::Assistant { block, .. } => match block {
             AssistantBlock::Text { text } => count(text),
             AssistantBlock::Thinking { thinking } => count(thinking),

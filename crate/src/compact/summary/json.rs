@@ -10,7 +10,7 @@ const MAX_DEPTH: usize = 16;
 
 /// A parsed JSON value; numbers, booleans and null are kept only as "something else".
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Value {
+pub(crate) enum Value {
     Str(String),
     Array(Vec<Value>),
     Object(Vec<(String, Value)>),
@@ -19,7 +19,7 @@ pub(super) enum Value {
 
 impl Value {
     /// The value of `key` in an object (the last one wins, as in `JSON.parse`).
-    pub(super) fn get(&self, key: &str) -> Option<&Value> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
         match self {
             Value::Object(fields) => fields.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
@@ -27,7 +27,7 @@ impl Value {
     }
 
     /// The string this value is, if it is one.
-    pub(super) fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Value::Str(s) => Some(s),
             _ => None,
@@ -36,7 +36,7 @@ impl Value {
 }
 
 /// Parses a whole JSON document.
-pub(super) fn parse(text: &str) -> Option<Value> {
+pub(crate) fn parse(text: &str) -> Option<Value> {
     let mut parser = Parser {
         bytes: text.as_bytes(),
         at: 0,

@@ -25,7 +25,7 @@
 //! ```
 
 mod extractive;
-mod json;
+pub(crate) mod json;
 
 pub use extractive::{extractive_summary, ExtractiveSummary, ENTRY_CAP_CHARS, SECTION_CAP};
 

@@ -82,6 +82,8 @@ pub const CONFIG_KEYS: &[&str] = &[
     "planFile",
     "memoryDir",
     "permissionMode",
+    "autoCompact",
+    "pinned",
 ];
 
 /// The step kinds, in the order the format documents them.

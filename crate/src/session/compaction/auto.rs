@@ -1,0 +1,74 @@
+//! Auto-compaction before a request (§9.2): when the context reaches the auto-compact
+//! threshold, the session compacts with the extractive summariser (no model is needed),
+//! unless the failure breaker tripped (Q57). With `cheap_stage_first`, OpenCode's prune runs
+//! first and the summary is skipped when the prune alone brings the context under the
+//! threshold.
+
+use alloc::format;
+
+use super::options::{CompactionOptions, Policy, Trigger};
+use super::report::CompactionReport;
+use crate::attachment::{Collected, Verdict};
+use crate::compact::policies::prune::PruneParams;
+use crate::compact::thresholds::MAX_CONSECUTIVE_AUTOCOMPACT_FAILURES;
+use crate::session::Session;
+
+impl Session {
+    /// Compacts when the request would reach the auto-compact threshold; the reports of what
+    /// ran (the cheap stage, then the summary), and decisions when nothing could run.
+    pub(in crate::session) fn auto_compact(
+        &mut self,
+        at_ms: u64,
+        out: &mut Collected,
+    ) -> alloc::vec::Vec<CompactionReport> {
+        let mut reports = alloc::vec::Vec::new();
+        if !self.config.auto_compact {
+            return reports;
+        }
+        let threshold = self.thresholds().autocompact;
+        let tokens = self.peek_request(at_ms).tokens.total;
+        if tokens < threshold {
+            return reports;
+        }
+        let subject = "auto-compaction";
+        if self.conversation.auto_compact_failures >= MAX_CONSECUTIVE_AUTOCOMPACT_FAILURES {
+            let reason = format!(
+                "{tokens} tokens reach the threshold of {threshold}, but {} attempts failed in \
+                 this turn: the breaker stops auto-compaction until the next human turn (Q57)",
+                self.conversation.auto_compact_failures
+            );
+            out.decide(subject, Verdict::SKIPPED, reason, None);
+            return reports;
+        }
+        if self.profile.compaction.cheap_stage_first {
+            let cheap = CompactionOptions {
+                policy: Policy::Prune(PruneParams::default()),
+                trigger: Trigger::AUTO,
+                instructions: None,
+            };
+            if let Ok(report) = self.compact(cheap, None, at_ms) {
+                let enough = report.tokens_after < threshold;
+                reports.push(report);
+                if enough {
+                    return reports;
+                }
+            }
+        }
+        let full = CompactionOptions {
+            policy: Policy::Full,
+            trigger: Trigger::AUTO,
+            instructions: None,
+        };
+        match self.compact(full, None, at_ms) {
+            Ok(report) => {
+                self.conversation.auto_compact_failures = 0;
+                reports.push(report);
+            }
+            Err(error) => {
+                self.conversation.auto_compact_failures += 1;
+                out.decide(subject, Verdict::FAILED, format!("{error}"), None);
+            }
+        }
+        reports
+    }
+}

@@ -1,0 +1,210 @@
+//! Compaction of a live session, in two phases: [`Session::plan_compaction`] shows what a
+//! policy would do, [`Session::apply_compaction`] does it and reports the fate of every item
+//! of the root set (spec claude-code.md §9, strategies.md).
+//!
+//! The summary policies (full, session-memory, partial) replace records by a summary the host
+//! supplies, or the extractive summariser builds, and attach what the original attaches after
+//! a compaction ([`restore`]). The cheap policies rewrite tool results in place ([`cheap`]).
+//! Both return the same plan and report, so they can be compared on the same session.
+//!
+//! ```
+//! use context_assembly::session::{CompactionOptions, Session, SessionConfig, SessionOptions};
+//! use context_assembly::Profile;
+//! let options = SessionOptions { profile: Profile::claude_code(), cwd: "/p".into(), home: None, config: SessionConfig::default() };
+//! let mut session = Session::new(options).unwrap();
+//! // Nothing to compact yet: the plan says so and applying it changes nothing.
+//! let plan = session.plan_compaction(CompactionOptions::default(), 0);
+//! assert!(!plan.applies);
+//! let report = session.apply_compaction(&plan, None, 0).unwrap();
+//! assert!(!report.applied);
+//! ```
+
+mod auto;
+mod cheap;
+mod options;
+mod report;
+mod restore;
+mod summarise;
+mod survival;
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+pub use options::{
+    CompactionOptions, Policy, Trigger, FULL, MICROCOMPACT, PARTIAL, POLICY_IDS, SESSION_MEMORY,
+    TOOL_RESULT_BUDGET,
+};
+pub use report::{
+    Cleared, CompactionPlan, CompactionReport, Dropped, Fate, ItemKind, PlannedAttachment,
+    Reinjected, Restored, Survival, Visible,
+};
+
+use super::Session;
+use crate::attachment::Decision;
+use crate::request::Request;
+use crate::Error;
+
+impl Session {
+    /// What `options` would do now. Planning changes nothing.
+    pub fn plan_compaction(&mut self, options: CompactionOptions, at_ms: u64) -> CompactionPlan {
+        let tokens_before = self.peek_request(at_ms).tokens.total;
+        self.conversation.plans_made += 1;
+        let mut plan = CompactionPlan {
+            id: self.conversation.plans_made,
+            policy: options.policy.id(),
+            trigger: options.trigger,
+            applies: false,
+            reason: String::new(),
+            tokens_before,
+            summary_request: None,
+            summarised_records: 0,
+            kept_records: 0,
+            cleared: Cleared::default(),
+            post_compact: Vec::new(),
+            decisions: Vec::new(),
+            stamp: self.transcript_stamp(),
+            options,
+        };
+        if !self.has_conversation() {
+            plan.reason =
+                "the transcript holds no messages yet: there is nothing to compact".into();
+            return plan;
+        }
+        match plan.options.policy.summarises() {
+            true => self.plan_summary(&mut plan),
+            false => self.plan_cheap(&mut plan, at_ms),
+        }
+        plan
+    }
+
+    /// Carries out `plan`. A summary policy uses `summary` (the model's answer to the plan's
+    /// summary request, `<analysis>` and `<summary>` tags and all) or, when it is `None`,
+    /// builds one from the records with the extractive summariser.
+    ///
+    /// # Errors
+    /// A plan made before the transcript last changed; a summary that is blank or larger
+    /// than the context window. The session is unchanged when an error is returned.
+    pub fn apply_compaction(
+        &mut self,
+        plan: &CompactionPlan,
+        summary: Option<&str>,
+        at_ms: u64,
+    ) -> Result<CompactionReport, Error> {
+        if plan.stamp != self.transcript_stamp() {
+            return Err(Error::InvalidConfig {
+                field: "plan".into(),
+                reason: format!(
+                    "plan {} was made before the transcript last changed; plan again",
+                    plan.id
+                ),
+            });
+        }
+        if !plan.applies {
+            return Ok(self.unapplied_report(plan, at_ms));
+        }
+        match plan.options.policy.summarises() {
+            true => self.apply_summary(plan, summary, at_ms),
+            false => Ok(self.apply_cheap(plan, at_ms)),
+        }
+    }
+
+    /// Plans and applies in one step.
+    ///
+    /// # Errors
+    /// As [`Session::apply_compaction`].
+    pub fn compact(
+        &mut self,
+        options: CompactionOptions,
+        summary: Option<&str>,
+        at_ms: u64,
+    ) -> Result<CompactionReport, Error> {
+        let plan = self.plan_compaction(options, at_ms);
+        self.apply_compaction(&plan, summary, at_ms)
+    }
+
+    /// The request as it would be sent now, without recording its size as sent.
+    pub(super) fn peek_request(&mut self, at_ms: u64) -> Request {
+        let sent = self.conversation.last_request_tokens;
+        let request = self.request(at_ms);
+        self.conversation.last_request_tokens = sent;
+        request
+    }
+
+    /// Identifies the transcript's state: a plan is valid only for the state it was made on.
+    fn transcript_stamp(&self) -> (usize, u64) {
+        let transcript = &self.conversation.transcript;
+        let last = transcript.messages().last().map_or(u64::MAX, |m| m.id);
+        (transcript.len(), last)
+    }
+
+    /// Whether any record would reach the model as a message.
+    fn has_conversation(&self) -> bool {
+        use crate::transcript::Record;
+        self.conversation.transcript.messages().iter().any(|m| {
+            !matches!(
+                m.record,
+                Record::Attachment(_) | Record::CompactBoundary { .. }
+            )
+        })
+    }
+
+    /// The report of a plan that changes nothing.
+    fn unapplied_report(&mut self, plan: &CompactionPlan, at_ms: u64) -> CompactionReport {
+        let request = self.peek_request(at_ms);
+        let snapshot = self.survival_snapshot(&request);
+        let mut report = CompactionReport {
+            policy: plan.policy,
+            trigger: plan.trigger,
+            applied: false,
+            reason: plan.reason.clone(),
+            tokens_before: request.tokens.total,
+            tokens_after: request.tokens.total,
+            prefix_kept: request.tokens.total,
+            summary_source: "none",
+            summary: None,
+            restored: Vec::new(),
+            reinjected: Vec::new(),
+            masked: Vec::new(),
+            dropped: Vec::new(),
+            survival: Vec::new(),
+            visible: Default::default(),
+            decisions: plan.decisions.clone(),
+        };
+        self.finish_report(&mut report, &snapshot, &request);
+        report
+    }
+}
+
+/// Tokens of the leading blocks `after` shares with `before`, in the order a prompt cache
+/// reads them: system, tools, then the messages (the user context sits among them).
+fn prefix_kept(before: &Request, after: &Request) -> u64 {
+    let blocks = |request: &Request| -> Vec<(String, u64)> {
+        let mut all: Vec<(String, u64)> = Vec::new();
+        for block in request.system.iter().chain(request.tools.iter()) {
+            all.push((block.text.clone(), block.tokens));
+        }
+        for message in &request.messages {
+            for block in &message.content {
+                all.push((format!("{}\u{0}{}", message.role, block.text), block.tokens));
+            }
+        }
+        all
+    };
+    let (old, new) = (blocks(before), blocks(after));
+    old.iter()
+        .zip(new.iter())
+        .take_while(|(a, b)| a.0 == b.0)
+        .map(|(a, _)| a.1)
+        .sum()
+}
+
+/// A decision with no detail.
+fn decide(subject: &str, verdict: &'static str, reason: String) -> Decision {
+    Decision {
+        subject: subject.into(),
+        verdict,
+        reason,
+        detail: None,
+    }
+}

@@ -1,0 +1,225 @@
+//! What a compaction plans and what it did: the plan a host previews, and the report that
+//! accounts for every item of the root set (spec claude-code.md §9.3–§9.5).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::options::CompactionOptions;
+use crate::attachment::Decision;
+
+/// An attachment the compaction will add after the summary, in order (§9.3 item 6).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct PlannedAttachment {
+    /// The attachment's kind: `file`, `compact_file_reference`, `plan_file_reference`,
+    /// `plan_mode`, `invoked_skills`, `pinned_file`, or a delta.
+    pub kind: &'static str,
+    /// The file it is about, when it is about one.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub path: Option<String>,
+    /// Its tokens.
+    pub tokens: u64,
+}
+
+/// What a compaction forgets besides the messages (§9.3 item 5).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct Cleared {
+    /// Keys of the read-file state, most recently used first.
+    pub read_files: Vec<String>,
+    /// Nested-memory paths loaded so far: they load again when a file beneath them is read.
+    pub nested_memory: Vec<String>,
+}
+
+/// A compaction as it would run now. Apply it with
+/// [`Session::apply_compaction`](crate::session::Session::apply_compaction) before the
+/// session changes; a plan made before a change is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct CompactionPlan {
+    /// Which plan this is: plans of one session are numbered from 1.
+    pub id: u64,
+    /// The policy's id (`claude-code.full`, `opencode.prune`…).
+    pub policy: &'static str,
+    /// `auto` or `manual`.
+    pub trigger: &'static str,
+    /// Whether applying it changes anything; `reason` says why not.
+    pub applies: bool,
+    /// One sentence: what it will do, or why it will do nothing.
+    pub reason: String,
+    /// Tokens of the request as it stands.
+    pub tokens_before: u64,
+    /// The request that asks for the summary (summary policies only).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub summary_request: Option<String>,
+    /// Records the summary replaces.
+    pub summarised_records: usize,
+    /// Records kept verbatim.
+    pub kept_records: usize,
+    /// State cleared when the summary arrives.
+    pub cleared: Cleared,
+    /// The attachments that follow the summary, in order.
+    pub post_compact: Vec<PlannedAttachment>,
+    /// Everything considered, and why.
+    pub decisions: Vec<Decision>,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(in crate::session) options: CompactionOptions,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(in crate::session) stamp: (usize, u64),
+}
+
+/// A file restored after the compaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Restored {
+    /// The file.
+    pub path: String,
+    /// Tokens of its attachment.
+    pub tokens: u64,
+}
+
+/// Something put back after the compaction that is not a restored file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Reinjected {
+    /// The attachment's kind.
+    pub kind: &'static str,
+    /// The file it is about, when it is about one.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub path: Option<String>,
+    /// Its tokens.
+    pub tokens: u64,
+}
+
+/// Something the model no longer sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Dropped {
+    /// What it was.
+    pub subject: String,
+    /// Why it is gone.
+    pub reason: String,
+}
+
+/// What happened to one item of the root set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct Survival {
+    /// The item: a path, or a name such as `conversation`.
+    pub item: String,
+    /// Its class: see [`ItemKind`].
+    pub kind: &'static str,
+    /// What happened: see [`Fate`].
+    pub fate: &'static str,
+    /// Why, in one sentence.
+    pub reason: String,
+    /// Tokens it took in the request before.
+    pub tokens_before: u64,
+    /// Tokens it takes after.
+    pub tokens_after: u64,
+}
+
+/// The classes of the root set (the list).
+pub struct ItemKind;
+
+impl ItemKind {
+    /// The system prompt's static part and environment.
+    pub const SYSTEM_PROMPT: &'static str = "system-prompt";
+    /// A CLAUDE.md or CLAUDE.local.md loaded at startup.
+    pub const PROJECT_MEMORY: &'static str = "project-memory";
+    /// An unconditional `.claude/rules` file loaded at startup.
+    pub const UNCONDITIONAL_RULE: &'static str = "unconditional-rule";
+    /// A rule with `paths:` globs, loaded when a matching file was read.
+    pub const PATH_SCOPED_RULE: &'static str = "path-scoped-rule";
+    /// A CLAUDE.md below the cwd, loaded when a file beneath it was read.
+    pub const NESTED_MEMORY: &'static str = "nested-memory";
+    /// A file of the auto-memory directory.
+    pub const AUTO_MEMORY: &'static str = "auto-memory";
+    /// A skill the model invoked.
+    pub const INVOKED_SKILL: &'static str = "invoked-skill";
+    /// The plan file.
+    pub const PLAN_FILE: &'static str = "plan-file";
+    /// A file of the read-file state.
+    pub const READ_FILE: &'static str = "read-file";
+    /// The todo list.
+    pub const TODOS: &'static str = "todos";
+    /// The messages.
+    pub const CONVERSATION: &'static str = "conversation";
+}
+
+/// What happened to an item.
+pub struct Fate;
+
+impl Fate {
+    /// Untouched.
+    pub const KEPT: &'static str = "kept";
+    /// Read again and attached after the summary.
+    pub const RESTORED: &'static str = "restored";
+    /// Too large to restore: a reference to its path was attached instead.
+    pub const REFERENCED: &'static str = "referenced";
+    /// Put back by a post-compact attachment (skills, plan, deltas, pinned files).
+    pub const REINJECTED: &'static str = "reinjected";
+    /// Recomputed for the next request from the files on disk.
+    pub const RELOADED: &'static str = "reloaded";
+    /// Replaced by the summary; what the summary says of it is all that is left.
+    pub const SUMMARISED: &'static str = "summarised";
+    /// Its content was replaced by a placeholder; the call that produced it is still there.
+    pub const MASKED: &'static str = "masked";
+    /// Gone.
+    pub const DROPPED: &'static str = "dropped";
+}
+
+/// Paths and shell commands the model can still see in full.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Visible {
+    /// Files whose content is in the request (a Read result or a file attachment).
+    pub paths: Vec<String>,
+    /// Bash commands whose output is in the request.
+    pub commands: Vec<String>,
+}
+
+/// What a compaction did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct CompactionReport {
+    /// The policy that ran.
+    pub policy: &'static str,
+    /// `auto` or `manual`.
+    pub trigger: &'static str,
+    /// Whether anything changed.
+    pub applied: bool,
+    /// One sentence: what it did, or why it did nothing.
+    pub reason: String,
+    /// Tokens of the request before.
+    pub tokens_before: u64,
+    /// Tokens of the request after.
+    pub tokens_after: u64,
+    /// Tokens of the previous request's leading blocks that are unchanged: the part of the
+    /// prompt cache the compaction keeps.
+    pub prefix_kept: u64,
+    /// Where the summary came from: `host`, `extractive`, or `none`.
+    pub summary_source: &'static str,
+    /// The summary message, when there is one.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub summary: Option<String>,
+    /// Files attached again after the summary.
+    pub restored: Vec<Restored>,
+    /// Other attachments put back.
+    pub reinjected: Vec<Reinjected>,
+    /// Tool results whose content became a placeholder.
+    pub masked: Vec<Dropped>,
+    /// What is gone, and why.
+    pub dropped: Vec<Dropped>,
+    /// Every item of the root set, with its fate.
+    pub survival: Vec<Survival>,
+    /// What the model can still see in full.
+    pub visible: Visible,
+    /// Everything decided, in order.
+    pub decisions: Vec<Decision>,
+}

@@ -1,0 +1,408 @@
+//! The attachments that follow a summary, in the original's order (§9.3 item 6): restored
+//! files (§9.4), the plan file reference, the full plan-mode reminder, the invoked skills
+//! (§9.5), the deltas announced in full, and — with `reinsert_pinned` — the host's pinned
+//! files.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::mem;
+
+use crate::attachment::reminders::{self, wording};
+use crate::attachment::render::{call_note, json_string, tool_result};
+use crate::attachment::{Attachment, Collected, Verdict};
+use crate::compact::restore::{select_restores, select_skills, RestoreCandidate};
+use crate::compact::summary::json;
+use crate::read::ReadError;
+use crate::read::ReadLimits;
+use crate::session::tools::{ReadFailure, TextFileRead, FILE_UNCHANGED_STUB};
+use crate::session::Session;
+use crate::tokens::estimate_tokens;
+use crate::transcript::{AssistantBlock, Message, Record, Transcript};
+use crate::vfs::EntryKind;
+
+/// Tokens a restored file may take when it is read (`fileReadingLimits.maxTokens`).
+const RESTORE_READ_MAX_TOKENS: u64 = 5_000;
+
+/// How a file reads for the restore.
+enum RestoreRead {
+    Fits(TextFileRead),
+    TooLarge,
+    Unreadable,
+}
+
+/// Restored files: what to attach, and the reads that repopulate the file state.
+type Attached = (Vec<Attachment>, Vec<(String, TextFileRead)>);
+
+impl Session {
+    /// The post-compact attachments after `kept`. With `dry_run` nothing in the session
+    /// changes (a plan); otherwise the reads are returned to be remembered.
+    pub(super) fn post_compact(
+        &mut self,
+        kept: &[Message],
+        session_memory: bool,
+        dry_run: bool,
+        out: &mut Collected,
+    ) -> Attached {
+        let mut reads = Vec::new();
+        if session_memory {
+            out.decide(
+                "restore",
+                Verdict::SKIPPED,
+                "session-memory compaction restores no files: the read-file state is kept".into(),
+                None,
+            );
+        } else {
+            reads = self.restore_files(kept, out);
+        }
+        self.plan_file_reference(out);
+        if self.in_plan_mode() {
+            let plan_file = self.plan_file();
+            let exists = self.is_file(&plan_file);
+            let facts = wording::PlanFacts {
+                path: &plan_file,
+                exists,
+                interview: self.config.interview_mode,
+            };
+            let text = wording::plan_mode(&facts, true, false);
+            out.attach("plan_mode", None, text, self.profile.token_method);
+            out.decide(
+                "plan_mode",
+                Verdict::INCLUDED,
+                "plan mode is on: its full reminder follows the summary".into(),
+                None,
+            );
+        }
+        if !session_memory {
+            self.invoked_skills(out);
+            self.deltas_in_full(kept, dry_run, out);
+        }
+        if self.profile.compaction.reinsert_pinned {
+            self.pinned_files(out);
+        }
+        (mem::take(&mut out.attachments), reads)
+    }
+
+    /// §9.4: up to five files of the file state, read again within 5,000 tokens each.
+    fn restore_files(
+        &mut self,
+        kept: &[Message],
+        out: &mut Collected,
+    ) -> Vec<(String, TextFileRead)> {
+        let preserved: Vec<String> = preserved_read_paths(kept)
+            .iter()
+            .filter_map(|path| self.expand(path).ok())
+            .collect();
+        let count = self.file_state.len() as u64;
+        let mut reads: Vec<(String, Option<TextFileRead>)> = Vec::new();
+        let mut candidates = Vec::new();
+        let keys: Vec<(String, u64)> = self
+            .file_state
+            .entries()
+            .map(|(k, e)| (String::from(k), e.timestamp))
+            .collect();
+        for (rank, (path, timestamp)) in keys.into_iter().enumerate() {
+            let (read, tokens_rendered, record_json_tokens, readable) =
+                self.restore_candidate(&path);
+            candidates.push(RestoreCandidate {
+                timestamp,
+                last_access: count - rank as u64,
+                is_memory_file: self.is_memory_path(&path),
+                was_edited: self.conversation.edited.contains(&path),
+                tokens_rendered,
+                record_json_tokens,
+                readable,
+                preserved_in_tail: preserved.contains(&path),
+                path: path.clone(),
+            });
+            reads.push((path, read));
+        }
+        let plan_file = self.plan_file();
+        let selection = select_restores(
+            &candidates,
+            &self.exact_memory_paths(),
+            Some(&plan_file),
+            &self.profile.compaction,
+        );
+        out.decisions.extend(selection.decisions);
+        let method = self.profile.token_method;
+        let mut remembered = Vec::new();
+        for (path, _) in &selection.restored {
+            let Some(done) = reads
+                .iter_mut()
+                .find(|(p, _)| p == path)
+                .and_then(|(_, read)| read.take())
+            else {
+                continue;
+            };
+            out.attach("file", Some(path), restored_text(path, &done), method);
+            remembered.push((path.clone(), done));
+        }
+        for path in &selection.references {
+            out.attach(
+                "compact_file_reference",
+                Some(path),
+                compact_file_reference(path),
+                method,
+            );
+        }
+        remembered
+    }
+
+    /// One restore candidate: the read (when it fits), the rendered and record-JSON tokens,
+    /// and whether the file can be read at all. A file too large to restore counts one token
+    /// over the limit, which makes it a reference.
+    fn restore_candidate(&self, abs: &str) -> (Option<TextFileRead>, u64, u64, bool) {
+        let method = self.profile.token_method;
+        match self.restore_read(abs) {
+            RestoreRead::Fits(done) => {
+                let text = restored_text(abs, &done);
+                let json = format!(
+                    "{{\"type\":\"file\",\"filename\":{},\"content\":{}}}",
+                    json_string(abs),
+                    json_string(&text)
+                );
+                let tokens = estimate_tokens(&text, method, None);
+                (
+                    Some(done),
+                    tokens,
+                    estimate_tokens(&json, method, None),
+                    true,
+                )
+            }
+            RestoreRead::TooLarge => (
+                None,
+                RESTORE_READ_MAX_TOKENS + 1,
+                RESTORE_READ_MAX_TOKENS + 1,
+                true,
+            ),
+            RestoreRead::Unreadable => (None, 0, 0, false),
+        }
+    }
+
+    /// The file as a restore reads it: whole, within 256 KiB and 5,000 tokens.
+    fn restore_read(&self, abs: &str) -> RestoreRead {
+        if self.is_denied(abs) {
+            return RestoreRead::Unreadable;
+        }
+        let mut limits: ReadLimits = self.profile.read.limits.clone();
+        limits.max_tokens = RESTORE_READ_MAX_TOKENS;
+        match self.read_text_file_within(abs, limits) {
+            Ok(done) => RestoreRead::Fits(done),
+            Err(ReadFailure::Read(
+                ReadError::FileTooLarge { .. } | ReadError::MaxFileReadTokenExceeded { .. },
+            )) => RestoreRead::TooLarge,
+            Err(_) => RestoreRead::Unreadable,
+        }
+    }
+
+    /// `plan_file_reference` when the plan file exists (§9.5).
+    fn plan_file_reference(&self, out: &mut Collected) {
+        let path = self.plan_file();
+        let Ok(crate::vfs::Content::Text(content)) = self.vfs.read(&path) else {
+            return;
+        };
+        let text = crate::attachment::render::wrap(&format!(
+            "A plan file exists from plan mode: {path}\n\nWhat it says:\n\n{content}\n\n\
+             If this plan bears on the current work and is not finished yet, carry on with it."
+        ));
+        out.attach(
+            "plan_file_reference",
+            Some(&path),
+            text,
+            self.profile.token_method,
+        );
+        out.decide(
+            "plan file",
+            Verdict::INCLUDED,
+            "the plan file exists: a reference with its contents follows the summary".into(),
+            Some(path),
+        );
+    }
+
+    /// `invoked_skills` (§9.5): newest first, each within 5,000 tokens, 25,000 in all.
+    fn invoked_skills(&self, out: &mut Collected) {
+        let invoked: Vec<(String, String)> = self
+            .conversation
+            .invoked_skills
+            .iter()
+            .rev()
+            .map(|(name, content)| (name.clone(), content.clone()))
+            .collect();
+        if invoked.is_empty() {
+            return;
+        }
+        let method = self.profile.token_method;
+        let selection = select_skills(&invoked, method);
+        out.decisions.extend(selection.decisions);
+        if selection.skills.is_empty() {
+            return;
+        }
+        let skills: Vec<String> = selection
+            .skills
+            .iter()
+            .map(|(name, content, _)| {
+                format!(
+                    "### Skill: {name}\nPath: {}\n\n{content}",
+                    self.skill_path(name)
+                )
+            })
+            .collect();
+        let text = crate::attachment::render::wrap(&format!(
+            "These skills were invoked earlier in this session; their guidance still applies:\n\n{}",
+            skills.join("\n\n---\n\n")
+        ));
+        out.attach("invoked_skills", None, text, method);
+    }
+
+    /// The deltas against the kept records only: after a full compaction, everything again.
+    fn deltas_in_full(&mut self, kept: &[Message], dry_run: bool, out: &mut Collected) {
+        let mut history = Transcript::default();
+        for message in kept {
+            history.push(message.record.clone());
+        }
+        let saved_transcript = mem::replace(&mut self.conversation.transcript, history);
+        let saved_state = dry_run.then(|| self.conversation.reminders.clone());
+        let facts = self.pass_facts(0);
+        let deltas: [crate::session::pipeline::Reminder; 3] = [
+            reminders::deferred_tools_delta,
+            reminders::agent_listing_delta,
+            reminders::mcp_instructions_delta,
+        ];
+        for collector in deltas {
+            self.run_reminder(collector, None, &facts, out);
+        }
+        self.conversation.transcript = saved_transcript;
+        if let Some(state) = saved_state {
+            self.conversation.reminders = state;
+        }
+    }
+
+    /// The host's pinned files, attached again (ours: `reinsert_pinned`).
+    fn pinned_files(&self, out: &mut Collected) {
+        let method = self.profile.token_method;
+        for pinned in &self.config.pinned {
+            let subject = format!("pinned {pinned}");
+            let Ok(abs) = self.expand(pinned) else {
+                out.decide(
+                    &subject,
+                    Verdict::FAILED,
+                    "the path cannot be used".into(),
+                    None,
+                );
+                continue;
+            };
+            match self.restore_read(&abs) {
+                RestoreRead::Fits(done) => {
+                    out.attach("file", Some(&abs), restored_text(&abs, &done), method);
+                    out.decide(&subject, Verdict::INCLUDED, "pinned by the host: attached again after the summary".into(), Some(abs));
+                }
+                _ => out.decide(&subject, Verdict::FAILED, "pinned, but it cannot be read within 5,000 tokens (missing, denied, binary or too large)".into(), Some(abs)),
+            }
+        }
+    }
+
+    fn is_file(&self, abs: &str) -> bool {
+        matches!(self.vfs.stat(abs), Ok(stat) if stat.kind == EntryKind::File)
+    }
+
+    fn is_denied(&self, abs: &str) -> bool {
+        self.deny.check(abs, &self.cwd).is_some()
+    }
+
+    /// A memory file at any level: CLAUDE.md, CLAUDE.local.md, a rule, an auto-memory file.
+    pub(super) fn is_memory_path(&self, abs: &str) -> bool {
+        let name = abs.rsplit('/').next().unwrap_or(abs);
+        let in_memory_dir = self
+            .config
+            .memory_dir
+            .as_deref()
+            .and_then(|dir| self.expand(dir).ok())
+            .is_some_and(|dir| abs.starts_with(&format!("{}/", dir.trim_end_matches('/'))));
+        name == "CLAUDE.md"
+            || name == "CLAUDE.local.md"
+            || (abs.contains("/.claude/rules/") && name.ends_with(".md"))
+            || in_memory_dir
+    }
+
+    /// The memory paths the original excludes from the restore, by exact match (§9.4 item 2).
+    fn exact_memory_paths(&self) -> Vec<String> {
+        let home = self.home.trim_end_matches('/');
+        let cwd = self.cwd.trim_end_matches('/');
+        let mut paths = Vec::from([
+            format!("{home}/.claude/CLAUDE.md"),
+            format!("{cwd}/CLAUDE.md"),
+            format!("{cwd}/CLAUDE.local.md"),
+            String::from("/etc/claude-code/CLAUDE.md"),
+        ]);
+        if let Some(dir) = self
+            .config
+            .memory_dir
+            .as_deref()
+            .and_then(|dir| self.expand(dir).ok())
+        {
+            paths.push(format!("{}/MEMORY.md", dir.trim_end_matches('/')));
+        }
+        paths
+    }
+
+    /// Where a skill's file is.
+    pub(super) fn skill_path(&self, name: &str) -> String {
+        format!(
+            "{}/.claude/skills/{name}/SKILL.md",
+            self.cwd.trim_end_matches('/')
+        )
+    }
+}
+
+/// A restored file, rendered like an @-mentioned one (§3.11): the call note, then the result.
+fn restored_text(abs: &str, done: &TextFileRead) -> String {
+    let input = format!("{{\"file_path\":{}}}", json_string(abs));
+    [
+        call_note("Read", &input),
+        tool_result("Read", &done.read.text),
+    ]
+    .join("\n")
+}
+
+/// `compact_file_reference`: the file was too large to restore, its path is given.
+fn compact_file_reference(abs: &str) -> String {
+    crate::attachment::render::wrap(&format!(
+        "{abs} was read before the conversation was summarised. It is too large to include \
+         again; read it with the Read tool if you need it."
+    ))
+}
+
+/// Paths of the Reads among `kept` whose results show the file (§9.4 item 1).
+fn preserved_read_paths(kept: &[Message]) -> Vec<String> {
+    let mut calls: Vec<(&str, String)> = Vec::new();
+    let mut paths = Vec::new();
+    for message in kept {
+        match &message.record {
+            Record::Assistant {
+                block: AssistantBlock::ToolUse(call),
+                ..
+            } if call.name == "Read" => {
+                if let Some(path) = json::parse(&call.input).and_then(|v| {
+                    v.get("file_path")
+                        .and_then(|p| p.as_str().map(String::from))
+                }) {
+                    calls.push((call.id.as_str(), path));
+                }
+            }
+            Record::ToolResults { results } => {
+                for result in results {
+                    let shows_file = !result.content.starts_with(FILE_UNCHANGED_STUB);
+                    if let Some((_, path)) = calls.iter().find(|(id, _)| *id == result.tool_use_id)
+                    {
+                        if shows_file && !paths.contains(path) {
+                            paths.push(path.clone());
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    paths
+}

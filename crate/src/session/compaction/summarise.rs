@@ -1,0 +1,247 @@
+//! The summary policies: full compaction (§9.3), session-memory compaction (§9.8) and
+//! partial compaction (§9.9). Each splits the records into a summarised part and a kept
+//! part, then rebuilds the transcript as boundary, summary, kept records, post-compact
+//! attachments (§9.3 item 7).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::options::{Policy, Trigger};
+use super::report::{CompactionPlan, CompactionReport};
+use super::{decide, prefix_kept};
+use crate::attachment::{Collected, Verdict};
+use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTailConfig};
+use crate::compact::partial::{split_at_pivot, PartialDirection};
+use crate::compact::summary::{
+    extractive_summary, format_compact_summary, summary_message, summary_request,
+};
+use crate::session::Session;
+use crate::tokens::estimate_tokens;
+use crate::transcript::{Message, Record};
+use crate::Error;
+
+/// The records a summary replaces and the records it keeps, with where the kept ones go.
+pub(super) struct Split {
+    pub(super) summarised: Vec<Message>,
+    pub(super) kept: Vec<Message>,
+    /// The kept records come before the summary (partial compaction `from`).
+    pub(super) kept_first: bool,
+}
+
+impl Session {
+    /// Fills a summary policy's plan.
+    pub(super) fn plan_summary(&mut self, plan: &mut CompactionPlan) {
+        let split = match self.split(&plan.options.policy, &mut plan.decisions) {
+            Ok(split) => split,
+            Err(error) => {
+                plan.reason = format!("{error}");
+                return;
+            }
+        };
+        if split.summarised.is_empty() {
+            plan.reason = "every record would be kept: there is nothing to summarise".into();
+            return;
+        }
+        let is_session_memory = plan.options.policy == Policy::SessionMemory;
+        plan.summary_request = Some(summary_request(plan.options.instructions.as_deref()));
+        plan.summarised_records = split.summarised.len();
+        plan.kept_records = split.kept.len();
+        if !is_session_memory {
+            plan.cleared.read_files = self.file_state.keys().map(String::from).collect();
+        }
+        plan.cleared.nested_memory = self.loaded_memory_paths();
+        let mut out = Collected::default();
+        let (attachments, _) = self.post_compact(&split.kept, is_session_memory, true, &mut out);
+        plan.post_compact = attachments
+            .iter()
+            .map(|a| super::PlannedAttachment {
+                kind: a.kind,
+                path: a.path.clone(),
+                tokens: a.tokens,
+            })
+            .collect();
+        plan.decisions.extend(out.decisions);
+        plan.applies = true;
+        plan.reason = format!(
+            "{} records will be replaced by a summary and {} kept; {} attachments follow it",
+            plan.summarised_records,
+            plan.kept_records,
+            plan.post_compact.len()
+        );
+    }
+
+    /// Splits the transcript for a summary policy.
+    fn split(
+        &self,
+        policy: &Policy,
+        decisions: &mut Vec<crate::attachment::Decision>,
+    ) -> Result<Split, Error> {
+        let records = self.conversation.transcript.messages();
+        let method = self.profile.token_method;
+        let at = |start: usize| Split {
+            summarised: records.get(..start).unwrap_or_default().to_vec(),
+            kept: records.get(start..).unwrap_or_default().to_vec(),
+            kept_first: false,
+        };
+        match policy {
+            Policy::SessionMemory => {
+                let tail = kept_tail_start(records, None, &KeptTailConfig::default(), method);
+                decisions.extend(tail.decisions);
+                Ok(at(tail.start))
+            }
+            Policy::Partial { pivot, direction } => {
+                let split = split_at_pivot(records, *pivot, *direction)?;
+                decisions.extend(split.decisions);
+                Ok(Split {
+                    summarised: split.summarised,
+                    kept: split.kept,
+                    kept_first: *direction == PartialDirection::From,
+                })
+            }
+            _ => {
+                let keep = self.profile.compaction.keep_recent_records;
+                if keep == 0 {
+                    return Ok(at(records.len()));
+                }
+                let wanted = records.len().saturating_sub(keep);
+                let start = preserve_api_invariants(records, wanted);
+                decisions.push(decide(
+                    "kept tail",
+                    Verdict::INCLUDED,
+                    format!(
+                        "the last {} records are kept verbatim (asked: {keep}; moved earlier so \
+                         no tool call loses its result)",
+                        records.len() - start
+                    ),
+                ));
+                Ok(at(start))
+            }
+        }
+    }
+
+    /// Carries out a summary policy's plan.
+    pub(super) fn apply_summary(
+        &mut self,
+        plan: &CompactionPlan,
+        summary: Option<&str>,
+        at_ms: u64,
+    ) -> Result<CompactionReport, Error> {
+        let mut decisions = plan.decisions.clone();
+        let split = self.split(&plan.options.policy, &mut Vec::new())?;
+        let (formatted, source) = self.summary_text(summary, &split.summarised)?;
+        let is_session_memory = plan.options.policy == Policy::SessionMemory;
+        let auto = plan.trigger == Trigger::AUTO;
+        let message = summary_message(&formatted, None, is_session_memory, auto);
+
+        let before = self.peek_request(at_ms);
+        let snapshot = self.survival_snapshot(&before);
+        if !is_session_memory {
+            self.file_state.clear();
+        }
+        self.loaded_memory.clear();
+        self.rebuild_transcript(plan, &split, message.clone());
+        let mut out = Collected::default();
+        let (attachments, reads) =
+            self.post_compact(&split.kept, is_session_memory, false, &mut out);
+        for (abs, done) in reads {
+            self.remember_read(&abs, &done, Some(1), None);
+        }
+        for attachment in &attachments {
+            let record = Record::Attachment(attachment.clone());
+            self.conversation.transcript.push(record);
+        }
+        decisions.extend(out.decisions);
+        // §9.11: the user context (CLAUDE.md, the date) is computed again for the next request.
+        self.conversation.user_context = None;
+        self.conversation.messages.clear();
+        let after = self.peek_request(at_ms);
+        let mut report = CompactionReport {
+            policy: plan.policy,
+            trigger: plan.trigger,
+            applied: true,
+            reason: format!(
+                "{} records were replaced by a summary ({source}); {} kept, {} attachments follow",
+                split.summarised.len(),
+                split.kept.len(),
+                attachments.len()
+            ),
+            tokens_before: before.tokens.total,
+            tokens_after: after.tokens.total,
+            prefix_kept: prefix_kept(&before, &after),
+            summary_source: source,
+            summary: Some(message),
+            restored: Vec::new(),
+            reinjected: Vec::new(),
+            masked: Vec::new(),
+            dropped: Vec::new(),
+            survival: Vec::new(),
+            visible: Default::default(),
+            decisions,
+        };
+        self.account_attachments(&mut report, &attachments);
+        self.finish_report(&mut report, &snapshot, &after);
+        Ok(report)
+    }
+
+    /// The formatted summary and where it came from; a host summary must have text and fit
+    /// the context window.
+    fn summary_text(
+        &self,
+        summary: Option<&str>,
+        summarised: &[Message],
+    ) -> Result<(String, &'static str), Error> {
+        let Some(raw) = summary else {
+            let built = extractive_summary(summarised);
+            return Ok((format_compact_summary(&built.text), "extractive"));
+        };
+        let formatted = format_compact_summary(raw);
+        if formatted.is_empty() {
+            return Err(Error::InvalidConfig {
+                field: "summary".into(),
+                reason: "is empty once its <analysis> block and whitespace are removed; give \
+                         the summary text, or none to use the extractive summariser"
+                    .into(),
+            });
+        }
+        let tokens = estimate_tokens(&formatted, self.profile.token_method, None);
+        if tokens > self.config.context_window {
+            return Err(Error::InvalidConfig {
+                field: "summary".into(),
+                reason: format!(
+                    "is {tokens} tokens, larger than the context window of {}; a summary must \
+                     fit the window",
+                    self.config.context_window
+                ),
+            });
+        }
+        Ok((formatted, "host"))
+    }
+
+    /// Boundary, summary and kept records, in the order of §9.3 item 7.
+    fn rebuild_transcript(&mut self, plan: &CompactionPlan, split: &Split, message: String) {
+        let transcript = &mut self.conversation.transcript;
+        transcript.replace(Vec::new());
+        let kept = split.kept.iter().map(|m| m.record.clone());
+        if split.kept_first {
+            for record in kept.clone() {
+                transcript.push(record);
+            }
+        }
+        transcript.push(Record::CompactBoundary {
+            trigger: plan.trigger,
+            tokens_before: plan.tokens_before,
+        });
+        transcript.push(Record::Summary { text: message });
+        if !split.kept_first {
+            for record in kept {
+                transcript.push(record);
+            }
+        }
+    }
+
+    /// The nested-memory paths loaded so far.
+    fn loaded_memory_paths(&self) -> Vec<String> {
+        self.loaded_memory.paths().map(String::from).collect()
+    }
+}

@@ -1,0 +1,490 @@
+//! The survival report: for every item of the root set, what a compaction did to it and why,
+//! with its tokens before and after.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::report::{
+    CompactionReport, Dropped, Fate, ItemKind, Reinjected, Restored, Survival, Visible,
+};
+use crate::attachment::Attachment;
+use crate::compact::policies::{clear_tool_uses, masking, prune, PolicyVerdict};
+use crate::compact::summary::json;
+use crate::memory::{eager_memory, MemoryKind};
+use crate::request::Request;
+use crate::session::Session;
+use crate::tokens::{estimate_tokens, TokenMethod};
+use crate::transcript::{AssistantBlock, Message, Record};
+
+/// The state a report compares against.
+pub(super) struct Snapshot {
+    system_tokens: u64,
+    conversation_tokens: u64,
+    records: Vec<Message>,
+    read_files: Vec<String>,
+    memory_attachments: Vec<(String, &'static str)>,
+}
+
+/// Who holds what in a list of records: tokens per item key, what is visible in full.
+#[derive(Default)]
+struct Scan {
+    tokens: BTreeMap<String, u64>,
+    visible: Visible,
+}
+
+impl Session {
+    /// Captures the state before a compaction.
+    pub(super) fn survival_snapshot(&self, before: &Request) -> Snapshot {
+        let records = self.conversation.transcript.messages().to_vec();
+        let memory_attachments = records
+            .iter()
+            .filter_map(Message::attachment)
+            .filter(|a| crate::attachment::kind::is_memory_kind(a.kind))
+            .filter_map(|a| a.path.clone().map(|p| (p, a.kind)))
+            .collect();
+        Snapshot {
+            system_tokens: before.tokens.by_channel.system,
+            conversation_tokens: before.tokens.by_category.conversation,
+            records,
+            read_files: self.file_state.keys().map(String::from).collect(),
+            memory_attachments,
+        }
+    }
+
+    /// Fills the survival list, the dropped and masked lists and what is visible.
+    pub(super) fn finish_report(
+        &self,
+        report: &mut CompactionReport,
+        snapshot: &Snapshot,
+        after: &Request,
+    ) {
+        let method = self.profile.token_method;
+        let old = self.scan(&snapshot.records, method);
+        let new = self.scan(self.conversation.transcript.messages(), method);
+        let summarised = report.summary.is_some();
+        let mut survival = Vec::from([Survival {
+            item: "system prompt".into(),
+            kind: ItemKind::SYSTEM_PROMPT,
+            fate: Fate::KEPT,
+            reason: "the system prompt is outside the messages; no policy touches it".into(),
+            tokens_before: snapshot.system_tokens,
+            tokens_after: after.tokens.by_channel.system,
+        }]);
+        survival.extend(self.eager_survival(summarised));
+        let mut seen: Vec<String> = Vec::new();
+        for (path, kind) in &snapshot.memory_attachments {
+            if seen.contains(path) {
+                continue;
+            }
+            seen.push(path.clone());
+            let item_kind = self.memory_item_kind(path, kind);
+            survival.push(self.path_fate(report, path, item_kind, &old, &new, summarised));
+        }
+        for skill in self
+            .conversation
+            .invoked_skills
+            .iter()
+            .map(|(name, _)| name)
+        {
+            survival.push(self.skill_fate(report, skill, &old, &new));
+        }
+        let plan_file = self.plan_file();
+        if old.tokens.contains_key(&plan_file)
+            || report
+                .reinjected
+                .iter()
+                .any(|r| r.kind == "plan_file_reference")
+        {
+            seen.push(plan_file.clone());
+            survival.push(self.path_fate(
+                report,
+                &plan_file,
+                ItemKind::PLAN_FILE,
+                &old,
+                &new,
+                summarised,
+            ));
+        }
+        let mut files: Vec<&String> = snapshot.read_files.iter().collect();
+        files.extend(old.tokens.keys().filter(|k| k.starts_with('/')));
+        for path in files {
+            if seen.contains(path) || self.is_memory_path(path) {
+                continue;
+            }
+            seen.push(path.clone());
+            survival.push(self.path_fate(
+                report,
+                path,
+                ItemKind::READ_FILE,
+                &old,
+                &new,
+                summarised,
+            ));
+        }
+        survival.push(keyed_fate("todos", ItemKind::TODOS, "todos", &old, &new, summarised, "the list lives in the session's state: the summary's pending tasks and the next todo reminder bring it back"));
+        survival.push(Survival {
+            item: "conversation".into(),
+            kind: ItemKind::CONVERSATION,
+            fate: fate_of_tokens(
+                snapshot.conversation_tokens,
+                after.tokens.by_category.conversation,
+                summarised,
+            ),
+            reason: match summarised {
+                true => "the messages were replaced by the summary (and any kept tail)".into(),
+                false => {
+                    "the messages stay; only what the policy cleared or dropped changed".into()
+                }
+            },
+            tokens_before: snapshot.conversation_tokens,
+            tokens_after: after.tokens.by_category.conversation,
+        });
+        report.dropped = survival
+            .iter()
+            .filter(|s| s.fate == Fate::DROPPED)
+            .map(|s| Dropped {
+                subject: s.item.clone(),
+                reason: s.reason.clone(),
+            })
+            .collect();
+        report.masked = report
+            .decisions
+            .iter()
+            .filter(|d| {
+                matches!(
+                    d.verdict,
+                    PolicyVerdict::CLEARED
+                        | PolicyVerdict::MASKED
+                        | PolicyVerdict::DROPPED
+                        | PolicyVerdict::REPLACED
+                )
+            })
+            .map(|d| Dropped {
+                subject: d.subject.clone(),
+                reason: d.reason.clone(),
+            })
+            .collect();
+        report.survival = survival;
+        report.visible = new.visible;
+    }
+
+    /// Lists the restored files and the other attachments a summary added.
+    pub(super) fn account_attachments(
+        &self,
+        report: &mut CompactionReport,
+        attachments: &[Attachment],
+    ) {
+        for attachment in attachments {
+            match (attachment.kind, &attachment.path) {
+                ("file", Some(path)) if !self.is_pinned(path) => report.restored.push(Restored {
+                    path: path.clone(),
+                    tokens: attachment.tokens,
+                }),
+                (kind, path) => report.reinjected.push(Reinjected {
+                    kind,
+                    path: path.clone(),
+                    tokens: attachment.tokens,
+                }),
+            }
+        }
+    }
+
+    fn is_pinned(&self, abs: &str) -> bool {
+        self.profile.compaction.reinsert_pinned
+            && self
+                .config
+                .pinned
+                .iter()
+                .any(|p| self.expand(p).ok().as_deref() == Some(abs))
+    }
+
+    /// The files of the user context: computed again after a summary, untouched otherwise.
+    fn eager_survival(&self, summarised: bool) -> Vec<Survival> {
+        let method = self.profile.token_method;
+        let eager = eager_memory(
+            &self.memory_roots,
+            &self.memory_source(),
+            &self.profile.memory,
+        );
+        eager
+            .files
+            .iter()
+            .map(|file| {
+                let kind = match file.kind {
+                    MemoryKind::Project | MemoryKind::Local => ItemKind::PROJECT_MEMORY,
+                    MemoryKind::ProjectRule => ItemKind::UNCONDITIONAL_RULE,
+                    _ if self.is_auto_memory(&file.path) => ItemKind::AUTO_MEMORY,
+                    _ => ItemKind::PATH_SCOPED_RULE,
+                };
+                let tokens = estimate_tokens(&file.content, method, None);
+                let (fate, reason) = match summarised {
+                    true => (Fate::RELOADED, "the user context is computed again for the next request, from the file as it is on disk"),
+                    false => (Fate::KEPT, "it is in the user context, which this policy does not touch"),
+                };
+                Survival { item: file.path.clone(), kind, fate, reason: reason.into(), tokens_before: tokens, tokens_after: tokens }
+            })
+            .collect()
+    }
+
+    fn is_auto_memory(&self, abs: &str) -> bool {
+        self.config
+            .memory_dir
+            .as_deref()
+            .and_then(|dir| self.expand(dir).ok())
+            .is_some_and(|dir| abs.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
+    }
+
+    fn memory_item_kind(&self, path: &str, attachment_kind: &str) -> &'static str {
+        if attachment_kind == "relevant_memories" || self.is_auto_memory(path) {
+            ItemKind::AUTO_MEMORY
+        } else if path.contains("/.claude/rules/") {
+            ItemKind::PATH_SCOPED_RULE
+        } else {
+            ItemKind::NESTED_MEMORY
+        }
+    }
+
+    /// A file's fate: restored, referenced, kept, masked or dropped, with the restore's reason.
+    fn path_fate(
+        &self,
+        report: &CompactionReport,
+        path: &str,
+        kind: &'static str,
+        old: &Scan,
+        new: &Scan,
+        summarised: bool,
+    ) -> Survival {
+        let before = old.tokens.get(path).copied().unwrap_or(0);
+        let restored = report.restored.iter().find(|r| r.path == path);
+        let reinjected = report
+            .reinjected
+            .iter()
+            .find(|r| r.path.as_deref() == Some(path));
+        let after = new.tokens.get(path).copied().unwrap_or(0);
+        let restore_reason = report
+            .decisions
+            .iter()
+            .rev()
+            .find(|d| d.subject == path)
+            .map(|d| d.reason.clone());
+        let (fate, reason) = if let Some(restored) = restored {
+            (
+                Fate::RESTORED,
+                format!("read again after the summary ({} tokens)", restored.tokens),
+            )
+        } else if let Some(item) = reinjected {
+            match item.kind {
+                "compact_file_reference" => (
+                    Fate::REFERENCED,
+                    restore_reason.unwrap_or_else(|| {
+                        "too large to restore: its path is given instead".into()
+                    }),
+                ),
+                _ => (Fate::REINJECTED, format!("attached again as {}", item.kind)),
+            }
+        } else if after >= before && after > 0 {
+            (Fate::KEPT, "its content is still in the messages".into())
+        } else if after > 0 || (!summarised && before > 0) {
+            (Fate::MASKED, "the policy replaced its content by a placeholder; the call that produced it is still there".into())
+        } else if summarised {
+            let why = restore_reason.unwrap_or_else(|| {
+                "it was not in the file state, so nothing could restore it".into()
+            });
+            (Fate::DROPPED, format!("the summary replaced it: {why}"))
+        } else {
+            (
+                Fate::KEPT,
+                "it was not in the messages; the policy did not change that".into(),
+            )
+        };
+        Survival {
+            item: path.into(),
+            kind,
+            fate,
+            reason,
+            tokens_before: before,
+            tokens_after: after,
+        }
+    }
+
+    fn skill_fate(
+        &self,
+        report: &CompactionReport,
+        name: &str,
+        old: &Scan,
+        new: &Scan,
+    ) -> Survival {
+        let key = format!("skill:{name}");
+        let before = old.tokens.get(&key).copied().unwrap_or(0);
+        let after = new.tokens.get(&key).copied().unwrap_or(0);
+        let subject = format!("skill {name}");
+        let decision = report.decisions.iter().find(|d| d.subject == subject);
+        let reinjected = report.reinjected.iter().any(|r| r.kind == "invoked_skills");
+        let (fate, reason, after) = match decision {
+            Some(d) if d.verdict == crate::attachment::Verdict::OVER_BUDGET => {
+                (Fate::DROPPED, d.reason.clone(), after)
+            }
+            Some(d) if reinjected => {
+                let invoked: Vec<(String, String)> = self
+                    .conversation
+                    .invoked_skills
+                    .iter()
+                    .rev()
+                    .cloned()
+                    .collect();
+                let selection =
+                    crate::compact::restore::select_skills(&invoked, self.profile.token_method);
+                let tokens = selection
+                    .skills
+                    .iter()
+                    .find(|(n, _, _)| n == name)
+                    .map_or(0, |(_, _, t)| *t);
+                (Fate::REINJECTED, d.reason.clone(), after + tokens)
+            }
+            _ if report.summary.is_some() && after == 0 => (
+                Fate::SUMMARISED,
+                String::from(
+                    "its output was in the summarised messages and it was not re-injected",
+                ),
+                after,
+            ),
+            _ => (
+                fate_of_tokens(before, after, false),
+                String::from("its output stays in its tool result unless the policy cleared it"),
+                after,
+            ),
+        };
+        Survival {
+            item: name.into(),
+            kind: ItemKind::INVOKED_SKILL,
+            fate,
+            reason,
+            tokens_before: before,
+            tokens_after: after,
+        }
+    }
+
+    /// Tokens per item in `records`, and the paths and commands shown in full.
+    fn scan(&self, records: &[Message], method: TokenMethod) -> Scan {
+        let mut scan = Scan::default();
+        let mut calls: BTreeMap<&str, (String, Option<String>)> = BTreeMap::new();
+        let count = |text: &str| estimate_tokens(text, method, None);
+        for message in records {
+            match &message.record {
+                Record::Assistant {
+                    block: AssistantBlock::ToolUse(call),
+                    ..
+                } => {
+                    let input = json::parse(&call.input);
+                    let field = |key: &str| {
+                        input
+                            .as_ref()
+                            .and_then(|v| v.get(key))
+                            .and_then(|v| v.as_str())
+                            .map(String::from)
+                    };
+                    let key = match call.name.as_str() {
+                        "Read" | "Edit" | "Write" => {
+                            field("file_path").and_then(|p| self.expand(&p).ok())
+                        }
+                        "Skill" => field("skill").map(|s| format!("skill:{s}")),
+                        "TodoWrite" => Some("todos".into()),
+                        _ => None,
+                    };
+                    if let Some(key) = &key {
+                        *scan.tokens.entry(key.clone()).or_default() += count(&call.input);
+                    }
+                    let command = (call.name == "Bash").then(|| field("command")).flatten();
+                    calls.insert(call.id.as_str(), (key.unwrap_or_default(), command));
+                }
+                Record::ToolResults { results } => {
+                    for result in results {
+                        let Some((key, command)) = calls.get(result.tool_use_id.as_str()) else {
+                            continue;
+                        };
+                        let intact = !is_placeholder(&result.content);
+                        if !key.is_empty() {
+                            *scan.tokens.entry(key.clone()).or_default() += count(&result.content);
+                            if intact && key.starts_with('/') && !scan.visible.paths.contains(key) {
+                                scan.visible.paths.push(key.clone());
+                            }
+                        }
+                        if let Some(command) = command.as_ref().filter(|_| intact) {
+                            if !scan.visible.commands.contains(command) {
+                                scan.visible.commands.push(command.clone());
+                            }
+                        }
+                    }
+                }
+                Record::Attachment(attachment) => {
+                    let key = match (attachment.kind, &attachment.path) {
+                        ("todo_reminder", _) => Some(String::from("todos")),
+                        (_, Some(path)) => Some(path.clone()),
+                        _ => None,
+                    };
+                    if let Some(key) = key {
+                        *scan.tokens.entry(key.clone()).or_default() += attachment.tokens;
+                        let shows = matches!(
+                            attachment.kind,
+                            "file" | "nested_memory" | "relevant_memories" | "plan_file_reference"
+                        );
+                        if shows && !scan.visible.paths.contains(&key) {
+                            scan.visible.paths.push(key);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        scan
+    }
+}
+
+/// A fate from tokens alone: summarised, masked or kept.
+fn fate_of_tokens(before: u64, after: u64, summarised: bool) -> &'static str {
+    match (summarised, after < before) {
+        (true, _) => Fate::SUMMARISED,
+        (false, true) => Fate::MASKED,
+        (false, false) => Fate::KEPT,
+    }
+}
+
+/// The survival entry of a keyed item (the todo list) that the scan counts.
+fn keyed_fate(
+    item: &str,
+    kind: &'static str,
+    key: &str,
+    old: &Scan,
+    new: &Scan,
+    summarised: bool,
+    summarised_reason: &str,
+) -> Survival {
+    let before = old.tokens.get(key).copied().unwrap_or(0);
+    let after = new.tokens.get(key).copied().unwrap_or(0);
+    let fate = fate_of_tokens(before, after, summarised);
+    let reason = match fate {
+        Fate::SUMMARISED => summarised_reason.into(),
+        Fate::MASKED => String::from("the policy cleared some of its tool calls or results"),
+        _ => String::from("untouched"),
+    };
+    Survival {
+        item: item.into(),
+        kind,
+        fate,
+        reason,
+        tokens_before: before,
+        tokens_after: after,
+    }
+}
+
+/// A tool result some policy replaced: its content is gone.
+fn is_placeholder(content: &str) -> bool {
+    content == prune::PLACEHOLDER
+        || content == clear_tool_uses::RESULT_PLACEHOLDER
+        || (content.starts_with(masking::PLACEHOLDER_PREFIX)
+            && content.ends_with(masking::PLACEHOLDER_SUFFIX))
+        || content.starts_with("<persisted-output>")
+        || content.starts_with("[[NOTE]")
+}
