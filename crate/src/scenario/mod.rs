@@ -32,8 +32,8 @@ use crate::session::{
 use crate::ProfileName;
 
 pub use parse::{
-    parse_scenario, parse_session_config, CONFIG_KEYS, MAX_INPUT_BYTES, MAX_STEPS,
-    MAX_STRING_BYTES, ROOT_KEYS, STEP_KINDS,
+    parse_compaction_options, parse_scenario, parse_session_config, CONFIG_KEYS, MAX_INPUT_BYTES,
+    MAX_STEPS, MAX_STRING_BYTES, ROOT_KEYS, STEP_KINDS,
 };
 pub use run::{apply_step, run_scenario, StepTrace, Trace};
 pub use switches::{apply_switches, Switches, SECTIONS};
@@ -189,6 +189,13 @@ pub enum Action {
         description: String,
         /// `running` or `killed`.
         status: BackgroundStatus,
+    },
+    /// A compaction the user or the host asks for (`/compact`, or a policy to compare).
+    Compact {
+        /// The policy, trigger and instructions.
+        options: crate::session::CompactionOptions,
+        /// The summary the model would have written; `None`: the extractive summariser's.
+        summary: Option<String>,
     },
 }
 

@@ -243,6 +243,12 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
             session.set_task_status(task_id, description, *status);
             Ok(event)
         }
+        Action::Compact { options, summary } => {
+            let report = session
+                .compact(options.clone(), summary.as_deref(), at_ms)
+                .map_err(|error| at(path, error))?;
+            Ok(session.after_compaction(report, at_ms))
+        }
     }
 }
 

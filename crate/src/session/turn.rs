@@ -22,6 +22,8 @@ impl Round {
     /// The response called tools the host runs itself: no request until their results
     /// arrive.
     pub const AWAITING_TOOL_RESULTS: &'static str = "awaiting-tool-results";
+    /// A compaction the user or host asked for: its report, and the request as it now is.
+    pub const COMPACTION: &'static str = "compaction";
     /// Something happened outside the model's loop (an edit, a mode change): no request.
     pub const EVENT: &'static str = "event";
 }

@@ -10,7 +10,9 @@ use super::path::Path;
 use super::read::{boolean, names, natural, one_of, string, Fields, MAX_WHOLE};
 use crate::compact::microcompact::MicrocompactRules;
 use crate::compact::partial::PartialDirection;
-use crate::compact::policies::clear_tool_uses::{ClearToolInputs, ClearToolUsesParams, Trigger as ClearTrigger};
+use crate::compact::policies::clear_tool_uses::{
+    ClearToolInputs, ClearToolUsesParams, Trigger as ClearTrigger,
+};
 use crate::compact::policies::dedupe_reads::DedupeReadsParams;
 use crate::compact::policies::masking::MaskingParams;
 use crate::compact::policies::prune::PruneParams;
@@ -20,13 +22,25 @@ use crate::session::{CompactionOptions, Policy, Trigger, POLICY_IDS};
 use crate::Error;
 
 /// The keys of a compaction request (after a step's `kind`).
-pub(crate) const COMPACTION_KEYS: &[&str] =
-    &["policy", "trigger", "instructions", "summary", "pivot", "direction", "params"];
+pub(crate) const COMPACTION_KEYS: &[&str] = &[
+    "policy",
+    "trigger",
+    "instructions",
+    "summary",
+    "pivot",
+    "direction",
+    "params",
+];
 
-const TRIGGERS: [(&str, &str); 2] = [(Trigger::AUTO, Trigger::AUTO), (Trigger::MANUAL, Trigger::MANUAL)];
+const TRIGGERS: [(&str, &str); 2] = [
+    (Trigger::AUTO, Trigger::AUTO),
+    (Trigger::MANUAL, Trigger::MANUAL),
+];
 
-const DIRECTIONS: [(&str, PartialDirection); 2] =
-    [("from", PartialDirection::From), ("upTo", PartialDirection::UpTo)];
+const DIRECTIONS: [(&str, PartialDirection); 2] = [
+    ("from", PartialDirection::From),
+    ("upTo", PartialDirection::UpTo),
+];
 
 const MODES: [(&str, TruncationMode); 4] = [
     ("half", TruncationMode::Half),
@@ -36,14 +50,19 @@ const MODES: [(&str, TruncationMode); 4] = [
 ];
 
 /// The options and the host's summary text, if it gave one.
-pub(crate) fn compaction(fields: &Fields<'_, '_>) -> Result<(CompactionOptions, Option<String>), Error> {
+pub(crate) fn compaction(
+    fields: &Fields<'_, '_>,
+) -> Result<(CompactionOptions, Option<String>), Error> {
     let policies: Vec<(&str, &str)> = POLICY_IDS.iter().map(|id| (*id, *id)).collect();
     let id = fields.or("policy", POLICY_IDS[0], one_of("policy", &policies))?;
     let policy = policy(id, fields)?;
     if !matches!(policy, Policy::Partial { .. }) {
         for key in ["pivot", "direction"] {
             if fields.get(key).is_some() {
-                return Err(Path::Root.key(key).error(alloc::format!("only the partial policy ({}) takes a pivot and a direction", crate::session::PARTIAL)));
+                return Err(Path::Root.key(key).error(alloc::format!(
+                    "only the partial policy ({}) takes a pivot and a direction",
+                    crate::session::PARTIAL
+                )));
             }
         }
     }
@@ -75,14 +94,22 @@ fn policy(id: &str, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
             read(&[])?;
             Policy::Partial {
                 pivot: fields.required("pivot", natural(0, max))?,
-                direction: fields.or("direction", PartialDirection::UpTo, one_of("direction", &DIRECTIONS))?,
+                direction: fields.or(
+                    "direction",
+                    PartialDirection::UpTo,
+                    one_of("direction", &DIRECTIONS),
+                )?,
             }
         }
         crate::session::MICROCOMPACT => {
             let p = read(&["gapMinutes", "keepRecent"])?;
             let base = MicrocompactRules::recommended();
             Policy::Microcompact(MicrocompactRules {
-                gap_threshold_minutes: p.or("gapMinutes", base.gap_threshold_minutes, natural(0, max))?,
+                gap_threshold_minutes: p.or(
+                    "gapMinutes",
+                    base.gap_threshold_minutes,
+                    natural(0, max),
+                )?,
                 keep_recent: p.or("keepRecent", base.keep_recent, natural(0, max))?,
                 ..base
             })
@@ -91,27 +118,53 @@ fn policy(id: &str, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
             let p = read(&["perMessageChars", "previewChars"])?;
             let base = ToolResultBudgetRules::claude_code();
             Policy::ToolResultBudget(ToolResultBudgetRules {
-                per_message_chars: p.or("perMessageChars", base.per_message_chars, natural(1, max))?,
+                per_message_chars: p.or(
+                    "perMessageChars",
+                    base.per_message_chars,
+                    natural(1, max),
+                )?,
                 preview_chars: p.or("previewChars", base.preview_chars, natural(1, max))?,
                 ..base
             })
         }
         crate::compact::policies::prune::POLICY_ID => {
-            let p = read(&["minimumTokens", "protectRecentTokens", "protectRecentUserTurns", "protectedTools"])?;
+            let p = read(&[
+                "minimumTokens",
+                "protectRecentTokens",
+                "protectRecentUserTurns",
+                "protectedTools",
+            ])?;
             let base = PruneParams::default();
             Policy::Prune(PruneParams {
                 minimum_tokens: p.or("minimumTokens", base.minimum_tokens, natural(0, max))?,
-                protect_recent_tokens: p.or("protectRecentTokens", base.protect_recent_tokens, natural(0, max))?,
-                protect_recent_user_turns: p.or("protectRecentUserTurns", base.protect_recent_user_turns as u64, natural(0, 1_000_000))? as usize,
+                protect_recent_tokens: p.or(
+                    "protectRecentTokens",
+                    base.protect_recent_tokens,
+                    natural(0, max),
+                )?,
+                protect_recent_user_turns: p.or(
+                    "protectRecentUserTurns",
+                    base.protect_recent_user_turns as u64,
+                    natural(0, 1_000_000),
+                )? as usize,
                 protected_tools: p.or("protectedTools", base.protected_tools, names)?,
             })
         }
         crate::compact::policies::masking::POLICY_ID => {
-            let p = read(&["n", "keepFirstObservation", "alwaysKeepTools", "alwaysRemoveTools"])?;
+            let p = read(&[
+                "n",
+                "keepFirstObservation",
+                "alwaysKeepTools",
+                "alwaysRemoveTools",
+            ])?;
             let base = MaskingParams::default();
             Policy::Masking(MaskingParams {
                 n: p.or("n", base.n as u64, natural(0, 1_000_000))? as usize,
-                keep_first_observation: p.or("keepFirstObservation", base.keep_first_observation, boolean)?,
+                keep_first_observation: p.or(
+                    "keepFirstObservation",
+                    base.keep_first_observation,
+                    boolean,
+                )?,
                 always_keep_tools: p.or("alwaysKeepTools", base.always_keep_tools, names)?,
                 always_remove_tools: p.or("alwaysRemoveTools", base.always_remove_tools, names)?,
                 ..base
@@ -130,9 +183,16 @@ fn policy(id: &str, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
             let p = read(&["mode", "minSavingsPercent"])?;
             let dedupe = DedupeReadsParams::default();
             Policy::Truncate {
-                params: TruncateParams { mode: p.optional("mode", one_of("mode", &MODES))?, ..TruncateParams::default() },
+                params: TruncateParams {
+                    mode: p.optional("mode", one_of("mode", &MODES))?,
+                    ..TruncateParams::default()
+                },
                 dedupe: DedupeReadsParams {
-                    min_savings_fraction_percent: p.or("minSavingsPercent", dedupe.min_savings_fraction_percent, natural(0, 100))?,
+                    min_savings_fraction_percent: p.or(
+                        "minSavingsPercent",
+                        dedupe.min_savings_fraction_percent,
+                        natural(0, 100),
+                    )?,
                 },
             }
         }
@@ -143,8 +203,13 @@ fn policy(id: &str, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
 fn clear_tool_uses(p: &Fields<'_, '_>) -> Result<Policy, Error> {
     let max = MAX_WHOLE.unsigned_abs();
     let base = ClearToolUsesParams::default();
-    let trigger = match (p.optional("triggerInputTokens", natural(0, max))?, p.optional("triggerToolUses", natural(0, max))?) {
-        (Some(_), Some(_)) => return Err(p.error("give triggerInputTokens or triggerToolUses, not both")),
+    let trigger = match (
+        p.optional("triggerInputTokens", natural(0, max))?,
+        p.optional("triggerToolUses", natural(0, max))?,
+    ) {
+        (Some(_), Some(_)) => {
+            return Err(p.error("give triggerInputTokens or triggerToolUses, not both"))
+        }
         (Some(tokens), None) => ClearTrigger::InputTokens(tokens),
         (None, Some(uses)) => ClearTrigger::ToolUses(uses),
         (None, None) => base.trigger,
@@ -156,7 +221,11 @@ fn clear_tool_uses(p: &Fields<'_, '_>) -> Result<Policy, Error> {
     Ok(Policy::ClearToolUses {
         params: ClearToolUsesParams {
             trigger,
-            keep_tool_uses: p.or("keepToolUses", base.keep_tool_uses as u64, natural(0, 1_000_000))? as usize,
+            keep_tool_uses: p.or(
+                "keepToolUses",
+                base.keep_tool_uses as u64,
+                natural(0, 1_000_000),
+            )? as usize,
             clear_at_least: p.optional("clearAtLeast", natural(0, max))?,
             exclude_tools: p.or("excludeTools", base.exclude_tools, names)?,
             clear_tool_inputs: clear_inputs,
@@ -179,7 +248,8 @@ fn clear_tool_uses(p: &Fields<'_, '_>) -> Result<Policy, Error> {
 /// assert!(error.to_string().starts_with("params.keep: unknown field; expected one of \"n\""));
 /// ```
 pub fn parse_compaction_options(json: &str) -> Result<(CompactionOptions, Option<String>), Error> {
-    let tree: Json = serde_json::from_str(json).map_err(|err| Path::Root.error(alloc::format!("invalid JSON: {err}")))?;
+    let tree: Json = serde_json::from_str(json)
+        .map_err(|err| Path::Root.error(alloc::format!("invalid JSON: {err}")))?;
     let fields = Fields::new(&tree, &Path::Root, COMPACTION_KEYS)?;
     compaction(&fields)
 }

@@ -11,6 +11,7 @@
 //! The format is described for users in `web/scenarios/FORMAT.md` and for editors in
 //! `web/scenarios/scenario.schema.json`.
 
+mod compaction;
 mod config;
 mod json;
 mod path;
@@ -24,6 +25,7 @@ use alloc::vec::Vec;
 
 use super::{InitialFile, Scenario};
 use crate::{Error, ProfileName};
+pub use compaction::parse_compaction_options;
 use json::check_tree;
 pub(crate) use json::{parse_json, Json};
 use path::{Path, Quoted};

@@ -23,7 +23,7 @@ use crate::Error;
 type ReadStep = fn(&Fields<'_, '_>) -> Result<Action, Error>;
 
 /// Each kind with the fields it allows (after `kind`) and its reader.
-const KINDS: [(&str, &[&str], ReadStep); 16] = [
+const KINDS: [(&str, &[&str], ReadStep); 17] = [
     ("user", &["prompt", "memories"], user),
     ("assistant", &["blocks"], assistant),
     ("toolResults", &["results"], tool_results),
@@ -44,6 +44,7 @@ const KINDS: [(&str, &[&str], ReadStep); 16] = [
         &["taskId", "description", "status"],
         task_status,
     ),
+    ("compact", super::compaction::COMPACTION_KEYS, compact),
 ];
 
 /// The kinds' names, for [`super::STEP_KINDS`].
@@ -124,6 +125,11 @@ pub(crate) fn check_tool_ids(steps: &[Step]) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+fn compact(fields: &Fields<'_, '_>) -> Result<Action, Error> {
+    let (options, summary) = super::compaction::compaction(fields)?;
+    Ok(Action::Compact { options, summary })
 }
 
 fn user(fields: &Fields<'_, '_>) -> Result<Action, Error> {

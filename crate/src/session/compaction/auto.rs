@@ -1,7 +1,7 @@
 //! Auto-compaction before a request (§9.2): when the context reaches the auto-compact
 //! threshold, the session compacts with the extractive summariser (no model is needed),
-//! unless the failure breaker tripped (Q57). With `cheap_stage_first`, OpenCode's prune runs
-//! first and the summary is skipped when the prune alone brings the context under the
+//! unless the failure breaker tripped (Q57). With `cheap_stage_first`, OpenCode's prune (scaled to the
+//! window) runs first and the summary is skipped when the prune alone brings the context under the
 //! threshold.
 
 use alloc::format;
@@ -42,7 +42,7 @@ impl Session {
         }
         if self.profile.compaction.cheap_stage_first {
             let cheap = CompactionOptions {
-                policy: Policy::Prune(PruneParams::default()),
+                policy: Policy::Prune(self.cheap_stage_params()),
                 trigger: Trigger::AUTO,
                 instructions: None,
             };
@@ -70,5 +70,19 @@ impl Session {
             }
         }
         reports
+    }
+
+    /// OpenCode's prune, its protections scaled to the window: OpenCode's 40K protected and
+    /// 20K minimum assume a 200K window and never act in a small one, so the cheap stage
+    /// protects a quarter of the effective window and acts from a tenth of it, up to
+    /// OpenCode's values.
+    fn cheap_stage_params(&self) -> PruneParams {
+        let effective = self.thresholds().effective_window;
+        let base = PruneParams::default();
+        PruneParams {
+            protect_recent_tokens: base.protect_recent_tokens.min(effective / 4),
+            minimum_tokens: base.minimum_tokens.min(effective / 10),
+            ..base
+        }
     }
 }

@@ -40,6 +40,7 @@ pub use report::{
     Reinjected, Restored, Survival, Visible,
 };
 
+use super::turn::{Round, Turn};
 use super::Session;
 use crate::attachment::Decision;
 use crate::request::Request;
@@ -121,6 +122,17 @@ impl Session {
     ) -> Result<CompactionReport, Error> {
         let plan = self.plan_compaction(options, at_ms);
         self.apply_compaction(&plan, summary, at_ms)
+    }
+
+    /// The turn of a compaction asked for outside the model's loop: the report, and the
+    /// request the next round would send.
+    pub fn after_compaction(&mut self, report: CompactionReport, at_ms: u64) -> Turn {
+        Turn {
+            round: Round::COMPACTION,
+            compaction: Vec::from([report]),
+            request: Some(self.peek_request(at_ms)),
+            ..Turn::default()
+        }
     }
 
     /// The request as it would be sent now, without recording its size as sent.

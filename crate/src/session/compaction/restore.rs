@@ -39,6 +39,7 @@ impl Session {
     /// changes (a plan); otherwise the reads are returned to be remembered.
     pub(super) fn post_compact(
         &mut self,
+        file_state: &[(String, u64)],
         kept: &[Message],
         session_memory: bool,
         dry_run: bool,
@@ -53,7 +54,7 @@ impl Session {
                 None,
             );
         } else {
-            reads = self.restore_files(kept, out);
+            reads = self.restore_files(file_state, kept, out);
         }
         self.plan_file_reference(out);
         if self.in_plan_mode() {
@@ -83,9 +84,11 @@ impl Session {
         (mem::take(&mut out.attachments), reads)
     }
 
-    /// §9.4: up to five files of the file state, read again within 5,000 tokens each.
+    /// §9.4: up to five files of the pre-compact file state (`(key, timestamp)`, most
+    /// recently used first), read again within 5,000 tokens each.
     fn restore_files(
         &mut self,
+        file_state: &[(String, u64)],
         kept: &[Message],
         out: &mut Collected,
     ) -> Vec<(String, TextFileRead)> {
@@ -93,15 +96,10 @@ impl Session {
             .iter()
             .filter_map(|path| self.expand(path).ok())
             .collect();
-        let count = self.file_state.len() as u64;
+        let count = file_state.len() as u64;
         let mut reads: Vec<(String, Option<TextFileRead>)> = Vec::new();
         let mut candidates = Vec::new();
-        let keys: Vec<(String, u64)> = self
-            .file_state
-            .entries()
-            .map(|(k, e)| (String::from(k), e.timestamp))
-            .collect();
-        for (rank, (path, timestamp)) in keys.into_iter().enumerate() {
+        for (rank, (path, timestamp)) in file_state.iter().cloned().enumerate() {
             let (read, tokens_rendered, record_json_tokens, readable) =
                 self.restore_candidate(&path);
             candidates.push(RestoreCandidate {

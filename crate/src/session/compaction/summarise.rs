@@ -52,7 +52,9 @@ impl Session {
         }
         plan.cleared.nested_memory = self.loaded_memory_paths();
         let mut out = Collected::default();
-        let (attachments, _) = self.post_compact(&split.kept, is_session_memory, true, &mut out);
+        let file_state = self.file_state_entries();
+        let (attachments, _) =
+            self.post_compact(&file_state, &split.kept, is_session_memory, true, &mut out);
         plan.post_compact = attachments
             .iter()
             .map(|a| super::PlannedAttachment {
@@ -136,6 +138,7 @@ impl Session {
 
         let before = self.peek_request(at_ms);
         let snapshot = self.survival_snapshot(&before);
+        let file_state = self.file_state_entries();
         if !is_session_memory {
             self.file_state.clear();
         }
@@ -143,7 +146,7 @@ impl Session {
         self.rebuild_transcript(plan, &split, message.clone());
         let mut out = Collected::default();
         let (attachments, reads) =
-            self.post_compact(&split.kept, is_session_memory, false, &mut out);
+            self.post_compact(&file_state, &split.kept, is_session_memory, false, &mut out);
         for (abs, done) in reads {
             self.remember_read(&abs, &done, Some(1), None);
         }
@@ -238,6 +241,14 @@ impl Session {
                 transcript.push(record);
             }
         }
+    }
+
+    /// The read-file state's keys and timestamps, most recently used first.
+    fn file_state_entries(&self) -> Vec<(String, u64)> {
+        self.file_state
+            .entries()
+            .map(|(key, entry)| (String::from(key), entry.timestamp))
+            .collect()
     }
 
     /// The nested-memory paths loaded so far.
