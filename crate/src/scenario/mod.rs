@@ -19,6 +19,7 @@
 //! ```
 
 mod parse;
+mod preview;
 mod run;
 mod switches;
 
@@ -35,7 +36,8 @@ pub use parse::{
     parse_compaction_options, parse_scenario, parse_session_config, CONFIG_KEYS, MAX_INPUT_BYTES,
     MAX_STEPS, MAX_STRING_BYTES, ROOT_KEYS, STEP_KINDS,
 };
-pub use run::{apply_step, run_scenario, StepTrace, Trace};
+pub use preview::{compaction_preview, CompactionPreview};
+pub use run::{apply_step, replay_session, run_scenario, StepTrace, Trace};
 pub use switches::{apply_switches, Switches, SECTIONS};
 
 /// A whole scenario.

@@ -55,6 +55,27 @@ impl serde::Serialize for StepTrace {
 /// [`Error::InvalidConfig`] naming the JSON path of what could not be applied: an unknown
 /// switch, a file path outside the root, a tool input that is not what the tool takes.
 pub fn run_scenario(scenario: &Scenario) -> Result<Trace, Error> {
+    let mut trace = Trace::default();
+    replay(scenario, scenario.steps.len(), |step| {
+        trace.steps.push(step)
+    })?;
+    Ok(trace)
+}
+
+/// The session after the first `steps` steps of `scenario`, and the clock then.
+///
+/// # Errors
+/// As [`run_scenario`].
+pub fn replay_session(scenario: &Scenario, steps: usize) -> Result<(Session, u64), Error> {
+    replay(scenario, steps, |_| {})
+}
+
+/// Replays the first `steps` steps, handing each step's trace to `record`.
+fn replay(
+    scenario: &Scenario,
+    steps: usize,
+    mut record: impl FnMut(StepTrace),
+) -> Result<(Session, u64), Error> {
     let mut profile = Profile::preset(scenario.profile);
     apply_switches(&mut profile, &scenario.switches)?;
     let mut session = Session::new(SessionOptions {
@@ -70,22 +91,21 @@ pub fn run_scenario(scenario: &Scenario) -> Result<Trace, Error> {
             .write_file(&file.path, file.content.as_str(), clock)
             .map_err(|error| at(&format!("files[{index}]"), error))?;
     }
-    let mut trace = Trace::default();
-    for (index, step) in scenario.steps.iter().enumerate() {
+    for (index, step) in scenario.steps.iter().take(steps).enumerate() {
         let path = format!("steps[{index}]");
         clock = match step.action {
             Action::AdvanceTime { ms } => clock.saturating_add(ms),
             _ => clock.saturating_add(scenario.step_ms),
         };
         let turn = apply(&mut session, &step.action, clock, &path)?;
-        trace.steps.push(StepTrace {
+        record(StepTrace {
             input: step.source.clone(),
             at_ms: clock,
             mode: mode_name(session.mode()),
             turn,
         });
     }
-    Ok(trace)
+    Ok((session, clock))
 }
 
 /// Applies one step, written as in a scenario's `steps`, to a live session: what a host

@@ -1,6 +1,9 @@
 //! `runScenario`: a JSON scenario replayed by the core, its trace returned as plain objects.
 
-use context_assembly::scenario::{parse_scenario, run_scenario};
+use context_assembly::scenario::{
+    compaction_preview, parse_compaction_options, parse_scenario, run_scenario,
+};
+use context_assembly::session::POLICY_IDS;
 use wasm_bindgen::prelude::*;
 
 use crate::options::type_name;
@@ -38,7 +41,8 @@ export type ScenarioStep =
   | { kind: "queueCommand"; prompt: string }
   | { kind: "criticalReminder"; text: string | null }
   | { kind: "usage"; spentUsdCents?: number; outputTokens?: number }
-  | { kind: "taskStatus"; taskId: string; description: string; status: "running" | "killed" };
+  | { kind: "taskStatus"; taskId: string; description: string; status: "running" | "killed" }
+  | ({ kind: "compact"; summary?: string } & CompactionOptions);
 /** A scenario: initial files and configuration, then steps (web/scenarios/scenario.schema.json). */
 export interface ScenarioInput {
   name?: string;
@@ -65,6 +69,10 @@ extern "C" {
     /// The `Trace` TypeScript interface.
     #[wasm_bindgen(typescript_type = "Trace")]
     pub type TraceJs;
+
+    /// The `CompactionPreview` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "CompactionPreview")]
+    pub type CompactionPreviewJs;
 }
 
 /// Replays a scenario (a JSON string, or an object that is serialised with `JSON.stringify`)
@@ -80,6 +88,50 @@ pub fn run_scenario_js(
         Ok(to_js(&trace).unchecked_into())
     };
     run().map_err(JsValue::from)
+}
+
+/// Replays `scenario` up to `steps` steps (all when absent), then plans and applies a
+/// compaction: the request before and after, the plan and the report.
+#[wasm_bindgen(js_name = compactScenario)]
+pub fn compact_scenario_js(
+    #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "CompactionOptions & { summary?: string }")]
+    options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | undefined")] steps: JsValue,
+) -> Result<CompactionPreviewJs, JsValue> {
+    const FUNCTION: &str = "compactScenario";
+    let run = || -> JsResult<CompactionPreviewJs> {
+        let json = json_text(FUNCTION, "scenario", &scenario)?;
+        let options_json = match options.is_undefined() {
+            true => String::from("{}"),
+            false => json_text(FUNCTION, "options", &options)?,
+        };
+        let steps = match steps.as_f64() {
+            None if steps.is_undefined() || steps.is_null() => None,
+            Some(n) if crate::options::is_integer_in(n, 0.0, crate::options::MAX_SAFE) => {
+                Some(n as usize)
+            }
+            _ => {
+                return Err(BindingError(format!(
+                    "{FUNCTION}: argument `steps` must be a whole number of steps, got {}",
+                    crate::options::describe(&steps)
+                )))
+            }
+        };
+        let error = |e: context_assembly::Error| BindingError(format!("{FUNCTION}: {e}"));
+        let parsed = parse_scenario(&json).map_err(error)?;
+        let (options, summary) = parse_compaction_options(&options_json).map_err(error)?;
+        let preview =
+            compaction_preview(&parsed, options, summary.as_deref(), steps).map_err(error)?;
+        Ok(to_js(&preview).unchecked_into())
+    };
+    run().map_err(JsValue::from)
+}
+
+/// The compaction policies, in the order the playground lists them.
+#[wasm_bindgen(js_name = compactionPolicies, unchecked_return_type = "PolicyId[]")]
+pub fn compaction_policies() -> JsValue {
+    to_js(&POLICY_IDS)
 }
 
 /// A JSON argument: a string as given, an object through `JSON.stringify`.

@@ -2,9 +2,9 @@
 //! Edit and Write tools, human turns and tool rounds), with each turn's attachments and
 //! decisions crossing back as plain objects.
 
-use context_assembly::scenario::{apply_step, parse_session_config};
+use context_assembly::scenario::{apply_step, parse_compaction_options, parse_session_config};
 use context_assembly::session::{
-    FileStateRow, Session, SessionConfig, SessionOptions, ToolResult, Turn,
+    CompactionPlan, FileStateRow, Session, SessionConfig, SessionOptions, ToolResult, Turn,
 };
 use context_assembly::vfs::{Content, EntryKind, TransientError};
 use context_assembly::Profile;
@@ -135,8 +135,51 @@ export interface Request {
   /** The context window; `free` + `total` = `context` when the request fits, else `over` says by how much it does not. `effective`: the window less the output reserve; `autocompact`: where auto-compaction fires (the profile's formula). */
   window: { context: number; free: number; over: number; effective: number; autocompact: number };
 }
-/** What one step produced: attachments in emission order, every decision, tool results, and the request. */
-export interface Turn { round: Round; attachments: Attachment[]; decisions: Decision[]; toolResults: ToolResultBlock[]; request?: Request }
+/** What one step produced: attachments in emission order, every decision, tool results, the compactions that ran before the request (auto-compaction, or a `compact` step), and the request. */
+export interface Turn { round: Round; attachments: Attachment[]; decisions: Decision[]; toolResults: ToolResultBlock[]; compaction?: CompactionReport[]; request?: Request }
+/** A compaction policy's id. */
+export type PolicyId = "claude-code.full" | "claude-code.session_memory" | "claude-code.partial" | "claude-code.microcompact" | "claude-code.tool_result_budget" | "opencode.prune" | "swe.observation_mask" | "anthropic.clear_tool_uses" | "cline.truncate";
+/** What to compact with (web/scenarios/FORMAT.md, the `compact` step): the policy's knobs go in `params` under their camelCase names. */
+export interface CompactionOptions { policy?: PolicyId; trigger?: "auto" | "manual"; instructions?: string; pivot?: number; direction?: "from" | "upTo"; params?: { [key: string]: Json } }
+/** An attachment a summary policy adds after the summary. */
+export interface PlannedAttachment { kind: string; path?: string; tokens: number }
+/** A compaction as it would run now. */
+export interface CompactionPlan {
+  id: number; policy: PolicyId; trigger: "auto" | "manual";
+  /** Whether applying it changes anything; `reason` says what it will do or why not. */
+  applies: boolean; reason: string;
+  tokensBefore: number;
+  /** The request that asks the model for a summary (summary policies). */
+  summaryRequest?: string;
+  summarisedRecords: number; keptRecords: number;
+  /** What the summary clears: the read-file state's keys and the loaded nested-memory paths. */
+  cleared: { readFiles: string[]; nestedMemory: string[] };
+  postCompact: PlannedAttachment[];
+  decisions: Decision[];
+}
+/** What happened to an item of the root set. */
+export type Fate = "kept" | "restored" | "referenced" | "reinjected" | "reloaded" | "summarised" | "masked" | "dropped";
+/** One item of the root set and its fate. */
+export interface Survival { item: string; kind: "system-prompt" | "project-memory" | "unconditional-rule" | "path-scoped-rule" | "nested-memory" | "auto-memory" | "invoked-skill" | "plan-file" | "read-file" | "todos" | "conversation"; fate: Fate; reason: string; tokensBefore: number; tokensAfter: number }
+/** What a compaction did. */
+export interface CompactionReport {
+  policy: PolicyId; trigger: "auto" | "manual"; applied: boolean; reason: string;
+  tokensBefore: number; tokensAfter: number;
+  /** Tokens of the previous request's leading blocks still unchanged: the prompt cache kept. */
+  prefixKept: number;
+  summarySource: "host" | "extractive" | "none";
+  summary?: string;
+  restored: { path: string; tokens: number }[];
+  reinjected: { kind: string; path?: string; tokens: number }[];
+  masked: { subject: string; reason: string }[];
+  dropped: { subject: string; reason: string }[];
+  survival: Survival[];
+  /** What the model can still see in full: files and Bash commands. */
+  visible: { paths: string[]; commands: string[] };
+  decisions: Decision[];
+}
+/** A compaction tried on a replayed scenario. */
+export interface CompactionPreview { before: Request; plan: CompactionPlan; report: CompactionReport; after: Request }
 /** One entry of the read-file state. */
 export interface FileStateRow { path: string; timestamp: number; offset?: number; limit?: number; bytes: number; partialView: boolean }
 "#;
@@ -170,6 +213,18 @@ extern "C" {
     /// A `FileStateRow[]`.
     #[wasm_bindgen(typescript_type = "FileStateRow[]")]
     pub type FileStateJs;
+
+    /// The `CompactionPlan` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "CompactionPlan")]
+    pub type CompactionPlanJs;
+
+    /// The `CompactionReport` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "CompactionReport")]
+    pub type CompactionReportJs;
+
+    /// The `Request` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "Request")]
+    pub type RequestJs;
 }
 
 /// A virtual workspace and the agent working in it. Times are logical milliseconds given
@@ -177,7 +232,12 @@ extern "C" {
 #[wasm_bindgen(js_name = Session)]
 pub struct SessionJs {
     inner: Session,
+    /// The latest plans, newest last: `applyCompaction` takes one back by its id.
+    plans: Vec<CompactionPlan>,
 }
+
+/// Plans kept for `applyCompaction`; older ones are forgotten.
+const KEPT_PLANS: usize = 8;
 
 #[wasm_bindgen(js_class = Session)]
 impl SessionJs {
@@ -187,7 +247,10 @@ impl SessionJs {
         let run = || -> JsResult<SessionJs> {
             let options = session_options(JsValue::from(options))?;
             let inner = Session::new(options).map_err(core_error("new Session"))?;
-            Ok(SessionJs { inner })
+            Ok(SessionJs {
+                inner,
+                plans: Vec::new(),
+            })
         };
         run().map_err(JsValue::from)
     }
@@ -451,6 +514,83 @@ impl SessionJs {
             Ok(turn_js(&turn.map_err(core_error(METHOD))?))
         };
         run().map_err(JsValue::from)
+    }
+
+    /// What a compaction would do now (nothing changes): the summary request, what would be
+    /// cleared, the post-compact attachments, every decision.
+    #[wasm_bindgen(js_name = planCompaction)]
+    pub fn plan_compaction(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "CompactionOptions")] options: JsValue,
+        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+    ) -> Result<CompactionPlanJs, JsValue> {
+        const METHOD: &str = "planCompaction";
+        let mut run = || -> JsResult<CompactionPlanJs> {
+            let json = match options.is_undefined() {
+                true => String::from("{}"),
+                false => crate::scenario::json_text(METHOD, "options", &options)?,
+            };
+            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            let (options, summary) = parse_compaction_options(&json).map_err(core_error(METHOD))?;
+            if summary.is_some() {
+                return Err(BindingError(format!(
+                    "{METHOD}: options.summary: a summary is given to applyCompaction, not to the plan"
+                )));
+            }
+            let plan = self.inner.plan_compaction(options, at_ms);
+            let js = to_js(&plan).unchecked_into();
+            self.plans.push(plan);
+            if self.plans.len() > KEPT_PLANS {
+                self.plans.remove(0);
+            }
+            Ok(js)
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// Carries out a plan from `planCompaction`; `summary` is the model's answer to the plan's
+    /// summary request (absent: the extractive summariser writes one).
+    #[wasm_bindgen(js_name = applyCompaction)]
+    pub fn apply_compaction(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "CompactionPlan")] plan: JsValue,
+        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | undefined")] summary: JsValue,
+    ) -> Result<CompactionReportJs, JsValue> {
+        const METHOD: &str = "applyCompaction";
+        let mut run = || -> JsResult<CompactionReportJs> {
+            let id = js_sys::Reflect::get(&plan, &JsValue::from_str("id"))
+                .ok()
+                .and_then(|id| id.as_f64())
+                .filter(|id| is_integer_in(*id, 1.0, MAX_SAFE))
+                .ok_or_else(|| BindingError(format!("{METHOD}: argument `plan` must be a plan from planCompaction (an object with a whole-number `id`)")))?;
+            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            let summary = match summary.is_undefined() || summary.is_null() {
+                true => None,
+                false => Some(string_argument(METHOD, "summary", &summary)?),
+            };
+            let Some(plan) = self.plans.iter().find(|p| p.id as f64 == id).cloned() else {
+                return Err(BindingError(format!(
+                    "{METHOD}: plan {id} is not one of the {KEPT_PLANS} latest plans of this session"
+                )));
+            };
+            let report = self
+                .inner
+                .apply_compaction(&plan, summary.as_deref(), at_ms)
+                .map_err(core_error(METHOD))?;
+            Ok(to_js(&report).unchecked_into())
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// The request the next round would send, as things stand.
+    #[wasm_bindgen(js_name = currentRequest)]
+    pub fn current_request(
+        &mut self,
+        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+    ) -> Result<RequestJs, JsValue> {
+        let at_ms = time_argument("currentRequest", "atMs", &at_ms).map_err(JsValue::from)?;
+        Ok(to_js(&self.inner.current_request(at_ms)).unchecked_into())
     }
 
     /// The read-file state, most recently used first.

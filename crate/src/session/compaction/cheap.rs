@@ -150,7 +150,9 @@ impl Session {
                 let mut outcome = plain(clear_tool_uses::apply(records, &params, method));
                 let clears = outcome.records.as_slice() != records;
                 if *memory_tool && clears && !self.conversation.memory_warning_given {
+                    // Nothing is cleared this time: what would have been is cleared next time.
                     outcome.records = records.to_vec();
+                    outcome.decisions.clear();
                     outcome.warn_first = true;
                 }
                 outcome

@@ -135,6 +135,12 @@ impl Session {
         }
     }
 
+    /// The request the next round would send, as it stands now (nothing is recorded as
+    /// sent).
+    pub fn current_request(&mut self, at_ms: u64) -> Request {
+        self.peek_request(at_ms)
+    }
+
     /// The request as it would be sent now, without recording its size as sent.
     pub(super) fn peek_request(&mut self, at_ms: u64) -> Request {
         let sent = self.conversation.last_request_tokens;

@@ -1,0 +1,460 @@
+//! Compaction of a live session: the two phases, what is cleared and restored, the order
+//! and placement of the post-compact attachments (Q58), the survival report, bad input,
+//! auto-compaction, and the cheap policies' report — for `claude-code` and `recommended`.
+
+use context_assembly::compact::policies::masking::MaskingParams;
+use context_assembly::compact::restore::{
+    POST_COMPACT_MAX_FILES_TO_RESTORE, POST_COMPACT_MAX_TOKENS_PER_FILE, POST_COMPACT_TOKEN_BUDGET,
+};
+use context_assembly::session::{
+    CompactionOptions, CompactionReport, Fate, PermissionMode, Policy, ResponseBlock, Session,
+    SessionConfig, SessionOptions, ToolCall, ToolInvocation, Trigger,
+};
+use context_assembly::Profile;
+use proptest::prelude::*;
+
+fn session(profile: Profile, config: SessionConfig) -> Session {
+    Session::new(SessionOptions {
+        profile,
+        cwd: "/p".into(),
+        home: None,
+        config,
+    })
+    .unwrap()
+}
+
+fn call(id: &str, name: &str, input: &str, invocation: ToolInvocation) -> ResponseBlock {
+    ResponseBlock::ToolUse(ToolCall {
+        id: Some(id.into()),
+        name: name.into(),
+        input: input.into(),
+        invocation,
+    })
+}
+
+fn read(id: &str, path: &str) -> ResponseBlock {
+    let invocation = ToolInvocation::Read {
+        file_path: path.into(),
+        offset: None,
+        limit: None,
+    };
+    call(
+        id,
+        "Read",
+        &format!("{{\"file_path\":\"{path}\"}}"),
+        invocation,
+    )
+}
+
+fn bash(id: &str, command: &str, output: &str) -> ResponseBlock {
+    let invocation = ToolInvocation::External {
+        output: Some(output.into()),
+    };
+    call(
+        id,
+        "Bash",
+        &format!("{{\"command\":\"{command}\"}}"),
+        invocation,
+    )
+}
+
+/// `lines` lines of about ten tokens each.
+fn text(lines: usize, tag: &str) -> String {
+    (0..lines)
+        .map(|i| format!("let {tag}_{i} = compute({i}) + offset;\n"))
+        .collect()
+}
+
+/// A session that read `files` files of `lines` lines each (written at increasing mtimes)
+/// and ran a command.
+fn worked_session(profile: Profile, files: usize, lines: usize) -> Session {
+    let mut s = session(profile, SessionConfig::default());
+    for i in 0..files {
+        s.write_file(
+            &format!("src/f{i}.ts"),
+            text(lines, &format!("f{i}")).as_str(),
+            1_000 + i as u64,
+        )
+        .unwrap();
+    }
+    s.submit("look at the sources", 10_000);
+    let reads = (0..files)
+        .map(|i| read(&format!("r{i}"), &format!("src/f{i}.ts")))
+        .collect();
+    s.respond(reads, 11_000).unwrap();
+    s.respond(vec![bash("b1", "make test", &text(40, "log"))], 12_000)
+        .unwrap();
+    s.respond(vec![ResponseBlock::Text("All read.".into())], 13_000)
+        .unwrap();
+    s
+}
+
+fn full() -> CompactionOptions {
+    CompactionOptions::default()
+}
+
+fn fate<'r>(report: &'r CompactionReport, item: &str) -> &'r str {
+    report
+        .survival
+        .iter()
+        .find(|s| s.item == item)
+        .unwrap_or_else(|| panic!("no {item} in the survival list"))
+        .fate
+}
+
+#[test]
+fn planning_an_empty_transcript_does_nothing_and_says_why() {
+    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    let plan = s.plan_compaction(full(), 0);
+    assert!(!plan.applies);
+    assert!(plan.reason.contains("nothing to compact"));
+    let report = s.apply_compaction(&plan, None, 0).unwrap();
+    assert!(!report.applied);
+    assert_eq!(report.tokens_before, report.tokens_after);
+}
+
+#[test]
+fn planning_changes_nothing_and_applying_clears_then_restores() {
+    let mut s = worked_session(Profile::claude_code(), 7, 20);
+    let before = s.current_request(14_000);
+    let plan = s.plan_compaction(full(), 14_000);
+    assert_eq!(
+        s.current_request(14_000),
+        before,
+        "planning must not change the session"
+    );
+    assert!(plan.applies);
+    assert_eq!(plan.cleared.read_files.len(), 7);
+    assert!(plan
+        .summary_request
+        .as_deref()
+        .is_some_and(|r| r.contains("<summary>")));
+    // §9.4: five slots, newest mtime first; the plan lists them in order.
+    let files: Vec<_> = plan
+        .post_compact
+        .iter()
+        .filter(|a| a.kind == "file")
+        .collect();
+    assert_eq!(files.len(), POST_COMPACT_MAX_FILES_TO_RESTORE);
+    assert_eq!(files[0].path.as_deref(), Some("/p/src/f6.ts"));
+    let report = s.apply_compaction(&plan, None, 14_000).unwrap();
+    assert_eq!(report.summary_source, "extractive");
+    assert_eq!(report.restored.len(), 5);
+    assert!(report.tokens_after < report.tokens_before);
+    // The restore's reads repopulate the file state; the other two are gone from it.
+    assert_eq!(s.file_state().len(), 5);
+    assert_eq!(fate(&report, "/p/src/f0.ts"), Fate::DROPPED);
+    assert_eq!(fate(&report, "/p/src/f6.ts"), Fate::RESTORED);
+    assert_eq!(fate(&report, "conversation"), Fate::SUMMARISED);
+    assert_eq!(fate(&report, "system prompt"), Fate::KEPT);
+    // Full compaction keeps no message: only the summary and the attachments remain.
+    assert!(report.visible.commands.is_empty());
+}
+
+#[test]
+fn restored_files_respect_the_slot_and_token_limits() {
+    let mut s = worked_session(Profile::claude_code(), 9, 900);
+    let report = s.compact(full(), None, 14_000).unwrap();
+    assert!(report.restored.len() <= POST_COMPACT_MAX_FILES_TO_RESTORE);
+    assert!(report
+        .restored
+        .iter()
+        .all(|r| r.tokens <= POST_COMPACT_MAX_TOKENS_PER_FILE));
+    assert!(report.restored.iter().map(|r| r.tokens).sum::<u64>() <= POST_COMPACT_TOKEN_BUDGET);
+    // 900 lines are over 5,000 tokens: each comes back as a reference to its path.
+    assert!(report
+        .reinjected
+        .iter()
+        .any(|r| r.kind == "compact_file_reference"));
+    assert_eq!(fate(&report, "/p/src/f8.ts"), Fate::REFERENCED);
+}
+
+#[test]
+fn q58_attachments_float_above_the_summary_in_the_original_and_follow_it_when_fixed() {
+    for (profile, summary_first) in [
+        (Profile::claude_code(), false),
+        (Profile::recommended(), true),
+    ] {
+        let mut s = worked_session(profile, 2, 5);
+        // Enough later records that recommended's kept tail holds no Read.
+        for i in 0..6 {
+            s.submit(&format!("question {i}"), 14_000 + i * 10);
+            s.respond(vec![ResponseBlock::Text("answer".into())], 14_005 + i * 10)
+                .unwrap();
+        }
+        s.compact(full(), None, 14_500).unwrap();
+        let request = s.current_request(14_500);
+        let first: Vec<_> = request
+            .messages
+            .iter()
+            .flat_map(|m| m.content.iter())
+            .collect();
+        let summary_at = first
+            .iter()
+            .position(|b| b.source == "compact_summary")
+            .unwrap();
+        let sources: Vec<&str> = first.iter().map(|b| b.source.as_str()).collect();
+        let file_at = first
+            .iter()
+            .position(|b| b.source == "file")
+            .unwrap_or_else(|| panic!("{sources:?}"));
+        assert_eq!(summary_at < file_at, summary_first);
+    }
+}
+
+#[test]
+fn plan_mode_and_the_plan_file_come_back_after_the_files() {
+    let mut s = worked_session(Profile::claude_code(), 2, 5);
+    s.write_file("~/.claude/plans/plan.md", "1. fix it\n", 13_500)
+        .unwrap();
+    s.set_mode(PermissionMode::Plan);
+    let plan = s.plan_compaction(full(), 14_000);
+    let kinds: Vec<&str> = plan.post_compact.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, ["file", "file", "plan_file_reference", "plan_mode"]);
+}
+
+#[test]
+fn a_blank_or_oversized_summary_is_refused_and_nothing_changes() {
+    let mut s = worked_session(Profile::claude_code(), 2, 5);
+    let before = s.current_request(14_000);
+    let plan = s.plan_compaction(full(), 14_000);
+    let blank = s.apply_compaction(
+        &plan,
+        Some("<analysis>only thinking</analysis>\n  "),
+        14_000,
+    );
+    assert!(blank
+        .unwrap_err()
+        .to_string()
+        .starts_with("summary: is empty"));
+    let huge = "word ".repeat(900_000);
+    let error = s
+        .apply_compaction(&plan, Some(&huge), 14_000)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("larger than the context window of 200000"),
+        "{error}"
+    );
+    assert_eq!(s.current_request(14_000), before);
+    assert_eq!(s.file_state().len(), 2);
+}
+
+#[test]
+fn a_host_summary_is_formatted_and_a_stale_plan_is_refused() {
+    let mut s = worked_session(Profile::claude_code(), 1, 5);
+    let plan = s.plan_compaction(full(), 14_000);
+    s.submit("one more thing", 14_500);
+    let stale = s.apply_compaction(&plan, None, 15_000).unwrap_err();
+    assert!(stale.to_string().starts_with("plan: plan "));
+    let plan = s.plan_compaction(full(), 15_000);
+    let report = s
+        .apply_compaction(
+            &plan,
+            Some("<analysis>x</analysis><summary>Fixed A.</summary>"),
+            15_000,
+        )
+        .unwrap();
+    assert_eq!(report.summary_source, "host");
+    assert!(report.summary.unwrap().contains("Summary:\nFixed A."));
+}
+
+#[test]
+fn invoked_skills_are_reinjected_newest_first() {
+    let mut s = worked_session(Profile::claude_code(), 1, 5);
+    s.submit("use the skills", 14_000);
+    let skill = |id: &str, name: &str, body: &str| {
+        let invocation = ToolInvocation::External {
+            output: Some(body.into()),
+        };
+        call(
+            id,
+            "Skill",
+            &format!("{{\"skill\":\"{name}\"}}"),
+            invocation,
+        )
+    };
+    s.respond(vec![skill("s1", "pdf", "Read PDFs page by page.")], 15_000)
+        .unwrap();
+    s.respond(vec![skill("s2", "lint", "Run the linter first.")], 16_000)
+        .unwrap();
+    let report = s.compact(full(), None, 17_000).unwrap();
+    let skills = report
+        .reinjected
+        .iter()
+        .find(|r| r.kind == "invoked_skills")
+        .unwrap();
+    assert!(skills.tokens > 0);
+    let summary_request = s.current_request(17_000);
+    let text: String = summary_request.messages[0]
+        .content
+        .iter()
+        .map(|b| b.text.as_str())
+        .collect();
+    assert!(text.find("### Skill: lint") < text.find("### Skill: pdf"));
+    assert_eq!(fate(&report, "pdf"), Fate::REINJECTED);
+}
+
+#[test]
+fn session_memory_compaction_keeps_the_file_state_and_a_tail() {
+    let mut s = worked_session(Profile::claude_code(), 3, 400);
+    for i in 0..6 {
+        s.submit(&format!("explain part {i}"), 14_000 + i * 10);
+        let answer = ResponseBlock::Text(text(250, "answer"));
+        s.respond(vec![answer], 14_005 + i * 10).unwrap();
+    }
+    let options = CompactionOptions {
+        policy: Policy::SessionMemory,
+        ..full()
+    };
+    let plan = s.plan_compaction(options, 14_000);
+    assert!(plan.cleared.read_files.is_empty());
+    assert!(plan.kept_records > 0, "{:#?}", plan.decisions);
+    let report = s.apply_compaction(&plan, None, 14_000).unwrap();
+    assert!(report.restored.is_empty());
+    assert_eq!(s.file_state().len(), 3);
+    assert!(report.summary.unwrap().contains("word for word"));
+}
+
+#[test]
+fn masking_reports_the_same_shape_and_keeps_the_prefix_before_the_first_mask() {
+    let mut s = worked_session(Profile::claude_code(), 4, 30);
+    let options = CompactionOptions {
+        policy: Policy::Masking(MaskingParams {
+            n: 2,
+            ..MaskingParams::default()
+        }),
+        ..full()
+    };
+    let report = s.compact(options, None, 14_000).unwrap();
+    assert!(report.applied);
+    assert_eq!(report.masked.len(), 3, "{:?}", report.masked);
+    assert!(report.prefix_kept > 0 && report.prefix_kept < report.tokens_after);
+    assert_eq!(fate(&report, "/p/src/f0.ts"), Fate::MASKED);
+    assert_eq!(fate(&report, "conversation"), Fate::MASKED);
+    assert_eq!(report.visible.commands, ["make test"]);
+}
+
+#[test]
+fn the_memory_tool_warns_before_the_first_clearing() {
+    use context_assembly::compact::policies::clear_tool_uses::{
+        ClearToolUsesParams, Trigger as Clear,
+    };
+    let mut s = worked_session(Profile::claude_code(), 5, 30);
+    let params = ClearToolUsesParams {
+        trigger: Clear::ToolUses(2),
+        keep_tool_uses: 1,
+        ..Default::default()
+    };
+    let options = CompactionOptions {
+        policy: Policy::ClearToolUses {
+            params,
+            memory_tool: true,
+        },
+        ..full()
+    };
+    let first = s.compact(options.clone(), None, 14_000).unwrap();
+    assert!(first.masked.is_empty());
+    assert!(
+        first.tokens_after > first.tokens_before,
+        "the warning is added, nothing cleared"
+    );
+    let second = s.compact(options, None, 15_000).unwrap();
+    assert!(!second.masked.is_empty());
+}
+
+#[test]
+fn auto_compaction_fires_at_the_threshold_and_the_breaker_resets_per_turn() {
+    let config = SessionConfig {
+        context_window: 30_000,
+        output_reserve: 8_000,
+        ..SessionConfig::default()
+    };
+    let mut s = session(Profile::claude_code(), config);
+    s.write_file("big.ts", text(1_100, "big").as_str(), 1)
+        .unwrap();
+    s.submit("read big.ts", 1_000);
+    let turn = s.respond(vec![read("r1", "big.ts")], 2_000).unwrap();
+    let request = turn.request.unwrap();
+    // 30,000 − 8,000 − 13,000: the auto-compact threshold.
+    assert_eq!(request.window.autocompact, 9_000);
+    let report = turn.compaction.first().expect("auto-compaction ran");
+    assert_eq!(report.trigger, Trigger::AUTO);
+    assert!(report.tokens_before >= 9_000);
+    assert!(request.tokens.total < 9_000);
+    assert!(report
+        .summary
+        .as_deref()
+        .is_some_and(|m| m.contains("Continue the last task")));
+}
+
+#[test]
+fn recommended_runs_the_cheap_stage_first() {
+    let config = SessionConfig {
+        context_window: 60_000,
+        output_reserve: 8_000,
+        ..SessionConfig::default()
+    };
+    let mut s = session(Profile::recommended(), config);
+    for turn in 0..4u64 {
+        s.submit(&format!("run the suite, take {turn}"), turn * 10_000);
+        let out = text(1_000, &format!("run{turn}"));
+        let turn_out = s
+            .respond(
+                vec![bash(&format!("b{turn}"), "make test", &out)],
+                turn * 10_000 + 1_000,
+            )
+            .unwrap();
+        if let Some(first) = turn_out.compaction.first() {
+            assert_eq!(first.policy, "opencode.prune");
+            assert!(first.applied);
+            return;
+        }
+        s.respond(
+            vec![ResponseBlock::Text("done".into())],
+            turn * 10_000 + 2_000,
+        )
+        .unwrap();
+    }
+    panic!("the context never reached the threshold");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Over generated sessions: the restore's limits hold, and no policy splits a tool call
+    /// from its result.
+    #[test]
+    fn limits_and_pairs_hold_for_every_policy(files in 1usize..12, lines in proptest::collection::vec(1usize..1_200, 12), policy in 0usize..5) {
+        let mut s = session(Profile::claude_code(), SessionConfig::default());
+        for i in 0..files {
+            s.write_file(&format!("f{i}.ts"), text(lines[i], "x").as_str(), i as u64).unwrap();
+        }
+        s.submit("go", 100);
+        for i in 0..files {
+            s.respond(vec![read(&format!("r{i}"), &format!("f{i}.ts"))], 200 + i as u64).unwrap();
+        }
+        let policy = match policy {
+            0 => Policy::Full,
+            1 => Policy::SessionMemory,
+            2 => Policy::Masking(MaskingParams { n: 2, ..MaskingParams::default() }),
+            3 => Policy::Prune(Default::default()),
+            _ => Policy::Truncate { params: Default::default(), dedupe: Default::default() },
+        };
+        let report = s.compact(CompactionOptions { policy, ..full() }, None, 10_000).unwrap();
+        prop_assert!(report.restored.len() <= POST_COMPACT_MAX_FILES_TO_RESTORE);
+        prop_assert!(report.restored.iter().all(|r| r.tokens <= POST_COMPACT_MAX_TOKENS_PER_FILE));
+        prop_assert!(report.restored.iter().map(|r| r.tokens).sum::<u64>() <= POST_COMPACT_TOKEN_BUDGET);
+        let request = s.current_request(10_000);
+        let mut calls = Vec::new();
+        for message in &request.messages {
+            for block in &message.content {
+                match block.block_type {
+                    "tool_use" => calls.push(block.tool_use_id.clone()),
+                    "tool_result" => prop_assert!(calls.contains(&block.tool_use_id), "a result without its call"),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
