@@ -427,8 +427,8 @@ proptest! {
     #[test]
     fn limits_and_pairs_hold_for_every_policy(files in 1usize..12, lines in proptest::collection::vec(1usize..1_200, 12), policy in 0usize..5) {
         let mut s = session(Profile::claude_code(), SessionConfig::default());
-        for i in 0..files {
-            s.write_file(&format!("f{i}.ts"), text(lines[i], "x").as_str(), i as u64).unwrap();
+        for (i, count) in lines.iter().take(files).enumerate() {
+            s.write_file(&format!("f{i}.ts"), text(*count, "x").as_str(), i as u64).unwrap();
         }
         s.submit("go", 100);
         for i in 0..files {
