@@ -8,7 +8,8 @@ use std::time::Instant;
 use context_assembly::diff::{diff_snippet, SnippetRules};
 use context_assembly::mention::{extract_mentions, MentionRules};
 use context_assembly::session::{
-    ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall, ToolInvocation,
+    CompactionOptions, Policy, ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall,
+    ToolInvocation,
 };
 use context_assembly::tokens::{estimate_tokens, TokenMethod};
 use context_assembly::Profile;
@@ -323,6 +324,70 @@ fn bench_turns(_: &mut Lcg) {
     println!("\nratio t(500) / t(50): {:.2} (goal ≤ 2)", large / small);
 }
 
+/// The policies the compaction benchmark runs, by id.
+fn bench_policies() -> Vec<Policy> {
+    use context_assembly::compact::microcompact::MicrocompactRules;
+    use context_assembly::compact::tool_result_budget::ToolResultBudgetRules;
+    Vec::from([
+        Policy::Full,
+        Policy::SessionMemory,
+        Policy::Microcompact(MicrocompactRules::recommended()),
+        Policy::ToolResultBudget(ToolResultBudgetRules::claude_code()),
+        Policy::Prune(Default::default()),
+        Policy::Masking(Default::default()),
+        Policy::ClearToolUses {
+            params: Default::default(),
+            memory_tool: false,
+        },
+        Policy::Truncate {
+            params: Default::default(),
+            dedupe: Default::default(),
+        },
+    ])
+}
+
+/// Median ms of planning, and of applying, `policy` on a session of `records` records.
+fn compaction_ms(policy: &Policy, records: usize) -> (f64, f64, usize) {
+    let mut plans = Vec::new();
+    let mut applies = Vec::new();
+    let mut size = 0;
+    for _ in 0..3 {
+        let (mut session, now) = grown_session(10, records);
+        size = session.transcript_len();
+        let options = CompactionOptions {
+            policy: policy.clone(),
+            ..CompactionOptions::default()
+        };
+        let start = Instant::now();
+        let plan = black_box(session.plan_compaction(options, now + 7_200_000));
+        plans.push(start.elapsed().as_secs_f64() * 1e3);
+        let start = Instant::now();
+        black_box(
+            session
+                .apply_compaction(&plan, None, now + 7_200_000)
+                .expect("apply"),
+        );
+        applies.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    plans.sort_by(f64::total_cmp);
+    applies.sort_by(f64::total_cmp);
+    (plans[1], applies[1], size)
+}
+
+fn bench_compaction(_: &mut Lcg) {
+    println!("\n## Compaction on a live session, claude-code (median of 3; plan and apply in ms)\n\n| policy | plan 500 | apply 500 | plan 5000 | apply 5000 | ratio (plan+apply) |\n|---|--:|--:|--:|--:|--:|");
+    for policy in bench_policies() {
+        let (plan_small, apply_small, _) = compaction_ms(&policy, 500);
+        let (plan_large, apply_large, _) = compaction_ms(&policy, 5_000);
+        let ratio = (plan_large + apply_large) / (plan_small + apply_small);
+        println!(
+            "| {} | {plan_small:.2} | {apply_small:.2} | {plan_large:.2} | {apply_large:.2} | {ratio:.1} |",
+            policy.id()
+        );
+    }
+    println!("\n10× the records; linear is a ratio of about 10.");
+}
+
 /// A named part of the benchmark.
 type Section = (&'static str, fn(&mut Lcg));
 
@@ -335,12 +400,13 @@ fn main() {
         .collect();
     let wants = |name: &str| chosen.is_empty() || chosen.iter().any(|c| c == name);
     println!("# native engines (cargo bench profile: opt-level 3, thin LTO)");
-    let sections: [Section; 5] = [
+    let sections: [Section; 6] = [
         ("diff", bench_diff),
         ("tokens", bench_tokens),
         ("mentions", bench_mentions),
         ("session", bench_session),
         ("turns", bench_turns),
+        ("compaction", bench_compaction),
     ];
     for (name, run) in sections {
         if wants(name) {
