@@ -93,7 +93,7 @@ bench: pkg
 	node tests/bench/run.mjs
 
 size: pkg
-	@printf 'pkg/context_assembly_bg.wasm: %s bytes, %s bytes gzipped (budget 256000)\n' \
+	@printf 'pkg/context_assembly_bg.wasm: %s bytes, %s bytes gzipped (budget 340000: the compaction issue added ~79 KB)\n' \
 	  "$$(wc -c < pkg/context_assembly_bg.wasm)" "$$(gzip -9 -c pkg/context_assembly_bg.wasm | wc -c)"
 
 screenshot: pkg setup-browser setup-node

@@ -1,6 +1,7 @@
 // The playground's entry point: load the engine, then wire every view.
 import { byId, messageOf } from './dom.js';
 import { loadEngine } from './engine.js';
+import { setUpCompaction } from './views/compaction.js';
 import { setUpDiff } from './views/diff.js';
 import { setUpFiles } from './views/files.js';
 import { setUpMentions } from './views/mentions.js';
@@ -11,6 +12,7 @@ const status = byId('status', HTMLParagraphElement);
 try {
   await loadEngine();
   await setUpScenario();
+  setUpCompaction();
   setUpMentions();
   setUpTokens();
   setUpDiff();

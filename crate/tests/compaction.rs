@@ -317,6 +317,43 @@ fn session_memory_compaction_keeps_the_file_state_and_a_tail() {
 }
 
 #[test]
+fn session_memory_gives_way_to_full_compaction_when_its_tail_is_too_large() {
+    let config = SessionConfig {
+        context_window: 60_000,
+        output_reserve: 8_000,
+        auto_compact: false,
+        ..SessionConfig::default()
+    };
+    let mut s = session(Profile::claude_code(), config);
+    for i in 0..4 {
+        s.write_file(
+            &format!("f{i}.ts"),
+            text(1_300, &format!("f{i}")).as_str(),
+            i,
+        )
+        .unwrap();
+    }
+    s.submit("read them", 100);
+    for i in 0..4 {
+        s.respond(vec![read(&format!("r{i}"), &format!("f{i}.ts"))], 200 + i)
+            .unwrap();
+    }
+    let options = CompactionOptions {
+        policy: Policy::SessionMemory,
+        ..full()
+    };
+    let report = s.compact(options, None, 1_000).unwrap();
+    let skipped = report
+        .decisions
+        .iter()
+        .find(|d| d.subject == "session-memory compaction")
+        .unwrap();
+    assert!(skipped.reason.contains("a full compaction runs instead"));
+    assert!(!report.summary.unwrap().contains("word for word"));
+    assert!(report.tokens_after < 39_000);
+}
+
+#[test]
 fn masking_reports_the_same_shape_and_keeps_the_prefix_before_the_first_mask() {
     let mut s = worked_session(Profile::claude_code(), 4, 30);
     let options = CompactionOptions {

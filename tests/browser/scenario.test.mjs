@@ -230,7 +230,8 @@ test('a bad scenario shows the engine message in the panel, never on the console
 test('over the window: the meter marks the excess instead of free space', async () => {
   const { page, problems } = await openPlayground(browser.context, server.url);
   await pick(page, 'external-edit.json');
-  const scenario = JSON.stringify({ profile: 'claude-code', steps: [{ kind: 'user', prompt: 'x '.repeat(420000) }] });
+  // Auto-compaction off: otherwise the session compacts the prompt away before the request.
+  const scenario = JSON.stringify({ profile: 'claude-code', config: { autoCompact: false }, steps: [{ kind: 'user', prompt: 'x '.repeat(420000) }] });
   await page.$eval('#scenario-json', (area, text) => { /** @type {HTMLTextAreaElement} */ (area).value = text; }, scenario);
   await page.click('#scenario-run');
   const window = await page.evaluate(async (text) => {

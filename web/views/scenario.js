@@ -30,6 +30,36 @@ export function requestFor(steps, index) {
 }
 
 /**
+ * The scenario to run: the editor's text, with the profile replaced when one is picked
+ * (text that is not JSON goes as it is, and the engine says what is wrong with it). The
+ * compaction view replays the same scenario, so it builds it here too.
+ * @param {string} text the editor's text
+ * @param {string} profile the picked profile, or '' for the scenario's own
+ * @returns {string}
+ */
+export function scenarioText(text, profile) {
+  if (profile === '') return text;
+  try {
+    const parsed = JSON.parse(text);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
+    return JSON.stringify({ ...parsed, profile });
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Marks a step before whose request the session compacted: the policy, and the request's
+ * tokens before and after (the report is in the compaction view).
+ * @param {import('../../pkg/context_assembly.js').CompactionReport} report
+ * @returns {HTMLElement}
+ */
+function compactionMark(report) {
+  const what = report.applied ? `${report.tokensBefore.toLocaleString('en-US')} → ${report.tokensAfter.toLocaleString('en-US')}` : 'not applied';
+  return h('span', { class: 'compacted', 'data-compacted': report.policy, title: report.reason }, `${report.trigger}-compacted: ${report.policy}, ${what}`);
+}
+
+/**
  * A logical time as a reader reads it; the engine's clock is epoch milliseconds, in UTC.
  * @param {number} ms
  */
@@ -130,7 +160,8 @@ export async function setUpScenario() {
     h('span', { class: 'step-index' }, String(index)),
     h('span', { class: 'step-kind' }, step.input.kind),
     h('span', { class: 'step-summary' }, stepSummary(step.input)),
-    h('span', { class: `round round-${step.turn.round}` }, step.turn.round))));
+    h('span', { class: `round round-${step.turn.round}` }, step.turn.round),
+    ...(step.turn.compaction ?? []).map(compactionMark))));
   }
 
   /**
@@ -195,26 +226,10 @@ export async function setUpScenario() {
     renderStep();
   }
 
-  /**
-   * The scenario to run: the editor's text, with the profile replaced when one is picked
-   * (text that is not JSON goes as it is, and the engine says what is wrong with it).
-   * @returns {string}
-   */
-  function scenarioText() {
-    if (profile.value === '') return json.value;
-    try {
-      const parsed = JSON.parse(json.value);
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return json.value;
-      return JSON.stringify({ ...parsed, profile: profile.value });
-    } catch {
-      return json.value;
-    }
-  }
-
   /** Replays the JSON in the editor; a bad scenario is reported, the last good run stays. */
   function run() {
     try {
-      const trace = withEngine((engine) => engine.runScenario(scenarioText()));
+      const trace = withEngine((engine) => engine.runScenario(scenarioText(json.value, profile.value)));
       steps = trace.steps;
       current = Math.max(0, Math.min(current, steps.length - 1));
       shownRequest = null;

@@ -168,13 +168,21 @@ impl Session {
                     true,
                 )
             }
-            RestoreRead::TooLarge => (
-                None,
-                RESTORE_READ_MAX_TOKENS + 1,
-                RESTORE_READ_MAX_TOKENS + 1,
-                true,
-            ),
+            RestoreRead::TooLarge => {
+                let tokens = self.whole_file_tokens(abs).max(RESTORE_READ_MAX_TOKENS + 1);
+                (None, tokens, tokens, true)
+            }
             RestoreRead::Unreadable => (None, 0, 0, false),
+        }
+    }
+
+    /// The estimate of a whole text file, for the reason a file is too large to restore.
+    fn whole_file_tokens(&self, abs: &str) -> u64 {
+        match self.vfs.read(abs) {
+            Ok(crate::vfs::Content::Text(text)) => {
+                estimate_tokens(&text, self.profile.token_method, None)
+            }
+            _ => 0,
         }
     }
 

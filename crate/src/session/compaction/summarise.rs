@@ -13,9 +13,11 @@ use super::{decide, prefix_kept};
 use crate::attachment::{Collected, Verdict};
 use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTailConfig};
 use crate::compact::partial::{split_at_pivot, PartialDirection};
+use crate::compact::policies::total_tokens;
 use crate::compact::summary::{
     extractive_summary, format_compact_summary, summary_message, summary_request,
 };
+use crate::request::Request;
 use crate::session::Session;
 use crate::tokens::estimate_tokens;
 use crate::transcript::{Message, Record};
@@ -51,6 +53,13 @@ impl Session {
             plan.cleared.read_files = self.file_state.keys().map(String::from).collect();
         }
         plan.cleared.nested_memory = self.loaded_memory_paths();
+        plan.decisions.push(decide(
+            "skill listing",
+            Verdict::UNCHANGED,
+            "the names of skills already listed are not cleared, so the listing is not sent \
+             again after the summary (§9.3 item 5)"
+                .into(),
+        ));
         let mut out = Collected::default();
         let file_state = self.file_state_entries();
         let (attachments, _) =
@@ -130,13 +139,25 @@ impl Session {
         at_ms: u64,
     ) -> Result<CompactionReport, Error> {
         let mut decisions = plan.decisions.clone();
-        let split = self.split(&plan.options.policy, &mut Vec::new())?;
-        let (formatted, source) = self.summary_text(summary, &split.summarised)?;
-        let is_session_memory = plan.options.policy == Policy::SessionMemory;
+        let mut split = self.split(&plan.options.policy, &mut Vec::new())?;
+        let (mut formatted, source) = self.summary_text(summary, &split.summarised)?;
+        let mut is_session_memory = plan.options.policy == Policy::SessionMemory;
         let auto = plan.trigger == Trigger::AUTO;
-        let message = summary_message(&formatted, None, is_session_memory, auto);
-
         let before = self.peek_request(at_ms);
+        if is_session_memory && self.session_memory_too_large(&before, &split, &formatted) {
+            // §9.8: a session-memory compaction that would not get under the threshold
+            // gives way to a full one.
+            decisions.push(decide(
+                "session-memory compaction",
+                Verdict::SKIPPED,
+                "the kept tail and the summary would still reach the auto-compact threshold:                  a full compaction runs instead (§9.8)"
+                    .into(),
+            ));
+            split = self.split(&Policy::Full, &mut decisions)?;
+            formatted = self.summary_text(summary, &split.summarised)?.0;
+            is_session_memory = false;
+        }
+        let message = summary_message(&formatted, None, is_session_memory, auto);
         let snapshot = self.survival_snapshot(&before);
         let file_state = self.file_state_entries();
         if !is_session_memory {
@@ -219,6 +240,19 @@ impl Session {
             });
         }
         Ok((formatted, "host"))
+    }
+
+    /// Whether a session-memory compaction's result would still reach the auto-compact
+    /// threshold: the request outside the messages, the kept tail and the summary.
+    fn session_memory_too_large(&self, before: &Request, split: &Split, summary: &str) -> bool {
+        let method = self.profile.token_method;
+        let outside = before
+            .tokens
+            .total
+            .saturating_sub(before.tokens.by_channel.messages);
+        let kept = total_tokens(&split.kept, method);
+        let estimate = outside + kept + estimate_tokens(summary, method, None);
+        estimate >= self.thresholds().autocompact
     }
 
     /// Boundary, summary and kept records, in the order of §9.3 item 7.

@@ -73,7 +73,7 @@ impl Session {
             tokens_after: after.tokens.by_channel.system,
         }]);
         survival.extend(self.eager_survival(summarised));
-        let mut seen: Vec<String> = Vec::new();
+        let mut seen: Vec<String> = survival.iter().map(|s| s.item.clone()).collect();
         for (path, kind) in &snapshot.memory_attachments {
             if seen.contains(path) {
                 continue;
@@ -110,18 +110,15 @@ impl Session {
         let mut files: Vec<&String> = snapshot.read_files.iter().collect();
         files.extend(old.tokens.keys().filter(|k| k.starts_with('/')));
         for path in files {
-            if seen.contains(path) || self.is_memory_path(path) {
+            if seen.contains(path) {
                 continue;
             }
             seen.push(path.clone());
-            survival.push(self.path_fate(
-                report,
-                path,
-                ItemKind::READ_FILE,
-                &old,
-                &new,
-                summarised,
-            ));
+            let kind = match self.is_memory_path(path) {
+                true => self.memory_item_kind(path, ""),
+                false => ItemKind::READ_FILE,
+            };
+            survival.push(self.path_fate(report, path, kind, &old, &new, summarised));
         }
         survival.push(keyed_fate("todos", ItemKind::TODOS, "todos", &old, &new, summarised, "the list lives in the session's state: the summary's pending tasks and the next todo reminder bring it back"));
         survival.push(Survival {

@@ -1,0 +1,179 @@
+// The compaction view, used as a reader would: compact the scenario the player loaded, read
+// the meters, the survival table and the comparison, and get the engine's complaints in the
+// panel. Expectations come from `compactScenario` run in the same page.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPlayground, startServer } from './harness.mjs';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
+/** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
+
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** Needs a pivot, so the comparison leaves it out. */
+const PARTIAL = 'claude-code.partial';
+
+/**
+ * Opens the playground with a teaching scenario loaded in the player.
+ * @param {string} file
+ */
+async function openWith(file) {
+  const opened = await openPlayground(browser.context, server.url);
+  await opened.page.selectOption('#scenario-pick', file);
+  await opened.page.waitForSelector(`#scenario-panel[data-loaded="${file}"]`);
+  return opened;
+}
+
+/**
+ * Compacts with a policy at the default step (all of them).
+ * @param {import('playwright-core').Page} page
+ * @param {string} policy
+ */
+async function compact(page, policy) {
+  await page.selectOption('#compaction-policy', policy);
+  await page.click('#compaction-run');
+}
+
+/**
+ * The engine's own answers for a scenario, replayed up to the panel's step.
+ * @param {import('playwright-core').Page} page
+ * @param {string} file
+ */
+function expectedPreviews(page, file) {
+  return page.evaluate(async (name) => {
+    const engine = await import('/pkg/context_assembly.js');
+    await engine.default();
+    const text = await (await fetch(`/web/scenarios/${name}`)).text();
+    const steps = Number(/** @type {HTMLInputElement} */ (document.querySelector('#compaction-step')).value);
+    return {
+      policies: engine.compactionPolicies(),
+      reports: Object.fromEntries(engine.compactionPolicies().filter((id) => id !== 'claude-code.partial')
+        .map((id) => [id, engine.compactScenario(text, { policy: id }, steps).report])),
+    };
+  }, file);
+}
+
+test('claude-code.full on auto-compaction: the context shrinks, the conversation is summarised, files come back', async () => {
+  const { page, problems } = await openWith('auto-compaction.json');
+  // The default replays the steps before the first auto-compaction: the context at its threshold.
+  const marked = await page.getAttribute('#scenario-steps li:has([data-compacted])', 'data-index');
+  assert.equal(marked, '9');
+  assert.equal(await page.inputValue('#compaction-step'), marked);
+  assert.match(await page.textContent('#scenario-steps li[data-index="9"]') ?? '', /auto-compacted: claude-code\.full, 19,870 → /);
+  assert.ok(await page.isVisible('#compaction-panel .explain'));
+  await compact(page, 'claude-code.full');
+  assert.equal(await page.isHidden('#compaction-error'), true);
+  const meters = await page.evaluate(() => Object.fromEntries(['before', 'after'].map((side) => {
+    const meter = /** @type {HTMLElement} */ (document.querySelector(`#compaction-${side}`));
+    return [side, {
+      window: Number(meter.dataset.window), total: Number(meter.dataset.total),
+      segments: meter.querySelectorAll('[data-segment]').length,
+      threshold: meter.querySelector('[data-threshold="autocompact"]') !== null,
+    }];
+  })));
+  assert.ok(meters.after.total < meters.before.total, `after < before: ${JSON.stringify(meters)}`);
+  for (const side of [meters.before, meters.after]) {
+    assert.ok(side.window > 0 && side.segments === 6 && side.threshold, JSON.stringify(side));
+  }
+  const fates = await page.$$eval('#compaction-survival tbody tr', (rows) => rows.map((row) => ({
+    item: /** @type {HTMLElement} */ (row).dataset.item, fate: /** @type {HTMLElement} */ (row).dataset.fate })));
+  assert.deepEqual(fates.filter((row) => row.item === 'conversation').map((row) => row.fate), ['summarised']);
+  const restored = fates.filter((row) => row.fate === 'restored').length;
+  assert.ok(restored >= 1 && restored <= 5, `restored rows: ${restored}`);
+  const listed = await page.locator('#compaction-report [data-list="restored"] li').count();
+  assert.ok(listed >= restored && listed <= 5, `the report's restored list: ${listed}`);
+  assert.match(await page.textContent('#compaction-report') ?? '', /extractive/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the comparison has a row per policy but partial, and its numbers add up', async () => {
+  const { page, problems } = await openWith('auto-compaction.json');
+  const expected = await expectedPreviews(page, 'auto-compaction.json');
+  await compact(page, 'claude-code.full');
+  const rows = await page.$$eval('#compaction-compare tbody tr', (elements) => elements.map((row) => {
+    const data = /** @type {HTMLElement} */ (row).dataset;
+    const cell = (/** @type {string} */ name) => /** @type {HTMLElement | null} */ (row.querySelector(`[data-visible="${name}"]`));
+    return {
+      policy: data.policy, before: Number(data.before), after: Number(data.after), freed: Number(data.freed),
+      prefixKept: Number(data.prefixKept), text: row.textContent ?? '',
+      paths: { count: Number(cell('paths')?.dataset.count), title: cell('paths')?.title ?? '' },
+      commands: { count: Number(cell('commands')?.dataset.count), title: cell('commands')?.title ?? '' },
+    };
+  }));
+  assert.deepEqual(rows.map((row) => row.policy), expected.policies.filter((id) => id !== PARTIAL));
+  for (const row of rows) {
+    const report = expected.reports[/** @type {string} */ (row.policy)];
+    assert.equal(row.freed, row.before - row.after, `${row.policy}: freed = before − after`);
+    assert.equal(row.before, report.tokensBefore, `${row.policy}: before`);
+    assert.equal(row.after, report.tokensAfter, `${row.policy}: after`);
+    assert.equal(row.prefixKept, report.prefixKept, `${row.policy}: prefix kept`);
+    assert.ok(row.text.includes(`${row.freed.toLocaleString('en-US')} tok`), `${row.policy}: the freed tokens are shown`);
+  }
+  const mask = rows.find((row) => row.policy === 'swe.observation_mask');
+  const report = expected.reports['swe.observation_mask'];
+  assert.ok(mask !== undefined && report !== undefined);
+  assert.equal(mask.paths.count, report.visible.paths.length);
+  assert.equal(mask.paths.title, report.visible.paths.join('\n'));
+  assert.equal(mask.commands.count, report.visible.commands.length);
+  assert.equal(mask.commands.title, report.visible.commands.join('\n'));
+  assert.ok(report.visible.paths.length > 0, 'the scenario leaves files visible');
+  for (const path of report.visible.paths) assert.ok(mask.text.includes(path), `${path} is listed`);
+  assert.match(await page.textContent('#compaction-panel') ?? '', /prompt cache can reuse/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the engine\'s complaints show in the panel: a step out of range, partial without a pivot, bad params', async () => {
+  const { page, problems } = await openWith('auto-compaction.json');
+  const total = await page.locator('#scenario-steps li').count();
+  await page.fill('#compaction-step', String(total + 5));
+  await compact(page, 'claude-code.full');
+  assert.equal(await page.isVisible('#compaction-error'), true);
+  assert.equal(await page.getAttribute('#compaction-error', 'role'), 'alert');
+  assert.match(await page.textContent('#compaction-error') ?? '', new RegExp(`${total + 5} steps asked for, but the scenario has ${total}`));
+  assert.equal(await page.isHidden('#compaction-results'), true, 'no stale results beside the error');
+  await page.fill('#compaction-step', String(total));
+  await compact(page, PARTIAL);
+  assert.equal(await page.isVisible('#compaction-error'), true);
+  assert.match(await page.textContent('#compaction-error') ?? '', /pivot/);
+  // A pivot that is no record's id changes nothing, and the report names the ids there are;
+  // one of those then works.
+  await page.fill('#compaction-pivot', '99999');
+  await page.click('#compaction-run');
+  assert.equal(await page.isHidden('#compaction-error'), true);
+  const reason = await page.textContent('#compaction-report') ?? '';
+  const ids = reason.match(/no record has id 99999; .*ids (\d+) to (\d+)/);
+  assert.ok(ids !== null, reason);
+  await page.fill('#compaction-pivot', String(Number(ids[2])));
+  await page.click('#compaction-run');
+  assert.equal(await page.getAttribute('#compaction-report [data-applied]', 'data-applied'), 'true');
+  await page.fill('#compaction-params', '{ not json');
+  await compact(page, 'swe.observation_mask');
+  assert.match(await page.textContent('#compaction-error') ?? '', /^params: not JSON/);
+  // A run that works clears the message.
+  await page.fill('#compaction-params', '{"n": 3}');
+  await page.click('#compaction-run');
+  assert.equal(await page.isHidden('#compaction-error'), true);
+  assert.equal(await page.isVisible('#compaction-results'), true);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a new scenario in the player resets the step range and clears the old results', async () => {
+  const { page, problems } = await openWith('auto-compaction.json');
+  await compact(page, 'claude-code.full');
+  assert.equal(await page.isVisible('#compaction-results'), true);
+  await page.selectOption('#scenario-pick', 'cheap-stage.json');
+  await page.waitForSelector('#scenario-panel[data-loaded="cheap-stage.json"]');
+  await page.waitForSelector('#compaction-results', { state: 'hidden' });
+  const total = await page.locator('#scenario-steps li').count();
+  // The step defaults to just before the first auto-compaction: the context at its threshold.
+  const marked = await page.getAttribute('#scenario-steps li:has([data-compacted])', 'data-index');
+  assert.equal(marked, '10');
+  assert.equal(await page.inputValue('#compaction-step'), marked);
+  assert.equal(await page.getAttribute('#compaction-step', 'max'), String(total));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
