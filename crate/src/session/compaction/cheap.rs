@@ -6,8 +6,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::options::Policy;
-use super::prefix_kept;
 use super::report::{CompactionPlan, CompactionReport};
+use super::report_of;
 use crate::attachment::{Attachment, Decision, Verdict};
 use crate::compact::microcompact::time_based_microcompact;
 use crate::compact::policies::{
@@ -88,24 +88,8 @@ impl Session {
         }
         self.conversation.messages.clear();
         let after = self.peek_request(at_ms);
-        let mut report = CompactionReport {
-            policy: plan.policy,
-            trigger: plan.trigger,
-            applied: true,
-            reason: plan.reason.clone(),
-            tokens_before: before.tokens.total,
-            tokens_after: after.tokens.total,
-            prefix_kept: prefix_kept(&before, &after),
-            summary_source: "none",
-            summary: None,
-            restored: Vec::new(),
-            reinjected: Vec::new(),
-            masked: Vec::new(),
-            dropped: Vec::new(),
-            survival: Vec::new(),
-            visible: Default::default(),
-            decisions,
-        };
+        let reason = plan.reason.clone();
+        let mut report = report_of(plan, true, reason, &before, &after, decisions);
         self.finish_report(&mut report, &snapshot, &after);
         report
     }

@@ -171,35 +171,62 @@ impl Session {
     fn unapplied_report(&mut self, plan: &CompactionPlan, at_ms: u64) -> CompactionReport {
         let request = self.peek_request(at_ms);
         let snapshot = self.survival_snapshot(&request);
-        let mut report = CompactionReport {
-            policy: plan.policy,
-            trigger: plan.trigger,
-            applied: false,
-            reason: plan.reason.clone(),
-            tokens_before: request.tokens.total,
-            tokens_after: request.tokens.total,
-            prefix_kept: request.tokens.total,
-            summary_source: "none",
-            summary: None,
-            restored: Vec::new(),
-            reinjected: Vec::new(),
-            masked: Vec::new(),
-            dropped: Vec::new(),
-            survival: Vec::new(),
-            visible: Default::default(),
-            decisions: plan.decisions.clone(),
-        };
+        let decisions = plan.decisions.clone();
+        let mut report = report_of(
+            plan,
+            false,
+            plan.reason.clone(),
+            &request,
+            &request,
+            decisions,
+        );
         self.finish_report(&mut report, &snapshot, &request);
         report
     }
 }
 
+/// A report of `plan` that took the request from `before` to `after`, its lists still
+/// empty ([`Session::finish_report`] fills them).
+fn report_of(
+    plan: &CompactionPlan,
+    applied: bool,
+    reason: String,
+    before: &Request,
+    after: &Request,
+    decisions: Vec<Decision>,
+) -> CompactionReport {
+    CompactionReport {
+        policy: plan.policy,
+        trigger: plan.trigger,
+        applied,
+        reason,
+        tokens_before: before.tokens.total,
+        tokens_after: after.tokens.total,
+        prefix_kept: prefix_kept(before, after),
+        summary_source: "none",
+        summary: None,
+        restored: Vec::new(),
+        reinjected: Vec::new(),
+        masked: Vec::new(),
+        dropped: Vec::new(),
+        survival: Vec::new(),
+        visible: Visible::default(),
+        decisions,
+    }
+}
+
 /// Tokens of the leading blocks `after` shares with `before`, in the order a prompt cache
-/// reads them: system, tools, then the messages (the user context sits among them).
+/// reads them: system, tools, the user context, then the messages. (The user context sits
+/// among the messages; counting it before them keeps an unchanged request wholly kept.)
 fn prefix_kept(before: &Request, after: &Request) -> u64 {
     let blocks = |request: &Request| -> Vec<(String, u64)> {
         let mut all: Vec<(String, u64)> = Vec::new();
-        for block in request.system.iter().chain(request.tools.iter()) {
+        let outside = request
+            .system
+            .iter()
+            .chain(&request.tools)
+            .chain(&request.user_context);
+        for block in outside {
             all.push((block.text.clone(), block.tokens));
         }
         for message in &request.messages {

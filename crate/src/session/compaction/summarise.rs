@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use super::options::{Policy, Trigger};
 use super::report::{CompactionPlan, CompactionReport};
-use super::{decide, prefix_kept};
+use super::{decide, report_of};
 use crate::attachment::{Collected, Verdict};
 use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTailConfig};
 use crate::compact::partial::{split_at_pivot, PartialDirection};
@@ -180,29 +180,15 @@ impl Session {
         self.conversation.user_context = None;
         self.conversation.messages.clear();
         let after = self.peek_request(at_ms);
-        let mut report = CompactionReport {
-            policy: plan.policy,
-            trigger: plan.trigger,
-            applied: true,
-            reason: format!(
-                "{} records were replaced by a summary ({source}); {} kept, {} attachments follow",
-                split.summarised.len(),
-                split.kept.len(),
-                attachments.len()
-            ),
-            tokens_before: before.tokens.total,
-            tokens_after: after.tokens.total,
-            prefix_kept: prefix_kept(&before, &after),
-            summary_source: source,
-            summary: Some(message),
-            restored: Vec::new(),
-            reinjected: Vec::new(),
-            masked: Vec::new(),
-            dropped: Vec::new(),
-            survival: Vec::new(),
-            visible: Default::default(),
-            decisions,
-        };
+        let reason = format!(
+            "{} records were replaced by a summary ({source}); {} kept, {} attachments follow",
+            split.summarised.len(),
+            split.kept.len(),
+            attachments.len()
+        );
+        let mut report = report_of(plan, true, reason, &before, &after, decisions);
+        report.summary_source = source;
+        report.summary = Some(message);
         self.account_attachments(&mut report, &attachments);
         self.finish_report(&mut report, &snapshot, &after);
         Ok(report)
