@@ -143,6 +143,7 @@ pub mod read;
 pub mod request;
 #[cfg(feature = "serde")]
 pub mod scenario;
+pub mod search;
 pub mod session;
 pub mod tokens;
 pub mod transcript;

@@ -36,6 +36,7 @@ mod mentions;
 mod pipeline;
 mod respond;
 mod rules;
+mod search;
 mod tools;
 mod turn;
 

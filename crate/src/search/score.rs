@@ -1,0 +1,285 @@
+//! Scoring one needle against one path the way Codex's fuzzy matcher does (nucleo with its
+//! path configuration, spec codex.md §6.6): a match scores 16, plus a bonus where it starts
+//! a word, plus a bonus for staying consecutive; gaps cost 3 to open and 1 to extend; the
+//! first needle character's bonus counts twice. The optimal alignment wins.
+
+use alloc::vec::Vec;
+
+/// Points for each matched character (`SCORE_MATCH`).
+pub const SCORE_MATCH: u32 = 16;
+/// Opening a gap (`PENALTY_GAP_START`).
+pub const PENALTY_GAP_START: u32 = 3;
+/// Each further character of a gap (`PENALTY_GAP_EXTENSION`).
+pub const PENALTY_GAP_EXTENSION: u32 = 1;
+/// A match at a word boundary after punctuation (`BONUS_BOUNDARY`); after whitespace too,
+/// in the path configuration.
+pub const BONUS_BOUNDARY: u32 = SCORE_MATCH / 2;
+/// A match right after a path delimiter `/` (`bonus_boundary_delimiter`).
+pub const BONUS_BOUNDARY_DELIMITER: u32 = BONUS_BOUNDARY + 1;
+/// A camelCase hump or the first digit after a non-digit (`BONUS_CAMEL123`).
+pub const BONUS_CAMEL123: u32 = BONUS_BOUNDARY - PENALTY_GAP_START;
+/// The least bonus inside a consecutive run (`BONUS_CONSECUTIVE`).
+pub const BONUS_CONSECUTIVE: u32 = PENALTY_GAP_START + PENALTY_GAP_EXTENSION;
+/// The first needle character's bonus counts this many times (`BONUS_FIRST_CHAR_MULTIPLIER`).
+pub const BONUS_FIRST_CHAR_MULTIPLIER: u32 = 2;
+
+/// Character classes, ordered as the matcher orders them: everything after `Delimiter` is
+/// part of a word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    Whitespace,
+    NonWord,
+    Delimiter,
+    Lower,
+    Upper,
+    Letter,
+    Number,
+}
+
+fn class_of(c: char) -> Class {
+    match c {
+        '/' => Class::Delimiter,
+        'a'..='z' => Class::Lower,
+        'A'..='Z' => Class::Upper,
+        '0'..='9' => Class::Number,
+        c if c.is_whitespace() => Class::Whitespace,
+        c if c.is_ascii() => Class::NonWord,
+        c if c.is_lowercase() => Class::Lower,
+        c if c.is_uppercase() => Class::Upper,
+        c if c.is_alphabetic() => Class::Letter,
+        c if c.is_numeric() => Class::Number,
+        _ => Class::NonWord,
+    }
+}
+
+/// The bonus of a character of class `class` after one of class `previous`.
+fn bonus_for(previous: Class, class: Class) -> u32 {
+    if class > Class::Delimiter {
+        match previous {
+            Class::Whitespace => return BONUS_BOUNDARY,
+            Class::Delimiter => return BONUS_BOUNDARY_DELIMITER,
+            Class::NonWord => return BONUS_BOUNDARY,
+            _ => {}
+        }
+    }
+    let camel = previous == Class::Lower && class == Class::Upper;
+    let digit = previous != Class::Number && class == Class::Number;
+    match class {
+        _ if camel || digit => BONUS_CAMEL123,
+        Class::Whitespace => BONUS_BOUNDARY,
+        Class::NonWord => BONUS_BOUNDARY,
+        _ => 0,
+    }
+}
+
+/// A path prepared for matching: its characters folded to lower case, and each one's bonus.
+pub struct Haystack {
+    chars: Vec<char>,
+    bonus: Vec<u32>,
+}
+
+impl Haystack {
+    /// Prepares `path`; the path's first character counts as following a delimiter.
+    pub fn new(path: &str) -> Haystack {
+        let mut previous = Class::Delimiter;
+        let mut chars = Vec::with_capacity(path.len());
+        let mut bonus = Vec::with_capacity(path.len());
+        for c in path.chars() {
+            let class = class_of(c);
+            bonus.push(bonus_for(previous, class));
+            chars.push(fold(c));
+            previous = class;
+        }
+        Haystack { chars, bonus }
+    }
+
+    /// How many characters the path has.
+    pub fn len(&self) -> usize {
+        self.chars.len()
+    }
+
+    /// Whether the path is empty.
+    pub fn is_empty(&self) -> bool {
+        self.chars.is_empty()
+    }
+}
+
+/// Case folding for matching (ignore-case is on).
+pub fn fold(c: char) -> char {
+    if c.is_ascii() {
+        c.to_ascii_lowercase()
+    } else {
+        c.to_lowercase().next().unwrap_or(c)
+    }
+}
+
+/// A dynamic-programming cell: the best score with the needle's current character matched
+/// here, and the bonus its consecutive run carries.
+#[derive(Clone, Copy)]
+struct Cell {
+    score: u32,
+    run_bonus: u32,
+}
+
+/// The best fuzzy score of `needle` (already folded) in `haystack`, and where its characters
+/// matched; `None` when it is not a subsequence.
+pub fn fuzzy(haystack: &Haystack, needle: &[char]) -> Option<(u32, Vec<usize>)> {
+    if needle.is_empty() || !is_subsequence(&haystack.chars, needle) {
+        return None;
+    }
+    let width = haystack.len();
+    // matched[j][i]: the best cell with needle[j] matched at i (None: impossible); `from`
+    // remembers, for the path back, where needle[j - 1] matched.
+    let mut rows: Vec<Vec<Option<Cell>>> = Vec::with_capacity(needle.len());
+    let mut from: Vec<Vec<usize>> = Vec::with_capacity(needle.len());
+    let first: Vec<Option<Cell>> = (0..width)
+        .map(|i| {
+            (haystack.chars[i] == needle[0]).then(|| Cell {
+                score: SCORE_MATCH + haystack.bonus[i] * BONUS_FIRST_CHAR_MULTIPLIER,
+                run_bonus: haystack.bonus[i],
+            })
+        })
+        .collect();
+    rows.push(first);
+    from.push(alloc::vec![0; width]);
+    for &wanted in &needle[1..] {
+        let (row, back) = next_row(haystack, rows.last()?, wanted);
+        rows.push(row);
+        from.push(back);
+    }
+    let last = rows.last()?;
+    let (end, best) = last
+        .iter()
+        .enumerate()
+        .filter_map(|(i, cell)| cell.map(|c| (i, c.score)))
+        .fold(None, |best: Option<(usize, u32)>, (i, s)| match best {
+            Some((_, b)) if b >= s => best,
+            _ => Some((i, s)),
+        })?;
+    let mut indices = alloc::vec![0; needle.len()];
+    let mut at = end;
+    for j in (0..needle.len()).rev() {
+        indices[j] = at;
+        at = from[j][at];
+    }
+    Some((best, indices))
+}
+
+/// The next needle character's cells from the previous character's.
+fn next_row(
+    haystack: &Haystack,
+    previous: &[Option<Cell>],
+    wanted: char,
+) -> (Vec<Option<Cell>>, Vec<usize>) {
+    let width = haystack.len();
+    let mut row = alloc::vec![None; width];
+    let mut back = alloc::vec![0; width];
+    // The best score with the previous character matched strictly before i and a gap since,
+    // and where that character matched.
+    let mut gap: Option<(u32, usize)> = None;
+    for i in 1..width {
+        gap = match (previous[i - 1], gap) {
+            (Some(cell), Some((g, at))) => {
+                let opened = cell.score.saturating_sub(PENALTY_GAP_START);
+                let extended = g.saturating_sub(PENALTY_GAP_EXTENSION);
+                Some(if opened > extended {
+                    (opened, i - 1)
+                } else {
+                    (extended, at)
+                })
+            }
+            (Some(cell), None) => Some((cell.score.saturating_sub(PENALTY_GAP_START), i - 1)),
+            (None, Some((g, at))) => Some((g.saturating_sub(PENALTY_GAP_EXTENSION), at)),
+            (None, None) => None,
+        };
+        if haystack.chars[i] != wanted {
+            continue;
+        }
+        let bonus = haystack.bonus[i];
+        let skip = gap.map(|(g, at)| (g + bonus, at));
+        let consecutive = previous[i - 1].map(|cell| {
+            let mut run = cell.run_bonus.max(BONUS_CONSECUTIVE);
+            if bonus >= BONUS_BOUNDARY && bonus > run {
+                run = bonus;
+            }
+            (cell.score + run.max(bonus), run)
+        });
+        let (score, run_bonus, at) = match (consecutive, skip) {
+            (Some((m, run)), Some((s, _))) if m > s => (m, run, i - 1),
+            (Some((m, run)), None) => (m, run, i - 1),
+            (_, Some((s, at))) => (s, bonus, at),
+            (None, None) => continue,
+        };
+        row[i] = Some(Cell {
+            score: score + SCORE_MATCH,
+            run_bonus,
+        });
+        back[i] = at;
+    }
+    (row, back)
+}
+
+/// The score of `needle` matched consecutively from `start` (the exact, prefix and suffix
+/// atoms): the first character's bonus doubled, then each next one with the run's bonus.
+pub fn consecutive(haystack: &Haystack, needle_len: usize, start: usize) -> u32 {
+    let mut first_bonus = haystack.bonus[start];
+    let mut score = SCORE_MATCH + first_bonus * BONUS_FIRST_CHAR_MULTIPLIER;
+    for i in start + 1..start + needle_len {
+        let mut bonus = haystack.bonus[i];
+        if bonus >= BONUS_BOUNDARY && bonus > first_bonus {
+            first_bonus = bonus;
+        }
+        bonus = bonus.max(first_bonus).max(BONUS_CONSECUTIVE);
+        score += SCORE_MATCH + bonus;
+    }
+    score
+}
+
+/// Where `needle` occurs in the haystack's folded characters.
+pub fn occurrences<'h>(
+    haystack: &'h Haystack,
+    needle: &'h [char],
+) -> impl Iterator<Item = usize> + 'h {
+    let n = needle.len();
+    (0..=haystack.len().saturating_sub(n))
+        .filter(move |&i| n > 0 && haystack.chars.get(i..i + n) == Some(needle))
+}
+
+fn is_subsequence(haystack: &[char], needle: &[char]) -> bool {
+    let mut wanted = needle.iter();
+    let mut next = wanted.next();
+    for c in haystack {
+        if Some(c) == next {
+            next = wanted.next();
+        }
+    }
+    next.is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn score(path: &str, needle: &str) -> Option<u32> {
+        let needle: Vec<char> = needle.chars().map(fold).collect();
+        fuzzy(&Haystack::new(path), &needle).map(|(s, _)| s)
+    }
+
+    #[test]
+    fn matches_the_reference_scores() {
+        // nucleo's documented example with the path configuration: "foo bar" scores 168 on
+        // "foo/bar" and 140 on "foobar" (84 for each word after a delimiter).
+        assert_eq!(score("foo/bar", "foo"), Some(84));
+        assert_eq!(score("foo/bar", "bar"), Some(84));
+        assert_eq!(score("foobar", "bar"), Some(56));
+        assert_eq!(score("foobar", "baz"), None);
+    }
+
+    #[test]
+    fn prefers_boundaries_and_reports_the_optimal_positions() {
+        let needle: Vec<char> = "fb".chars().collect();
+        let (_, at) = fuzzy(&Haystack::new("xfxb/foo/bar"), &needle).unwrap();
+        assert_eq!(at, [5, 9]);
+        assert!(score("src/FooBar.ts", "fb") > score("src/foobar.ts", "fb"));
+    }
+}

@@ -1,0 +1,115 @@
+//! `@` file search: the reference scores, the ordering, the atoms, and the walk over the
+//! virtual workspace (hidden files, ignore files only inside a repository).
+
+use context_assembly::search::{search_paths, Candidate};
+use context_assembly::session::{Session, SessionConfig, SessionOptions};
+use context_assembly::Profile;
+use proptest::prelude::*;
+
+fn files(paths: &[&str]) -> Vec<Candidate> {
+    paths
+        .iter()
+        .map(|p| Candidate {
+            path: (*p).into(),
+            is_dir: false,
+        })
+        .collect()
+}
+
+fn found(paths: &[&str], query: &str) -> Vec<String> {
+    search_paths(&files(paths), query, 20)
+        .matches
+        .into_iter()
+        .map(|m| m.path)
+        .collect()
+}
+
+#[test]
+fn the_atoms_filter_and_their_scores_add_up() {
+    let paths = [
+        "src/main.rs",
+        "src/main_test.rs",
+        "docs/main.md",
+        "README.md",
+    ];
+    assert_eq!(found(&paths, "main !test"), ["src/main.rs", "docs/main.md"]);
+    assert_eq!(found(&paths, "^src"), ["src/main.rs", "src/main_test.rs"]);
+    assert_eq!(found(&paths, ".md$"), ["README.md", "docs/main.md"]);
+    assert_eq!(found(&paths, "^readme.md$"), ["README.md"]);
+    assert!(
+        found(&paths, "!main").is_empty(),
+        "a query of negations only runs no search"
+    );
+    assert!(found(&paths, "").is_empty());
+}
+
+#[test]
+fn ties_go_to_the_shorter_path_then_to_walk_order() {
+    let paths = ["b/x.ts", "a/x.ts", "x.ts"];
+    let result = search_paths(&files(&paths), "x", 20);
+    let shown: Vec<(&str, u32)> = result
+        .matches
+        .iter()
+        .map(|m| (m.path.as_str(), m.score))
+        .collect();
+    assert_eq!(shown[0].0, "x.ts");
+    assert_eq!(shown[1].0, "b/x.ts", "equal score and length: walk order");
+    assert_eq!(shown[1].1, shown[2].1);
+}
+
+#[test]
+fn the_walk_offers_hidden_files_and_honours_ignore_files_only_in_a_repository() {
+    let mut s = Session::new(SessionOptions {
+        profile: Profile::codex(),
+        cwd: "/w/app".into(),
+        home: None,
+        config: SessionConfig::default(),
+    })
+    .unwrap();
+    s.write_file(".env.example", "", 0).unwrap();
+    s.write_file(".gitignore", "build/\n*.log\n", 0).unwrap();
+    s.write_file("build/out.js", "", 0).unwrap();
+    s.write_file("debug.log", "", 0).unwrap();
+    s.write_file("src/build.ts", "", 0).unwrap();
+    // No repository: .gitignore is not read, everything is offered.
+    assert_eq!(s.search_files("build", 20).total_match_count, 3);
+    assert_eq!(s.search_files("env", 20).matches[0].path, ".env.example");
+    // A repository above the cwd: the ignore file counts, and the ignored directory is not entered.
+    s.write_file("/w/.git/HEAD", "", 0).unwrap();
+    let result = s.search_files("build", 20);
+    let paths: Vec<&str> = result.matches.iter().map(|m| m.path.as_str()).collect();
+    assert_eq!(paths, ["src/build.ts"]);
+    assert!(s.search_files("debug", 20).matches.is_empty());
+    assert_eq!(s.search_files("src", 20).matches[0].kind, "directory");
+}
+
+proptest! {
+    #[test]
+    fn results_are_ordered_limited_and_point_at_matching_characters(
+        paths in proptest::collection::vec("[a-cA-C/._]{1,12}", 0..60),
+        query in "[a-c]{1,3}",
+        limit in 0usize..10,
+    ) {
+        let result = search_paths(&files(&paths.iter().map(String::as_str).collect::<Vec<_>>()), &query, limit);
+        prop_assert!(result.matches.len() <= limit);
+        prop_assert!(result.matches.len() <= result.total_match_count);
+        for pair in result.matches.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            prop_assert!(a.score > b.score || (a.score == b.score && a.path.chars().count() <= b.path.chars().count()));
+        }
+        let needle: Vec<char> = query.chars().collect();
+        for m in &result.matches {
+            let chars: Vec<char> = m.path.chars().map(|c| c.to_ascii_lowercase()).collect();
+            let picked: Vec<char> = m.indices.iter().map(|&i| chars[i]).collect();
+            prop_assert_eq!(&picked, &needle, "{} in {}", query, m.path);
+        }
+        let expected = paths.iter().filter(|p| {
+            let mut wanted = needle.iter().peekable();
+            for c in p.chars().map(|c| c.to_ascii_lowercase()) {
+                if wanted.peek() == Some(&&c) { wanted.next(); }
+            }
+            wanted.peek().is_none()
+        }).count();
+        prop_assert_eq!(result.total_match_count, expected);
+    }
+}
