@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use context_assembly::diff::{diff_snippet, SnippetRules};
 use context_assembly::mention::{extract_mentions, MentionRules};
+use context_assembly::search::{search_paths, Candidate};
 use context_assembly::session::{
     CompactionOptions, Policy, ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall,
     ToolInvocation,
@@ -388,6 +389,40 @@ fn bench_compaction(_: &mut Lcg) {
     println!("\n10× the records; linear is a ratio of about 10.");
 }
 
+/// 50,000 paths in a tree of 50 packages, each with 20 directories of 50 files.
+fn search_corpus() -> Vec<Candidate> {
+    let mut paths = Vec::with_capacity(50_000);
+    for package in 0..50 {
+        for dir in 0..20 {
+            for file in 0..50 {
+                let path = format!("packages/pkg{package}/src/module{dir}/component_{file}.tsx");
+                paths.push(Candidate {
+                    path,
+                    is_dir: false,
+                });
+            }
+        }
+    }
+    paths
+}
+
+fn bench_search(_: &mut Lcg) {
+    let paths = search_corpus();
+    println!("\n## @ file search over {} paths (median of 15, ms per keystroke)\n\n| query | matched | ms |\n|---|--:|--:|", paths.len());
+    for query in ["c", "co", "com", "comp", "compo12", "pkg4/mod7/comp3"] {
+        let mut samples: Vec<f64> = (0..15)
+            .map(|_| {
+                let start = Instant::now();
+                black_box(search_paths(&paths, query, 20));
+                start.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        samples.sort_by(f64::total_cmp);
+        let matched = search_paths(&paths, query, 20).total_match_count;
+        println!("| `{query}` | {matched} | {:.2} |", samples[7]);
+    }
+}
+
 /// A named part of the benchmark.
 type Section = (&'static str, fn(&mut Lcg));
 
@@ -400,13 +435,14 @@ fn main() {
         .collect();
     let wants = |name: &str| chosen.is_empty() || chosen.iter().any(|c| c == name);
     println!("# native engines (cargo bench profile: opt-level 3, thin LTO)");
-    let sections: [Section; 6] = [
+    let sections: [Section; 7] = [
         ("diff", bench_diff),
         ("tokens", bench_tokens),
         ("mentions", bench_mentions),
         ("session", bench_session),
         ("turns", bench_turns),
         ("compaction", bench_compaction),
+        ("search", bench_search),
     ];
     for (name, run) in sections {
         if wants(name) {

@@ -21,7 +21,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use pattern::{parse_query, Atom, AtomKind};
-use score::Haystack;
+use score::{Haystack, Rows};
 
 /// Results shown at most by default (`FileSearchOptions.limit`).
 pub const DEFAULT_LIMIT: usize = 20;
@@ -68,19 +68,27 @@ pub fn search_paths(candidates: &[Candidate], query: &str, limit: usize) -> Sear
     if atoms.iter().all(|atom| atom.negated) {
         return SearchResult::default();
     }
-    let mut found: Vec<(u32, usize, usize, Vec<usize>)> = Vec::new();
+    // Score every candidate without positions, reusing one set of buffers; positions are
+    // worked out for the few that are shown.
+    let mut haystack = Haystack::new("");
+    let mut rows = Rows::default();
+    let mut found: Vec<(u32, usize, usize)> = Vec::new();
     for (order, candidate) in candidates.iter().enumerate() {
-        let haystack = Haystack::new(&candidate.path);
-        if let Some((score, indices)) = score_atoms(&haystack, &atoms) {
-            found.push((score, haystack.len(), order, indices));
+        haystack.load(&candidate.path);
+        if let Some(score) = total_score(&haystack, &atoms, &mut rows) {
+            found.push((score, haystack.len(), order));
         }
     }
     let total_match_count = found.len();
-    found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    found.truncate(limit);
+    let shown = limit.min(found.len());
+    if shown < found.len() {
+        found.select_nth_unstable_by(shown, ranking);
+        found.truncate(shown);
+    }
+    found.sort_unstable_by(ranking);
     let matches = found
         .into_iter()
-        .map(|(score, _, order, indices)| {
+        .map(|(score, _, order)| {
             let candidate = &candidates[order];
             SearchMatch {
                 path: candidate.path.clone(),
@@ -90,7 +98,7 @@ pub fn search_paths(candidates: &[Candidate], query: &str, limit: usize) -> Sear
                     "file"
                 },
                 score,
-                indices,
+                indices: positions(&Haystack::new(&candidate.path), &atoms),
             }
         })
         .collect();
@@ -100,22 +108,33 @@ pub fn search_paths(candidates: &[Candidate], query: &str, limit: usize) -> Sear
     }
 }
 
+/// Score descending, then the shorter path, then walk order.
+fn ranking(a: &(u32, usize, usize), b: &(u32, usize, usize)) -> core::cmp::Ordering {
+    b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
+}
+
 /// The sum of the atoms' scores, or `None` when one does not match (or a negated one does).
-fn score_atoms(haystack: &Haystack, atoms: &[Atom]) -> Option<(u32, Vec<usize>)> {
+fn total_score(haystack: &Haystack, atoms: &[Atom], rows: &mut Rows) -> Option<u32> {
     let mut total = 0;
-    let mut indices = Vec::new();
     for atom in atoms {
-        let hit = atom.score(haystack);
-        match (atom.negated, hit) {
+        match (atom.negated, atom.score_only(haystack, rows)) {
             (true, Some(_)) | (false, None) => return None,
             (true, None) => {}
-            (false, Some((score, at))) => {
-                total += score;
-                indices.extend(at);
-            }
+            (false, Some(score)) => total += score,
         }
     }
+    Some(total)
+}
+
+/// Where the non-negated atoms matched, ascending and distinct.
+fn positions(haystack: &Haystack, atoms: &[Atom]) -> Vec<usize> {
+    let mut indices: Vec<usize> = atoms
+        .iter()
+        .filter(|atom| !atom.negated)
+        .filter_map(|atom| atom.score(haystack))
+        .flat_map(|(_, at)| at)
+        .collect();
     indices.sort_unstable();
     indices.dedup();
-    Some((total, indices))
+    indices
 }

@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 
-use super::score::{consecutive, fold, fuzzy, occurrences, Haystack};
+use super::score::{consecutive, fold, fuzzy, fuzzy_score, occurrences, Haystack, Rows};
 
 /// How an atom matches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +108,14 @@ fn atom(word: &[char]) -> Option<Atom> {
 }
 
 impl Atom {
+    /// The atom's score on `haystack`, without positions (the fast path of a search).
+    pub(super) fn score_only(&self, haystack: &Haystack, rows: &mut Rows) -> Option<u32> {
+        match self.kind {
+            AtomKind::Fuzzy => fuzzy_score(haystack, &self.needle, rows),
+            _ => self.score(haystack).map(|(score, _)| score),
+        }
+    }
+
     /// The atom's score on `haystack` and the positions it matched.
     pub(super) fn score(&self, haystack: &Haystack) -> Option<(u32, Vec<usize>)> {
         let n = self.needle.len();

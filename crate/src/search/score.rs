@@ -81,16 +81,25 @@ pub struct Haystack {
 impl Haystack {
     /// Prepares `path`; the path's first character counts as following a delimiter.
     pub fn new(path: &str) -> Haystack {
+        let mut haystack = Haystack {
+            chars: Vec::new(),
+            bonus: Vec::new(),
+        };
+        haystack.load(path);
+        haystack
+    }
+
+    /// Prepares `path` in place, reusing the buffers (one haystack serves a whole search).
+    pub fn load(&mut self, path: &str) {
+        self.chars.clear();
+        self.bonus.clear();
         let mut previous = Class::Delimiter;
-        let mut chars = Vec::with_capacity(path.len());
-        let mut bonus = Vec::with_capacity(path.len());
         for c in path.chars() {
             let class = class_of(c);
-            bonus.push(bonus_for(previous, class));
-            chars.push(fold(c));
+            self.bonus.push(bonus_for(previous, class));
+            self.chars.push(fold(c));
             previous = class;
         }
-        Haystack { chars, bonus }
     }
 
     /// How many characters the path has.
@@ -165,6 +174,40 @@ pub fn fuzzy(haystack: &Haystack, needle: &[char]) -> Option<(u32, Vec<usize>)> 
     Some((best, indices))
 }
 
+/// Buffers for scoring many haystacks without allocating for each.
+#[derive(Default)]
+pub struct Rows {
+    previous: Vec<Option<Cell>>,
+    current: Vec<Option<Cell>>,
+}
+
+/// The best fuzzy score of `needle` in `haystack`, like [`fuzzy`] but without the positions
+/// and keeping only two rows: what a search runs on every candidate.
+pub fn fuzzy_score(haystack: &Haystack, needle: &[char], rows: &mut Rows) -> Option<u32> {
+    if needle.is_empty() || !is_subsequence(&haystack.chars, needle) {
+        return None;
+    }
+    rows.previous.clear();
+    let first = haystack
+        .chars
+        .iter()
+        .zip(&haystack.bonus)
+        .map(|(&c, &bonus)| {
+            (c == needle[0]).then_some(Cell {
+                score: SCORE_MATCH + bonus * BONUS_FIRST_CHAR_MULTIPLIER,
+                run_bonus: bonus,
+            })
+        });
+    rows.previous.extend(first);
+    for &wanted in &needle[1..] {
+        rows.current.clear();
+        rows.current.resize(haystack.len(), None);
+        fill_row(haystack, &rows.previous, wanted, &mut rows.current, None);
+        core::mem::swap(&mut rows.previous, &mut rows.current);
+    }
+    rows.previous.iter().flatten().map(|cell| cell.score).max()
+}
+
 /// The next needle character's cells from the previous character's.
 fn next_row(
     haystack: &Haystack,
@@ -174,6 +217,20 @@ fn next_row(
     let width = haystack.len();
     let mut row = alloc::vec![None; width];
     let mut back = alloc::vec![0; width];
+    fill_row(haystack, previous, wanted, &mut row, Some(&mut back));
+    (row, back)
+}
+
+/// Fills `row` (all `None`) with the cells of `wanted` after `previous`; with `back`, also
+/// where the previous character matched for each cell.
+fn fill_row(
+    haystack: &Haystack,
+    previous: &[Option<Cell>],
+    wanted: char,
+    row: &mut [Option<Cell>],
+    mut back: Option<&mut Vec<usize>>,
+) {
+    let width = haystack.len();
     // The best score with the previous character matched strictly before i and a gap since,
     // and where that character matched.
     let mut gap: Option<(u32, usize)> = None;
@@ -214,9 +271,10 @@ fn next_row(
             score: score + SCORE_MATCH,
             run_bonus,
         });
-        back[i] = at;
+        if let Some(back) = back.as_deref_mut() {
+            back[i] = at;
+        }
     }
-    (row, back)
 }
 
 /// The score of `needle` matched consecutively from `start` (the exact, prefix and suffix
