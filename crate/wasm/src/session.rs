@@ -3,6 +3,7 @@
 //! decisions crossing back as plain objects.
 
 use context_assembly::scenario::{apply_step, parse_compaction_options, parse_session_config};
+use context_assembly::search::DEFAULT_LIMIT;
 use context_assembly::session::{
     CompactionPlan, FileStateRow, Session, SessionConfig, SessionOptions, ToolResult, Turn,
 };
@@ -178,6 +179,12 @@ export interface CompactionReport {
   visible: { paths: string[]; commands: string[] };
   decisions: Decision[];
 }
+/** The options of `searchFiles`: how many matches to return (default 20). */
+export interface SearchOptions { limit?: number }
+/** One match of `searchFiles`: the path relative to the cwd, and the character positions that matched. */
+export interface SearchMatch { path: string; kind: "file" | "directory"; score: number; indices: number[] }
+/** The best matches, best first, and how many paths matched in all. */
+export interface SearchResult { matches: SearchMatch[]; totalMatchCount: number }
 /** A compaction tried on a replayed scenario. */
 export interface CompactionPreview { before: Request; plan: CompactionPlan; report: CompactionReport; after: Request }
 /** One entry of the read-file state. */
@@ -225,6 +232,10 @@ extern "C" {
     /// The `Request` TypeScript interface.
     #[wasm_bindgen(typescript_type = "Request")]
     pub type RequestJs;
+
+    /// The `SearchResult` TypeScript interface.
+    #[wasm_bindgen(typescript_type = "SearchResult")]
+    pub type SearchResultJs;
 }
 
 /// A virtual workspace and the agent working in it. Times are logical milliseconds given
@@ -363,6 +374,27 @@ impl SessionJs {
                 })
                 .collect();
             Ok(to_js(&entries).unchecked_into())
+        };
+        run().map_err(JsValue::from)
+    }
+
+    /// Codex's `@` file search over the workspace below the cwd: the best `limit` (default
+    /// 20) files and directories for `query`, with the positions that matched, and how many
+    /// matched in all.
+    #[wasm_bindgen(js_name = searchFiles)]
+    pub fn search_files(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
+    ) -> Result<SearchResultJs, JsValue> {
+        const METHOD: &str = "searchFiles";
+        let run = || -> JsResult<SearchResultJs> {
+            let query = string_argument(METHOD, "query", &query)?;
+            let options = OptionsObject::parse(METHOD, Some(options), &["limit"])?;
+            let limit = options
+                .integer("limit", 0.0, 10_000.0)?
+                .map_or(DEFAULT_LIMIT, |n| n as usize);
+            Ok(to_js(&self.inner.search_files(&query, limit)).unchecked_into())
         };
         run().map_err(JsValue::from)
     }
