@@ -102,6 +102,15 @@ pub enum Record {
         /// Tokens of the context when the compaction began.
         tokens_before: u64,
     },
+    /// A context item Codex records itself: its initial context (a developer bundle, the
+    /// contextual user message) or a settings update (codex.md §1, §2). It stays where it
+    /// was recorded and is sent as its own message.
+    Context {
+        /// `initial-context` or `settings-update`.
+        source: &'static str,
+        /// The item, with one part per section.
+        item: crate::codex::items::Item,
+    },
     /// The user message carrying a compaction's summary (`isCompactSummary`): not meta, so
     /// the human-turn definitions of plan and auto mode count it, as the original's do.
     Summary {

@@ -63,6 +63,9 @@ pub struct AttachmentRules {
     /// finding no assistant message or tool result, they float above the summary and the
     /// user context into the first user message).
     pub attachments_after_summary: bool,
+    /// Consecutive user records merge into one user message, as the Anthropic API wants
+    /// (Codex sends each item as its own message: off).
+    pub merge_user_messages: bool,
     /// Q51: the user-context block has no template indentation (original: six spaces
     /// before its closing caveat).
     pub user_context_without_indent: bool,
@@ -95,6 +98,7 @@ impl AttachmentRules {
             compaction_reminder_once: false,
             keep_mid_turn_blocks_separate: false,
             attachments_after_summary: false,
+            merge_user_messages: true,
             user_context_without_indent: false,
         }
     }
@@ -103,6 +107,7 @@ impl AttachmentRules {
     pub const fn codex() -> AttachmentRules {
         AttachmentRules {
             reminders: false,
+            merge_user_messages: false,
             ..AttachmentRules::claude_code()
         }
     }

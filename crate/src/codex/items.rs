@@ -15,6 +15,9 @@ use alloc::vec::Vec;
 
 use crate::js::write_json_string;
 
+/// How the AGENTS.md fragment starts (its start marker, codex.md §1.4).
+pub const AGENTS_MD_HEADER: &str = "# AGENTS.md instructions for ";
+
 /// Who a message is from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]

@@ -91,9 +91,10 @@ fn has_text(message: &Message) -> bool {
     match &message.record {
         Record::Prompt { text } | Record::Summary { text } => !text.is_empty(),
         Record::Assistant { block, .. } => matches!(block, AssistantBlock::Text { .. }),
-        Record::ToolResults { .. } | Record::Attachment(_) | Record::CompactBoundary { .. } => {
-            false
-        }
+        Record::ToolResults { .. }
+        | Record::Attachment(_)
+        | Record::CompactBoundary { .. }
+        | Record::Context { .. } => false,
     }
 }
 
@@ -317,6 +318,7 @@ pub fn preserve_api_invariants(records: &[Message], start: usize) -> usize {
             Record::Prompt { .. }
             | Record::Attachment(_)
             | Record::Summary { .. }
+            | Record::Context { .. }
             | Record::CompactBoundary { .. } => usize::MAX,
         }
     };

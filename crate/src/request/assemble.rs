@@ -17,6 +17,7 @@ use alloc::vec::Vec;
 use super::{Block, Category, Message, Splice};
 use crate::attachment::kind::is_memory_kind;
 use crate::attachment::{Attachment, AttachmentRules};
+use crate::codex::items::{Item, Part, Role, AGENTS_MD_HEADER};
 use crate::tokens::TokenMethod;
 use crate::transcript::{self, AssistantBlock, Record};
 
@@ -73,10 +74,21 @@ pub fn assemble_messages(
                 }
                 last_response = Some(*response);
             }
+            Record::Context { source, item } => {
+                messages.push(context_message(source, item, method));
+                last_response = None;
+            }
             other => {
                 let content = user_blocks(other, method);
-                if !content.is_empty() {
-                    push_user(&mut messages, content);
+                if content.is_empty() {
+                    continue;
+                }
+                match rules.merge_user_messages {
+                    true => push_user(&mut messages, content),
+                    false => messages.push(Message {
+                        role: "user",
+                        content,
+                    }),
                 }
             }
         }
@@ -190,6 +202,11 @@ fn reorder(records: &[transcript::Message], summary_stops: bool) -> (Vec<&Record
                 insert_at = ordered.len();
                 seen_stop = true;
             }
+            record @ Record::Context { .. } => {
+                ordered.push(record);
+                insert_at = ordered.len();
+                seen_stop = true;
+            }
             record @ (Record::Prompt { .. } | Record::Summary { .. }) => ordered.push(record),
             Record::CompactBoundary { .. } => {}
         }
@@ -259,9 +276,10 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
             text.clone(),
             method,
         )]),
-        Record::Attachment(_) | Record::Assistant { .. } | Record::CompactBoundary { .. } => {
-            Vec::new()
-        }
+        Record::Attachment(_)
+        | Record::Assistant { .. }
+        | Record::CompactBoundary { .. }
+        | Record::Context { .. } => Vec::new(),
     }
 }
 
@@ -277,6 +295,34 @@ fn attachment_block(attachment: &Attachment, method: TokenMethod) -> Block {
     block.media_tokens = attachment.tokens.saturating_sub(block.tokens);
     block.tokens += block.media_tokens;
     block
+}
+
+/// A context item as its own message: a developer bundle keeps one block per section (X23).
+/// AGENTS.md counts as memory; the rest of the context is the harness's, counted as system.
+fn context_message(source: &str, item: &Item, method: TokenMethod) -> Message {
+    let role = match item.role() {
+        Some(Role::Developer) => "developer",
+        Some(Role::Assistant) => "assistant",
+        Some(Role::User) | None => "user",
+    };
+    let Item::Message { content, .. } = item else {
+        return Message {
+            role,
+            content: Vec::new(),
+        };
+    };
+    let content = content
+        .iter()
+        .filter_map(Part::text)
+        .map(|text| {
+            let category = match text.starts_with(AGENTS_MD_HEADER) {
+                true => Category::MEMORY,
+                false => Category::SYSTEM,
+            };
+            Block::text(source, category, text.into(), method)
+        })
+        .collect();
+    Message { role, content }
 }
 
 /// Appends a user message, merging it into a preceding user message.

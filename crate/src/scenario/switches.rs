@@ -126,6 +126,7 @@ switches!(crate::attachment::AttachmentRules {
     compaction_reminder_once => "compactionReminderOnce",
     keep_mid_turn_blocks_separate => "keepMidTurnBlocksSeparate",
     attachments_after_summary => "attachmentsAfterSummary",
+    merge_user_messages => "mergeUserMessages",
     user_context_without_indent => "userContextWithoutIndent",
 });
 

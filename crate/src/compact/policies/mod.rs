@@ -90,6 +90,7 @@ pub fn record_tokens(message: &Message, method: TokenMethod) -> u64 {
     match &message.record {
         Record::Prompt { text } | Record::Summary { text } => count(text),
         Record::CompactBoundary { .. } => 0,
+        Record::Context { item, .. } => count(&item.message_text().unwrap_or_default()),
         Record::Assistant { block, .. } => match block {
             AssistantBlock::Text { text } => count(text),
             AssistantBlock::Thinking { thinking } => count(thinking),

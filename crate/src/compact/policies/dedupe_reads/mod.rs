@@ -352,6 +352,7 @@ fn record_chars(message: &Message) -> u64 {
     match &message.record {
         Record::Prompt { text } | Record::Summary { text } => utf16_len(text),
         Record::CompactBoundary { .. } => 0,
+        Record::Context { item, .. } => utf16_len(&item.message_text().unwrap_or_default()),
         Record::Assistant { block, .. } => match block {
             AssistantBlock::Text { text } => utf16_len(text),
             AssistantBlock::Thinking { thinking } => utf16_len(thinking),
