@@ -21,8 +21,8 @@ use alloc::vec::Vec;
 
 use super::context::{
     collaboration_mode_cleared, collaboration_mode_instructions, decide, initial_context, message,
-    model_switch, permissions_instructions, personality_spec, skills_instructions, ContextRules,
-    EnvironmentContext, TurnSettings,
+    model_switch_section, permissions_instructions, personality_spec, skills_instructions,
+    ContextRules, EnvironmentContext, TurnSettings,
 };
 use super::items::{Item, Role};
 use crate::attachment::{Decision, Verdict};
@@ -64,7 +64,7 @@ pub fn build_settings_update_items_with(
 ) -> (Vec<Item>, Vec<Decision>) {
     let mut decisions = Vec::new();
     let mut developer: Vec<String> = Vec::new();
-    developer.extend(model_switch_update(next, previous_model, &mut decisions));
+    developer.extend(model_switch_section(next, previous_model, &mut decisions));
     if next.permissions_differ(previous) {
         developer.push(permissions_instructions(next));
         decide(
@@ -111,32 +111,6 @@ pub fn build_settings_update_items_with(
     items.extend(message(rules, Role::Developer, developer));
     items.extend(environment.and_then(|text| message(rules, Role::User, Vec::from([text]))));
     (items, decisions)
-}
-
-fn model_switch_update(
-    next: &TurnSettings,
-    previous_model: Option<&str>,
-    decisions: &mut Vec<Decision>,
-) -> Option<String> {
-    let (verdict, reason) = match previous_model {
-        None => (Verdict::SKIPPED, "no previous regular turn"),
-        Some(previous) if previous == next.model => (Verdict::UNCHANGED, "same model"),
-        Some(_) if next.model_instructions.is_empty() => (
-            Verdict::SKIPPED,
-            "the new model has no instructions to send",
-        ),
-        Some(_) => {
-            decide(
-                decisions,
-                "model_switch",
-                Verdict::INCLUDED,
-                "the model changed",
-            );
-            return Some(model_switch(&next.model_instructions));
-        }
-    };
-    decide(decisions, "model_switch", verdict, reason);
-    None
 }
 
 /// X21: a change to a mode without instructions sends nothing, unless

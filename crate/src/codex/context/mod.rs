@@ -141,13 +141,15 @@ pub fn initial_context(
     out
 }
 
-fn model_switch_section(
+/// `<model_switch>` when the previous regular turn ran another model and the new one has
+/// instructions (§1.3 row 1, §2.2 row 1), deciding either way.
+pub(crate) fn model_switch_section(
     settings: &TurnSettings,
     previous_model: Option<&str>,
     decisions: &mut Vec<Decision>,
 ) -> Option<String> {
     let (verdict, reason) = match previous_model {
-        None => (Verdict::SKIPPED, "no previous turn"),
+        None => (Verdict::SKIPPED, "no previous regular turn"),
         Some(previous) if previous == settings.model => {
             (Verdict::UNCHANGED, "same model as the previous turn")
         }

@@ -169,7 +169,9 @@ impl Default for TurnSettings {
 
 impl TurnSettings {
     /// Whether the permissions block would differ: approval, sandbox, network access or
-    /// writable roots (§2.2 row 2).
+    /// writable roots (§2.2 row 2). A cwd change alone does not count, although the
+    /// rendered block names cwd as a writable root: Codex compares the permission profile,
+    /// whose cwd entry is relative, so the block naming the old cwd stays in the history.
     pub fn permissions_differ(&self, other: &TurnSettings) -> bool {
         self.approval_policy != other.approval_policy
             || self.sandbox_mode != other.sandbox_mode
