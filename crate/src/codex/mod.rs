@@ -3,13 +3,22 @@
 //!
 //! * [`items`]: the Responses API items Codex records and sends, written as JSON the way Codex
 //!   measures them.
+//! * [`context`]: the initial context — developer bundle (permissions, skills…) and the
+//!   contextual user message (AGENTS.md, `<environment_context>`) — from [`context::TurnSettings`].
+//! * [`settings_diff`]: what a turn with a baseline records instead: the changed settings
+//!   in a fixed order, and when the baseline is reset.
+//! * [`agents_md`]: AGENTS.md discovery over the virtual file system: global doc, project
+//!   root, one doc per directory, the 32 KiB budget.
 //! * [`truncate`]: head-and-tail truncation, the 4-bytes-per-token estimate, truncation
 //!   policies, the shell output layout and the user input limit (§3.1–§3.4).
 //! * [`history_tokens`]: the token estimate of history items from their JSON (§3.5).
 //! * [`compact`]: local compaction's replacement history, re-injection, the drop-oldest retry
 //!   and remote compaction's filter (§4.3–§4.6).
 
+pub mod agents_md;
 pub mod compact;
+pub mod context;
 pub mod history_tokens;
 pub mod items;
+pub mod settings_diff;
 pub mod truncate;

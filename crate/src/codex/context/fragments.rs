@@ -1,0 +1,236 @@
+//! The tagged fragments of Codex's context (spec codex.md §1.4): tags, layout and
+//! separators byte-exact, sentences in our own words (§0.4).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::settings::{ApprovalPolicy, SandboxMode, TurnSettings};
+
+/// `<permissions instructions>`: the sandbox section (with the network status filled in),
+/// the approval section and, under workspace-write, the writable-roots sentence. Each
+/// section starts on a new line; the body starts and ends with `\n`.
+///
+/// # Example
+/// ```
+/// use context_assembly::codex::context::{permissions_instructions, TurnSettings};
+/// let settings = TurnSettings { writable_roots: vec!["/tmp/out".into()], ..TurnSettings::default() };
+/// let text = permissions_instructions(&settings);
+/// assert!(text.starts_with("<permissions instructions>\n"));
+/// // cwd counts as a root, roots sorted, each in backticks, joined by `, `
+/// assert!(text.ends_with("\n The writable roots are `/repo`, `/tmp/out`.\n</permissions instructions>"));
+/// ```
+pub fn permissions_instructions(settings: &TurnSettings) -> String {
+    let mut body = String::new();
+    append_section(
+        &mut body,
+        &sandbox_section(settings.sandbox_mode, settings.network_access),
+    );
+    append_section(&mut body, approval_section(settings.approval_policy));
+    if let Some(roots) = writable_roots_sentence(settings) {
+        append_section(&mut body, &roots);
+    }
+    if !body.ends_with('\n') {
+        body.push('\n');
+    }
+    format!("<permissions instructions>{body}</permissions instructions>")
+}
+
+/// Starts `section` on a new line, as Codex joins its permission templates (the first
+/// section too, so the body opens with `\n`).
+fn append_section(body: &mut String, section: &str) {
+    if !body.ends_with('\n') {
+        body.push('\n');
+    }
+    body.push_str(section);
+}
+
+fn sandbox_section(mode: SandboxMode, network_access: bool) -> String {
+    let network = if network_access {
+        "enabled"
+    } else {
+        "restricted"
+    };
+    let mode_name = mode.as_str();
+    match mode {
+        SandboxMode::ReadOnly => format!(
+            "## Filesystem sandbox\nThe sandbox decides which files your commands may read and write. \
+             `sandbox_mode` is `{mode_name}`: you may read files, but changing any file needs the \
+             user's approval first. Network access: {network}."
+        ),
+        SandboxMode::WorkspaceWrite => format!(
+            "## Filesystem sandbox\nThe sandbox decides which files your commands may read and write. \
+             `sandbox_mode` is `{mode_name}`: you may read any file and edit files inside `cwd` and \
+             the `writable_roots`; editing anywhere else needs the user's approval first. \
+             Network access: {network}."
+        ),
+        SandboxMode::DangerFullAccess => format!(
+            "## Filesystem sandbox\n`sandbox_mode` is `{mode_name}`: commands run without a \
+             sandbox and may read and write any file. Network access: {network}."
+        ),
+    }
+}
+
+fn approval_section(policy: ApprovalPolicy) -> &'static str {
+    match policy {
+        ApprovalPolicy::Never => {
+            "## Approvals\n`approval_policy` is `never`: the user will not be asked to approve \
+             anything. Work within the sandbox; when a command fails for lack of permission, \
+             find another way or report it."
+        }
+        ApprovalPolicy::UnlessTrusted => {
+            "## Approvals\n`approval_policy` is `unless-trusted`: every command outside a small \
+             set of known-safe read-only commands is shown to the user for approval first."
+        }
+        ApprovalPolicy::OnFailure => {
+            "## Approvals\n`approval_policy` is `on-failure`: commands run in the sandbox; when one \
+             fails because of it, the user is asked whether to retry it without the sandbox."
+        }
+        ApprovalPolicy::OnRequest => {
+            "## Approvals\n`approval_policy` is `on-request`: commands run in the sandbox, and you \
+             may ask to run one outside it (with `sandbox_permissions` set to \
+             `require_escalated` and a one-sentence justification) when the task needs it."
+        }
+    }
+}
+
+/// The writable roots under workspace-write: cwd and the configured roots, sorted and
+/// deduplicated; one root reads singular, several are joined with `, `. The leading space
+/// is part of the reference format.
+fn writable_roots_sentence(settings: &TurnSettings) -> Option<String> {
+    if settings.sandbox_mode != SandboxMode::WorkspaceWrite {
+        return None;
+    }
+    let mut roots: Vec<&str> = settings.writable_roots.iter().map(String::as_str).collect();
+    roots.push(&settings.cwd);
+    roots.retain(|root| !root.is_empty());
+    roots.sort_unstable();
+    roots.dedup();
+    let quoted: Vec<String> = roots.iter().map(|root| format!("`{root}`")).collect();
+    match quoted.as_slice() {
+        [] => None,
+        [one] => Some(format!(" The writable root is {one}.")),
+        many => Some(format!(" The writable roots are {}.", many.join(", "))),
+    }
+}
+
+/// `<collaboration_mode>{instructions}</collaboration_mode>`, no newlines added (§1.4).
+pub fn collaboration_mode_instructions(instructions: &str) -> String {
+    format!("<collaboration_mode>{instructions}</collaboration_mode>")
+}
+
+/// The X21 notice (option `announce_mode_clear`): the previous collaboration mode's
+/// instructions no longer apply.
+pub fn collaboration_mode_cleared() -> String {
+    collaboration_mode_instructions(
+        "The collaboration mode set earlier has ended; its instructions no longer apply. \
+         Continue in the default mode.",
+    )
+}
+
+/// `<personality_spec> {notice}: \n{spec} </personality_spec>`: the single spaces after
+/// the opening tag and before the closing one are the reference's (§1.4).
+pub fn personality_spec(spec: &str) -> String {
+    format!(
+        "<personality_spec> The user asked for a different communication style; write \
+         every later reply in the personality described below: \n{spec} </personality_spec>"
+    )
+}
+
+/// `<model_switch>\n{notice}\n\n{instructions}\n</model_switch>`, carrying the new
+/// model's full base instructions (§1.4, X22).
+pub fn model_switch(instructions: &str) -> String {
+    format!(
+        "<model_switch>\nAnother model handled this conversation until now. From here on, \
+         continue it under the instructions below.\n\n{instructions}\n</model_switch>"
+    )
+}
+
+/// The AGENTS.md fragment, labelled with the turn's cwd (§1.4, §7.6, X19).
+///
+/// # Example
+/// ```
+/// use context_assembly::codex::context::agents_md_instructions;
+/// assert_eq!(
+///     agents_md_instructions("/repo/app", "Use tabs."),
+///     "# AGENTS.md instructions for /repo/app\n\n<INSTRUCTIONS>\nUse tabs.\n</INSTRUCTIONS>"
+/// );
+/// ```
+pub fn agents_md_instructions(cwd: &str, text: &str) -> String {
+    format!("# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\n{text}\n</INSTRUCTIONS>")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    #[test]
+    fn permissions_body_opens_and_ends_with_a_newline_in_every_mode() {
+        for sandbox_mode in [
+            SandboxMode::ReadOnly,
+            SandboxMode::WorkspaceWrite,
+            SandboxMode::DangerFullAccess,
+        ] {
+            for approval_policy in [
+                ApprovalPolicy::Never,
+                ApprovalPolicy::UnlessTrusted,
+                ApprovalPolicy::OnFailure,
+                ApprovalPolicy::OnRequest,
+            ] {
+                let settings = TurnSettings {
+                    sandbox_mode,
+                    approval_policy,
+                    ..TurnSettings::default()
+                };
+                let text = permissions_instructions(&settings);
+                assert!(text.starts_with("<permissions instructions>\n## Filesystem sandbox\n"));
+                assert!(text.ends_with(".\n</permissions instructions>"));
+                assert!(text.contains(approval_policy.as_str()));
+                assert!(text.contains(sandbox_mode.as_str()));
+                assert_eq!(
+                    text.contains("writable root"),
+                    sandbox_mode == SandboxMode::WorkspaceWrite
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn network_placeholder_and_singular_root() {
+        let settings = TurnSettings {
+            network_access: true,
+            ..TurnSettings::default()
+        };
+        let text = permissions_instructions(&settings);
+        assert!(text.contains("Network access: enabled."));
+        assert!(text.ends_with("\n The writable root is `/repo`.\n</permissions instructions>"));
+        let restricted = permissions_instructions(&TurnSettings::default());
+        assert!(restricted.contains("Network access: restricted."));
+    }
+
+    #[test]
+    fn duplicate_roots_are_named_once() {
+        let settings = TurnSettings {
+            writable_roots: vec!["/repo".into(), "/a".into(), "/a".into()],
+            ..TurnSettings::default()
+        };
+        assert!(permissions_instructions(&settings)
+            .contains(" The writable roots are `/a`, `/repo`.\n"));
+    }
+
+    #[test]
+    fn wrappers_keep_the_reference_spacing() {
+        assert_eq!(
+            collaboration_mode_instructions("plan"),
+            "<collaboration_mode>plan</collaboration_mode>"
+        );
+        let personality = personality_spec("Be terse.");
+        assert!(personality.starts_with("<personality_spec> "));
+        assert!(personality.ends_with(": \nBe terse. </personality_spec>"));
+        let switch = model_switch("BASE");
+        assert!(switch.starts_with("<model_switch>\n"));
+        assert!(switch.ends_with(".\n\nBASE\n</model_switch>"));
+        assert_eq!(switch.lines().count(), 5);
+    }
+}

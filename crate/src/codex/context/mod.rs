@@ -1,0 +1,289 @@
+//! Codex's initial context (spec codex.md §1): what a turn without a baseline records
+//! before the user's message.
+//!
+//! * [`settings`]: [`TurnSettings`], what the context depends on, and [`ContextRules`],
+//!   the switches of its quirks.
+//! * [`fragments`]: the tagged fragments (permissions, collaboration mode, personality,
+//!   model switch, AGENTS.md).
+//! * [`skills`]: the skills list within its budget.
+//! * [`environment`]: `<environment_context>` and its diff body.
+//!
+//! The result is at most two messages (§1.2): one developer message with one part per
+//! section — model switch, permissions, developer instructions, collaboration mode,
+//! personality, skills — then one contextual user message with AGENTS.md and the
+//! environment. Realtime, apps, plugins, extension contributors and guardian policies are
+//! not modelled. A message without sections is not sent.
+//!
+//! ```
+//! use context_assembly::codex::context::{build_initial_context, TurnSettings};
+//! let items = build_initial_context(&TurnSettings::default(), None, Some("Run the tests."));
+//! assert_eq!(items.len(), 2); // developer[permissions], user[AGENTS.md, environment]
+//! let user = items[1].message_text().unwrap();
+//! assert!(user.starts_with("# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nRun the tests.\n"));
+//! ```
+
+pub mod environment;
+pub mod fragments;
+pub mod settings;
+pub mod skills;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::items::{Item, Role};
+use crate::attachment::{Decision, Verdict};
+
+pub use environment::EnvironmentContext;
+pub use fragments::{
+    agents_md_instructions, collaboration_mode_cleared, collaboration_mode_instructions,
+    model_switch, permissions_instructions, personality_spec,
+};
+pub use settings::{
+    ApprovalPolicy, ContextRules, NetworkDomains, SandboxMode, Skill, SkillScope, TurnSettings,
+};
+pub use skills::{skills_instructions, SkillBudget, SkillsInstructions};
+
+/// The context items of a full injection, and a decision for every segment considered.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct InitialContext {
+    /// The developer bundle, then the contextual user message (each only when non-empty).
+    pub items: Vec<Item>,
+    /// One per segment (and per skill): included, or why not.
+    pub decisions: Vec<Decision>,
+}
+
+/// Codex's initial context under [`ContextRules::codex`]; see [`initial_context`].
+pub fn build_initial_context(
+    settings: &TurnSettings,
+    previous_model: Option<&str>,
+    agents_md: Option<&str>,
+) -> Vec<Item> {
+    initial_context(&ContextRules::codex(), settings, previous_model, agents_md).items
+}
+
+/// The full context for `settings`: `previous_model` is the model of the previous regular
+/// turn (a different one, with non-empty instructions, opens the bundle with
+/// `<model_switch>`, §2.5); `agents_md` is the combined AGENTS.md text
+/// ([`crate::codex::agents_md`]), labelled with the turn's cwd.
+///
+/// # Example
+/// ```
+/// use context_assembly::codex::context::{initial_context, ContextRules, TurnSettings};
+/// let settings = TurnSettings { model_instructions: "You are Codex.".into(), ..TurnSettings::default() };
+/// // same model as before: no switch, even with instructions
+/// let same = initial_context(&ContextRules::codex(), &settings, Some("gpt-5.1-codex"), None);
+/// assert!(!same.items[0].message_text().unwrap().contains("<model_switch>"));
+/// let other = initial_context(&ContextRules::codex(), &settings, Some("gpt-4.1"), None);
+/// assert!(other.items[0].message_text().unwrap().starts_with("<model_switch>\n"));
+/// ```
+pub fn initial_context(
+    rules: &ContextRules,
+    settings: &TurnSettings,
+    previous_model: Option<&str>,
+    agents_md: Option<&str>,
+) -> InitialContext {
+    let mut out = InitialContext::default();
+    let mut developer: Vec<String> = Vec::new();
+    let switch = model_switch_section(settings, previous_model, &mut out.decisions);
+    developer.extend(switch);
+    developer.push(permissions_instructions(settings));
+    decide(
+        &mut out.decisions,
+        "permissions",
+        Verdict::INCLUDED,
+        "always sent",
+    );
+    push_optional(
+        &mut developer,
+        &mut out.decisions,
+        "developer_instructions",
+        settings.developer_instructions.as_deref(),
+        |text| String::from(text),
+    );
+    push_optional(
+        &mut developer,
+        &mut out.decisions,
+        "collaboration_mode",
+        settings.collaboration_mode.as_deref(),
+        collaboration_mode_instructions,
+    );
+    push_optional(
+        &mut developer,
+        &mut out.decisions,
+        "personality",
+        settings.personality.as_deref(),
+        personality_spec,
+    );
+    match skills_instructions(&settings.skills, settings.context_window) {
+        Some(listed) => {
+            developer.push(listed.text);
+            out.decisions.extend(listed.decisions);
+        }
+        None => decide(&mut out.decisions, "skills", Verdict::SKIPPED, "no skills"),
+    }
+    let mut user: Vec<String> = Vec::new();
+    push_optional(
+        &mut user,
+        &mut out.decisions,
+        "agents_md",
+        agents_md,
+        |text| agents_md_instructions(&settings.cwd, text),
+    );
+    user.push(EnvironmentContext::full(settings).render());
+    decide(
+        &mut out.decisions,
+        "environment_context",
+        Verdict::INCLUDED,
+        "always sent",
+    );
+    out.items.extend(message(rules, Role::Developer, developer));
+    out.items.extend(message(rules, Role::User, user));
+    out
+}
+
+/// `<model_switch>` when the previous regular turn ran another model and the new one has
+/// instructions (§1.3 row 1, §2.2 row 1), deciding either way.
+pub(crate) fn model_switch_section(
+    settings: &TurnSettings,
+    previous_model: Option<&str>,
+    decisions: &mut Vec<Decision>,
+) -> Option<String> {
+    let (verdict, reason) = match previous_model {
+        None => (Verdict::SKIPPED, "no previous regular turn"),
+        Some(previous) if previous == settings.model => {
+            (Verdict::UNCHANGED, "same model as the previous turn")
+        }
+        Some(_) if settings.model_instructions.is_empty() => (
+            Verdict::SKIPPED,
+            "the new model has no instructions to send",
+        ),
+        Some(_) => {
+            decide(
+                decisions,
+                "model_switch",
+                Verdict::INCLUDED,
+                "the model changed",
+            );
+            return Some(model_switch(&settings.model_instructions));
+        }
+    };
+    decide(decisions, "model_switch", verdict, reason);
+    None
+}
+
+/// Adds `render(text)` when `text` is set and not empty, deciding either way.
+fn push_optional(
+    sections: &mut Vec<String>,
+    decisions: &mut Vec<Decision>,
+    subject: &str,
+    text: Option<&str>,
+    render: impl FnOnce(&str) -> String,
+) {
+    match text.filter(|text| !text.is_empty()) {
+        Some(text) => {
+            sections.push(render(text));
+            decide(decisions, subject, Verdict::INCLUDED, "set");
+        }
+        None => decide(decisions, subject, Verdict::SKIPPED, "not set"),
+    }
+}
+
+pub(crate) fn decide(
+    decisions: &mut Vec<Decision>,
+    subject: &str,
+    verdict: &'static str,
+    reason: &str,
+) {
+    decisions.push(Decision {
+        subject: subject.into(),
+        verdict,
+        reason: reason.into(),
+        detail: None,
+    });
+}
+
+/// One message with a part per section (X23), or one joined part under
+/// `join_context_parts`; `None` without sections (§1.2).
+pub(crate) fn message(rules: &ContextRules, role: Role, sections: Vec<String>) -> Option<Item> {
+    if sections.is_empty() {
+        None
+    } else if rules.join_context_parts {
+        Some(Item::text(role, &sections.join("\n\n")))
+    } else {
+        Some(Item::sections(role, &sections))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codex::items::Part;
+    use alloc::vec;
+
+    fn part_starts(item: &Item) -> Vec<&str> {
+        match item {
+            Item::Message { content, .. } => content
+                .iter()
+                .filter_map(Part::text)
+                .map(|text| {
+                    text.get(..text.find(['\n', ' ']).unwrap_or(text.len()))
+                        .unwrap_or("")
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    #[test]
+    fn developer_sections_follow_the_catalogue_order() {
+        let settings = TurnSettings {
+            model_instructions: "BASE".into(),
+            developer_instructions: Some("dev".into()),
+            collaboration_mode: Some("plan".into()),
+            personality: Some("terse".into()),
+            skills: vec![Skill {
+                name: "a".into(),
+                ..Skill::default()
+            }],
+            ..TurnSettings::default()
+        };
+        let items = build_initial_context(&settings, Some("old"), Some("docs"));
+        assert_eq!(
+            part_starts(&items[0]),
+            [
+                "<model_switch>",
+                "<permissions",
+                "dev",
+                "<collaboration_mode>plan</collaboration_mode>",
+                "<personality_spec>",
+                "<skills_instructions>"
+            ]
+        );
+        assert_eq!(part_starts(&items[1]), ["#", "<environment_context>"]);
+    }
+
+    #[test]
+    fn empty_texts_are_not_sections_and_join_makes_one_part() {
+        let settings = TurnSettings {
+            collaboration_mode: Some(String::new()),
+            developer_instructions: Some(String::new()),
+            ..TurnSettings::default()
+        };
+        let items = build_initial_context(&settings, None, Some(""));
+        assert_eq!(part_starts(&items[0]), ["<permissions"]);
+        assert_eq!(part_starts(&items[1]), ["<environment_context>"]);
+        let rules = ContextRules {
+            join_context_parts: true,
+            ..ContextRules::codex()
+        };
+        let joined = initial_context(&rules, &settings, None, Some("x"));
+        let Item::Message { content, .. } = &joined.items[1] else {
+            panic!("a message");
+        };
+        assert_eq!(content.len(), 1);
+        assert!(joined.items[1]
+            .message_text()
+            .unwrap()
+            .contains("</INSTRUCTIONS>\n\n<environment_context>"));
+    }
+}

@@ -1,0 +1,245 @@
+//! What one turn's context depends on (the fields of Codex's `TurnContextItem` this library
+//! models, spec codex.md §2.1), and the switches of the context quirks.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// When the agent must ask before running a command (`approval_policy`, §1.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum ApprovalPolicy {
+    /// Never ask: failures are reported back to the model.
+    Never,
+    /// Ask before anything not known to be safe.
+    UnlessTrusted,
+    /// Run in the sandbox; ask to retry outside it when a command fails.
+    OnFailure,
+    /// The model decides when to ask (Codex's default).
+    #[default]
+    OnRequest,
+}
+
+impl ApprovalPolicy {
+    /// The policy's configuration value.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ApprovalPolicy::Never => "never",
+            ApprovalPolicy::UnlessTrusted => "unless-trusted",
+            ApprovalPolicy::OnFailure => "on-failure",
+            ApprovalPolicy::OnRequest => "on-request",
+        }
+    }
+}
+
+/// What the filesystem sandbox lets commands touch (`sandbox_mode`, §1.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum SandboxMode {
+    /// Read anything, write nothing.
+    ReadOnly,
+    /// Read anything, write in cwd and the writable roots (Codex's default).
+    #[default]
+    WorkspaceWrite,
+    /// No sandbox at all.
+    DangerFullAccess,
+}
+
+impl SandboxMode {
+    /// The mode's configuration value, as the permissions text names it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SandboxMode::ReadOnly => "read-only",
+            SandboxMode::WorkspaceWrite => "workspace-write",
+            SandboxMode::DangerFullAccess => "danger-full-access",
+        }
+    }
+}
+
+/// Where a skill comes from; skills are listed in this order (§1.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum SkillScope {
+    /// Shipped with the agent.
+    System,
+    /// Installed by an administrator.
+    Admin,
+    /// Found in the repository.
+    #[default]
+    Repo,
+    /// In the user's own skills directory.
+    User,
+}
+
+/// One available skill, as the skills list shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Skill {
+    /// The skill's name.
+    pub name: String,
+    /// What it is for, shortened when the list is over its budget.
+    pub description: String,
+    /// The path of its `SKILL.md`.
+    pub path: String,
+    /// Where it comes from: the first ordering key.
+    pub scope: SkillScope,
+}
+
+/// The network domains a managed policy names; `<network>` appears only when they are
+/// configured (§1.6).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct NetworkDomains {
+    /// Domains commands may reach.
+    pub allowed: Vec<String>,
+    /// Domains they may not.
+    pub denied: Vec<String>,
+}
+
+/// Everything a turn's initial context and its settings diffs depend on.
+///
+/// `Default` is a Codex CLI session as installed: cwd `/repo`, shell `bash`, the date
+/// `2026-06-09` (the reference snapshot's; the core reads no clock, so the host supplies
+/// the real one), timezone `Etc/UTC`, approval `on-request`, sandbox `workspace-write`
+/// with the network restricted and no extra writable roots, model `gpt-5.1-codex` with a
+/// 272 000-token window, no model instructions (so no `<model_switch>` until the host sets
+/// them), no personality, collaboration mode, developer instructions or skills.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TurnSettings {
+    /// The turn's working directory (absolute).
+    pub cwd: String,
+    /// The shell's name (`bash`, `zsh`, `powershell`).
+    pub shell: String,
+    /// The local date, `YYYY-MM-DD`; left out of `<environment_context>` when empty.
+    pub current_date: String,
+    /// The IANA time zone; `Etc/UTC` when empty (§1.6).
+    pub timezone: String,
+    /// When to ask before running a command.
+    pub approval_policy: ApprovalPolicy,
+    /// What the sandbox lets commands write.
+    pub sandbox_mode: SandboxMode,
+    /// Whether sandboxed commands may use the network.
+    pub network_access: bool,
+    /// Directories writable besides cwd (workspace-write only).
+    pub writable_roots: Vec<String>,
+    /// Managed network domains, rendered as `<network>`; `None` leaves the tag out.
+    pub network: Option<NetworkDomains>,
+    /// The model's slug.
+    pub model: String,
+    /// The model's full base instructions, carried by `<model_switch>` when the model
+    /// changes (§1.4, X22); empty means the switch sends nothing.
+    pub model_instructions: String,
+    /// The personality text the model should adopt; `None` for the default style.
+    pub personality: Option<String>,
+    /// The collaboration mode's developer instructions; `None` or empty for no mode.
+    pub collaboration_mode: Option<String>,
+    /// Developer instructions from the configuration, sent raw.
+    pub developer_instructions: Option<String>,
+    /// The available skills.
+    pub skills: Vec<Skill>,
+    /// The model's context window in tokens; sizes the skills list (§1.3 row 8).
+    pub context_window: Option<u64>,
+}
+
+impl Default for TurnSettings {
+    fn default() -> Self {
+        TurnSettings {
+            cwd: "/repo".into(),
+            shell: "bash".into(),
+            current_date: "2026-06-09".into(),
+            timezone: "Etc/UTC".into(),
+            approval_policy: ApprovalPolicy::OnRequest,
+            sandbox_mode: SandboxMode::WorkspaceWrite,
+            network_access: false,
+            writable_roots: Vec::new(),
+            network: None,
+            model: "gpt-5.1-codex".into(),
+            model_instructions: String::new(),
+            personality: None,
+            collaboration_mode: None,
+            developer_instructions: None,
+            skills: Vec::new(),
+            context_window: Some(272_000),
+        }
+    }
+}
+
+impl TurnSettings {
+    /// Whether the permissions block would differ: approval, sandbox, network access or
+    /// writable roots (§2.2 row 2). A cwd change alone does not count, although the
+    /// rendered block names cwd as a writable root: Codex compares the permission profile,
+    /// whose cwd entry is relative, so the block naming the old cwd stays in the history.
+    pub fn permissions_differ(&self, other: &TurnSettings) -> bool {
+        self.approval_policy != other.approval_policy
+            || self.sandbox_mode != other.sandbox_mode
+            || self.network_access != other.network_access
+            || self.writable_roots != other.writable_roots
+    }
+
+    /// Whether `<environment_context>` would differ, ignoring the shell as Codex does
+    /// (`equals_except_shell`, §2.2).
+    pub fn environment_differs(&self, other: &TurnSettings) -> bool {
+        self.cwd != other.cwd
+            || self.current_date != other.current_date
+            || self.timezone() != other.timezone()
+            || self.network != other.network
+    }
+
+    /// The time zone as rendered: `Etc/UTC` when none is set.
+    pub fn timezone(&self) -> &str {
+        if self.timezone.is_empty() {
+            "Etc/UTC"
+        } else {
+            &self.timezone
+        }
+    }
+}
+
+/// The switches of the context quirks. [`ContextRules::codex`] is the reference,
+/// [`ContextRules::recommended`] the fixes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ContextRules {
+    /// X23 option `join_context_parts`: send each context message as one text part, its
+    /// sections joined with `\n\n`, for providers without multi-part messages. Codex
+    /// sends one part per section.
+    pub join_context_parts: bool,
+    /// X21 option `announce_mode_clear`: when the collaboration mode changes to one
+    /// without instructions, say that the previous mode no longer applies. Codex sends
+    /// nothing and the old mode's instructions stay in force in the history.
+    pub announce_mode_clear: bool,
+    /// X20 option `granular_diffs` (the part this module models): re-send developer
+    /// instructions and the skills list when they change. Codex never diffs them.
+    pub granular_diffs: bool,
+}
+
+impl ContextRules {
+    /// Codex CLI's behaviour (snapshot [B]).
+    pub const fn codex() -> Self {
+        ContextRules {
+            join_context_parts: false,
+            announce_mode_clear: false,
+            granular_diffs: false,
+        }
+    }
+
+    /// The fixes: mode clears announced, instructions and skills diffed; parts stay
+    /// separate (the Responses API takes them).
+    pub const fn recommended() -> Self {
+        ContextRules {
+            join_context_parts: false,
+            announce_mode_clear: true,
+            granular_diffs: true,
+        }
+    }
+}
+
+impl Default for ContextRules {
+    fn default() -> Self {
+        ContextRules::codex()
+    }
+}
