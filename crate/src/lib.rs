@@ -128,6 +128,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod attachment;
+pub mod cache;
 pub mod codex;
 pub mod compact;
 pub mod deny;
