@@ -2,6 +2,7 @@
 // agent's tools, and what each turn puts in front of the model, with every decision.
 import { byId, h, messageOf } from '../dom.js';
 import { withEngine } from '../engine.js';
+import { setUpCompletion } from './files/completion.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').Session} Session */
 /** @typedef {import('../../pkg/context_assembly.js').ProfileName} ProfileName */
@@ -126,6 +127,16 @@ export function setUpFiles() {
   const prompt = byId('files-prompt', HTMLTextAreaElement);
   const stateTable = byId('files-state', HTMLTableElement);
   const turnsView = byId('files-turns', HTMLDivElement);
+  const completion = setUpCompletion({
+    input: prompt,
+    popup: byId('files-completion-popup', HTMLDivElement),
+    list: byId('files-completion', HTMLUListElement),
+    status: byId('files-completion-status', HTMLSpanElement),
+    hint: byId('files-prompt-hint', HTMLParagraphElement),
+    session: () => session,
+    profile: () => profileSelect.value,
+    onTrap: () => { session = undefined; }, // re-seeded on the next action
+  });
   const transientButtons = {
     EACCES: byId('files-eacces', HTMLButtonElement),
     EBUSY: byId('files-ebusy', HTMLButtonElement),
@@ -268,6 +279,7 @@ export function setUpFiles() {
 
   function render() {
     tree.replaceChildren(...listing('/', 0));
+    completion.refresh();
     renderSelection();
     renderState();
     turnsView.replaceChildren(...(turns.length === 0
