@@ -8,6 +8,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::attachment::AttachmentRules;
+use crate::codex::rules::CodexRules;
 use crate::compact::rules::CompactionRules;
 use crate::compact::thresholds::ThresholdFormula;
 use crate::deny::DenyRulesSwitches;
@@ -118,6 +119,8 @@ pub struct Profile {
     pub thresholds: ThresholdFormula,
     /// The summary hand-off and the post-compact restore (§9.3–9.5).
     pub compaction: CompactionRules,
+    /// Codex's own context, truncation and compaction (codex.md).
+    pub codex: CodexRules,
 }
 
 impl Profile {
@@ -137,6 +140,7 @@ impl Profile {
             attachments: AttachmentRules::claude_code(),
             thresholds: ThresholdFormula::ClaudeCode,
             compaction: CompactionRules::claude_code(),
+            codex: CodexRules::off(),
         }
     }
 
@@ -161,6 +165,7 @@ impl Profile {
             attachments: AttachmentRules::codex(),
             thresholds: ThresholdFormula::Codex,
             compaction: CompactionRules::claude_code(),
+            codex: CodexRules::codex(),
         }
     }
 
@@ -180,6 +185,7 @@ impl Profile {
             attachments: AttachmentRules::recommended(),
             thresholds: ThresholdFormula::ClaudeCode,
             compaction: CompactionRules::recommended(),
+            codex: CodexRules::off(),
         }
     }
 

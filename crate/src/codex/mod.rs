@@ -9,6 +9,7 @@
 //!   in a fixed order, and when the baseline is reset.
 //! * [`agents_md`]: AGENTS.md discovery over the virtual file system: global doc, project
 //!   root, one doc per directory, the 32 KiB budget.
+//! * [`rules`]: the profile's switches for all of the above.
 //! * [`truncate`]: head-and-tail truncation, the 4-bytes-per-token estimate, truncation
 //!   policies, the shell output layout and the user input limit (§3.1–§3.4).
 //! * [`history_tokens`]: the token estimate of history items from their JSON (§3.5).
@@ -20,5 +21,6 @@ pub mod compact;
 pub mod context;
 pub mod history_tokens;
 pub mod items;
+pub mod rules;
 pub mod settings_diff;
 pub mod truncate;

@@ -192,6 +192,11 @@ pub enum Action {
         /// `running` or `killed`.
         status: BackgroundStatus,
     },
+    /// Codex's turn settings change (the model, approvals, the sandbox…).
+    TurnSettings {
+        /// The changes, applied to the current settings.
+        changes: TurnSettingsChange,
+    },
     /// A compaction the user or the host asks for (`/compact`, or a policy to compare).
     Compact {
         /// The policy, trigger and instructions.
@@ -199,6 +204,63 @@ pub enum Action {
         /// The summary the model would have written; `None`: the extractive summariser's.
         summary: Option<String>,
     },
+}
+
+/// Changes to Codex's turn settings; `None` keeps a field, `Some(None)` clears an optional
+/// one.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TurnSettingsChange {
+    /// The model's slug.
+    pub model: Option<String>,
+    /// The new model's base instructions, sent in `<model_switch>`.
+    pub model_instructions: Option<String>,
+    /// When to ask before running a command.
+    pub approval_policy: Option<crate::codex::context::ApprovalPolicy>,
+    /// What the sandbox lets commands write.
+    pub sandbox_mode: Option<crate::codex::context::SandboxMode>,
+    /// Whether sandboxed commands may use the network.
+    pub network_access: Option<bool>,
+    /// The personality to adopt.
+    pub personality: Option<Option<String>>,
+    /// The collaboration mode's instructions.
+    pub collaboration_mode: Option<Option<String>>,
+    /// Developer instructions.
+    pub developer_instructions: Option<Option<String>>,
+    /// The shell's name.
+    pub shell: Option<String>,
+    /// The IANA time zone.
+    pub timezone: Option<String>,
+}
+
+impl TurnSettingsChange {
+    /// `settings` with the changes applied.
+    pub fn apply(
+        &self,
+        mut settings: crate::codex::context::TurnSettings,
+    ) -> crate::codex::context::TurnSettings {
+        let set = |target: &mut String, value: &Option<String>| {
+            if let Some(value) = value {
+                target.clone_from(value);
+            }
+        };
+        set(&mut settings.model, &self.model);
+        set(&mut settings.model_instructions, &self.model_instructions);
+        set(&mut settings.shell, &self.shell);
+        set(&mut settings.timezone, &self.timezone);
+        settings.approval_policy = self.approval_policy.unwrap_or(settings.approval_policy);
+        settings.sandbox_mode = self.sandbox_mode.unwrap_or(settings.sandbox_mode);
+        settings.network_access = self.network_access.unwrap_or(settings.network_access);
+        if let Some(value) = &self.personality {
+            settings.personality.clone_from(value);
+        }
+        if let Some(value) = &self.collaboration_mode {
+            settings.collaboration_mode.clone_from(value);
+        }
+        if let Some(value) = &self.developer_instructions {
+            settings.developer_instructions.clone_from(value);
+        }
+        settings
+    }
 }
 
 /// One block of an assistant step.

@@ -263,6 +263,11 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
             session.set_task_status(task_id, description, *status);
             Ok(event)
         }
+        Action::TurnSettings { changes } => {
+            let settings = changes.apply(session.turn_settings().clone());
+            session.set_turn_settings(settings);
+            Ok(event)
+        }
         Action::Compact { options, summary } => {
             let report = session
                 .compact(options.clone(), summary.as_deref(), at_ms)

@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use crate::{Error, Profile};
 
 /// The profile sections a switch can name, as scenarios spell them.
-pub const SECTIONS: [&str; 10] = [
+pub const SECTIONS: [&str; 12] = [
     "mentions",
     "changeSnippets",
     "paths",
@@ -21,6 +21,8 @@ pub const SECTIONS: [&str; 10] = [
     "fileContext",
     "attachments",
     "compaction",
+    "codex",
+    "codexContext",
 ];
 
 /// The boolean switches of a section of the profile, by their camelCase names.
@@ -140,6 +142,20 @@ switches!(crate::compact::rules::CompactionRules {
     reinsert_pinned => "reinsertPinned",
 });
 
+switches!(crate::codex::rules::CodexRules {
+    turn_context => "turnContext",
+    truncate_tool_output => "truncateToolOutput",
+    local_compaction => "localCompaction",
+    remote_compaction => "remoteCompaction",
+    reread_edited_after_compaction => "rereadEditedAfterCompaction",
+});
+
+switches!(crate::codex::context::ContextRules {
+    join_context_parts => "joinContextParts",
+    announce_mode_clear => "announceModeClear",
+    granular_diffs => "granularDiffs",
+});
+
 /// Sets each `(section.field, value)` on `profile`.
 ///
 /// # Errors
@@ -181,6 +197,8 @@ pub fn apply_switches(profile: &mut Profile, switches: &[(String, bool)]) -> Res
             "fileContext" => set(&mut profile.file_context, field, *value),
             "attachments" => set(&mut profile.attachments, field, *value),
             "compaction" => set(&mut profile.compaction, field, *value),
+            "codex" => set(&mut profile.codex, field, *value),
+            "codexContext" => set(&mut profile.codex.context, field, *value),
             _ => Err(format!(
                 "unknown section: expected one of {}",
                 quoted(&SECTIONS)
@@ -270,6 +288,19 @@ mod tests {
         assert_eq!(
             listed::<crate::attachment::AttachmentRules>(),
             serde_switches(&p.attachments)
+        );
+        assert_eq!(
+            listed::<crate::compact::rules::CompactionRules>(),
+            serde_switches(&p.compaction)
+        );
+        let codex = Profile::codex().codex;
+        assert_eq!(
+            listed::<crate::codex::rules::CodexRules>(),
+            serde_switches(&codex)
+        );
+        assert_eq!(
+            listed::<crate::codex::context::ContextRules>(),
+            serde_switches(&codex.context)
         );
     }
 }

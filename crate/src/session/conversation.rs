@@ -82,6 +82,8 @@ pub(super) struct Conversation {
     pub(super) memory_warning_given: bool,
     /// Failed auto-compactions since the human turn began (Q57's breaker).
     pub(super) auto_compact_failures: u32,
+    /// Codex's baseline and settings (used when the profile assembles Codex's context).
+    pub(super) codex: super::codex_turn::CodexState,
 }
 
 impl Conversation {

@@ -27,6 +27,7 @@
 
 mod changes;
 mod clock;
+mod codex_turn;
 mod compaction;
 mod conversation;
 mod host;

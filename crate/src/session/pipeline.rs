@@ -24,7 +24,8 @@ use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThres
 use crate::file_state::Entry;
 use crate::memory::{eager_memory, render_claude_md};
 use crate::request::{
-    system_blocks, tool_blocks, user_context_block, Environment, Request, ToolDefinition,
+    system_blocks, tool_blocks, user_context_block, Block, Category, Channel, Environment, Request,
+    ToolDefinition,
 };
 use crate::transcript::Record;
 use crate::vfs::EntryKind;
@@ -32,6 +33,12 @@ use crate::vfs::EntryKind;
 /// The built-in static part of the system prompt, in our own words.
 const SYSTEM_PROMPT: &str = "You are a coding agent working in the user's repository. Use the \
     tools to read, search and change files; keep changes small and explain what you did.";
+
+/// Codex's system channel: the base instructions only (codex.md §0.7).
+fn base_instructions(text: &str, method: crate::tokens::TokenMethod) -> Vec<Block> {
+    let block = Block::text("base_instructions", Category::SYSTEM, text.into(), method);
+    Vec::from([block.in_channel(Channel::SYSTEM)])
+}
 
 /// What the reminder collectors of one pass read, computed once for the pass.
 pub(super) struct PassFacts {
@@ -70,6 +77,9 @@ impl Session {
     ) -> Turn {
         self.interrupt_pending_calls();
         self.conversation.auto_compact_failures = 0;
+        if self.profile.codex.turn_context {
+            return self.codex_submit(prompt, at_ms);
+        }
         let mut out = self.run_pass(Some(prompt), at_ms);
         self.conversation.transcript.push(Record::Prompt {
             text: prompt.into(),
@@ -79,7 +89,7 @@ impl Session {
         self.store(&surfaced);
         out.attachments.extend(surfaced.attachments);
         out.decisions.extend(surfaced.decisions);
-        let compaction = self.auto_compact(at_ms, &mut out);
+        let compaction = self.auto_compact(at_ms, false, &mut out);
         let mut turn = Turn::from_collected(Round::HUMAN_TURN, out);
         turn.compaction = compaction;
         turn.request = Some(self.request(at_ms));
@@ -91,7 +101,7 @@ impl Session {
     pub fn tool_round(&mut self, at_ms: u64) -> Turn {
         let mut out = self.run_pass(None, at_ms);
         self.store(&out);
-        let compaction = self.auto_compact(at_ms, &mut out);
+        let compaction = self.auto_compact(at_ms, true, &mut out);
         let mut turn = Turn::from_collected(Round::TOOL_ROUND, out);
         turn.compaction = compaction;
         turn.request = Some(self.request(at_ms));
@@ -110,7 +120,9 @@ impl Session {
     pub(super) fn run_pass(&mut self, prompt: Option<&str>, at_ms: u64) -> Collected {
         let mut out = Collected::default();
         // The session's start: the user context is computed (and memory seeded) once.
-        self.user_context(at_ms);
+        if !self.profile.codex.turn_context {
+            self.user_context(at_ms);
+        }
         self.work_left = self.profile.attachments.work_budget;
         if self.config.disable_attachments {
             let facts = self.pass_facts(at_ms);
@@ -385,26 +397,18 @@ impl Session {
     /// The request the model receives now.
     pub(super) fn request(&mut self, at_ms: u64) -> Request {
         let method = self.profile.token_method;
-        let context = self.user_context(at_ms);
         let static_prompt = self
             .config
             .system_prompt
-            .as_deref()
-            .unwrap_or(SYSTEM_PROMPT);
-        let env = Environment {
-            cwd: &self.cwd,
-            platform: &self.config.platform,
-            date: &context.date,
-            git_status: self.config.git_status.as_deref(),
-        };
-        let system = system_blocks(static_prompt, &env, method);
+            .clone()
+            .unwrap_or_else(|| SYSTEM_PROMPT.into());
         let tools = tool_blocks(&self.tool_definitions(), method);
-        let user_context = Vec::from([user_context_block(
-            context.claude_md.as_deref(),
-            &context.date,
-            &self.profile.attachments,
-            method,
-        )]);
+        // Codex sends its base instructions alone and records the rest of its context (the
+        // environment, AGENTS.md) in the history: no environment block, no user context.
+        let (system, user_context) = match self.profile.codex.turn_context {
+            true => (base_instructions(&static_prompt, method), Vec::new()),
+            false => self.claude_code_context(&static_prompt, at_ms),
+        };
         let thresholds = self.thresholds();
         let conversation = &mut self.conversation;
         let messages = conversation.messages.assemble(
@@ -422,6 +426,29 @@ impl Session {
         );
         conversation.last_request_tokens = Some(request.tokens.total);
         request
+    }
+
+    /// Claude Code's system blocks (the static prompt, then the environment after the cache
+    /// boundary) and its user context.
+    fn claude_code_context(&mut self, static_prompt: &str, at_ms: u64) -> (Vec<Block>, Vec<Block>) {
+        let method = self.profile.token_method;
+        let context = self.user_context(at_ms);
+        let env = Environment {
+            cwd: &self.cwd,
+            platform: &self.config.platform,
+            date: &context.date,
+            git_status: self.config.git_status.as_deref(),
+        };
+        let user_context = user_context_block(
+            context.claude_md.as_deref(),
+            &context.date,
+            &self.profile.attachments,
+            method,
+        );
+        (
+            system_blocks(static_prompt, &env, method),
+            Vec::from([user_context]),
+        )
     }
 
     /// The user context, computed on the first request and kept (§7.7, §7.11).

@@ -12,6 +12,7 @@ use super::tools::ToolResult;
 use super::turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 use super::Session;
 use crate::attachment::Collected;
+use crate::codex::truncate::truncate_for_record;
 use crate::deny::gitignore::Gitignore;
 use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse};
 use crate::vfs::{Content, EntryKind};
@@ -145,8 +146,12 @@ impl Session {
 
     /// Stores the response's results and runs the tool round, unless the user stopped.
     fn finish_response(&mut self, pending: PendingCalls, at_ms: u64) -> Turn {
-        let results: Vec<ToolResultBlock> =
-            pending.calls.into_iter().filter_map(|(_, r)| r).collect();
+        let results: Vec<ToolResultBlock> = pending
+            .calls
+            .into_iter()
+            .filter_map(|(_, r)| r)
+            .map(|result| self.as_recorded(result))
+            .collect();
         self.conversation.transcript.push(Record::ToolResults {
             results: results.clone(),
         });
@@ -157,6 +162,16 @@ impl Session {
         };
         turn.tool_results = results;
         turn
+    }
+
+    /// A tool result as the history records it: with `truncate_tool_output`, cut head and
+    /// tail at the policy × 1.2 (codex.md §3.3).
+    fn as_recorded(&self, mut result: ToolResultBlock) -> ToolResultBlock {
+        let codex = &self.profile.codex;
+        if codex.truncate_tool_output {
+            result.content = truncate_for_record(&result.content, codex.truncation);
+        }
+        result
     }
 
     /// A prompt arrived while calls awaited results: they are answered as interrupted.

@@ -179,6 +179,13 @@ fn policy(id: &str, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
             "clearToolInputs",
             "memoryTool",
         ])?)?,
+        crate::session::CODEX_LOCAL | crate::session::CODEX_REMOTE => {
+            let p = read(&["midTurn"])?;
+            Policy::Codex {
+                remote: id == crate::session::CODEX_REMOTE,
+                mid_turn: p.or("midTurn", false, boolean)?,
+            }
+        }
         _ => {
             let p = read(&["mode", "minSavingsPercent"])?;
             let dedupe = DedupeReadsParams::default();

@@ -13,7 +13,8 @@ use super::read::{
     string, string_or_null, Fields, MAX_WHOLE,
 };
 use super::STEP_KINDS;
-use crate::scenario::{Action, AssistantStep, Step, ToolCall};
+use crate::codex::context::{ApprovalPolicy, SandboxMode};
+use crate::scenario::{Action, AssistantStep, Step, ToolCall, TurnSettingsChange};
 use crate::session::{
     BackgroundStatus, Diagnostic, DiagnosticFile, IdeSelection, PlanApproval, Severity,
 };
@@ -23,7 +24,7 @@ use crate::Error;
 type ReadStep = fn(&Fields<'_, '_>) -> Result<Action, Error>;
 
 /// Each kind with the fields it allows (after `kind`) and its reader.
-const KINDS: [(&str, &[&str], ReadStep); 17] = [
+const KINDS: [(&str, &[&str], ReadStep); 18] = [
     ("user", &["prompt", "memories"], user),
     ("assistant", &["blocks"], assistant),
     ("toolResults", &["results"], tool_results),
@@ -45,6 +46,33 @@ const KINDS: [(&str, &[&str], ReadStep); 17] = [
         task_status,
     ),
     ("compact", super::compaction::COMPACTION_KEYS, compact),
+    ("turnSettings", TURN_SETTINGS_KEYS, turn_settings),
+];
+
+const TURN_SETTINGS_KEYS: &[&str] = &[
+    "model",
+    "modelInstructions",
+    "approvalPolicy",
+    "sandboxMode",
+    "networkAccess",
+    "personality",
+    "collaborationMode",
+    "developerInstructions",
+    "shell",
+    "timezone",
+];
+
+const APPROVAL_POLICIES: &[(&str, ApprovalPolicy)] = &[
+    ("never", ApprovalPolicy::Never),
+    ("unless-trusted", ApprovalPolicy::UnlessTrusted),
+    ("on-failure", ApprovalPolicy::OnFailure),
+    ("on-request", ApprovalPolicy::OnRequest),
+];
+
+const SANDBOX_MODES: &[(&str, SandboxMode)] = &[
+    ("read-only", SandboxMode::ReadOnly),
+    ("workspace-write", SandboxMode::WorkspaceWrite),
+    ("danger-full-access", SandboxMode::DangerFullAccess),
 ];
 
 /// The kinds' names, for [`super::STEP_KINDS`].
@@ -125,6 +153,25 @@ pub(crate) fn check_tool_ids(steps: &[Step]) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+fn turn_settings(fields: &Fields<'_, '_>) -> Result<Action, Error> {
+    let changes = TurnSettingsChange {
+        model: fields.optional("model", name)?,
+        model_instructions: fields.optional("modelInstructions", string)?,
+        approval_policy: fields.optional(
+            "approvalPolicy",
+            one_of("approval policy", APPROVAL_POLICIES),
+        )?,
+        sandbox_mode: fields.optional("sandboxMode", one_of("sandbox mode", SANDBOX_MODES))?,
+        network_access: fields.optional("networkAccess", boolean)?,
+        personality: fields.optional("personality", string_or_null)?,
+        collaboration_mode: fields.optional("collaborationMode", string_or_null)?,
+        developer_instructions: fields.optional("developerInstructions", string_or_null)?,
+        shell: fields.optional("shell", name)?,
+        timezone: fields.optional("timezone", name)?,
+    };
+    Ok(Action::TurnSettings { changes })
 }
 
 fn compact(fields: &Fields<'_, '_>) -> Result<Action, Error> {

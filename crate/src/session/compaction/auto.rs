@@ -19,6 +19,7 @@ impl Session {
     pub(in crate::session) fn auto_compact(
         &mut self,
         at_ms: u64,
+        mid_turn: bool,
         out: &mut Collected,
     ) -> alloc::vec::Vec<CompactionReport> {
         let mut reports = alloc::vec::Vec::new();
@@ -54,8 +55,16 @@ impl Session {
                 }
             }
         }
+        let codex = &self.profile.codex;
+        let policy = match codex.local_compaction || codex.remote_compaction {
+            true => Policy::Codex {
+                remote: codex.remote_compaction,
+                mid_turn,
+            },
+            false => Policy::Full,
+        };
         let full = CompactionOptions {
-            policy: Policy::Full,
+            policy,
             trigger: Trigger::AUTO,
             instructions: None,
         };

@@ -164,7 +164,10 @@ impl Session {
                     warn_first: false,
                 }
             }
-            Policy::Full | Policy::SessionMemory | Policy::Partial { .. } => CheapOutcome {
+            Policy::Full
+            | Policy::SessionMemory
+            | Policy::Partial { .. }
+            | Policy::Codex { .. } => CheapOutcome {
                 records: records.to_vec(),
                 decisions: Vec::new(),
                 persisted: Vec::new(),

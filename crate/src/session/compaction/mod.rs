@@ -21,6 +21,7 @@
 
 mod auto;
 mod cheap;
+mod codex;
 mod options;
 mod report;
 mod restore;
@@ -32,8 +33,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use options::{
-    CompactionOptions, Policy, Trigger, FULL, MICROCOMPACT, PARTIAL, POLICY_IDS, SESSION_MEMORY,
-    TOOL_RESULT_BUDGET,
+    CompactionOptions, Policy, Trigger, CODEX_LOCAL, CODEX_REMOTE, FULL, MICROCOMPACT, PARTIAL,
+    POLICY_IDS, SESSION_MEMORY, TOOL_RESULT_BUDGET,
 };
 pub use report::{
     Cleared, CompactionPlan, CompactionReport, Dropped, Fate, ItemKind, PlannedAttachment,
@@ -72,9 +73,10 @@ impl Session {
                 "the transcript holds no messages yet: there is nothing to compact".into();
             return plan;
         }
-        match plan.options.policy.summarises() {
-            true => self.plan_summary(&mut plan),
-            false => self.plan_cheap(&mut plan, at_ms),
+        match plan.options.policy {
+            Policy::Codex { remote, mid_turn } => self.plan_codex(&mut plan, remote, mid_turn),
+            _ if plan.options.policy.summarises() => self.plan_summary(&mut plan),
+            _ => self.plan_cheap(&mut plan, at_ms),
         }
         plan
     }
@@ -104,9 +106,12 @@ impl Session {
         if !plan.applies {
             return Ok(self.unapplied_report(plan, at_ms));
         }
-        match plan.options.policy.summarises() {
-            true => self.apply_summary(plan, summary, at_ms),
-            false => Ok(self.apply_cheap(plan, at_ms)),
+        match plan.options.policy {
+            Policy::Codex { remote, mid_turn } => {
+                self.apply_codex(plan, summary, remote, mid_turn, at_ms)
+            }
+            _ if plan.options.policy.summarises() => self.apply_summary(plan, summary, at_ms),
+            _ => Ok(self.apply_cheap(plan, at_ms)),
         }
     }
 

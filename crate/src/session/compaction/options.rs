@@ -43,6 +43,15 @@ pub enum Policy {
         /// The memory tool is on: a warning precedes the first clearing.
         memory_tool: bool,
     },
+    /// Codex's compaction (codex.md §4.3–§4.6): retained user messages and the summary;
+    /// mid-turn, the initial context before the last user message.
+    Codex {
+        /// Remote compaction: an opaque `compaction` item instead of the summary message.
+        remote: bool,
+        /// The compaction runs mid-turn (the model asked for tools); otherwise pre-turn or
+        /// manual, and the next turn re-sends the initial context.
+        mid_turn: bool,
+    },
     /// Cline's duplicate-read replacement, then its truncation when it saved < 30%
     /// (strategies §2–§3).
     Truncate {
@@ -66,6 +75,8 @@ impl Policy {
             Policy::Masking(_) => crate::compact::policies::masking::POLICY_ID,
             Policy::ClearToolUses { .. } => crate::compact::policies::clear_tool_uses::POLICY_ID,
             Policy::Truncate { .. } => crate::compact::policies::truncate::POLICY_ID,
+            Policy::Codex { remote: false, .. } => CODEX_LOCAL,
+            Policy::Codex { remote: true, .. } => CODEX_REMOTE,
         }
     }
 
@@ -73,7 +84,7 @@ impl Policy {
     pub fn summarises(&self) -> bool {
         matches!(
             self,
-            Policy::Full | Policy::SessionMemory | Policy::Partial { .. }
+            Policy::Full | Policy::SessionMemory | Policy::Partial { .. } | Policy::Codex { .. }
         )
     }
 }
@@ -89,8 +100,13 @@ pub const MICROCOMPACT: &str = "claude-code.microcompact";
 /// The tool-result budget's id.
 pub const TOOL_RESULT_BUDGET: &str = "claude-code.tool_result_budget";
 
+/// Codex's local compaction's id.
+pub const CODEX_LOCAL: &str = "codex.local";
+/// Codex's remote compaction's id.
+pub const CODEX_REMOTE: &str = "codex.remote";
+
 /// Every policy id, in the order the playground lists them.
-pub const POLICY_IDS: [&str; 9] = [
+pub const POLICY_IDS: [&str; 11] = [
     FULL,
     SESSION_MEMORY,
     PARTIAL,
@@ -100,6 +116,8 @@ pub const POLICY_IDS: [&str; 9] = [
     crate::compact::policies::masking::POLICY_ID,
     crate::compact::policies::clear_tool_uses::POLICY_ID,
     crate::compact::policies::truncate::POLICY_ID,
+    CODEX_LOCAL,
+    CODEX_REMOTE,
 ];
 
 /// What compaction was triggered by.

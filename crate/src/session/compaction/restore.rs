@@ -286,25 +286,38 @@ impl Session {
 
     /// The host's pinned files, attached again (ours: `reinsert_pinned`).
     fn pinned_files(&self, out: &mut Collected) {
-        let method = self.profile.token_method;
         for pinned in &self.config.pinned {
-            let subject = format!("pinned {pinned}");
-            let Ok(abs) = self.expand(pinned) else {
-                out.decide(
-                    &subject,
-                    Verdict::FAILED,
-                    "the path cannot be used".into(),
-                    None,
-                );
-                continue;
-            };
-            match self.restore_read(&abs) {
-                RestoreRead::Fits(done) => {
-                    out.attach("file", Some(&abs), restored_text(&abs, &done), method);
-                    out.decide(&subject, Verdict::INCLUDED, "pinned by the host: attached again after the summary".into(), Some(abs));
-                }
-                _ => out.decide(&subject, Verdict::FAILED, "pinned, but it cannot be read within 5,000 tokens (missing, denied, binary or too large)".into(), Some(abs)),
+            let reason = "pinned by the host: attached again after the summary";
+            self.reattach_file(pinned, reason, out);
+        }
+    }
+
+    /// Reads `path` within the restore's limits and attaches it, saying `reason`; a file
+    /// that cannot be read that way is a failed decision.
+    pub(super) fn reattach_file(&self, path: &str, reason: &str, out: &mut Collected) {
+        let subject = format!("re-attach {path}");
+        let Ok(abs) = self.expand(path) else {
+            out.decide(
+                &subject,
+                Verdict::FAILED,
+                "the path cannot be used".into(),
+                None,
+            );
+            return;
+        };
+        match self.restore_read(&abs) {
+            RestoreRead::Fits(done) => {
+                let text = restored_text(&abs, &done);
+                out.attach("file", Some(&abs), text, self.profile.token_method);
+                out.decide(&subject, Verdict::INCLUDED, reason.into(), Some(abs));
             }
+            _ => out.decide(
+                &subject,
+                Verdict::FAILED,
+                "it cannot be read within 5,000 tokens (missing, denied, binary or too large)"
+                    .into(),
+                Some(abs),
+            ),
         }
     }
 
@@ -353,7 +366,7 @@ impl Session {
     }
 
     /// Where a skill's file is.
-    pub(super) fn skill_path(&self, name: &str) -> String {
+    pub(in crate::session) fn skill_path(&self, name: &str) -> String {
         format!(
             "{}/.claude/skills/{name}/SKILL.md",
             self.cwd.trim_end_matches('/')

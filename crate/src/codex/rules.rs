@@ -1,0 +1,56 @@
+//! The switches that make a session assemble its context the way Codex does, and the
+//! fixes `recommended` could take from Codex's design.
+
+use super::context::ContextRules;
+use super::truncate::TruncationPolicy;
+
+/// How a session follows Codex (codex.md §1–§4). All off but `context` for the Claude Code
+/// profiles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct CodexRules {
+    /// The turn's context is Codex's: the initial context (developer bundle, AGENTS.md and
+    /// `<environment_context>`) recorded once, then only the settings that changed (§1, §2);
+    /// off: Claude Code's user context.
+    pub turn_context: bool,
+    /// Tool outputs are cut head-and-tail when recorded, at the policy × 1.2 (§3.3).
+    pub truncate_tool_output: bool,
+    /// The model's truncation policy (§3.2).
+    pub truncation: TruncationPolicy,
+    /// Compaction is Codex's: retained user messages, the summary prefix, the initial context
+    /// re-inserted by phase (§4.3–§4.5); off: Claude Code's.
+    pub local_compaction: bool,
+    /// Remote compaction (§4.6): the server's answer is an opaque `compaction` item.
+    pub remote_compaction: bool,
+    /// X1, opt-in only: re-read the files the agent edited after a compaction. Codex does not
+    /// (§4.8); the behaviour widely attributed to it is Claude Code's.
+    pub reread_edited_after_compaction: bool,
+    /// The initial context's and the diffs' own switches (X20, X21, X23).
+    pub context: ContextRules,
+}
+
+impl CodexRules {
+    /// Not Codex: Claude Code's context and compaction.
+    pub const fn off() -> CodexRules {
+        CodexRules {
+            turn_context: false,
+            truncate_tool_output: false,
+            truncation: TruncationPolicy::Tokens(10_000),
+            local_compaction: false,
+            remote_compaction: false,
+            reread_edited_after_compaction: false,
+            context: ContextRules::codex(),
+        }
+    }
+
+    /// Codex CLI (snapshot [B], with local compaction: the library has no server).
+    pub const fn codex() -> CodexRules {
+        CodexRules {
+            turn_context: true,
+            truncate_tool_output: true,
+            local_compaction: true,
+            ..CodexRules::off()
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! A human turn the way Codex runs one (codex.md §1.7): compaction first if the context
+//! reached the limit, then the context items — the whole initial context when there is no
+//! baseline, else only the settings that changed — then the user's message. Codex keeps no
+//! file state and sends no reminders.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::turn::{Round, Turn};
+use super::{local_date, Session};
+use crate::attachment::{Collected, Verdict};
+use crate::codex::agents_md::{load_agents_md, AgentsMdRules};
+use crate::codex::context::{Skill as CodexSkill, SkillScope, TurnSettings};
+use crate::codex::items::{Item, Role};
+use crate::codex::settings_diff::turn_context_items;
+use crate::codex::truncate::check_user_input;
+use crate::transcript::{AssistantBlock, Record};
+
+/// What a Codex session remembers between turns (codex.md §2.1).
+#[derive(Debug, Clone, Default)]
+pub(super) struct CodexState {
+    /// The settings the host changed (model, approval, sandbox, personality…).
+    pub(super) settings: TurnSettings,
+    /// The settings last recorded in the history; `None`: the next turn sends everything.
+    pub(super) baseline: Option<TurnSettings>,
+    /// The model of the previous regular turn (`previous_turn_settings.model`).
+    pub(super) previous_model: Option<String>,
+    /// AGENTS.md, loaded on the first turn and kept for the session (§7.7).
+    pub(super) agents_md: Option<Option<String>>,
+}
+
+impl Session {
+    /// The settings the next turn's context is built from (Codex's `TurnContext`): the
+    /// model, approval policy, sandbox, personality… The cwd, date, skills and window are
+    /// the session's.
+    pub fn turn_settings(&self) -> &TurnSettings {
+        &self.conversation.codex.settings
+    }
+
+    /// Changes the settings of the next turns; a Codex session records only what changed
+    /// (codex.md §2).
+    pub fn set_turn_settings(&mut self, settings: TurnSettings) {
+        self.conversation.codex.settings = settings;
+    }
+
+    /// A human turn under Codex's rules.
+    pub(super) fn codex_submit(&mut self, prompt: &str, at_ms: u64) -> Turn {
+        let mut out = Collected::default();
+        if let Err(error) = check_user_input(prompt) {
+            out.decide("prompt", Verdict::FAILED, alloc::format!("{error}"), None);
+            return Turn::from_collected(Round::EVENT, out);
+        }
+        // Pre-turn compaction runs before the context and the message are recorded, so the
+        // incoming message is never summarised (X9).
+        let compaction = self.auto_compact(at_ms, false, &mut out);
+        self.record_turn_context(at_ms, &mut out);
+        self.conversation.transcript.push(Record::Prompt {
+            text: prompt.into(),
+        });
+        let mut turn = Turn::from_collected(Round::HUMAN_TURN, out);
+        turn.compaction = compaction;
+        turn.request = Some(self.request(at_ms));
+        turn
+    }
+
+    /// Records the turn's context items and advances the baseline (§2.1: every turn, even
+    /// when nothing changed).
+    fn record_turn_context(&mut self, at_ms: u64, out: &mut Collected) {
+        let settings = self.current_turn_settings(at_ms);
+        let agents_md = self.agents_md(out);
+        let codex = &self.conversation.codex;
+        let source = match codex.baseline {
+            Some(_) => "settings-update",
+            None => "initial-context",
+        };
+        let (items, decisions) = turn_context_items(
+            &self.profile.codex.context,
+            codex.baseline.as_ref(),
+            &settings,
+            codex.previous_model.as_deref(),
+            agents_md.as_deref(),
+        );
+        for item in items {
+            self.conversation
+                .transcript
+                .push(Record::Context { source, item });
+        }
+        out.decisions.extend(decisions);
+        let codex = &mut self.conversation.codex;
+        codex.previous_model = Some(settings.model.clone());
+        codex.baseline = Some(settings);
+    }
+
+    /// The settings of a turn now: the host's, with the session's cwd, the local date and
+    /// the configured skills and window.
+    pub(super) fn current_turn_settings(&self, at_ms: u64) -> TurnSettings {
+        let mut settings = self.conversation.codex.settings.clone();
+        settings.cwd = self.cwd.clone();
+        settings.current_date = local_date(at_ms, self.config.utc_offset_minutes);
+        settings.context_window = Some(self.config.context_window);
+        settings.skills = self
+            .config
+            .skills
+            .iter()
+            .map(|skill| CodexSkill {
+                name: skill.name.clone(),
+                description: skill.description.clone(),
+                path: self.skill_path(&skill.name),
+                scope: SkillScope::Repo,
+            })
+            .collect();
+        settings
+    }
+
+    /// AGENTS.md from `~/.codex` and the project, loaded once (§7).
+    fn agents_md(&mut self, out: &mut Collected) -> Option<String> {
+        if let Some(loaded) = &self.conversation.codex.agents_md {
+            return loaded.clone();
+        }
+        let codex_home = alloc::format!("{}/.codex", self.home.trim_end_matches('/'));
+        let loaded = load_agents_md(&self.vfs, &codex_home, &self.cwd, &AgentsMdRules::default());
+        out.decisions.extend(loaded.decisions.iter().cloned());
+        let text = loaded.text();
+        self.conversation.codex.agents_md = Some(text.clone());
+        text
+    }
+
+    /// The transcript as Codex's history items (reasoning is not modelled).
+    pub(super) fn codex_items(&self) -> Vec<Item> {
+        let mut items = Vec::new();
+        for message in self.conversation.transcript.messages() {
+            match &message.record {
+                Record::Prompt { text } | Record::Summary { text } => {
+                    items.push(Item::text(Role::User, text));
+                }
+                Record::Context { item, .. } => items.push(item.clone()),
+                Record::Assistant { block, .. } => match block {
+                    AssistantBlock::Text { text } => items.push(Item::text(Role::Assistant, text)),
+                    AssistantBlock::ToolUse(call) => items.push(Item::FunctionCall {
+                        name: call.name.clone(),
+                        arguments: call.input.clone(),
+                        call_id: call.id.clone(),
+                    }),
+                    AssistantBlock::Thinking { .. } => {}
+                },
+                Record::ToolResults { results } => {
+                    items.extend(results.iter().map(|r| Item::FunctionCallOutput {
+                        call_id: r.tool_use_id.clone(),
+                        output: r.content.clone(),
+                    }));
+                }
+                Record::Attachment(_) | Record::CompactBoundary { .. } => {}
+            }
+        }
+        items
+    }
+}
