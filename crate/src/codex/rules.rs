@@ -26,6 +26,9 @@ pub struct CodexRules {
     /// X1, opt-in only: re-read the files the agent edited after a compaction. Codex does not
     /// (§4.8); the behaviour widely attributed to it is Claude Code's.
     pub reread_edited_after_compaction: bool,
+    /// A measuring stick, not a behaviour: every turn records the whole initial context, as
+    /// if Codex had no baseline — what diffing is compared against.
+    pub resend_full_context: bool,
     /// The initial context's and the diffs' own switches (X20, X21, X23).
     pub context: ContextRules,
 }
@@ -40,6 +43,7 @@ impl CodexRules {
             local_compaction: false,
             remote_compaction: false,
             reread_edited_after_compaction: false,
+            resend_full_context: false,
             context: ContextRules::codex(),
         }
     }

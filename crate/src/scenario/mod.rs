@@ -18,6 +18,7 @@
 //! assert_eq!(trace.steps[0].turn.attachments[0].kind, "file");
 //! ```
 
+mod compare;
 mod parse;
 mod preview;
 mod run;
@@ -32,6 +33,9 @@ use crate::session::{
 };
 use crate::ProfileName;
 
+pub use compare::{
+    compare_profiles, prices_for, provider_for, CompactionSeen, CompareStep, Comparison, ProfileRun,
+};
 pub use parse::{
     parse_compaction_options, parse_scenario, parse_session_config, CONFIG_KEYS, MAX_INPUT_BYTES,
     MAX_STEPS, MAX_STRING_BYTES, ROOT_KEYS, STEP_KINDS,

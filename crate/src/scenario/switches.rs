@@ -148,6 +148,7 @@ switches!(crate::codex::rules::CodexRules {
     local_compaction => "localCompaction",
     remote_compaction => "remoteCompaction",
     reread_edited_after_compaction => "rereadEditedAfterCompaction",
+    resend_full_context => "resendFullContext",
 });
 
 switches!(crate::codex::context::ContextRules {

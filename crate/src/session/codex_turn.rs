@@ -68,6 +68,9 @@ impl Session {
     fn record_turn_context(&mut self, at_ms: u64, out: &mut Collected) {
         let settings = self.current_turn_settings(at_ms);
         let agents_md = self.agents_md(out);
+        if self.profile.codex.resend_full_context {
+            self.conversation.codex.baseline = None;
+        }
         let codex = &self.conversation.codex;
         let source = match codex.baseline {
             Some(_) => "settings-update",

@@ -1,9 +1,13 @@
 //! `runScenario`: a JSON scenario replayed by the core, its trace returned as plain objects.
 
+use context_assembly::cache::{parse_price_table, PriceTable};
+use context_assembly::scenario::compare_profiles;
 use context_assembly::scenario::{
     compaction_preview, parse_compaction_options, parse_scenario, run_scenario,
 };
 use context_assembly::session::POLICY_IDS;
+use context_assembly::ProfileName;
+use core::str::FromStr;
 use wasm_bindgen::prelude::*;
 
 use crate::options::type_name;
@@ -42,7 +46,8 @@ export type ScenarioStep =
   | { kind: "criticalReminder"; text: string | null }
   | { kind: "usage"; spentUsdCents?: number; outputTokens?: number }
   | { kind: "taskStatus"; taskId: string; description: string; status: "running" | "killed" }
-  | ({ kind: "compact"; summary?: string } & CompactionOptions);
+  | ({ kind: "compact"; summary?: string } & CompactionOptions)
+  | { kind: "turnSettings"; model?: string; modelInstructions?: string; approvalPolicy?: "never" | "unless-trusted" | "on-failure" | "on-request"; sandboxMode?: "read-only" | "workspace-write" | "danger-full-access"; networkAccess?: boolean; personality?: string | null; collaborationMode?: string | null; developerInstructions?: string | null; shell?: string; timezone?: string };
 /** A scenario: initial files and configuration, then steps (web/scenarios/scenario.schema.json). */
 export interface ScenarioInput {
   name?: string;
@@ -60,6 +65,18 @@ export interface ScenarioInput {
 }
 /** One replayed step: the step as given, the clock, the mode after it, and what it produced. */
 export interface StepTrace { input: ScenarioStep; atMs: number; mode: PermissionModeName; turn: Turn }
+/** A price table in micro-dollars per million tokens. */
+export interface PriceTableInput { inputPerMTok: number; cachedInputPerMTok: number; cacheWrite5mPerMTok: number; cacheWrite1hPerMTok: number; outputPerMTok: number }
+/** The options of `compareProfiles`. */
+export interface CompareOptions { prices?: { [profile: string]: PriceTableInput } }
+/** The input tokens of requests split by how the provider's prompt cache charges them; `cached + written + uncached = sent`. */
+export interface StepCost { sent: number; cached: number; written: number; uncached: number; output: number; costMicroUsd: number }
+/** What a profile can still see after a compaction. */
+export interface CompactionSeen { policy: PolicyId; tokensBefore: number; tokensAfter: number; files: string[]; instructions: string[]; recentMessages: number }
+/** One request of one profile. */
+export interface CompareStep extends StepCost { step: number; atMs: number; attachments: number; compacted?: CompactionSeen }
+/** Each profile's requests and totals. */
+export type Comparison = { [profile: string]: { steps: CompareStep[]; totals: StepCost } };
 /** A replayed scenario. */
 export interface Trace { steps: StepTrace[] }
 "#;
@@ -69,6 +86,10 @@ extern "C" {
     /// The `Trace` TypeScript interface.
     #[wasm_bindgen(typescript_type = "Trace")]
     pub type TraceJs;
+
+    /// The `Comparison` TypeScript type.
+    #[wasm_bindgen(typescript_type = "Comparison")]
+    pub type ComparisonJs;
 
     /// The `CompactionPreview` TypeScript interface.
     #[wasm_bindgen(typescript_type = "CompactionPreview")]
@@ -126,6 +147,87 @@ pub fn compact_scenario_js(
         Ok(to_js(&preview).unchecked_into())
     };
     run().map_err(JsValue::from)
+}
+
+/// Replays `scenario` under each of `profiles` and prices every request with the profile's
+/// provider cache (Anthropic's breakpoints for Claude Code's profiles, OpenAI's automatic
+/// prefix cache for Codex's); `options.prices` replaces a profile's default price table.
+#[wasm_bindgen(js_name = compareProfiles)]
+pub fn compare_profiles_js(
+    #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ProfileName[]")] profiles: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "CompareOptions | undefined")] options: JsValue,
+) -> Result<ComparisonJs, JsValue> {
+    const FUNCTION: &str = "compareProfiles";
+    let run = || -> JsResult<ComparisonJs> {
+        let error = |e: context_assembly::Error| BindingError(format!("{FUNCTION}: {e}"));
+        let json = json_text(FUNCTION, "scenario", &scenario)?;
+        let parsed = parse_scenario(&json).map_err(error)?;
+        let names = profile_list(FUNCTION, &profiles)?;
+        let prices = price_tables(FUNCTION, &options)?;
+        let comparison = compare_profiles(&parsed, &names, &prices).map_err(error)?;
+        Ok(to_js(&comparison).unchecked_into())
+    };
+    run().map_err(JsValue::from)
+}
+
+/// The profile names of an array argument.
+fn profile_list(function: &str, value: &JsValue) -> JsResult<Vec<ProfileName>> {
+    let array = value.dyn_ref::<js_sys::Array>().ok_or_else(|| {
+        BindingError(format!(
+            "{function}: argument `profiles` must be an array of profile names, got {}",
+            type_name(value)
+        ))
+    })?;
+    array
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            let name = item.as_string().unwrap_or_default();
+            ProfileName::from_str(&name).map_err(|_| {
+                BindingError(format!(
+                    "{function}: profiles[{index}]: unknown profile {name:?}; expected one of \"claude-code\", \"codex\", \"recommended\""
+                ))
+            })
+        })
+        .collect()
+}
+
+/// `options.prices`: a price table per profile name.
+fn price_tables(function: &str, options: &JsValue) -> JsResult<Vec<(ProfileName, PriceTable)>> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(Vec::new());
+    }
+    let text = json_text(function, "options", options)?;
+    let tree: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| BindingError(format!("{function}: options: {e}")))?;
+    let serde_json::Value::Object(fields) = tree else {
+        return Err(BindingError(format!(
+            "{function}: options must be an object"
+        )));
+    };
+    let mut tables = Vec::new();
+    for (key, value) in fields {
+        if key != "prices" {
+            return Err(BindingError(format!(
+                "{function}: options.{key}: unknown field; expected \"prices\""
+            )));
+        }
+        let serde_json::Value::Object(per_profile) = value else {
+            return Err(BindingError(format!(
+                "{function}: options.prices must be an object of price tables by profile name"
+            )));
+        };
+        for (name, table) in per_profile {
+            let profile = ProfileName::from_str(&name).map_err(|_| {
+                BindingError(format!("{function}: options.prices.{name}: unknown profile; expected one of \"claude-code\", \"codex\", \"recommended\""))
+            })?;
+            let parsed = parse_price_table(&table.to_string())
+                .map_err(|e| BindingError(format!("{function}: options.prices.{name}: {e}")))?;
+            tables.push((profile, parsed));
+        }
+    }
+    Ok(tables)
 }
 
 /// The compaction policies, in the order the playground lists them.

@@ -90,6 +90,7 @@ impl Session {
         let after = self.peek_request(at_ms);
         let reason = plan.reason.clone();
         let mut report = report_of(plan, true, reason, &before, &after, decisions);
+        report.kept_records = self.conversation.transcript.len();
         self.finish_report(&mut report, &snapshot, &after);
         report
     }

@@ -104,6 +104,7 @@ impl Session {
             "extractive"
         };
         report.summary = Some(summary_text);
+        report.kept_records = users.len();
         self.finish_report(&mut report, &snapshot, &after);
         Ok(report)
     }

@@ -210,6 +210,7 @@ fn report_of(
         prefix_kept: prefix_kept(before, after),
         summary_source: "none",
         summary: None,
+        kept_records: 0,
         restored: Vec::new(),
         reinjected: Vec::new(),
         masked: Vec::new(),

@@ -208,6 +208,9 @@ pub struct CompactionReport {
     /// The summary message, when there is one.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub summary: Option<String>,
+    /// Records kept verbatim (a summary's kept tail, Codex's retained user messages, or
+    /// every record for a policy that only clears content).
+    pub kept_records: usize,
     /// Files attached again after the summary.
     pub restored: Vec<Restored>,
     /// Other attachments put back.

@@ -189,6 +189,7 @@ impl Session {
         let mut report = report_of(plan, true, reason, &before, &after, decisions);
         report.summary_source = source;
         report.summary = Some(message);
+        report.kept_records = split.kept.len();
         self.account_attachments(&mut report, &attachments);
         self.finish_report(&mut report, &snapshot, &after);
         Ok(report)

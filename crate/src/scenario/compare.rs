@@ -1,0 +1,293 @@
+//! One scenario under several profiles: every request's tokens split by how the provider's
+//! prompt cache charges them, the cost, the compactions, and what each profile can still
+//! see after one. The instrument that measures claims such as "diffing saves most of the
+//! context tokens" on real sessions.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::ser::SerializeMap;
+
+use super::{run_scenario, Action, AssistantStep, Scenario};
+use crate::cache::{
+    cache_model, content_key, totals, PriceTable, PromptShape, Provider, Segment, StepCost,
+};
+use crate::request::{Block, Request};
+use crate::session::{CompactionReport, Fate};
+use crate::tokens::estimate_tokens;
+use crate::{Error, Profile, ProfileName};
+
+/// What one profile did at one request.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompareStep {
+    /// The scenario step that sent the request.
+    pub step: usize,
+    /// When it was sent.
+    pub at_ms: u64,
+    /// Input tokens: `cached + written + uncached`.
+    pub sent: u64,
+    /// Read from the prompt cache.
+    pub cached: u64,
+    /// Written to the prompt cache.
+    pub written: u64,
+    /// Charged at the base rate.
+    pub uncached: u64,
+    /// Output tokens (the scenario's next assistant step).
+    pub output: u64,
+    /// Micro-dollars.
+    pub cost_micro_usd: u64,
+    /// Attachments the step added.
+    pub attachments: usize,
+    /// The compaction before the request, if one ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compacted: Option<CompactionSeen>,
+}
+
+/// What a profile can still see after a compaction.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompactionSeen {
+    /// The policy.
+    pub policy: &'static str,
+    /// Tokens before and after.
+    pub tokens_before: u64,
+    /// Tokens after.
+    pub tokens_after: u64,
+    /// Files whose content is still in the request.
+    pub files: Vec<String>,
+    /// Instructions still in force (memory files, AGENTS.md, skills, the plan).
+    pub instructions: Vec<String>,
+    /// Messages kept verbatim (records).
+    pub recent_messages: usize,
+}
+
+/// One profile's run.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ProfileRun {
+    /// One entry per request.
+    pub steps: Vec<CompareStep>,
+    /// The sums.
+    pub totals: StepCost,
+}
+
+/// The runs of every profile compared, in the order asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comparison {
+    /// `(profile, run)`.
+    pub runs: Vec<(ProfileName, ProfileRun)>,
+}
+
+impl serde::Serialize for Comparison {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.runs.len()))?;
+        for (name, run) in &self.runs {
+            map.serialize_entry(name.as_str(), run)?;
+        }
+        map.end()
+    }
+}
+
+/// The provider whose cache a profile's requests meet: OpenAI's automatic prefix cache for
+/// a profile that assembles Codex's context, Anthropic's breakpoints otherwise.
+pub fn provider_for(profile: &Profile) -> Provider {
+    match profile.codex.turn_context {
+        true => Provider::openai(),
+        false => Provider::anthropic(),
+    }
+}
+
+/// The default prices of a profile's provider.
+pub fn prices_for(profile: &Profile) -> PriceTable {
+    match profile.codex.turn_context {
+        true => PriceTable::openai_gpt5(),
+        false => PriceTable::claude_sonnet(),
+    }
+}
+
+/// Replays `scenario` under each of `profiles` (the scenario's switches apply to its own
+/// profile only) and prices every request; `prices` replaces a profile's default table.
+///
+/// # Errors
+/// A profile named twice, or a step that cannot run under one of the profiles.
+///
+/// # Example
+/// ```
+/// use context_assembly::scenario::{compare_profiles, parse_scenario};
+/// use context_assembly::ProfileName;
+/// let scenario = parse_scenario(r#"{"steps":[{"kind":"user","prompt":"hi"}]}"#).unwrap();
+/// let both = [ProfileName::ClaudeCode, ProfileName::Codex];
+/// let comparison = compare_profiles(&scenario, &both, &[]).unwrap();
+/// let step = &comparison.runs[1].1.steps[0];
+/// // Nothing is cached on the first request, and the split always adds up.
+/// assert_eq!((step.cached, step.cached + step.written + step.uncached), (0, step.sent));
+/// ```
+pub fn compare_profiles(
+    scenario: &Scenario,
+    profiles: &[ProfileName],
+    prices: &[(ProfileName, PriceTable)],
+) -> Result<Comparison, Error> {
+    let mut runs = Vec::new();
+    for (index, name) in profiles.iter().enumerate() {
+        if profiles[..index].contains(name) {
+            return Err(Error::InvalidConfig {
+                field: alloc::format!("profiles[{index}]"),
+                reason: alloc::format!("{} is listed twice", name.as_str()),
+            });
+        }
+        let mut own = scenario.clone();
+        if own.profile != *name {
+            own.profile = *name;
+            own.switches.clear();
+        }
+        let profile = Profile::preset(*name);
+        let table = prices
+            .iter()
+            .find(|(p, _)| p == name)
+            .map_or_else(|| prices_for(&profile), |(_, t)| t.clone());
+        runs.push((*name, profile_run(&own, &profile, &table)?));
+    }
+    Ok(Comparison { runs })
+}
+
+fn profile_run(
+    scenario: &Scenario,
+    profile: &Profile,
+    prices: &PriceTable,
+) -> Result<ProfileRun, Error> {
+    let trace = run_scenario(scenario).map_err(|error| match error {
+        Error::InvalidConfig { field, reason } => Error::InvalidConfig {
+            field,
+            reason: alloc::format!("{reason} (profile {})", profile.name.as_str()),
+        },
+        other => other,
+    })?;
+    let mut shapes = Vec::new();
+    let mut steps = Vec::new();
+    for (index, step) in trace.steps.iter().enumerate() {
+        let Some(request) = &step.turn.request else {
+            continue;
+        };
+        let output = output_tokens(scenario, index + 1, profile);
+        shapes.push(shape(
+            request,
+            step.at_ms,
+            output,
+            profile.codex.turn_context,
+        ));
+        steps.push(CompareStep {
+            step: index,
+            at_ms: step.at_ms,
+            sent: 0,
+            cached: 0,
+            written: 0,
+            uncached: 0,
+            output,
+            cost_micro_usd: 0,
+            attachments: step.turn.attachments.len(),
+            compacted: step.turn.compaction.last().map(seen),
+        });
+    }
+    let costs = cache_model(&shapes, &provider_for(profile), prices);
+    for (step, cost) in steps.iter_mut().zip(&costs) {
+        step.sent = cost.sent;
+        step.cached = cost.cached;
+        step.written = cost.written;
+        step.uncached = cost.uncached;
+        step.cost_micro_usd = cost.cost_micro_usd;
+    }
+    Ok(ProfileRun {
+        steps,
+        totals: totals(&costs),
+    })
+}
+
+/// The request as the cache sees it: tools, system, the user context, then the messages'
+/// blocks. Claude Code marks two breakpoints: the static system prompt and the last block.
+fn shape(request: &Request, at_ms: u64, output_tokens: u64, openai: bool) -> PromptShape {
+    let mut segments: Vec<Segment> = Vec::new();
+    let mut push = |role: &str, block: &Block| {
+        let mut key_text = String::from(role);
+        key_text.push('\u{0}');
+        key_text.push_str(&block.text);
+        segments.push(Segment {
+            key: content_key(&key_text),
+            tokens: block.tokens,
+            breakpoint: false,
+        });
+    };
+    for block in request
+        .tools
+        .iter()
+        .chain(&request.system)
+        .chain(&request.user_context)
+    {
+        push(block.channel, block);
+    }
+    for message in &request.messages {
+        for block in &message.content {
+            push(message.role, block);
+        }
+    }
+    if !openai {
+        let static_end = request.tools.len()
+            + request
+                .system
+                .iter()
+                .take_while(|b| !b.cache_boundary)
+                .count();
+        if let Some(segment) = static_end.checked_sub(1).and_then(|i| segments.get_mut(i)) {
+            segment.breakpoint = true;
+        }
+        if let Some(last) = segments.last_mut() {
+            last.breakpoint = true;
+        }
+    }
+    PromptShape {
+        segments,
+        at_ms,
+        output_tokens,
+    }
+}
+
+/// Tokens of the assistant step at `index`, if it is one: what the model answered.
+fn output_tokens(scenario: &Scenario, index: usize, profile: &Profile) -> u64 {
+    let Some(Action::Assistant { blocks }) = scenario.steps.get(index).map(|s| &s.action) else {
+        return 0;
+    };
+    let count = |text: &str| estimate_tokens(text, profile.token_method, None);
+    blocks
+        .iter()
+        .map(|block| match block {
+            AssistantStep::Text(text) | AssistantStep::Thinking(text) => count(text),
+            AssistantStep::ToolUse(call) => count(&call.name) + count(&call.input),
+        })
+        .sum()
+}
+
+/// What a compaction left visible.
+fn seen(report: &CompactionReport) -> CompactionSeen {
+    let instruction_kinds = [
+        "project-memory",
+        "unconditional-rule",
+        "path-scoped-rule",
+        "nested-memory",
+        "auto-memory",
+        "invoked-skill",
+        "plan-file",
+    ];
+    let alive = [Fate::KEPT, Fate::RESTORED, Fate::REINJECTED, Fate::RELOADED];
+    CompactionSeen {
+        policy: report.policy,
+        tokens_before: report.tokens_before,
+        tokens_after: report.tokens_after,
+        files: report.visible.paths.clone(),
+        instructions: report
+            .survival
+            .iter()
+            .filter(|s| instruction_kinds.contains(&s.kind) && alive.contains(&s.fate))
+            .map(|s| s.item.clone())
+            .collect(),
+        recent_messages: report.kept_records,
+    }
+}
