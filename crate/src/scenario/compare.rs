@@ -144,7 +144,7 @@ pub fn compare_profiles(
         let table = prices
             .iter()
             .find(|(p, _)| p == name)
-            .map_or_else(|| prices_for(&profile), |(_, t)| t.clone());
+            .map_or_else(|| prices_for(&profile), |(_, t)| *t);
         runs.push((*name, profile_run(&own, &profile, &table)?));
     }
     Ok(Comparison { runs })
