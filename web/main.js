@@ -2,6 +2,7 @@
 import { byId, messageOf } from './dom.js';
 import { loadEngine } from './engine.js';
 import { setUpCompaction } from './views/compaction.js';
+import { setUpCompare } from './views/compare.js';
 import { setUpDiff } from './views/diff.js';
 import { setUpFiles } from './views/files.js';
 import { setUpMentions } from './views/mentions.js';
@@ -13,6 +14,7 @@ try {
   await loadEngine();
   await setUpScenario();
   setUpCompaction();
+  setUpCompare();
   setUpMentions();
   setUpTokens();
   setUpDiff();

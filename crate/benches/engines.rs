@@ -7,13 +7,16 @@ use std::time::Instant;
 
 use context_assembly::diff::{diff_snippet, SnippetRules};
 use context_assembly::mention::{extract_mentions, MentionRules};
+use context_assembly::scenario::{
+    compare_profiles, parse_scenario, prices_for, run_scenario, Scenario,
+};
 use context_assembly::search::{search_paths, Candidate};
 use context_assembly::session::{
     CompactionOptions, Policy, ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall,
     ToolInvocation,
 };
 use context_assembly::tokens::{estimate_tokens, TokenMethod};
-use context_assembly::Profile;
+use context_assembly::{Profile, ProfileName};
 
 /// A linear congruential generator: the same inputs on every run.
 struct Lcg(u64);
@@ -423,6 +426,110 @@ fn bench_search(_: &mut Lcg) {
     }
 }
 
+/// The long measuring scenarios of the playground.
+const LONG_SCENARIOS: [(&str, &str); 3] = [
+    (
+        "32 short prompts",
+        include_str!("../../web/scenarios/long-short-prompts.json"),
+    ),
+    (
+        "30 turns of heavy tool output",
+        include_str!("../../web/scenarios/long-tool-output.json"),
+    ),
+    (
+        "33 turns, many settings changes",
+        include_str!("../../web/scenarios/long-settings.json"),
+    ),
+];
+
+/// Dollars from micro-dollars.
+fn dollars(micro: u64) -> f64 {
+    micro as f64 / 1e6
+}
+
+/// Tokens of Codex's context items (initial context and settings updates) over every
+/// request of a run.
+fn codex_context_tokens(scenario: &Scenario, resend: bool) -> (u64, u64) {
+    let mut scenario = scenario.clone();
+    scenario.profile = ProfileName::Codex;
+    scenario.switches = vec![("codex.resendFullContext".into(), resend)];
+    let trace = run_scenario(&scenario).expect("replays");
+    let mut context = 0;
+    let mut sent = 0;
+    for step in &trace.steps {
+        if let Some(request) = &step.turn.request {
+            sent += request.tokens.total;
+            context += request
+                .messages
+                .iter()
+                .flat_map(|m| m.content.iter())
+                .filter(|b| b.source == "initial-context" || b.source == "settings-update")
+                .map(|b| b.tokens)
+                .sum::<u64>();
+        }
+    }
+    (context, sent)
+}
+
+fn bench_compare(_: &mut Lcg) {
+    let all = [
+        ProfileName::ClaudeCode,
+        ProfileName::Codex,
+        ProfileName::Recommended,
+    ];
+    println!("\n## Profiles compared on the long scenarios (default prices: Claude Sonnet for Claude Code's profiles, GPT-5 for Codex)\n");
+    println!("| scenario | profile | requests | tokens sent | cached | cost | cost without a cache |\n|---|---|--:|--:|--:|--:|--:|");
+    for (label, json) in LONG_SCENARIOS {
+        let scenario = parse_scenario(json).expect("a valid scenario");
+        let comparison = compare_profiles(&scenario, &all, &[]).expect("compares");
+        for (name, run) in &comparison.runs {
+            let t = &run.totals;
+            let prices = prices_for(&Profile::preset(*name));
+            let uncached = (t.sent as f64 * prices.input_per_mtok as f64
+                + t.output as f64 * prices.output_per_mtok as f64)
+                / 1e12;
+            println!(
+                "| {label} | {} | {} | {} | {:.1} % | ${:.4} | ${:.4} |",
+                name.as_str(),
+                run.steps.len(),
+                t.sent,
+                100.0 * t.cached as f64 / t.sent.max(1) as f64,
+                dollars(t.cost_micro_usd),
+                uncached
+            );
+        }
+    }
+    println!("\n## Codex: settings diffs against re-sending the whole initial context every turn\n\n| scenario | context tokens, diffs | context tokens, full every turn | context saved | all input saved |\n|---|--:|--:|--:|--:|");
+    for (label, json) in LONG_SCENARIOS {
+        let scenario = parse_scenario(json).expect("a valid scenario");
+        let (diff, diff_sent) = codex_context_tokens(&scenario, false);
+        let (full, full_sent) = codex_context_tokens(&scenario, true);
+        println!(
+            "| {label} | {diff} | {full} | {:.1} % | {:.1} % |",
+            100.0 * (1.0 - diff as f64 / full.max(1) as f64),
+            100.0 * (1.0 - diff_sent as f64 / full_sent.max(1) as f64)
+        );
+    }
+    let mut long = parse_scenario(LONG_SCENARIOS[2].1).expect("a valid scenario");
+    while long.steps.len() < 200 {
+        let more = long.steps.clone();
+        long.steps.extend(more);
+    }
+    long.steps.truncate(200);
+    let mut samples: Vec<f64> = (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            black_box(compare_profiles(&long, &all, &[]).expect("compares"));
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    println!(
+        "\ncompareProfiles, 200 steps, three profiles: {:.1} ms (median of 5)",
+        samples[2]
+    );
+}
+
 /// A named part of the benchmark.
 type Section = (&'static str, fn(&mut Lcg));
 
@@ -435,7 +542,7 @@ fn main() {
         .collect();
     let wants = |name: &str| chosen.is_empty() || chosen.iter().any(|c| c == name);
     println!("# native engines (cargo bench profile: opt-level 3, thin LTO)");
-    let sections: [Section; 7] = [
+    let sections: [Section; 8] = [
         ("diff", bench_diff),
         ("tokens", bench_tokens),
         ("mentions", bench_mentions),
@@ -443,6 +550,7 @@ fn main() {
         ("turns", bench_turns),
         ("compaction", bench_compaction),
         ("search", bench_search),
+        ("compare", bench_compare),
     ];
     for (name, run) in sections {
         if wants(name) {

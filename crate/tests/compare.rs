@@ -1,0 +1,109 @@
+//! The profile comparison: the cache split adds up at every request of every profile, the
+//! first request reads nothing from a cache, Codex's settings diffs send fewer context
+//! tokens than the full context every turn, and bad input is named.
+
+use std::fs;
+use std::path::PathBuf;
+
+use context_assembly::scenario::{compare_profiles, parse_scenario, run_scenario, Scenario};
+use context_assembly::ProfileName;
+
+const ALL: [ProfileName; 3] = [
+    ProfileName::ClaudeCode,
+    ProfileName::Codex,
+    ProfileName::Recommended,
+];
+
+fn scenario(file: &str) -> Scenario {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../web/scenarios")
+        .join(file);
+    parse_scenario(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn the_split_adds_up_and_nothing_is_cached_before_it_was_sent() {
+    for file in [
+        "long-settings.json",
+        "codex-context.json",
+        "auto-compaction.json",
+    ] {
+        let comparison = compare_profiles(&scenario(file), &ALL, &[]).unwrap();
+        assert_eq!(comparison.runs.len(), 3);
+        for (name, run) in &comparison.runs {
+            let first = &run.steps[0];
+            assert_eq!(
+                first.cached,
+                0,
+                "{file} {}: the first request",
+                name.as_str()
+            );
+            for step in &run.steps {
+                assert_eq!(
+                    step.cached + step.written + step.uncached,
+                    step.sent,
+                    "{file} {}",
+                    name.as_str()
+                );
+            }
+            let sent: u64 = run.steps.iter().map(|s| s.sent).sum();
+            assert_eq!(run.totals.sent, sent);
+        }
+    }
+}
+
+#[test]
+fn claude_code_compactions_are_reported_with_what_stays_visible() {
+    let comparison = compare_profiles(
+        &scenario("auto-compaction.json"),
+        &[ProfileName::ClaudeCode],
+        &[],
+    )
+    .unwrap();
+    let compacted: Vec<_> = comparison.runs[0]
+        .1
+        .steps
+        .iter()
+        .filter_map(|s| s.compacted.as_ref())
+        .collect();
+    assert_eq!(compacted.len(), 1);
+    assert_eq!(compacted[0].policy, "claude-code.full");
+    assert!(compacted[0]
+        .files
+        .contains(&"/work/shop/src/api/orders.ts".to_string()));
+}
+
+/// Tokens of Codex's context items over every request.
+fn context_tokens(scenario: &Scenario, resend: bool) -> u64 {
+    let mut scenario = scenario.clone();
+    scenario.profile = ProfileName::Codex;
+    scenario.switches = vec![("codex.resendFullContext".into(), resend)];
+    let trace = run_scenario(&scenario).unwrap();
+    trace
+        .steps
+        .iter()
+        .filter_map(|s| s.turn.request.as_ref())
+        .flat_map(|r| r.messages.iter().flat_map(|m| m.content.iter()))
+        .filter(|b| b.source == "initial-context" || b.source == "settings-update")
+        .map(|b| b.tokens)
+        .sum()
+}
+
+#[test]
+fn codex_diffs_send_less_context_than_the_full_context_every_turn() {
+    let long = scenario("long-short-prompts.json");
+    let diffs = context_tokens(&long, false);
+    let full = context_tokens(&long, true);
+    assert!(diffs * 10 < full, "diffs {diffs}, full {full}");
+}
+
+#[test]
+fn a_profile_named_twice_is_refused() {
+    let error = compare_profiles(
+        &scenario("codex-context.json"),
+        &[ProfileName::Codex, ProfileName::Codex],
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(error.to_string(), "profiles[1]: codex is listed twice");
+}

@@ -1,0 +1,168 @@
+// The compare view: the player's scenario replayed under several profiles side by side —
+// how large each request is, how much of it the provider's prompt cache serves, what it
+// costs, and what each profile can still see after it compacts.
+import { byId, h, messageOf } from '../dom.js';
+import { withEngine } from '../engine.js';
+import { clearChart, drawChart, svgById } from './compare/chart.js';
+import { compactionItems, dollars, integer, profileLabel, totalsRows } from './compare/tables.js';
+
+/** @typedef {import('../../pkg/context_assembly.js').Comparison} Comparison */
+/** @typedef {import('../../pkg/context_assembly.js').CompareStep} CompareStep */
+/** @typedef {import('../../pkg/context_assembly.js').ProfileName} ProfileName */
+/** @typedef {import('./compare/chart.js').Series} Series */
+
+/**
+ * The cache hit share of one request in percent; a request of nothing hit nothing.
+ * @param {CompareStep} step
+ */
+const hitShare = (step) => (step.sent > 0 ? (step.cached / step.sent) * 100 : 0);
+
+/**
+ * Where a request sits among its profile's, as a tooltip starts.
+ * @param {string} profile
+ * @param {number} index
+ * @param {CompareStep} step
+ */
+const where = (profile, index, step) => `${profile}, request ${index + 1} (step ${step.step})`;
+
+/**
+ * Draws the three charts of a comparison.
+ * @param {{ size: SVGSVGElement, hits: SVGSVGElement, cost: SVGSVGElement }} charts
+ * @param {Comparison} comparison
+ */
+function drawCharts(charts, comparison) {
+  const runs = Object.entries(comparison);
+  /** @type {Series[]} */
+  const sizes = runs.map(([profile, run]) => ({
+    profile,
+    points: run.steps.map((step, index) => ({
+      y: step.sent,
+      label: `${where(profile, index, step)}: ${integer(step.sent)} tok sent`
+        + (step.compacted === undefined ? '' : `, after ${step.compacted.policy}`),
+      ...(step.compacted === undefined ? {} : { compacted: step.compacted.policy }),
+    })),
+  }));
+  drawChart(charts.size, {
+    title: 'Request size per request',
+    description: 'Input tokens sent by each request, one line per profile; a vertical tick marks a request that followed a compaction.',
+    xLabel: 'request',
+    yMax: Math.max(0, ...runs.flatMap(([, run]) => run.steps.map((step) => step.sent))),
+    yText: (value) => `${integer(Math.round(value))} tok`,
+    series: sizes,
+  });
+  drawChart(charts.hits, {
+    title: 'Cache hit share per request',
+    description: 'The share of each request\'s input tokens read from the prompt cache, cached ÷ sent, one line per profile.',
+    xLabel: 'request',
+    yMax: 100,
+    yText: (value) => `${value.toFixed(0)}%`,
+    series: runs.map(([profile, run]) => ({
+      profile,
+      points: run.steps.map((step, index) => ({
+        y: hitShare(step),
+        label: `${where(profile, index, step)}: ${hitShare(step).toFixed(1)}% cached (${integer(step.cached)} of ${integer(step.sent)} tok)`,
+      })),
+    })),
+  });
+  drawChart(charts.cost, {
+    title: 'Cumulative cost',
+    description: 'The running total of what the requests cost in dollars, one line per profile.',
+    xLabel: 'request',
+    yMax: Math.max(0, ...runs.map(([, run]) => run.totals.costMicroUsd)) / 1e6,
+    yText: (value) => `$${value.toFixed(4)}`,
+    series: runs.map(([profile, run]) => {
+      let sum = 0;
+      return {
+        profile,
+        points: run.steps.map((step, index) => {
+          sum += step.costMicroUsd;
+          return { y: sum / 1e6, label: `${where(profile, index, step)}: ${dollars(step.costMicroUsd)}, ${dollars(sum)} so far` };
+        }),
+      };
+    }),
+  });
+}
+
+/**
+ * Wires the compare panel to the scenario player. Never throws: the engine's complaints
+ * (a scenario that does not parse, a step a profile cannot run) are shown in the panel.
+ */
+export function setUpCompare() {
+  const json = byId('scenario-json', HTMLTextAreaElement);
+  const playerSteps = byId('scenario-steps', HTMLOListElement);
+  const choices = byId('compare-profiles', HTMLElement);
+  const runButton = byId('compare-run', HTMLButtonElement);
+  const error = byId('compare-error', HTMLElement);
+  const results = byId('compare-results', HTMLElement);
+  const legend = byId('compare-legend', HTMLUListElement);
+  const totals = byId('compare-totals', HTMLTableElement);
+  const compactions = byId('compare-compactions', HTMLUListElement);
+  const charts = { size: svgById('compare-size'), hits: svgById('compare-hits'), cost: svgById('compare-cost') };
+
+  const profiles = withEngine((engine) => engine.profileNames());
+  choices.replaceChildren(...profiles.map((profile) => {
+    const box = h('input', { type: 'checkbox', value: profile });
+    box.checked = true;
+    return h('label', {}, box, ' ', profileLabel(profile));
+  }));
+
+  /** @param {string} message */
+  function showError(message) {
+    error.textContent = message;
+    error.hidden = message === '';
+  }
+
+  /** Empties the results, so that nothing on screen belongs to another scenario. */
+  function clearResults() {
+    results.hidden = true;
+    delete results.dataset.profiles;
+    legend.replaceChildren();
+    totals.replaceChildren();
+    compactions.replaceChildren();
+    for (const chart of Object.values(charts)) clearChart(chart);
+  }
+
+  /**
+   * The ticked profiles, in the engine's order.
+   * @returns {ProfileName[]}
+   */
+  function chosen() {
+    return profiles.filter((profile) => {
+      const box = choices.querySelector(`input[value="${profile}"]`);
+      return box instanceof HTMLInputElement && box.checked;
+    });
+  }
+
+  /**
+   * Replays the editor's text as it is: the player's profile override is left out, since
+   * here the profiles are the ones ticked.
+   */
+  function compare() {
+    const picked = chosen();
+    if (picked.length === 0) {
+      showError('Tick at least one profile to compare.');
+      clearResults();
+      return;
+    }
+    try {
+      const comparison = withEngine((engine) => engine.compareProfiles(json.value, picked));
+      showError('');
+      drawCharts(charts, comparison);
+      legend.replaceChildren(...Object.keys(comparison).map((profile) => h('li', { 'data-profile': profile },
+        profileLabel(profile))));
+      totals.replaceChildren(...totalsRows(comparison));
+      compactions.replaceChildren(...compactionItems(comparison));
+      results.dataset.profiles = Object.keys(comparison).join(' ');
+      results.hidden = false;
+    } catch (problem) {
+      showError(messageOf(problem));
+      clearResults();
+    }
+  }
+
+  // The player re-renders its step list after every replay that worked: the results on
+  // screen then belong to the previous scenario (or its previous text), so they go.
+  new MutationObserver(() => { showError(''); clearResults(); }).observe(playerSteps, { childList: true });
+  runButton.addEventListener('click', compare);
+  clearResults();
+}

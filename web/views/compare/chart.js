@@ -1,0 +1,145 @@
+// Hand-written SVG line charts: one series per profile, drawn into an <svg> the page owns,
+// so that its id, its place and its accessible name stay put between runs.
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** The drawing area, in viewBox units; the CSS scales the whole. */
+const WIDTH = 420;
+const HEIGHT = 230;
+const MARGIN = { top: 16, right: 14, bottom: 34, left: 58 };
+
+/**
+ * Each profile's look: a colour and a dash pattern, so that the series stay apart for a
+ * reader who cannot tell the colours apart (or prints the page in grey).
+ * @type {Record<string, { color: string, dash: string }>}
+ */
+const LOOKS = {
+  'claude-code': { color: '#c2410c', dash: '' },
+  codex: { color: '#1d4ed8', dash: '7 4' },
+  recommended: { color: '#15803d', dash: '2 3' },
+};
+/** For a profile the page does not know yet: still distinct from the three above. */
+const SPARE = [{ color: '#7e22ce', dash: '9 3 2 3' }, { color: '#0f766e', dash: '4 2' }];
+
+/**
+ * The look of a profile's series; it depends on the name alone, so that a profile keeps its
+ * colour in the legend, the charts and the tables whichever others are ticked.
+ * @param {string} profile
+ */
+export function lookOf(profile) {
+  const spare = [...profile].reduce((sum, char) => sum + (char.codePointAt(0) ?? 0), 0) % SPARE.length;
+  return LOOKS[profile] ?? SPARE[spare] ?? { color: '#000', dash: '' };
+}
+
+/**
+ * An SVG element with attributes and children (strings become text nodes).
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string>} [attributes]
+ * @param {...(Node | string)} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
+export function s(tag, attributes = {}, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  element.append(...children);
+  return element;
+}
+
+/**
+ * The <svg> with this id; a missing one is a bug in the page.
+ * @param {string} id
+ * @returns {SVGSVGElement}
+ */
+export function svgById(id) {
+  const element = document.getElementById(id);
+  if (!(element instanceof SVGSVGElement)) throw new Error(`#${id} is missing or not an <svg>`);
+  return element;
+}
+
+/**
+ * @typedef {object} Point
+ * @property {number} y the value
+ * @property {string} label what the point's tooltip says
+ * @property {string} [compacted] the policy of a compaction just before this point, marked on the chart
+ */
+/** @typedef {{ profile: string, points: Point[] }} Series */
+/**
+ * @typedef {object} ChartSpec
+ * @property {string} title the chart's accessible name
+ * @property {string} description what it plots, for a screen reader
+ * @property {string} xLabel the x axis, under it
+ * @property {number} yMax the top of the y axis (at least the largest value)
+ * @property {(value: number) => string} yText a value as the axis shows it
+ * @property {Series[]} series one per profile, in the order compared
+ */
+
+/**
+ * Draws a chart into `svg`, replacing what was there. x is the request's index within its
+ * profile (profiles may send different numbers of requests), y runs from 0 to `yMax`.
+ * @param {SVGSVGElement} svg
+ * @param {ChartSpec} spec
+ */
+export function drawChart(svg, spec) {
+  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+  const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const longest = Math.max(1, ...spec.series.map((one) => one.points.length));
+  const yMax = spec.yMax > 0 ? spec.yMax : 1;
+  /** @param {number} index */
+  const x = (index) => MARGIN.left + (longest === 1 ? plotWidth / 2 : (index / (longest - 1)) * plotWidth);
+  /** @param {number} value */
+  const y = (value) => MARGIN.top + plotHeight - (Math.min(value, yMax) / yMax) * plotHeight;
+  const fixed = (/** @type {number} */ n) => n.toFixed(1);
+  const titleId = `${svg.id}-title`;
+  const descId = `${svg.id}-desc`;
+
+  svg.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-labelledby', `${titleId} ${descId}`);
+  const bottom = MARGIN.top + plotHeight;
+  const right = MARGIN.left + plotWidth;
+  const axes = s('g', { class: 'chart-axes' },
+    ...[0.25, 0.5, 0.75, 1].map((share) => s('line', {
+      class: 'chart-grid', x1: String(MARGIN.left), x2: String(right), y1: fixed(y(yMax * share)), y2: fixed(y(yMax * share)) })),
+    s('line', { class: 'chart-axis', x1: String(MARGIN.left), x2: String(MARGIN.left), y1: String(MARGIN.top), y2: String(bottom) }),
+    s('line', { class: 'chart-axis', x1: String(MARGIN.left), x2: String(right), y1: String(bottom), y2: String(bottom) }),
+    s('text', { class: 'chart-label', 'data-axis': 'y-max', x: String(MARGIN.left - 5), y: String(MARGIN.top + 4), 'text-anchor': 'end' },
+      spec.yText(yMax)),
+    s('text', { class: 'chart-label', 'data-axis': 'y-min', x: String(MARGIN.left - 5), y: String(bottom + 4), 'text-anchor': 'end' },
+      spec.yText(0)),
+    s('text', { class: 'chart-label', 'data-axis': 'x-min', x: String(x(0)), y: String(bottom + 13), 'text-anchor': 'middle' }, '1'),
+    s('text', { class: 'chart-label', 'data-axis': 'x-max', x: String(x(longest - 1)), y: String(bottom + 13), 'text-anchor': 'middle' },
+      String(longest)),
+    s('text', { class: 'chart-label chart-x-title', x: String(MARGIN.left + plotWidth / 2), y: String(HEIGHT - 4), 'text-anchor': 'middle' },
+      spec.xLabel));
+
+  const series = spec.series.map(({ profile, points }) => {
+    const look = lookOf(profile);
+    const at = points.map((point, i) => `${fixed(x(i))},${fixed(y(point.y))}`);
+    const line = s('polyline', { class: 'chart-line', points: at.join(' '), stroke: look.color, fill: 'none' });
+    if (look.dash !== '') line.setAttribute('stroke-dasharray', look.dash);
+    const marks = points.flatMap((point, i) => {
+      const dot = s('circle', { class: 'chart-point', cx: fixed(x(i)), cy: fixed(y(point.y)), r: '2.6', fill: look.color,
+        'data-index': String(i) }, s('title', {}, point.label));
+      if (point.compacted === undefined) return [dot];
+      // A tick down the whole plot: where the context was cut, whichever line is on top.
+      const tick = s('g', { class: 'chart-compaction', 'data-compacted': point.compacted, 'data-index': String(i) },
+        s('title', {}, `${profile}: compacted by ${point.compacted} before request ${i + 1}`),
+        s('line', { x1: fixed(x(i)), x2: fixed(x(i)), y1: String(MARGIN.top), y2: String(bottom), stroke: look.color }),
+        s('circle', { cx: fixed(x(i)), cy: fixed(y(point.y)), r: '5', stroke: look.color, fill: '#fff' }));
+      return [tick, dot];
+    });
+    return s('g', { 'data-profile': profile, 'data-points': String(points.length), class: 'chart-series' }, line, ...marks);
+  });
+
+  svg.replaceChildren(s('title', { id: titleId }, spec.title), s('desc', { id: descId }, spec.description), axes, ...series);
+}
+
+/**
+ * Empties a chart but keeps its accessible name, so the page never shows another run's lines.
+ * @param {SVGSVGElement} svg
+ */
+export function clearChart(svg) {
+  const title = svg.querySelector('title');
+  svg.replaceChildren(...(title === null ? [] : [title]));
+}

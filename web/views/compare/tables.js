@@ -1,0 +1,101 @@
+// The comparison's numbers: a totals row per profile, and what each profile could still see
+// after each compaction it ran.
+import { h } from '../../dom.js';
+import { percent } from '../compaction/report.js';
+import { lookOf, s } from './chart.js';
+
+/** @typedef {import('../../../pkg/context_assembly.js').Comparison} Comparison */
+/** @typedef {import('../../../pkg/context_assembly.js').CompareStep} CompareStep */
+/** @typedef {import('../../../pkg/context_assembly.js').StepCost} StepCost */
+
+/**
+ * A whole number as the engine gave it, with thousands separators.
+ * @param {number} n
+ */
+export const integer = (n) => n.toLocaleString('en-US');
+
+/**
+ * Micro-dollars as dollars to 4 decimals; the exact figure stays in the row's data.
+ * @param {number} micro
+ */
+export const dollars = (micro) => `$${(micro / 1e6).toFixed(4)}`;
+
+/**
+ * A profile's name with its series colour, so the table reads against the charts.
+ * @param {string} profile
+ */
+export function profileLabel(profile) {
+  const look = lookOf(profile);
+  const line = s('line', { x1: '1', x2: '23', y1: '5', y2: '5', stroke: look.color });
+  if (look.dash !== '') line.setAttribute('stroke-dasharray', look.dash);
+  return h('span', { class: 'compare-profile' },
+    s('svg', { class: 'compare-swatch', viewBox: '0 0 24 10', width: '24', height: '10', 'aria-hidden': 'true' }, line),
+    h('code', {}, profile));
+}
+
+const HEADERS = ['profile', 'requests', 'sent', 'cached', 'written', 'uncached', 'output', 'cache hit share', 'cost'];
+
+/**
+ * The totals table: a header, then a row per profile whose `data-*` hold the engine's numbers.
+ * @param {Comparison} comparison
+ * @returns {HTMLElement[]}
+ */
+export function totalsRows(comparison) {
+  const rows = Object.entries(comparison).map(([profile, { steps, totals }]) => {
+    const number = (/** @type {number} */ n) => h('td', { class: 'num' }, integer(n));
+    return h('tr', {
+      'data-profile': profile, 'data-requests': String(steps.length), 'data-sent': String(totals.sent),
+      'data-cached': String(totals.cached), 'data-written': String(totals.written), 'data-uncached': String(totals.uncached),
+      'data-output': String(totals.output), 'data-cost-micro-usd': String(totals.costMicroUsd),
+    },
+    h('td', {}, profileLabel(profile)),
+    number(steps.length), number(totals.sent), number(totals.cached), number(totals.written), number(totals.uncached),
+    number(totals.output),
+    h('td', { class: 'num', title: 'cached ÷ sent: the share of input tokens read from the cache' }, percent(totals.cached, totals.sent)),
+    h('td', { class: 'num', title: `${integer(totals.costMicroUsd)} µ$` }, dollars(totals.costMicroUsd)));
+  });
+  return [h('thead', {}, h('tr', {}, ...HEADERS.map((title) => h('th', {}, title)))), h('tbody', {}, ...rows)];
+}
+
+/**
+ * A titled list of names, or "none" when there are none.
+ * @param {string} name `files` or `instructions`
+ * @param {string} title
+ * @param {string[]} items
+ */
+function seenList(name, title, items) {
+  return h('div', { 'data-seen': name, 'data-count': String(items.length) },
+    h('b', {}, `${title} (${items.length})`),
+    items.length === 0 ? h('p', { class: 'none' }, 'none')
+      : h('ul', { class: 'visible-list' }, ...items.map((item) => h('li', {}, h('code', {}, item)))));
+}
+
+/**
+ * One item per compaction, per profile: when, by which policy, how much it freed, and what
+ * the profile could still see; a profile that never compacted says so, and when none did the
+ * list says that instead.
+ * @param {Comparison} comparison
+ * @returns {HTMLElement[]}
+ */
+export function compactionItems(comparison) {
+  const runs = Object.entries(comparison);
+  const any = runs.some(([, run]) => run.steps.some((step) => step.compacted !== undefined));
+  if (!any) return [h('li', { class: 'none', 'data-none': 'true' }, 'No profile compacted in this scenario: every request carried the whole session.')];
+  return runs.flatMap(([profile, run]) => {
+    const compacted = run.steps.flatMap((step, request) => step.compacted === undefined ? [] : [{ step, request, seen: step.compacted }]);
+    if (compacted.length === 0) {
+      return [h('li', { 'data-profile': profile, 'data-none': 'true' }, profileLabel(profile), ' ', h('span', { class: 'none' }, 'never compacted'))];
+    }
+    return compacted.map(({ step, request, seen }) => h('li', {
+      'data-profile': profile, 'data-step': String(step.step), 'data-policy': seen.policy,
+      'data-before': String(seen.tokensBefore), 'data-after': String(seen.tokensAfter), 'data-recent': String(seen.recentMessages),
+    },
+    h('div', {}, profileLabel(profile), ` · step ${step.step} (request ${request + 1}) · `, h('code', {}, seen.policy), ' · ',
+      h('span', { class: 'num' }, `${integer(seen.tokensBefore)} → ${integer(seen.tokensAfter)} tok`)),
+    h('div', { class: 'compare-seen' },
+      seenList('files', 'files', seen.files),
+      seenList('instructions', 'instructions', seen.instructions),
+      h('div', { 'data-seen': 'recent', 'data-count': String(seen.recentMessages) },
+        h('b', {}, 'recent messages'), h('p', {}, `${integer(seen.recentMessages)} kept verbatim`)))));
+  });
+}
