@@ -116,6 +116,9 @@ pub struct Entry {
     pub is_partial_view: bool,
     /// Set when the contents are too large (Q28 fixed) or binary (Q42 fixed) to keep.
     pub digest: Option<ContentDigest>,
+    /// A Read stored it. Read de-duplication answers only for these (§3.4: the original
+    /// tells them apart by their defined offset, which Q25's fix takes away).
+    pub from_read: bool,
 }
 
 impl Entry {
@@ -154,6 +157,7 @@ impl Entry {
             limit: limit.map(|limit| u64::try_from(limit).unwrap_or(0)),
             is_partial_view: false,
             digest: None,
+            from_read: true,
         }
     }
 
@@ -167,6 +171,7 @@ impl Entry {
             limit: None,
             is_partial_view: false,
             digest: None,
+            from_read: false,
         }
     }
 

@@ -145,7 +145,7 @@ export function setUpCompare() {
       return;
     }
     try {
-      const comparison = withEngine((engine) => engine.compareProfiles(json.value, picked));
+      const comparison = withEngine((engine) => engine.compareProfiles(json.value, picked, undefined));
       showError('');
       drawCharts(charts, comparison);
       legend.replaceChildren(...Object.keys(comparison).map((profile) => h('li', { 'data-profile': profile },

@@ -54,6 +54,9 @@ impl Session {
         // incoming message is never summarised (X9).
         let compaction = self.auto_compact(at_ms, false, &mut out);
         self.record_turn_context(at_ms, &mut out);
+        // Codex attaches nothing for an `@path` (the path is plain text, §6.2); the
+        // mention pass says so for each one.
+        self.mentioned_files(prompt, &mut out);
         self.conversation.transcript.push(Record::Prompt {
             text: prompt.into(),
         });

@@ -220,12 +220,15 @@ impl Session {
         let Ok(stat) = self.vfs.stat(abs) else {
             return false;
         };
-        let offset = Some(offset.unwrap_or(1));
-        let limit = limit.map(|limit| u64::try_from(limit).unwrap_or(0));
+        // A full Read stored without an offset (Q25 fixed) is the same view as offset 1.
+        let requested = (
+            offset.unwrap_or(1),
+            limit.map(|l| u64::try_from(l).unwrap_or(0)),
+        );
+        let stored = (entry.offset.unwrap_or(1), entry.limit);
         !entry.is_partial_view
-            && entry.offset.is_some()
-            && entry.offset == offset
-            && entry.limit == limit
+            && entry.from_read
+            && stored == requested
             && entry.timestamp == stat.mtime_ms
     }
 

@@ -4,9 +4,9 @@
 const SVG = 'http://www.w3.org/2000/svg';
 
 /** The drawing area, in viewBox units; the CSS scales the whole. */
-const WIDTH = 420;
+const WIDTH = 400;
 const HEIGHT = 230;
-const MARGIN = { top: 16, right: 14, bottom: 34, left: 58 };
+const MARGIN = { top: 14, right: 12, bottom: 36, left: 74 };
 
 /**
  * Each profile's look: a colour and a dash pattern, so that the series stay apart for a
@@ -107,8 +107,8 @@ export function drawChart(svg, spec) {
       spec.yText(yMax)),
     s('text', { class: 'chart-label', 'data-axis': 'y-min', x: String(MARGIN.left - 5), y: String(bottom + 4), 'text-anchor': 'end' },
       spec.yText(0)),
-    s('text', { class: 'chart-label', 'data-axis': 'x-min', x: String(x(0)), y: String(bottom + 13), 'text-anchor': 'middle' }, '1'),
-    s('text', { class: 'chart-label', 'data-axis': 'x-max', x: String(x(longest - 1)), y: String(bottom + 13), 'text-anchor': 'middle' },
+    s('text', { class: 'chart-label', 'data-axis': 'x-min', x: String(x(0)), y: String(bottom + 14), 'text-anchor': 'middle' }, '1'),
+    s('text', { class: 'chart-label', 'data-axis': 'x-max', x: String(x(longest - 1)), y: String(bottom + 14), 'text-anchor': 'middle' },
       String(longest)),
     s('text', { class: 'chart-label chart-x-title', x: String(MARGIN.left + plotWidth / 2), y: String(HEIGHT - 4), 'text-anchor': 'middle' },
       spec.xLabel));

@@ -80,7 +80,7 @@ function seenList(name, title, items) {
 export function compactionItems(comparison) {
   const runs = Object.entries(comparison);
   const any = runs.some(([, run]) => run.steps.some((step) => step.compacted !== undefined));
-  if (!any) return [h('li', { class: 'none', 'data-none': 'true' }, 'No profile compacted in this scenario: every request carried the whole session.')];
+  if (!any) return [h('li', { class: 'none', 'data-none': 'true' }, 'No profile compacted in this scenario.')];
   return runs.flatMap(([profile, run]) => {
     const compacted = run.steps.flatMap((step, request) => step.compacted === undefined ? [] : [{ step, request, seen: step.compacted }]);
     if (compacted.length === 0) {
