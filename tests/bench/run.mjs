@@ -164,7 +164,9 @@ async function benchScenarios() {
   console.log('\n## runScenario, wasm (median of 21, incl. the trace crossing to JS)\n');
   console.log('| scenario | steps | requests | ms | ms per request |');
   console.log('|---|--:|--:|--:|--:|');
-  for (const { file } of index) {
+  for (const { file, golden } of index) {
+    // The long measuring scenarios are measured by `compare`.
+    if (golden === false) continue;
     const text = readFileSync(resolve(ROOT, 'web/scenarios', file), 'utf8');
     const times = [];
     let trace;
@@ -179,9 +181,38 @@ async function benchScenarios() {
   }
 }
 
-// `node tests/bench/run.mjs [diff] [tokens] [mentions] [session] [scenarios]` runs some sections; none runs all.
+/** `@` completion: searchFiles over 50,000 paths of a session's workspace, per keystroke. */
+function benchSearch() {
+  const session = new engine.Session({ profile: 'codex', cwd: '/repo' });
+  for (let p = 0; p < 50; p += 1) {
+    for (let d = 0; d < 20; d += 1) {
+      for (let f = 0; f < 50; f += 1) session.writeFile(`packages/pkg${p}/src/module${d}/component_${f}.tsx`, '', 0);
+    }
+  }
+  console.log('\n## searchFiles, wasm, 50,000 files (+ their directories), per keystroke (median of 9)\n');
+  console.log('| query | matches | ms |');
+  console.log('|---|--:|--:|');
+  for (const query of ['c', 'co', 'com', 'comp', 'compo12', 'pkg4/mod7/comp3']) {
+    let result;
+    const ms = time(() => { result = session.searchFiles(query, { limit: 8 }); }, 9);
+    console.log(`| \`${query}\` | ${result.totalMatchCount} | ${fmt(ms)} |`);
+  }
+}
+
+/** compareProfiles over a 200-step scenario, three profiles, from JS. */
+function benchCompare() {
+  const text = readFileSync(resolve(ROOT, 'web/scenarios/long-settings.json'), 'utf8');
+  const scenario = JSON.parse(text);
+  while (scenario.steps.length < 200) scenario.steps = scenario.steps.concat(scenario.steps);
+  scenario.steps = scenario.steps.slice(0, 200);
+  const json = JSON.stringify(scenario);
+  const ms = time(() => engine.compareProfiles(json, ['claude-code', 'codex', 'recommended'], undefined), 5);
+  console.log(`\n## compareProfiles, wasm, 200 steps × 3 profiles: ${fmt(ms)} ms (median of 5)`);
+}
+
+// `node tests/bench/run.mjs [diff] [tokens] [mentions] [session] [scenarios] [search] [compare]` runs some sections; none runs all.
 const chosen = process.argv.slice(2);
-const sections = { diff: benchDiff, tokens: benchTokens, mentions: benchMentions, session: benchSession, scenarios: benchScenarios };
+const sections = { diff: benchDiff, tokens: benchTokens, mentions: benchMentions, session: benchSession, scenarios: benchScenarios, search: benchSearch, compare: benchCompare };
 console.log(`# make bench — Node ${process.version}`);
 for (const [name, run] of Object.entries(sections)) {
   if (chosen.length === 0 || chosen.includes(name)) await run();

@@ -16,8 +16,8 @@ pub struct CodexRules {
     pub turn_context: bool,
     /// Tool outputs are cut head-and-tail when recorded, at the policy × 1.2 (§3.3).
     pub truncate_tool_output: bool,
-    /// The model's truncation policy (§3.2).
-    pub truncation: TruncationPolicy,
+    /// The truncation policy (`tool_output_token_limit`); `None`: the model's own (§3.2).
+    pub truncation: Option<TruncationPolicy>,
     /// Compaction is Codex's: retained user messages, the summary prefix, the initial context
     /// re-inserted by phase (§4.3–§4.5); off: Claude Code's.
     pub local_compaction: bool,
@@ -39,7 +39,7 @@ impl CodexRules {
         CodexRules {
             turn_context: false,
             truncate_tool_output: false,
-            truncation: TruncationPolicy::Tokens(10_000),
+            truncation: None,
             local_compaction: false,
             remote_compaction: false,
             reread_edited_after_compaction: false,

@@ -11,7 +11,7 @@
 //! use context_assembly::codex::context::TurnSettings;
 //! let before = TurnSettings::default();
 //! let after = TurnSettings { cwd: "/repo/app".into(), ..TurnSettings::default() };
-//! let (items, _) = build_settings_update_items(&before, &after, Some("gpt-5.1-codex"));
+//! let (items, _) = build_settings_update_items(&before, &after, Some("gpt-5.3-codex"));
 //! assert_eq!(items.len(), 1); // only the environment: AGENTS.md is not re-sent (X19)
 //! assert!(items[0].message_text().unwrap().contains("<cwd>/repo/app</cwd>\n  <shell>bash</shell>"));
 //! ```
@@ -361,7 +361,7 @@ mod tests {
     fn nothing_changed_gives_nothing() {
         let settings = TurnSettings::default();
         let (items, decisions) =
-            build_settings_update_items(&settings, &settings, Some("gpt-5.1-codex"));
+            build_settings_update_items(&settings, &settings, Some("gpt-5.3-codex"));
         assert!(items.is_empty());
         assert_eq!(
             verdict_of(&decisions, "environment_context"),
@@ -381,7 +381,7 @@ mod tests {
             ..TurnSettings::default()
         };
         let (items, decisions) =
-            build_settings_update_items(&previous, &next, Some("gpt-5.1-codex"));
+            build_settings_update_items(&previous, &next, Some("gpt-5.3-codex"));
         let Item::Message { content, .. } = &items[0] else {
             panic!("a message");
         };

@@ -12,7 +12,7 @@ use super::tools::ToolResult;
 use super::turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 use super::Session;
 use crate::attachment::Collected;
-use crate::codex::truncate::truncate_for_record;
+use crate::codex::truncate::{truncate_for_record, truncation_policy_for_model};
 use crate::deny::gitignore::Gitignore;
 use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse};
 use crate::vfs::{Content, EntryKind};
@@ -169,7 +169,11 @@ impl Session {
     fn as_recorded(&self, mut result: ToolResultBlock) -> ToolResultBlock {
         let codex = &self.profile.codex;
         if codex.truncate_tool_output {
-            result.content = truncate_for_record(&result.content, codex.truncation);
+            let model = &self.conversation.codex.settings.model;
+            let policy = codex
+                .truncation
+                .unwrap_or_else(|| truncation_policy_for_model(model));
+            result.content = truncate_for_record(&result.content, policy);
         }
         result
     }

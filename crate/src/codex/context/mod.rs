@@ -71,7 +71,7 @@ pub fn build_initial_context(
 /// use context_assembly::codex::context::{initial_context, ContextRules, TurnSettings};
 /// let settings = TurnSettings { model_instructions: "You are Codex.".into(), ..TurnSettings::default() };
 /// // same model as before: no switch, even with instructions
-/// let same = initial_context(&ContextRules::codex(), &settings, Some("gpt-5.1-codex"), None);
+/// let same = initial_context(&ContextRules::codex(), &settings, Some("gpt-5.3-codex"), None);
 /// assert!(!same.items[0].message_text().unwrap().contains("<model_switch>"));
 /// let other = initial_context(&ContextRules::codex(), &settings, Some("gpt-4.1"), None);
 /// assert!(other.items[0].message_text().unwrap().starts_with("<model_switch>\n"));

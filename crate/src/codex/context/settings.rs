@@ -103,7 +103,7 @@ pub struct NetworkDomains {
 /// `Default` is a Codex CLI session as installed: cwd `/repo`, shell `bash`, the date
 /// `2026-06-09` (the reference snapshot's; the core reads no clock, so the host supplies
 /// the real one), timezone `Etc/UTC`, approval `on-request`, sandbox `workspace-write`
-/// with the network restricted and no extra writable roots, model `gpt-5.1-codex` with a
+/// with the network restricted and no extra writable roots, model `gpt-5.3-codex` with a
 /// 272 000-token window, no model instructions (so no `<model_switch>` until the host sets
 /// them), no personality, collaboration mode, developer instructions or skills.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,7 +156,7 @@ impl Default for TurnSettings {
             network_access: false,
             writable_roots: Vec::new(),
             network: None,
-            model: "gpt-5.1-codex".into(),
+            model: "gpt-5.3-codex".into(),
             model_instructions: String::new(),
             personality: None,
             collaboration_mode: None,
