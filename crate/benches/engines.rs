@@ -347,6 +347,10 @@ fn bench_policies() -> Vec<Policy> {
             params: Default::default(),
             dedupe: Default::default(),
         },
+        Policy::Codex {
+            remote: false,
+            mid_turn: false,
+        },
     ])
 }
 
