@@ -107,3 +107,31 @@ fn a_profile_named_twice_is_refused() {
     .unwrap_err();
     assert_eq!(error.to_string(), "profiles[1]: codex is listed twice");
 }
+
+#[test]
+fn codex_counts_each_block_as_the_item_it_is_sent_as() {
+    use context_assembly::session::{Session, SessionConfig, SessionOptions};
+    use context_assembly::Profile;
+    let options = SessionOptions {
+        profile: Profile::codex(),
+        cwd: "/r".into(),
+        home: None,
+        config: SessionConfig::default(),
+    };
+    let mut session = Session::new(options).unwrap();
+    let turn = session.submit("hi", 1_000);
+    let request = turn.request.unwrap();
+    let prompt = request
+        .messages
+        .iter()
+        .flat_map(|m| m.content.iter())
+        .find(|b| b.source == "prompt")
+        .unwrap();
+    // {"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}: 78 bytes.
+    assert_eq!(prompt.tokens, 20);
+    let by_channel = &request.tokens.by_channel;
+    assert_eq!(
+        by_channel.system + by_channel.tools + by_channel.user_context + by_channel.messages,
+        request.tokens.total
+    );
+}

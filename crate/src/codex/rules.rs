@@ -26,6 +26,9 @@ pub struct CodexRules {
     /// X1, opt-in only: re-read the files the agent edited after a compaction. Codex does not
     /// (§4.8); the behaviour widely attributed to it is Claude Code's.
     pub reread_edited_after_compaction: bool,
+    /// Each block of a request counts as the Responses API item it is sent as: its JSON's
+    /// bytes / 4 (§3.5, X16), keys and quoting included.
+    pub item_tokens: bool,
     /// A measuring stick, not a behaviour: every turn records the whole initial context, as
     /// if Codex had no baseline — what diffing is compared against.
     pub resend_full_context: bool,
@@ -44,6 +47,7 @@ impl CodexRules {
             remote_compaction: false,
             reread_edited_after_compaction: false,
             resend_full_context: false,
+            item_tokens: false,
             context: ContextRules::codex(),
         }
     }
@@ -54,6 +58,7 @@ impl CodexRules {
             turn_context: true,
             truncate_tool_output: true,
             local_compaction: true,
+            item_tokens: true,
             ..CodexRules::off()
         }
     }

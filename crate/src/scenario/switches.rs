@@ -149,6 +149,7 @@ switches!(crate::codex::rules::CodexRules {
     remote_compaction => "remoteCompaction",
     reread_edited_after_compaction => "rereadEditedAfterCompaction",
     resend_full_context => "resendFullContext",
+    item_tokens => "itemTokens",
 });
 
 switches!(crate::codex::context::ContextRules {

@@ -11,10 +11,39 @@ use super::{local_date, Session};
 use crate::attachment::{Collected, Verdict};
 use crate::codex::agents_md::{load_agents_md, AgentsMdRules};
 use crate::codex::context::{Skill as CodexSkill, SkillScope, TurnSettings};
+use crate::codex::history_tokens::estimate_item_tokens;
 use crate::codex::items::{Item, Role};
 use crate::codex::settings_diff::turn_context_items;
 use crate::codex::truncate::check_user_input;
 use crate::transcript::{AssistantBlock, Record};
+
+/// `message` with each block counted as the Responses API item it travels as (§3.5): a text
+/// part as a message of its own, a call as a `function_call`, a result as a
+/// `function_call_output`. A developer bundle's envelope is counted once per part.
+pub(super) fn counted_as_items(message: &crate::request::Message) -> crate::request::Message {
+    let role = match message.role {
+        "developer" => Role::Developer,
+        "assistant" => Role::Assistant,
+        _ => Role::User,
+    };
+    let mut counted = message.clone();
+    for block in &mut counted.content {
+        let item = match block.block_type {
+            "tool_use" => Item::FunctionCall {
+                name: block.source.clone(),
+                arguments: block.text.clone(),
+                call_id: block.tool_use_id.clone().unwrap_or_default(),
+            },
+            "tool_result" => Item::FunctionCallOutput {
+                call_id: block.tool_use_id.clone().unwrap_or_default(),
+                output: block.text.clone(),
+            },
+            _ => Item::text(role, &block.text),
+        };
+        block.tokens = estimate_item_tokens(&item) + block.media_tokens;
+    }
+    counted
+}
 
 /// What a Codex session remembers between turns (codex.md §2.1).
 #[derive(Debug, Clone, Default)]

@@ -11,6 +11,7 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::codex_turn::counted_as_items;
 use super::conversation::UserContext;
 use super::inputs::PermissionMode;
 use super::turn::{Round, Turn};
@@ -411,11 +412,18 @@ impl Session {
         };
         let thresholds = self.thresholds();
         let conversation = &mut self.conversation;
-        let messages = conversation.messages.assemble(
+        let (mut messages, splice) = conversation.messages.assemble(
             conversation.transcript.messages(),
             &self.profile.attachments,
             method,
         );
+        if self.profile.codex.item_tokens {
+            messages = messages
+                .iter()
+                .map(|m| Rc::new(counted_as_items(m)))
+                .collect();
+        }
+        let messages = (messages, splice);
         let request = Request::new(
             system,
             tools,
