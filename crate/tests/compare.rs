@@ -33,20 +33,20 @@ fn the_split_adds_up_and_nothing_is_cached_before_it_was_sent() {
         for (name, run) in &comparison.runs {
             let first = &run.steps[0];
             assert_eq!(
-                first.cached,
+                first.cost.cached,
                 0,
                 "{file} {}: the first request",
                 name.as_str()
             );
             for step in &run.steps {
                 assert_eq!(
-                    step.cached + step.written + step.uncached,
-                    step.sent,
+                    step.cost.cached + step.cost.written + step.cost.uncached,
+                    step.cost.sent,
                     "{file} {}",
                     name.as_str()
                 );
             }
-            let sent: u64 = run.steps.iter().map(|s| s.sent).sum();
+            let sent: u64 = run.steps.iter().map(|s| s.cost.sent).sum();
             assert_eq!(run.totals.sent, sent);
         }
     }

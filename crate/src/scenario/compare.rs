@@ -25,18 +25,9 @@ pub struct CompareStep {
     pub step: usize,
     /// When it was sent.
     pub at_ms: u64,
-    /// Input tokens: `cached + written + uncached`.
-    pub sent: u64,
-    /// Read from the prompt cache.
-    pub cached: u64,
-    /// Written to the prompt cache.
-    pub written: u64,
-    /// Charged at the base rate.
-    pub uncached: u64,
-    /// Output tokens (the scenario's next assistant step).
-    pub output: u64,
-    /// Micro-dollars.
-    pub cost_micro_usd: u64,
+    /// Its input tokens split by how the cache charges them, its output and its cost.
+    #[serde(flatten)]
+    pub cost: StepCost,
     /// Attachments the step added.
     pub attachments: usize,
     /// The compaction before the request, if one ran.
@@ -118,9 +109,9 @@ pub fn prices_for(profile: &Profile) -> PriceTable {
 /// let scenario = parse_scenario(r#"{"steps":[{"kind":"user","prompt":"hi"}]}"#).unwrap();
 /// let both = [ProfileName::ClaudeCode, ProfileName::Codex];
 /// let comparison = compare_profiles(&scenario, &both, &[]).unwrap();
-/// let step = &comparison.runs[1].1.steps[0];
+/// let cost = &comparison.runs[1].1.steps[0].cost;
 /// // Nothing is cached on the first request, and the split always adds up.
-/// assert_eq!((step.cached, step.cached + step.written + step.uncached), (0, step.sent));
+/// assert_eq!((cost.cached, cost.cached + cost.written + cost.uncached), (0, cost.sent));
 /// ```
 pub fn compare_profiles(
     scenario: &Scenario,
@@ -178,23 +169,14 @@ fn profile_run(
         steps.push(CompareStep {
             step: index,
             at_ms: step.at_ms,
-            sent: 0,
-            cached: 0,
-            written: 0,
-            uncached: 0,
-            output,
-            cost_micro_usd: 0,
+            cost: StepCost::default(),
             attachments: step.turn.attachments.len(),
             compacted: step.turn.compaction.last().map(seen),
         });
     }
     let costs = cache_model(&shapes, &provider_for(profile), prices);
     for (step, cost) in steps.iter_mut().zip(&costs) {
-        step.sent = cost.sent;
-        step.cached = cost.cached;
-        step.written = cost.written;
-        step.uncached = cost.uncached;
-        step.cost_micro_usd = cost.cost_micro_usd;
+        step.cost = *cost;
     }
     Ok(ProfileRun {
         steps,
