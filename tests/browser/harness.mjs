@@ -58,6 +58,7 @@ export async function openPlayground(context, url) {
   page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
   await page.goto(`${url}/web/`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  // Generous: a loaded 2-core CI machine compiles the wasm module slowly.
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   return { page, problems };
 }
