@@ -220,6 +220,8 @@ pub struct Session {
     conversation: conversation::Conversation,
     /// Work units left in the current pass (§7.2's deadline as a budget).
     work_left: u64,
+    /// The `@` search's walk and the workspace generation it was made at.
+    search_cache: Option<(u64, Vec<crate::search::Candidate>)>,
 }
 
 impl Session {
@@ -268,6 +270,7 @@ impl Session {
             memory_triggers: Vec::new(),
             conversation: conversation::Conversation::new(config_mode),
             work_left: 0,
+            search_cache: None,
         })
     }
 

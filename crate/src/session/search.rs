@@ -34,8 +34,18 @@ impl Session {
     /// assert_eq!(found.matches[0].path, "src/app.ts");
     /// assert_eq!(found.total_match_count, 1);
     /// ```
-    pub fn search_files(&self, query: &str, limit: usize) -> SearchResult {
-        search_paths(&self.search_candidates(), query, limit)
+    pub fn search_files(&mut self, query: &str, limit: usize) -> SearchResult {
+        let generation = self.vfs.generation();
+        let fresh = matches!(&self.search_cache, Some((g, _)) if *g == generation);
+        if !fresh {
+            // The walk is reused while the workspace is unchanged: keystrokes only re-score.
+            self.search_cache = Some((generation, self.search_candidates()));
+        }
+        let candidates = self
+            .search_cache
+            .as_ref()
+            .map_or(&[][..], |(_, c)| c.as_slice());
+        search_paths(candidates, query, limit)
     }
 
     /// Every file and directory below the cwd that the walk visits, in walk order.

@@ -87,6 +87,17 @@ pub struct Vfs {
     root: DirNode,
     transient: BTreeMap<String, TransientError>,
     total_bytes: u64,
+    /// Bumped by every change to the tree, so that what was derived from it can be reused
+    /// until it changes.
+    generation: u64,
+}
+
+impl Vfs {
+    /// A counter bumped by every write, delete, mkdir and rename (even one that fails): equal
+    /// generations mean the tree is unchanged.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
 }
 
 impl Default for Vfs {
@@ -120,6 +131,7 @@ impl Vfs {
             root: DirNode::new(0),
             transient: BTreeMap::new(),
             total_bytes: 0,
+            generation: 0,
         }
     }
 
@@ -152,6 +164,7 @@ impl Vfs {
         content: Content,
         mtime_ms: u64,
     ) -> Result<(), FsError> {
+        self.generation += 1;
         let fail = |kind| FsError::new(kind, Syscall::Open, path);
         let segments = parse(path, Syscall::Open)?;
         let Some((name, parents)) = segments.split_last() else {
@@ -197,6 +210,7 @@ impl Vfs {
     /// assert_eq!(vfs.delete("/p", 8).unwrap_err().code(), "ENOENT");
     /// ```
     pub fn delete(&mut self, path: &str, at_ms: u64) -> Result<(), FsError> {
+        self.generation += 1;
         let fail = |kind, syscall| FsError::new(kind, syscall, path);
         let segments = parse(path, Syscall::Unlink)?;
         let Some((name, parents)) = segments.split_last() else {
@@ -234,6 +248,7 @@ impl Vfs {
     /// assert_eq!(vfs.mkdir("/p/f", 5).unwrap_err().code(), "EEXIST");
     /// ```
     pub fn mkdir(&mut self, path: &str, at_ms: u64) -> Result<(), FsError> {
+        self.generation += 1;
         let fail = |kind| FsError::new(kind, Syscall::Mkdir, path);
         let segments = parse(path, Syscall::Mkdir)?;
         let Some((name, parents)) = segments.split_last() else {
@@ -272,6 +287,7 @@ impl Vfs {
     /// assert_eq!(err.to_string(), "EINVAL: invalid argument, rename '/p/lib' -> '/p/lib/inner'");
     /// ```
     pub fn rename(&mut self, from: &str, to: &str, at_ms: u64) -> Result<(), FsError> {
+        self.generation += 1;
         let fail = |kind| FsError {
             kind,
             syscall: Syscall::Rename,

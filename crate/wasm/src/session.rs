@@ -383,7 +383,7 @@ impl SessionJs {
     /// matched in all.
     #[wasm_bindgen(js_name = searchFiles)]
     pub fn search_files(
-        &self,
+        &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
         #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
     ) -> Result<SearchResultJs, JsValue> {
