@@ -95,6 +95,14 @@ pub struct Vfs {
 impl Vfs {
     /// A counter bumped by every write, delete, mkdir and rename (even one that fails): equal
     /// generations mean the tree is unchanged.
+    ///
+    /// ```
+    /// use context_assembly::vfs::Vfs;
+    /// let mut vfs = Vfs::new();
+    /// let before = vfs.generation();
+    /// vfs.mkdir("/p", 1).unwrap();
+    /// assert!(vfs.generation() > before);
+    /// ```
     pub fn generation(&self) -> u64 {
         self.generation
     }
