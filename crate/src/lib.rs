@@ -24,7 +24,11 @@
 //! | [`attachment`] | attachments and decisions: the catalogue with frequency classes, the reminder collectors, relevant memories, our wording |
 //! | [`transcript`] | the stored records of a session, and the three definitions of a human turn |
 //! | [`request`] | the request of one round: system, tools, user context and messages, with placement and token totals |
-//! | [`session`] | `Session`: the workspace, the agent's tools, the pipeline, and each turn's request |
+//! | [`session`] | `Session`: the workspace, the agent's tools, the pipeline, each turn's request, compaction with its survival report, `@` search |
+//! | [`compact`] | compaction's pure parts: thresholds, the summary hand-off, restore, the cheap policies of other agents |
+//! | [`codex`] | Codex's own context: history items, initial context and settings diffs, AGENTS.md, truncation, its compaction |
+//! | [`cache`] | prompt-cache economics: what each request reads from, writes to or pays outside the provider's cache, and its cost |
+//! | [`search`] | fuzzy path search as Codex's `@` popup scores it |
 //! | `scenario` | (feature `serde`) the JSON scenario format and its deterministic replay |
 //!
 //! # Profiles

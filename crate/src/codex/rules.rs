@@ -52,7 +52,7 @@ impl CodexRules {
         }
     }
 
-    /// Codex CLI (snapshot [B], with local compaction: the library has no server).
+    /// Codex CLI (snapshot \[B\], with local compaction: the library has no server).
     pub const fn codex() -> CodexRules {
         CodexRules {
             turn_context: true,

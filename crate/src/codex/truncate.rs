@@ -27,7 +27,7 @@ pub const MAX_USER_INPUT_TEXT_CHARS: usize = 1 << 20;
 /// The limit of every policy in Codex's model catalogue (§3.2).
 pub const DEFAULT_TRUNCATION_LIMIT: u64 = 10_000;
 
-/// The models of snapshot [B]'s catalogue that truncate in tokens mode (§3.2). `gpt-5.2` is in
+/// The models of snapshot \[B\]'s catalogue that truncate in tokens mode (§3.2). `gpt-5.2` is in
 /// the catalogue with bytes mode; any slug not listed here is unknown and gets bytes mode too.
 pub const TOKENS_MODE_MODELS: &[&str] = &["gpt-5.5", "gpt-5.4", "gpt-5.4-mini", "gpt-5.3-codex"];
 

@@ -14,15 +14,17 @@
 //!   (§9.3).
 //! * [`restore`]: the files and skills that come back after a full compaction, within their
 //!   slots and budgets (§9.4, §9.5).
-//! * [`rules`]: the quirk switches of the summary and the restore (Q46, Q58–Q61).
+//! * [`rules`]: the quirk switches of the summary and the restore (Q46, Q59–Q61), and
+//!   `recommended`'s own: the cheap stage first, pinned files, a kept tail.
 //! * [`kept_tail`]: how many recent records session-memory compaction keeps word for word,
 //!   never cutting a call from its result or splitting a response (§9.8).
 //! * [`partial`]: the `/compact` message selector's split at a chosen record, summarising
 //!   the records before it or from it on (§9.9).
 //!
 //! Every function here is pure: it takes records and times and returns new records with a
-//! decision for everything it considered. The session does not run them yet: full
-//! compaction, the survival report and their wiring are the rest of the compaction issue.
+//! decision for everything it considered. A live session plans and applies them, with the
+//! survival report, in [`crate::session`] (`plan_compaction`, `apply_compaction`); Codex's own
+//! compaction is in [`crate::codex::compact`].
 
 pub mod kept_tail;
 pub mod microcompact;

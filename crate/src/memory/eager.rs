@@ -41,8 +41,8 @@ use super::{
     NestedMemory,
 };
 
-/// Loads the eager memory hierarchy: the files in load order (see the [module
-/// docs](self)), and every file considered and not loaded with its reason. No switch of
+/// Loads the eager memory hierarchy: the files in load order (see the [`memory`
+/// module](crate::memory)), and every file considered and not loaded with its reason. No switch of
 /// `rules` changes the eager load; it is taken so one rules value serves both loads.
 ///
 /// The caller seeds each returned file into the read-file state (`raw`, a partial view when

@@ -218,7 +218,7 @@ pub struct ContextRules {
 }
 
 impl ContextRules {
-    /// Codex CLI's behaviour (snapshot [B]).
+    /// Codex CLI's behaviour (snapshot \[B\]).
     pub const fn codex() -> Self {
         ContextRules {
             join_context_parts: false,

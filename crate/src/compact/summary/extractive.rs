@@ -11,7 +11,7 @@ use super::json::{self, Value};
 use super::SECTIONS;
 use crate::transcript::{AssistantBlock, Message, Record};
 
-/// Characters of one quoted entry before it is cut with [`CUT_MARKER`].
+/// Characters of one quoted entry before it is cut with the marker ` […]`.
 pub const ENTRY_CAP_CHARS: usize = 500;
 
 /// Entries per section; older ones beyond it are counted, not quoted.
