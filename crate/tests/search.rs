@@ -113,3 +113,15 @@ proptest! {
         prop_assert_eq!(result.total_match_count, expected);
     }
 }
+
+proptest! {
+    /// The bounded two-row score every candidate gets equals the full alignment's.
+    #[test]
+    fn the_fast_score_equals_the_full_alignment(path in "[a-dA-D/._ ]{0,24}", needle in "[a-d/]{1,5}") {
+        use context_assembly::search::score::{fuzzy, fuzzy_score, Haystack, Rows};
+        let haystack = Haystack::new(&path);
+        let needle: Vec<char> = needle.chars().collect();
+        let full = fuzzy(&haystack, &needle).map(|(score, _)| score);
+        prop_assert_eq!(fuzzy_score(&haystack, &needle, &mut Rows::default()), full);
+    }
+}

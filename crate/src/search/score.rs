@@ -179,14 +179,21 @@ pub fn fuzzy(haystack: &Haystack, needle: &[char]) -> Option<(u32, Vec<usize>)> 
 pub struct Rows {
     previous: Vec<Option<Cell>>,
     current: Vec<Option<Cell>>,
+    latest: Vec<usize>,
 }
 
 /// The best fuzzy score of `needle` in `haystack`, like [`fuzzy`] but without the positions
 /// and keeping only two rows: what a search runs on every candidate.
 pub fn fuzzy_score(haystack: &Haystack, needle: &[char], rows: &mut Rows) -> Option<u32> {
-    if needle.is_empty() || !is_subsequence(&haystack.chars, needle) {
+    if needle.is_empty() {
         return None;
     }
+    // Where each needle character can match at all: from its earliest place in a forward
+    // greedy match to its latest in a backward one. Cells outside cannot lead to a match,
+    // so each row is computed only between them (nucleo's row bounds).
+    let first_places = earliest(&haystack.chars, needle)?;
+    rows.latest.clear();
+    rows.latest.extend(latest(&haystack.chars, needle));
     rows.previous.clear();
     let first = haystack
         .chars
@@ -199,13 +206,50 @@ pub fn fuzzy_score(haystack: &Haystack, needle: &[char], rows: &mut Rows) -> Opt
             })
         });
     rows.previous.extend(first);
-    for &wanted in &needle[1..] {
+    for (j, &wanted) in needle.iter().enumerate().skip(1) {
         rows.current.clear();
         rows.current.resize(haystack.len(), None);
-        fill_row(haystack, &rows.previous, wanted, &mut rows.current, None);
+        let span = first_places[j - 1] + 1..rows.latest[j] + 1;
+        fill_row_within(
+            haystack,
+            &rows.previous,
+            wanted,
+            &mut rows.current,
+            None,
+            span,
+        );
         core::mem::swap(&mut rows.previous, &mut rows.current);
     }
     rows.previous.iter().flatten().map(|cell| cell.score).max()
+}
+
+/// For each needle character, the earliest index a match can put it at; `None` when the
+/// needle is not a subsequence.
+fn earliest(haystack: &[char], needle: &[char]) -> Option<Vec<usize>> {
+    let mut places = Vec::with_capacity(needle.len());
+    let mut from = 0;
+    for &wanted in needle {
+        let at = from + haystack.get(from..)?.iter().position(|&c| c == wanted)?;
+        places.push(at);
+        from = at + 1;
+    }
+    Some(places)
+}
+
+/// For each needle character, the latest index a match can put it at (the needle is known
+/// to be a subsequence).
+fn latest(haystack: &[char], needle: &[char]) -> Vec<usize> {
+    let mut places = alloc::vec![0; needle.len()];
+    let mut end = haystack.len();
+    for (j, &wanted) in needle.iter().enumerate().rev() {
+        let at = haystack[..end]
+            .iter()
+            .rposition(|&c| c == wanted)
+            .unwrap_or(0);
+        places[j] = at;
+        end = at;
+    }
+    places
 }
 
 /// The next needle character's cells from the previous character's.
@@ -228,13 +272,26 @@ fn fill_row(
     previous: &[Option<Cell>],
     wanted: char,
     row: &mut [Option<Cell>],
-    mut back: Option<&mut Vec<usize>>,
+    back: Option<&mut Vec<usize>>,
 ) {
-    let width = haystack.len();
+    fill_row_within(haystack, previous, wanted, row, back, 1..haystack.len());
+}
+
+/// [`fill_row`] over the columns of `span` only (the previous row must be `None` before
+/// `span.start - 1`).
+fn fill_row_within(
+    haystack: &Haystack,
+    previous: &[Option<Cell>],
+    wanted: char,
+    row: &mut [Option<Cell>],
+    mut back: Option<&mut Vec<usize>>,
+    span: core::ops::Range<usize>,
+) {
     // The best score with the previous character matched strictly before i and a gap since,
     // and where that character matched.
     let mut gap: Option<(u32, usize)> = None;
-    for i in 1..width {
+    let end = span.end.min(haystack.len());
+    for i in span.start.max(1)..end {
         gap = match (previous[i - 1], gap) {
             (Some(cell), Some((g, at))) => {
                 let opened = cell.score.saturating_sub(PENALTY_GAP_START);
