@@ -81,7 +81,8 @@ impl Session {
         }
         // Pre-turn compaction runs before the context and the message are recorded, so the
         // incoming message is never summarised (X9).
-        let compaction = self.auto_compact(at_ms, false, &mut out);
+        let tokens = self.peek_request(at_ms).tokens.total;
+        let compaction = self.auto_compact(tokens, at_ms, false, &mut out);
         self.record_turn_context(at_ms, &mut out);
         // Codex attaches nothing for an `@path` (the path is plain text, §6.2); the
         // mention pass says so for each one.

@@ -90,10 +90,10 @@ impl Session {
         self.store(&surfaced);
         out.attachments.extend(surfaced.attachments);
         out.decisions.extend(surfaced.decisions);
-        let compaction = self.auto_compact(at_ms, false, &mut out);
+        let (compaction, request) = self.compacted_request(at_ms, false, &mut out);
         let mut turn = Turn::from_collected(Round::HUMAN_TURN, out);
         turn.compaction = compaction;
-        turn.request = Some(self.request(at_ms));
+        turn.request = Some(request);
         turn
     }
 
@@ -102,10 +102,10 @@ impl Session {
     pub fn tool_round(&mut self, at_ms: u64) -> Turn {
         let mut out = self.run_pass(None, at_ms);
         self.store(&out);
-        let compaction = self.auto_compact(at_ms, true, &mut out);
+        let (compaction, request) = self.compacted_request(at_ms, true, &mut out);
         let mut turn = Turn::from_collected(Round::TOOL_ROUND, out);
         turn.compaction = compaction;
-        turn.request = Some(self.request(at_ms));
+        turn.request = Some(request);
         turn
     }
 

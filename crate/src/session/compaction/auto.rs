@@ -11,13 +11,32 @@ use super::report::CompactionReport;
 use crate::attachment::{Collected, Verdict};
 use crate::compact::policies::prune::PruneParams;
 use crate::compact::thresholds::MAX_CONSECUTIVE_AUTOCOMPACT_FAILURES;
+use crate::request::Request;
 use crate::session::Session;
 
 impl Session {
-    /// Compacts when the request would reach the auto-compact threshold; the reports of what
-    /// ran (the cheap stage, then the summary), and decisions when nothing could run.
+    /// The request of this round, compacted first when it reaches the auto-compact
+    /// threshold: assembled once when it fits, again only after a compaction.
+    pub(in crate::session) fn compacted_request(
+        &mut self,
+        at_ms: u64,
+        mid_turn: bool,
+        out: &mut Collected,
+    ) -> (alloc::vec::Vec<CompactionReport>, Request) {
+        let request = self.request(at_ms);
+        let reports = self.auto_compact(request.tokens.total, at_ms, mid_turn, out);
+        match reports.is_empty() {
+            true => (reports, request),
+            false => (reports, self.request(at_ms)),
+        }
+    }
+
+    /// Compacts when `tokens`, the request's size, reach the auto-compact threshold; the
+    /// reports of what ran (the cheap stage, then the summary), and decisions when nothing
+    /// could run.
     pub(in crate::session) fn auto_compact(
         &mut self,
+        tokens: u64,
         at_ms: u64,
         mid_turn: bool,
         out: &mut Collected,
@@ -27,7 +46,6 @@ impl Session {
             return reports;
         }
         let threshold = self.thresholds().autocompact;
-        let tokens = self.peek_request(at_ms).tokens.total;
         if tokens < threshold {
             return reports;
         }
