@@ -44,7 +44,7 @@ pub use report::{
 use super::turn::{Round, Turn};
 use super::Session;
 use crate::attachment::Decision;
-use crate::request::Request;
+use crate::request::{Block, Request};
 use crate::Error;
 
 impl Session {
@@ -225,29 +225,28 @@ fn report_of(
 /// reads them: system, tools, the user context, then the messages. (The user context sits
 /// among the messages; counting it before them keeps an unchanged request wholly kept.)
 fn prefix_kept(before: &Request, after: &Request) -> u64 {
-    let blocks = |request: &Request| -> Vec<(String, u64)> {
-        let mut all: Vec<(String, u64)> = Vec::new();
-        let outside = request
-            .system
-            .iter()
-            .chain(&request.tools)
-            .chain(&request.user_context);
-        for block in outside {
-            all.push((block.text.clone(), block.tokens));
-        }
-        for message in &request.messages {
-            for block in &message.content {
-                all.push((format!("{}\u{0}{}", message.role, block.text), block.tokens));
-            }
-        }
-        all
-    };
-    let (old, new) = (blocks(before), blocks(after));
-    old.iter()
-        .zip(new.iter())
-        .take_while(|(a, b)| a.0 == b.0)
-        .map(|(a, _)| a.1)
+    sent_blocks(before)
+        .zip(sent_blocks(after))
+        .take_while(|((role_a, a), (role_b, b))| role_a == role_b && a.text == b.text)
+        .map(|((_, a), _)| a.tokens)
         .sum()
+}
+
+/// A request's blocks in the order a prompt cache reads them, each with the role it is sent
+/// under (none outside the messages).
+fn sent_blocks(request: &Request) -> impl Iterator<Item = (&'static str, &Block)> {
+    let outside = request
+        .system
+        .iter()
+        .chain(&request.tools)
+        .chain(&request.user_context);
+    let messages = request.messages.iter().flat_map(|message| {
+        message
+            .content
+            .iter()
+            .map(move |block| (message.role, block))
+    });
+    outside.map(|block| ("", block)).chain(messages)
 }
 
 /// A decision with no detail.

@@ -332,16 +332,10 @@ impl Session {
     /// A memory file at any level: CLAUDE.md, CLAUDE.local.md, a rule, an auto-memory file.
     pub(super) fn is_memory_path(&self, abs: &str) -> bool {
         let name = abs.rsplit('/').next().unwrap_or(abs);
-        let in_memory_dir = self
-            .config
-            .memory_dir
-            .as_deref()
-            .and_then(|dir| self.expand(dir).ok())
-            .is_some_and(|dir| abs.starts_with(&format!("{}/", dir.trim_end_matches('/'))));
         name == "CLAUDE.md"
             || name == "CLAUDE.local.md"
             || (abs.contains("/.claude/rules/") && name.ends_with(".md"))
-            || in_memory_dir
+            || self.is_auto_memory(abs)
     }
 
     /// The memory paths the original excludes from the restore, by exact match (§9.4 item 2).

@@ -225,7 +225,8 @@ impl Session {
             .collect()
     }
 
-    fn is_auto_memory(&self, abs: &str) -> bool {
+    /// A file of the configured auto-memory directory.
+    pub(super) fn is_auto_memory(&self, abs: &str) -> bool {
         self.config
             .memory_dir
             .as_deref()
