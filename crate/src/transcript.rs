@@ -150,6 +150,17 @@ impl Message {
         )
     }
 
+    /// The tool call this record holds, if it holds one.
+    pub fn tool_use(&self) -> Option<&ToolUse> {
+        match &self.record {
+            Record::Assistant {
+                block: AssistantBlock::ToolUse(call),
+                ..
+            } => Some(call),
+            _ => None,
+        }
+    }
+
     /// The attachment this record holds, if it holds one.
     pub fn attachment(&self) -> Option<&Attachment> {
         match &self.record {

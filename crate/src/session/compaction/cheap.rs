@@ -15,7 +15,7 @@ use crate::compact::policies::{
 };
 use crate::compact::tool_result_budget::{apply_tool_result_budget, PersistedOutput};
 use crate::session::Session;
-use crate::transcript::{AssistantBlock, Message, Record, ToolUse};
+use crate::transcript::{Message, Record, ToolUse};
 use crate::vfs::Content;
 
 /// The memory tool's directory in the virtual file system.
@@ -186,13 +186,8 @@ fn tool_result_budget(
 ) -> CheapOutcome {
     let calls: Vec<ToolUse> = records
         .iter()
-        .filter_map(|m| match &m.record {
-            Record::Assistant {
-                block: AssistantBlock::ToolUse(call),
-                ..
-            } => Some(call.clone()),
-            _ => None,
-        })
+        .filter_map(Message::tool_use)
+        .cloned()
         .collect();
     let mut outcome = CheapOutcome {
         records: Vec::with_capacity(records.len()),
