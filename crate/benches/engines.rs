@@ -460,8 +460,8 @@ fn codex_context_tokens(scenario: &Scenario, resend: bool) -> (u64, u64) {
     let trace = run_scenario(&scenario).expect("replays");
     let mut context = 0;
     let mut sent = 0;
-    for step in &trace.steps {
-        if let Some(request) = &step.turn.request {
+    for index in 0..trace.steps.len() {
+        if let Some(request) = trace.request(index) {
             sent += request.tokens.total;
             context += request
                 .messages

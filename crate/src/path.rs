@@ -203,7 +203,7 @@ fn resolve_confined(base: &str, rest: &str) -> Result<String, &'static str> {
 /// The original normalises every expanded path to NFC, so `café` typed on macOS (NFD)
 /// and on Linux (NFC) is one file.
 #[cfg(feature = "nfc")]
-fn nfc(path: String) -> String {
+pub(crate) fn nfc(path: String) -> String {
     use unicode_normalization::UnicodeNormalization;
     if unicode_normalization::is_nfc(&path) {
         path
@@ -212,12 +212,33 @@ fn nfc(path: String) -> String {
     }
 }
 
-/// Without the `nfc` feature the tables stay out of the binary and paths are taken as
-/// given: the wasm package normalises them with JavaScript's `String.prototype.normalize`
-/// before they cross, which costs nothing in size.
+/// Without the `nfc` feature the tables stay out of the binary: paths go through the
+/// normaliser the platform registered with [`set_nfc_normaliser`] (the wasm package's
+/// calls JavaScript's `String.prototype.normalize`, which costs nothing in size), and are
+/// taken as given when none is registered. ASCII is always NFC, so it never crosses.
 #[cfg(not(feature = "nfc"))]
-fn nfc(path: String) -> String {
+pub(crate) fn nfc(path: String) -> String {
+    #[cfg(feature = "std")]
+    if !path.is_ascii() {
+        if let Some(normalise) = NORMALISER.get() {
+            return normalise(&path);
+        }
+    }
     path
+}
+
+#[cfg(feature = "std")]
+static NORMALISER: std::sync::OnceLock<fn(&str) -> String> = std::sync::OnceLock::new();
+
+/// Registers the function that puts text in Unicode Normalization Form C, for a build
+/// without the `nfc` feature: every path the engine expands and every deny rule it compiles
+/// goes through it, so scenario JSON, tool inputs and rules written in NFD name the same
+/// files as in NFC, wherever they enter. The first registration wins; `false` when one was
+/// already made. With the `nfc` feature the built-in tables serve and a registered
+/// normaliser is never called.
+#[cfg(feature = "std")]
+pub fn set_nfc_normaliser(normalise: fn(&str) -> String) -> bool {
+    NORMALISER.set(normalise).is_ok()
 }
 
 /// The path from `from` to `to`, as Node's `path.posix.relative` for absolute paths: `""`

@@ -79,11 +79,10 @@ fn context_tokens(scenario: &Scenario, resend: bool) -> u64 {
     scenario.profile = ProfileName::Codex;
     scenario.switches = vec![("codex.resendFullContext".into(), resend)];
     let trace = run_scenario(&scenario).unwrap();
-    trace
-        .steps
-        .iter()
-        .filter_map(|s| s.turn.request.as_ref())
-        .flat_map(|r| r.messages.iter().flat_map(|m| m.content.iter()))
+    (0..trace.steps.len())
+        .filter_map(|index| trace.request(index))
+        .flat_map(|r| r.messages.into_iter())
+        .flat_map(|m| m.content.clone())
         .filter(|b| b.source == "initial-context" || b.source == "settings-update")
         .map(|b| b.tokens)
         .sum()

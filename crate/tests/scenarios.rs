@@ -69,8 +69,8 @@ fn every_request_adds_up() {
     for file in scenario_files() {
         let json = fs::read_to_string(root().join("web/scenarios").join(&file)).unwrap();
         let trace = run_scenario(&parse_scenario(&json).unwrap()).unwrap();
-        for (index, step) in trace.steps.iter().enumerate() {
-            let Some(request) = &step.turn.request else {
+        for index in 0..trace.steps.len() {
+            let Some(request) = trace.request(index) else {
                 continue;
             };
             let t = &request.tokens;

@@ -305,15 +305,15 @@ test('step drives a live session with scenario steps: a host-run tool awaits its
   assert.equal(waiting.round, 'awaiting-tool-results');
   assert.equal(waiting.request, undefined);
   throwsError(() => session.step({ kind: 'toolResults', results: [{ toolUseId: 'bash-2', content: 'x' }] }, 3000),
-    /^step: step\.results\[0\]\.toolUseId: no call "bash-2" awaits a result: awaited are bash-1$/);
+    /^step\.results\[0\]\.toolUseId: no call "bash-2" awaits a result: awaited are bash-1$/);
   const round = session.step({ kind: 'toolResults', results: [{ toolUseId: 'bash-1', content: '3 passing' }] }, 3000);
   assert.equal(round.round, 'tool-round');
   const last = round.request?.messages.at(-1);
   assert.equal(last?.content[0].type, 'tool_result');
   assert.equal(last?.content[0].text, '3 passing');
   throwsError(() => session.step({ kind: 'assistant', blocks: [call] }, 4000), /step\.blocks\[0\]\.id: the tool-use id "bash-1" is already used/);
-  throwsError(() => session.step('[1]', 4000), /^step: step: expected an object, got array$/);
-  throwsError(() => session.step({ kind: 'user' }, 4000), /^step: step\.prompt: required field is missing$/);
+  throwsError(() => session.step('[1]', 4000), /^step: expected an object, got array$/);
+  throwsError(() => session.step({ kind: 'user' }, 4000), /^step\.prompt: required field is missing$/);
   throwsError(() => session.step(7, 4000), /argument `step` must be a JSON string or an object, got number/);
   session.free();
 });

@@ -156,12 +156,12 @@ fn profile_run(
     let mut shapes = Vec::new();
     let mut steps = Vec::new();
     for (index, step) in trace.steps.iter().enumerate() {
-        let Some(request) = &step.turn.request else {
+        let Some(request) = trace.request(index) else {
             continue;
         };
         let output = output_tokens(scenario, index + 1, profile);
         shapes.push(shape(
-            request,
+            &request,
             step.at_ms,
             output,
             profile.codex.turn_context,

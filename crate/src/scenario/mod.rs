@@ -23,6 +23,7 @@ mod parse;
 mod preview;
 mod run;
 mod switches;
+mod trace;
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -41,8 +42,9 @@ pub use parse::{
     MAX_STEPS, MAX_STRING_BYTES, ROOT_KEYS, STEP_KINDS,
 };
 pub use preview::{compaction_preview, CompactionPreview};
-pub use run::{apply_step, replay_session, run_scenario, StepTrace, Trace};
+pub use run::{apply_step, replay_session, run_scenario, MAX_CLOCK_MS};
 pub use switches::{apply_switches, Switches, SECTIONS};
+pub use trace::{StepTrace, Trace, BLOCK_OVERHEAD, MAX_TRACE_BYTES};
 
 /// A whole scenario.
 #[derive(Debug, Clone, PartialEq)]

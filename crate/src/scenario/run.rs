@@ -6,7 +6,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::parse::{parse_json, Json};
-use serde::ser::SerializeStruct;
+use super::trace::{StepTrace, Trace};
 
 use super::switches::apply_switches;
 use super::{Action, AssistantStep, Scenario, ToolCall};
@@ -16,38 +16,9 @@ use crate::session::{
 };
 use crate::{Error, Profile};
 
-/// The trace of a replayed scenario: one entry per step.
-#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
-pub struct Trace {
-    /// One entry per step, in order.
-    pub steps: Vec<StepTrace>,
-}
-
-/// One step of a trace: what was given, when, and what it produced.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct StepTrace {
-    /// The step as given, compact JSON.
-    pub input: String,
-    /// The logical clock when the step ran.
-    pub at_ms: u64,
-    /// The permission mode after the step.
-    pub mode: &'static str,
-    /// What the step produced.
-    pub turn: Turn,
-}
-
-impl serde::Serialize for StepTrace {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // The input is shown as the JSON it was, not as a string of JSON.
-        let input = parse_json(&self.input).unwrap_or(Json::Null);
-        let mut state = serializer.serialize_struct("StepTrace", 4)?;
-        state.serialize_field("input", &input)?;
-        state.serialize_field("atMs", &self.at_ms)?;
-        state.serialize_field("mode", self.mode)?;
-        state.serialize_field("turn", &self.turn)?;
-        state.end()
-    }
-}
+/// The latest time a scenario's clock may reach: 2^53 ms, the largest whole number a JS
+/// number holds exactly, so every time in a trace reads back as written.
+pub const MAX_CLOCK_MS: u64 = 1 << 53;
 
 /// Replays `scenario` from its start.
 ///
@@ -56,8 +27,11 @@ impl serde::Serialize for StepTrace {
 /// switch, a file path outside the root, a tool input that is not what the tool takes.
 pub fn run_scenario(scenario: &Scenario) -> Result<Trace, Error> {
     let mut trace = Trace::default();
-    replay(scenario, scenario.steps.len(), |step| {
-        trace.steps.push(step)
+    replay(scenario, scenario.steps.len(), |index, step| {
+        trace.push(step).map_err(|reason| Error::InvalidConfig {
+            field: format!("steps[{index}]"),
+            reason,
+        })
     })?;
     Ok(trace)
 }
@@ -67,14 +41,15 @@ pub fn run_scenario(scenario: &Scenario) -> Result<Trace, Error> {
 /// # Errors
 /// As [`run_scenario`].
 pub fn replay_session(scenario: &Scenario, steps: usize) -> Result<(Session, u64), Error> {
-    replay(scenario, steps, |_| {})
+    replay(scenario, steps, |_, _| Ok(()))
 }
 
-/// Replays the first `steps` steps, handing each step's trace to `record`.
+/// Replays the first `steps` steps, handing each step's trace to `record`, which may stop
+/// the replay with an error.
 fn replay(
     scenario: &Scenario,
     steps: usize,
-    mut record: impl FnMut(StepTrace),
+    mut record: impl FnMut(usize, StepTrace) -> Result<(), Error>,
 ) -> Result<(Session, u64), Error> {
     let mut profile = Profile::preset(scenario.profile);
     apply_switches(&mut profile, &scenario.switches)?;
@@ -84,12 +59,30 @@ fn replay(
         home: Some(scenario.home.clone()),
         config: scenario.config.clone(),
     })
-    .map_err(|error| at("cwd", error))?;
+    .map_err(|error| match error {
+        // A bad rule names its place (`config.deny[i]`); a bad cwd or home says which it is.
+        Error::InvalidConfig { .. } => error,
+        other => at("cwd", other),
+    })?;
     let mut clock = scenario.start_ms;
+    let mut written: alloc::collections::BTreeMap<String, usize> = Default::default();
     for (index, file) in scenario.files.iter().enumerate() {
+        let place = format!("files[{index}]");
+        let abs = session
+            .expand(&file.path)
+            .map_err(|error| at(&place, error))?;
+        if let Some(first) = written.insert(abs.clone(), index) {
+            return Err(Error::InvalidConfig {
+                field: place,
+                reason: format!(
+                    "{:?} is {abs}, the same file as files[{first}] ({:?}): give each file once",
+                    file.path, scenario.files[first].path
+                ),
+            });
+        }
         session
-            .write_file(&file.path, file.content.as_str(), clock)
-            .map_err(|error| at(&format!("files[{index}]"), error))?;
+            .write_file(&abs, file.content.as_str(), clock)
+            .map_err(|error| at(&place, error))?;
     }
     for (index, step) in scenario.steps.iter().take(steps).enumerate() {
         let path = format!("steps[{index}]");
@@ -97,13 +90,25 @@ fn replay(
             Action::AdvanceTime { ms } => clock.saturating_add(ms),
             _ => clock.saturating_add(scenario.step_ms),
         };
+        if clock > MAX_CLOCK_MS {
+            return Err(Error::InvalidConfig {
+                field: path,
+                reason: format!(
+                    "the clock would reach {clock} ms, past {MAX_CLOCK_MS} (2^53, the largest \
+                     time JavaScript holds exactly): start earlier or take smaller steps"
+                ),
+            });
+        }
         let turn = apply(&mut session, &step.action, clock, &path)?;
-        record(StepTrace {
-            input: step.source.clone(),
-            at_ms: clock,
-            mode: mode_name(session.mode()),
-            turn,
-        });
+        record(
+            index,
+            StepTrace {
+                input: step.source.clone(),
+                at_ms: clock,
+                mode: mode_name(session.mode()),
+                turn,
+            },
+        )?;
     }
     Ok((session, clock))
 }
@@ -152,6 +157,9 @@ pub fn apply_step(session: &mut Session, step: &str, at_ms: u64) -> Result<Turn,
             reason: "expected one step".into(),
         });
     };
+    session
+        .advance_clock(at_ms)
+        .map_err(|error| at("step", error))?;
     apply(session, &step.action, at_ms, "step")
 }
 

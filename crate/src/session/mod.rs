@@ -222,6 +222,9 @@ pub struct Session {
     work_left: u64,
     /// The `@` search's walk and the workspace generation it was made at.
     search_cache: Option<(u64, Vec<crate::search::Candidate>)>,
+    /// The latest time the agent acted at: [`Session::advance_clock`] keeps it from running
+    /// backwards.
+    clock_ms: u64,
 }
 
 impl Session {
@@ -245,7 +248,17 @@ impl Session {
             .iter()
             .map(|text| RuleSpec::new(text, RuleSource::ProjectSettings))
             .collect();
-        let deny = DenyRules::new(&rules, &Roots::new(&cwd, &home), &profile.deny)?;
+        // The rules are the session's `config.deny`; the error names them so.
+        let deny =
+            DenyRules::new(&rules, &Roots::new(&cwd, &home), &profile.deny).map_err(|error| {
+                match error {
+                    Error::InvalidConfig { field, reason } => Error::InvalidConfig {
+                        field: field.replacen("permissions.deny", "config.deny", 1),
+                        reason,
+                    },
+                    other => other,
+                }
+            })?;
         let mut vfs = Vfs::new();
         for dir in [&cwd, &home] {
             vfs.mkdir(dir, 0).map_err(fs_error)?;
@@ -271,7 +284,41 @@ impl Session {
             conversation: conversation::Conversation::new(config_mode),
             work_left: 0,
             search_cache: None,
+            clock_ms: 0,
         })
+    }
+
+    /// Moves the agent's clock to `at_ms`. Throttles, TTLs and dates measure time between
+    /// the agent's acts, so a host that drives the session should call this with each act's
+    /// time (the scenario runner and the JS `Session` do); the outside world's file events
+    /// carry their own mtimes and are not checked.
+    ///
+    /// # Errors
+    /// `at_ms` is before the latest time given: time only moves forward.
+    ///
+    /// # Example
+    /// ```
+    /// use context_assembly::session::{Session, SessionConfig, SessionOptions};
+    /// use context_assembly::Profile;
+    /// let options = SessionOptions { profile: Profile::recommended(), cwd: "/p".into(), home: None, config: SessionConfig::default() };
+    /// let mut session = Session::new(options).unwrap();
+    /// session.advance_clock(2_000).unwrap();
+    /// session.advance_clock(2_000).unwrap(); // the same time again is fine
+    /// let error = session.advance_clock(1_000).unwrap_err();
+    /// assert_eq!(error.to_string(), "atMs: 1000 is before the session's clock (2000): time only moves forward");
+    /// ```
+    pub fn advance_clock(&mut self, at_ms: u64) -> Result<(), Error> {
+        if at_ms < self.clock_ms {
+            return Err(Error::InvalidConfig {
+                field: "atMs".into(),
+                reason: format!(
+                    "{at_ms} is before the session's clock ({}): time only moves forward",
+                    self.clock_ms
+                ),
+            });
+        }
+        self.clock_ms = at_ms;
+        Ok(())
     }
 
     /// The profile the session runs.

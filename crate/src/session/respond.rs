@@ -39,6 +39,7 @@ impl Session {
             });
         }
         self.check_tool_ids(&blocks)?;
+        self.check_tool_paths(&blocks)?;
         let response = self.conversation.transcript.next_response();
         self.conversation.last_assistant_ms = Some(at_ms);
         let mut pending = PendingCalls::default();
@@ -52,7 +53,12 @@ impl Session {
                     let result = match &call.invocation {
                         ToolInvocation::External { output: None } => None,
                         _ => {
-                            let (result, stop) = self.run_tool(&call, at_ms)?;
+                            // Every path was checked above: a failure here is the tool's
+                            // error for the model, so the response is applied whole.
+                            let (result, stop) =
+                                self.run_tool(&call, at_ms).unwrap_or_else(|error| {
+                                    (ToolResult::error(error.to_string()), false)
+                                });
                             pending.stopped |= stop;
                             Some(ToolResultBlock {
                                 tool_use_id: id.clone(),
@@ -95,7 +101,7 @@ impl Session {
     ) -> Result<Turn, Error> {
         let Some(mut pending) = self.conversation.pending.take() else {
             return Err(Error::InvalidConfig {
-                field: "toolUseId".into(),
+                field: "results[0].toolUseId".into(),
                 reason: "no tool call awaits a result: give results only after an assistant \
                          step whose tool calls have no output"
                     .into(),
@@ -221,6 +227,32 @@ impl Session {
                     field: format!("blocks[{index}].id"),
                     reason: format!("the tool-use id {id:?} is already used in this session; ids must be unique"),
                 });
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks every path the calls name before any call runs, so a response whose second
+    /// call names an unusable path changes nothing (not even the first call's write).
+    fn check_tool_paths(&self, blocks: &[ResponseBlock]) -> Result<(), Error> {
+        for (index, block) in blocks.iter().enumerate() {
+            let ResponseBlock::ToolUse(call) = block else {
+                continue;
+            };
+            let (key, path) = match &call.invocation {
+                ToolInvocation::Read { file_path, .. }
+                | ToolInvocation::Edit { file_path, .. }
+                | ToolInvocation::Write { file_path, .. } => ("file_path", Some(file_path)),
+                ToolInvocation::Grep { path, .. } | ToolInvocation::Glob { path, .. } => {
+                    ("path", path.as_ref())
+                }
+                _ => continue,
+            };
+            if let Some(path) = path {
+                self.expand(path).map_err(|error| Error::InvalidConfig {
+                    field: format!("blocks[{index}].input.{key}"),
+                    reason: error.to_string(),
+                })?;
             }
         }
         Ok(())

@@ -263,7 +263,9 @@ impl Session {
             }));
         }
         let updated = current.replacen(old, new, 1);
-        self.store_agent_write(&abs, updated, at_ms)?;
+        if let Err(refusal) = self.store_agent_write(&abs, updated, at_ms) {
+            return Ok(ToolResult::error(refusal));
+        }
         Ok(ToolResult::ok(format!("{abs} has been updated.")))
     }
 
@@ -279,7 +281,9 @@ impl Session {
                 return Ok(ToolResult::error(refusal));
             }
         }
-        self.store_agent_write(&abs, content.into(), at_ms)?;
+        if let Err(refusal) = self.store_agent_write(&abs, content.into(), at_ms) {
+            return Ok(ToolResult::error(refusal));
+        }
         let verb = if exists { "updated" } else { "created" };
         Ok(ToolResult::ok(format!("{abs} has been {verb}.")))
     }
@@ -308,11 +312,13 @@ impl Session {
         Ok(text)
     }
 
-    fn store_agent_write(&mut self, abs: &str, text: String, at_ms: u64) -> Result<(), Error> {
+    /// A write the file system refuses (too large, no space left) is the tool's error
+    /// message for the model, and changes nothing.
+    fn store_agent_write(&mut self, abs: &str, text: String, at_ms: u64) -> Result<(), String> {
         let text: Rc<str> = text.into();
         self.vfs
             .write_file(abs, Content::Text(text.clone()), at_ms)
-            .map_err(super::fs_error)?;
+            .map_err(|error| error.to_string())?;
         self.file_state.set(abs, Entry::from_edit(text, at_ms));
         self.conversation.edited.insert(abs.into());
         if self.profile.memory.trigger_on_writes {

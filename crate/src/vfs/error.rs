@@ -24,6 +24,11 @@ pub enum FsErrorKind {
     AlreadyExists,
     /// `EINVAL`: moving a directory into itself.
     InvalidArgument,
+    /// `EFBIG`: a file larger than [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES).
+    FileTooLarge,
+    /// `ENOSPC`: the files would hold more than [`MAX_TOTAL_BYTES`](super::MAX_TOTAL_BYTES)
+    /// together.
+    NoSpace,
     /// `ERR_INVALID_ARG_VALUE`: a path that is not absolute and canonical (a caller's bug:
     /// paths reach the file system through `path::expand_path`).
     InvalidPath,
@@ -41,6 +46,8 @@ impl FsErrorKind {
             FsErrorKind::NotEmpty => "ENOTEMPTY",
             FsErrorKind::AlreadyExists => "EEXIST",
             FsErrorKind::InvalidArgument => "EINVAL",
+            FsErrorKind::FileTooLarge => "EFBIG",
+            FsErrorKind::NoSpace => "ENOSPC",
             FsErrorKind::InvalidPath => "ERR_INVALID_ARG_VALUE",
         }
     }
@@ -55,6 +62,8 @@ impl FsErrorKind {
             FsErrorKind::NotEmpty => "directory not empty",
             FsErrorKind::AlreadyExists => "file already exists",
             FsErrorKind::InvalidArgument => "invalid argument",
+            FsErrorKind::FileTooLarge => "file too large (the limit is 32 MiB a file)",
+            FsErrorKind::NoSpace => "no space left (the limit is 256 MiB of files in all)",
             FsErrorKind::InvalidPath => {
                 "the path must be absolute and canonical (no `.` or `..` segment, no `//`, \
                  no trailing `/`, no NUL)"

@@ -128,6 +128,14 @@ fn parse(path: &str, syscall: Syscall) -> Result<Vec<&str>, FsError> {
     tree::segments(path).ok_or_else(|| FsError::new(FsErrorKind::InvalidPath, syscall, path))
 }
 
+/// The largest file: 32 MiB. A module instance has at most 4 GiB, shared by everything, so
+/// each file and the workspace as a whole are bounded, and writing past a bound is an error
+/// that names it rather than an allocation that traps.
+pub const MAX_FILE_BYTES: usize = 32 * 1024 * 1024;
+
+/// The most file content held at once: 256 MiB.
+pub const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
+
 fn byte_len(content: &Content) -> u64 {
     u64::try_from(content.len()).unwrap_or(u64::MAX)
 }
@@ -154,7 +162,9 @@ impl Vfs {
     ///
     /// # Errors
     /// `EISDIR` when `path` is a directory; `ENOTDIR` when one of its parents is a file;
-    /// [`FsErrorKind::InvalidPath`] for a path that is not canonical.
+    /// [`FsErrorKind::InvalidPath`] for a path that is not canonical; `EFBIG` for content
+    /// over [`MAX_FILE_BYTES`], `ENOSPC` when the files would pass [`MAX_TOTAL_BYTES`]
+    /// together (nothing is written then).
     ///
     /// # Example
     /// ```
@@ -178,8 +188,23 @@ impl Vfs {
         let Some((name, parents)) = segments.split_last() else {
             return Err(fail(FsErrorKind::IsDirectory));
         };
-        let dir = self.root.make_dirs(parents, mtime_ms).map_err(fail)?;
         let added = byte_len(&content);
+        if content.len() > MAX_FILE_BYTES {
+            return Err(fail(FsErrorKind::FileTooLarge));
+        }
+        let replaced = match self.root.find(&segments) {
+            Ok(Entry::File(file)) => byte_len(&file.content),
+            _ => 0,
+        };
+        if self
+            .total_bytes
+            .saturating_sub(replaced)
+            .saturating_add(added)
+            > MAX_TOTAL_BYTES
+        {
+            return Err(fail(FsErrorKind::NoSpace));
+        }
+        let dir = self.root.make_dirs(parents, mtime_ms).map_err(fail)?;
         let removed = match dir.children.get_mut(*name) {
             Some(Node::Dir(_)) => return Err(fail(FsErrorKind::IsDirectory)),
             Some(Node::File(file)) => {

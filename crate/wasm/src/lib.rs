@@ -4,6 +4,7 @@
 //! declared in [`TYPESCRIPT`], and turns a core [`context_assembly::Error`] (or a bad
 //! argument) into a thrown JS `Error` through one adapter, [`BindingError`].
 
+mod access;
 mod dto;
 mod options;
 mod scenario;
@@ -118,10 +119,12 @@ extern "C" {
     pub type ProfileNamesJs;
 }
 
-/// Installs the panic hook. A panic is a bug: it is logged with its message and location,
+/// Registers the engine's NFC normaliser for paths and rules, and installs the panic hook.
+/// A panic is a bug: it is logged with its message and location,
 /// and the page's loader (`web/engine.js`) re-instantiates the module after the trap.
 #[wasm_bindgen(start)]
 fn start() {
+    context_assembly::path::set_nfc_normaliser(access::str_to_nfc);
     std::panic::set_hook(Box::new(|info| {
         console_error(&format!(
             "context-assembly panicked (a bug; the module will be re-initialised): {info}"
@@ -146,24 +149,36 @@ impl From<BindingError> for JsValue {
 
 type JsResult<T> = Result<T, BindingError>;
 
+/// The longest JSON text that crosses: V8's longest string, `2^29 - 24` UTF-16 units (a
+/// UTF-8 byte never makes more than one unit).
+const MAX_RESULT_JSON: usize = (1 << 29) - 24;
+
 /// Crosses the boundary once: a JSON string parsed by the engine's own `JSON.parse` is
-/// several times faster than building each object field by field through the boundary.
-fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
-    // Our DTOs hold only strings, numbers, booleans and arrays: neither step can fail.
-    serde_json::to_string(value)
-        .ok()
-        .and_then(|json| js_sys::JSON::parse(&json).ok())
-        .unwrap_or(JsValue::NULL)
+/// several times faster than building each object field by field through the boundary. A
+/// result too large for a JS string is an error, never `null`.
+fn to_js<T: serde::Serialize>(value: &T) -> JsResult<JsValue> {
+    let json = serde_json::to_string(value).map_err(|error| {
+        BindingError(format!("the result could not be written as JSON: {error}"))
+    })?;
+    if json.len() > MAX_RESULT_JSON {
+        return Err(BindingError(format!(
+            "the result is {} bytes of JSON, more than a JavaScript string holds \
+             ({MAX_RESULT_JSON}): ask for less at once",
+            json.len()
+        )));
+    }
+    js_sys::JSON::parse(&json)
+        .map_err(|_| BindingError("the result's JSON could not be parsed back".into()))
 }
 
 /// The names of the preset profiles.
 #[wasm_bindgen(js_name = profileNames)]
-pub fn profile_names() -> ProfileNamesJs {
+pub fn profile_names() -> Result<ProfileNamesJs, JsValue> {
     let names: Vec<&str> = context_assembly::ProfileName::ALL
         .iter()
         .map(|name| name.as_str())
         .collect();
-    to_js(&names).unchecked_into()
+    Ok(to_js(&names)?.unchecked_into())
 }
 
 /// The compaction thresholds of a context window under a profile's formula (spec
@@ -198,7 +213,7 @@ pub fn compaction_thresholds(options: ThresholdOptionsJs) -> Result<WindowThresh
             auto_compact_token_limit: whole("autoCompactTokenLimit", 0.0)?,
         };
         let thresholds = compact::thresholds::compaction_thresholds(profile.thresholds, &input);
-        Ok(to_js(&thresholds).unchecked_into())
+        Ok(to_js(&thresholds)?.unchecked_into())
     };
     run().map_err(JsValue::from)
 }
@@ -214,7 +229,7 @@ pub fn extract_mentions(
         let options = ProfileOptions::parse("extractMentions", options.map(JsValue::from))?;
         let profile = Profile::preset(options.profile);
         let mentions = mention::extract_mentions(&text, &profile.mentions);
-        Ok(to_js(&MentionsDto::new(&text, &mentions)).unchecked_into())
+        Ok(to_js(&MentionsDto::new(&text, &mentions))?.unchecked_into())
     };
     run().map_err(JsValue::from)
 }
@@ -260,7 +275,8 @@ pub fn diff_snippet_report(
         after,
         options.map(JsValue::from),
     )
-    .map(|report| to_js(&report).unchecked_into())
+    .and_then(|report| to_js(&report))
+    .map(JsCast::unchecked_into)
     .map_err(JsValue::from)
 }
 

@@ -3,64 +3,34 @@
 
 use context_assembly::tokens::TokenMethod;
 use context_assembly::ProfileName;
-use js_sys::{Array, Object, Reflect};
-use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
+use crate::access::{self, MAX_TEXT_UNITS};
 use crate::{BindingError, JsResult};
 
-// wasm-bindgen's own string passing copies an ASCII string into memory one character at a
-// time in JavaScript (9 ms for a 1 MB file). The engine's TextEncoder writes it straight
-// into a buffer we allocate instead (under 1 ms).
-#[wasm_bindgen(inline_js = "const encoder = new TextEncoder();
-export function utf16Length(value) { return typeof value === 'string' ? value.length : -1; }
-export function toNfc(value) { return typeof value === 'string' ? value.normalize('NFC') : value; }
-export function encodeInto(value, memory, at, capacity) {
-  return encoder.encodeInto(value, new Uint8Array(memory.buffer, at, capacity)).written;
-}")]
-extern "C" {
-    #[wasm_bindgen(js_name = utf16Length)]
-    fn utf16_length(value: &JsValue) -> f64;
-    #[wasm_bindgen(js_name = encodeInto)]
-    fn encode_into(value: &JsValue, memory: &JsValue, at: usize, capacity: usize) -> usize;
-    #[wasm_bindgen(js_name = toNfc)]
-    fn to_nfc(value: &JsValue) -> JsValue;
-}
-
-/// A path argument (or a prompt, whose mentioned paths are expanded), NFC-normalised as
-/// the original's `expandPath` does (spec §2.1). The
-/// engine's own `String.prototype.normalize` does it, so the wasm module carries no Unicode
-/// tables (the core's `nfc` feature is off here).
-pub fn nfc_argument(function: &str, name: &str, value: &JsValue) -> JsResult<String> {
-    string_argument(function, name, &to_nfc(value))
-}
-
-/// A path from an options object (cwd, home, directories), NFC-normalised likewise.
-pub fn nfc(path: String) -> String {
-    to_nfc(&JsValue::from_str(&path))
-        .as_string()
-        .unwrap_or(path)
-}
-
-/// A string argument, or an error naming it and the type that was given instead.
+/// A string argument, or an error naming it and saying what was given instead: another
+/// type, text longer than [`MAX_TEXT_UNITS`], or a lone surrogate (UTF-8 cannot hold one,
+/// and replacing it would make `'\uD800'` and `'\uDC00'` the same path).
 pub fn string_argument(function: &str, name: &str, value: &JsValue) -> JsResult<String> {
-    let units = utf16_length(value);
-    if units < 0.0 {
+    let Some(units) = access::string_length(value) else {
         return Err(BindingError(format!(
             "{function}: argument `{name}` must be a string, got {}",
             type_name(value)
         )));
+    };
+    if units > MAX_TEXT_UNITS {
+        return Err(BindingError(format!(
+            "{function}: argument `{name}` is {units} UTF-16 units long; the limit is \
+             {MAX_TEXT_UNITS}"
+        )));
     }
-    // A UTF-16 unit never needs more than three UTF-8 bytes.
-    let capacity = units as usize * 3;
-    let mut buffer: Vec<u8> = Vec::with_capacity(capacity);
-    let at = buffer.as_mut_ptr() as usize;
-    let written = encode_into(value, &wasm_bindgen::memory(), at, capacity).min(capacity);
-    // SAFETY: `encodeInto` initialised the first `written` bytes of the buffer's capacity
-    // (never more than `capacity`), and nothing allocated between taking the pointer and
-    // the write, so the view it wrote through was the buffer itself.
-    unsafe { buffer.set_len(written) };
-    String::from_utf8(buffer)
+    if let Some(at) = access::lone_surrogate_at(value) {
+        return Err(BindingError(format!(
+            "{function}: argument `{name}` is not well-formed text: a lone surrogate at UTF-16 \
+             offset {at}"
+        )));
+    }
+    String::from_utf8(access::utf8_of(value, units))
         .map_err(|_| BindingError(format!("{function}: argument `{name}` is not valid text")))
 }
 
@@ -68,7 +38,7 @@ pub fn string_argument(function: &str, name: &str, value: &JsValue) -> JsResult<
 pub fn type_name(value: &JsValue) -> String {
     if value.is_null() {
         "null".into()
-    } else if Array::is_array(value) {
+    } else if access::is_array("", "", value).unwrap_or(false) {
         "an array".into()
     } else {
         value.js_typeof().as_string().unwrap_or_default()
@@ -105,7 +75,7 @@ pub fn describe(value: &JsValue) -> String {
 pub struct OptionsObject<'a> {
     function: &'a str,
     prefix: String,
-    object: Option<Object>,
+    object: Option<JsValue>,
 }
 
 impl<'a> OptionsObject<'a> {
@@ -129,19 +99,17 @@ impl<'a> OptionsObject<'a> {
         value: JsValue,
         allowed: &[&str],
     ) -> JsResult<Self> {
-        if !value.is_object() || Array::is_array(&value) {
-            let what = match prefix.strip_suffix('.') {
-                None => "options".into(),
-                Some(field) => format!("option `{field}`"),
-            };
+        let what = match prefix.strip_suffix('.') {
+            None => "options".into(),
+            Some(field) => format!("option `{field}`"),
+        };
+        if !value.is_object() || access::is_array(function, &what, &value)? {
             return Err(BindingError(format!(
                 "{function}: {what} must be an object, got {}",
                 type_name(&value)
             )));
         }
-        let object: Object = value.unchecked_into();
-        for key in Object::keys(&object).iter() {
-            let key = key.as_string().unwrap_or_default();
+        for key in access::own_keys(function, &what, &value)? {
             if !allowed.contains(&key.as_str()) {
                 let allowed: Vec<String> = allowed.iter().map(|k| format!("\"{k}\"")).collect();
                 return Err(BindingError(format!(
@@ -153,21 +121,25 @@ impl<'a> OptionsObject<'a> {
         Ok(OptionsObject {
             function,
             prefix,
-            object: Some(object),
+            object: Some(value),
         })
     }
 
-    /// The value of `key`; `undefined` when absent.
-    fn get(&self, key: &str) -> JsValue {
-        self.object
-            .as_ref()
-            .and_then(|object| Reflect::get(object, &JsValue::from_str(key)).ok())
-            .unwrap_or(JsValue::UNDEFINED)
+    /// The value of `key`; `undefined` when absent. A getter or trap that throws is an
+    /// error, never the default.
+    fn get(&self, key: &str) -> JsResult<JsValue> {
+        match &self.object {
+            None => Ok(JsValue::UNDEFINED),
+            Some(object) => {
+                let what = format!("option `{}{key}`", self.prefix);
+                access::field(self.function, &what, object, key)
+            }
+        }
     }
 
     /// The value of `key` as given; `None` when absent.
-    pub fn value(&self, key: &str) -> Option<JsValue> {
-        Some(self.get(key)).filter(|value| !value.is_undefined())
+    pub fn value(&self, key: &str) -> JsResult<Option<JsValue>> {
+        Ok(Some(self.get(key)?).filter(|value| !value.is_undefined()))
     }
 
     fn error(&self, key: &str, expected: &str, got: &str) -> BindingError {
@@ -179,7 +151,7 @@ impl<'a> OptionsObject<'a> {
 
     /// An optional string.
     pub fn string(&self, key: &str) -> JsResult<Option<String>> {
-        let value = self.get(key);
+        let value = self.get(key)?;
         if value.is_undefined() {
             return Ok(None);
         }
@@ -201,7 +173,7 @@ impl<'a> OptionsObject<'a> {
 
     /// An optional whole number from `min` to `max`.
     pub fn integer(&self, key: &str, min: f64, max: f64) -> JsResult<Option<f64>> {
-        let value = self.get(key);
+        let value = self.get(key)?;
         if value.is_undefined() {
             return Ok(None);
         }

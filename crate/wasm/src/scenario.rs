@@ -10,7 +10,8 @@ use context_assembly::ProfileName;
 use core::str::FromStr;
 use wasm_bindgen::prelude::*;
 
-use crate::options::type_name;
+use crate::access;
+use crate::options::{string_argument, type_name};
 use crate::{to_js, BindingError, JsResult};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -77,9 +78,58 @@ export interface CompactionSeen { policy: PolicyId; tokensBefore: number; tokens
 export interface CompareStep extends StepCost { step: number; atMs: number; attachments: number; compacted?: CompactionSeen }
 /** Each profile's requests and totals. */
 export type Comparison = { [profile: string]: { steps: CompareStep[]; totals: StepCost } };
-/** A replayed scenario. */
+/** A replayed scenario. A step's `turn.request` is built when it is read (the trace holds each message once), so read it where it is needed rather than copying every step's. */
 export interface Trace { steps: StepTrace[] }
 "#;
+
+// A trace crosses shared (every message once; each request as "the first `keep` messages of
+// step `base`'s request, then `tail`") and is unfolded here: each step's `turn.request` is an
+// enumerable getter that builds the request when it is read, from the same message objects,
+// so a trace costs memory in proportion to its steps, while reading it (and
+// `JSON.stringify`) sees the full request as before.
+#[wasm_bindgen(inline_js = r#"
+export function lazyTrace(shared) {
+  const { steps, messages, blockLists } = shared;
+  const lists = steps.map((step) => (step.request === undefined ? undefined : step.request.messages));
+  function messagesOf(list) {
+    const parts = [];
+    let limit = list.keep + list.tail.length;
+    for (let current = list; current !== undefined && limit > 0;) {
+      const fromTail = Math.min(Math.max(0, limit - current.keep), current.tail.length);
+      parts.push(current.tail.slice(0, fromTail));
+      limit = Math.min(limit, current.keep);
+      current = current.base === null ? undefined : lists[current.base];
+    }
+    const ids = parts.reverse().flat();
+    return ids.map((id) => messages[id]);
+  }
+  for (const step of steps) {
+    const request = step.request;
+    delete step.request;
+    if (request === undefined) continue;
+    Object.defineProperty(step.turn, 'request', {
+      enumerable: true,
+      configurable: true,
+      get() {
+        return {
+          system: blockLists[request.system],
+          tools: blockLists[request.tools],
+          userContext: blockLists[request.userContext],
+          userContextAt: request.userContextAt,
+          messages: messagesOf(request.messages),
+          tokens: request.tokens,
+          window: request.window,
+        };
+      },
+    });
+  }
+  return { steps };
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = lazyTrace)]
+    fn lazy_trace(shared: &JsValue) -> JsValue;
+}
 
 #[wasm_bindgen]
 extern "C" {
@@ -106,7 +156,8 @@ pub fn run_scenario_js(
         let json = json_text("runScenario", "scenario", &scenario)?;
         let parsed = parse_scenario(&json).map_err(prefixed)?;
         let trace = run_scenario(&parsed).map_err(prefixed)?;
-        Ok(to_js(&trace).unchecked_into())
+        let shared = to_js(&trace.shared())?;
+        Ok(lazy_trace(&shared).unchecked_into())
     };
     run().map_err(JsValue::from)
 }
@@ -144,7 +195,7 @@ pub fn compact_scenario_js(
         let (options, summary) = parse_compaction_options(&options_json).map_err(error)?;
         let preview =
             compaction_preview(&parsed, options, summary.as_deref(), steps).map_err(error)?;
-        Ok(to_js(&preview).unchecked_into())
+        Ok(to_js(&preview)?.unchecked_into())
     };
     run().map_err(JsValue::from)
 }
@@ -166,27 +217,36 @@ pub fn compare_profiles_js(
         let names = profile_list(FUNCTION, &profiles)?;
         let prices = price_tables(FUNCTION, &options)?;
         let comparison = compare_profiles(&parsed, &names, &prices).map_err(error)?;
-        Ok(to_js(&comparison).unchecked_into())
+        Ok(to_js(&comparison)?.unchecked_into())
     };
     run().map_err(JsValue::from)
 }
 
 /// The profile names of an array argument.
 fn profile_list(function: &str, value: &JsValue) -> JsResult<Vec<ProfileName>> {
-    let array = value.dyn_ref::<js_sys::Array>().ok_or_else(|| {
+    let not_an_array = || {
         BindingError(format!(
             "{function}: argument `profiles` must be an array of profile names, got {}",
             type_name(value)
         ))
-    })?;
-    array
+    };
+    if !value.is_object() || !access::is_array(function, "argument `profiles`", value)? {
+        return Err(not_an_array());
+    }
+    let json = json_text(function, "profiles", value)?;
+    let serde_json::Value::Array(items) =
+        serde_json::from_str(&json).map_err(|_| not_an_array())?
+    else {
+        return Err(not_an_array());
+    };
+    items
         .iter()
         .enumerate()
         .map(|(index, item)| {
-            let name = item.as_string().unwrap_or_default();
-            ProfileName::from_str(&name).map_err(|_| {
+            let name = item.as_str().unwrap_or_default();
+            ProfileName::from_str(name).map_err(|_| {
                 BindingError(format!(
-                    "{function}: profiles[{index}]: unknown profile {name:?}; expected one of \"claude-code\", \"codex\", \"recommended\""
+                    "{function}: profiles[{index}]: unknown profile {item}; expected one of \"claude-code\", \"codex\", \"recommended\""
                 ))
             })
         })
@@ -232,24 +292,23 @@ fn price_tables(function: &str, options: &JsValue) -> JsResult<Vec<(ProfileName,
 
 /// The compaction policies, in the order the playground lists them.
 #[wasm_bindgen(js_name = compactionPolicies, unchecked_return_type = "PolicyId[]")]
-pub fn compaction_policies() -> JsValue {
-    to_js(&POLICY_IDS)
+pub fn compaction_policies() -> Result<JsValue, JsValue> {
+    Ok(to_js(&POLICY_IDS)?)
 }
 
-/// A JSON argument: a string as given, an object through `JSON.stringify`.
+/// A JSON argument: a string as given, an object through `JSON.stringify` (whose getters,
+/// traps and `toJSON` methods may throw: that is an error naming the argument).
 pub(crate) fn json_text(function: &str, name: &str, value: &JsValue) -> JsResult<String> {
-    if let Some(text) = value.as_string() {
-        return Ok(text);
+    if value.is_string() {
+        return string_argument(function, name, value);
     }
     if value.is_object() && !value.is_function() {
-        return js_sys::JSON::stringify(value)
-            .ok()
-            .and_then(|text| text.as_string())
-            .ok_or_else(|| {
-                BindingError(format!(
-                    "{function}: argument `{name}` cannot be serialised to JSON"
-                ))
-            });
+        let what = format!("argument `{name}`");
+        return access::json_text(function, &what, value)?.ok_or_else(|| {
+            BindingError(format!(
+                "{function}: argument `{name}` cannot be serialised to JSON"
+            ))
+        });
     }
     Err(BindingError(format!(
         "{function}: argument `{name}` must be a JSON string or an object, got {}",

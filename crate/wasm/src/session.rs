@@ -7,14 +7,14 @@ use context_assembly::search::DEFAULT_LIMIT;
 use context_assembly::session::{
     CompactionPlan, FileStateRow, Session, SessionConfig, SessionOptions, ToolResult, Turn,
 };
-use context_assembly::vfs::{Content, EntryKind, TransientError};
+use context_assembly::vfs::{Content, EntryKind, TransientError, MAX_FILE_BYTES};
 use context_assembly::Profile;
-use js_sys::Uint8Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use crate::access;
 use crate::options::{
-    describe, is_integer_in, nfc, nfc_argument, string_argument, type_name, OptionsObject, MAX_SAFE,
+    describe, is_integer_in, string_argument, type_name, OptionsObject, MAX_SAFE,
 };
 use crate::{to_js, BindingError, JsResult};
 
@@ -276,7 +276,7 @@ impl SessionJs {
     ) -> Result<(), JsValue> {
         const METHOD: &str = "writeFile";
         let mut run = || -> JsResult<()> {
-            let path = nfc_argument(METHOD, "path", &path)?;
+            let path = string_argument(METHOD, "path", &path)?;
             let content = content_argument(METHOD, &content)?;
             let mtime_ms = time_argument(METHOD, "mtimeMs", &mtime_ms)?;
             let written = self.inner.write_file(&path, content, mtime_ms);
@@ -294,7 +294,7 @@ impl SessionJs {
     ) -> Result<(), JsValue> {
         const METHOD: &str = "deleteFile";
         let mut run = || -> JsResult<()> {
-            let path = nfc_argument(METHOD, "path", &path)?;
+            let path = string_argument(METHOD, "path", &path)?;
             let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
             self.inner
                 .delete_file(&path, at_ms)
@@ -313,8 +313,8 @@ impl SessionJs {
     ) -> Result<(), JsValue> {
         const METHOD: &str = "rename";
         let mut run = || -> JsResult<()> {
-            let from = nfc_argument(METHOD, "from", &from)?;
-            let to = nfc_argument(METHOD, "to", &to)?;
+            let from = string_argument(METHOD, "from", &from)?;
+            let to = string_argument(METHOD, "to", &to)?;
             let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
             self.inner
                 .rename(&from, &to, at_ms)
@@ -332,7 +332,7 @@ impl SessionJs {
     ) -> Result<(), JsValue> {
         const METHOD: &str = "mkdir";
         let mut run = || -> JsResult<()> {
-            let path = nfc_argument(METHOD, "path", &path)?;
+            let path = string_argument(METHOD, "path", &path)?;
             let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
             self.inner.mkdir(&path, at_ms).map_err(core_error(METHOD))
         };
@@ -348,7 +348,7 @@ impl SessionJs {
     ) -> Result<(), JsValue> {
         const METHOD: &str = "setTransientError";
         let mut run = || -> JsResult<()> {
-            let path = nfc_argument(METHOD, "path", &path)?;
+            let path = string_argument(METHOD, "path", &path)?;
             let kind = transient_error_argument(METHOD, &kind)?;
             let set = self.inner.set_transient_error(&path, kind);
             set.map_err(core_error(METHOD))
@@ -364,7 +364,7 @@ impl SessionJs {
     ) -> Result<DirEntriesJs, JsValue> {
         const METHOD: &str = "listDir";
         let run = || -> JsResult<DirEntriesJs> {
-            let path = nfc_argument(METHOD, "path", &path)?;
+            let path = string_argument(METHOD, "path", &path)?;
             let entries = self.inner.list_dir(&path).map_err(core_error(METHOD))?;
             let entries: Vec<DirEntryDto> = entries
                 .iter()
@@ -373,7 +373,7 @@ impl SessionJs {
                     kind: kind_name(entry.kind),
                 })
                 .collect();
-            Ok(to_js(&entries).unchecked_into())
+            Ok(to_js(&entries)?.unchecked_into())
         };
         run().map_err(JsValue::from)
     }
@@ -394,7 +394,7 @@ impl SessionJs {
             let limit = options
                 .integer("limit", 0.0, 10_000.0)?
                 .map_or(DEFAULT_LIMIT, |n| n as usize);
-            Ok(to_js(&self.inner.search_files(&query, limit)).unchecked_into())
+            Ok(to_js(&self.inner.search_files(&query, limit))?.unchecked_into())
         };
         run().map_err(JsValue::from)
     }
@@ -407,14 +407,14 @@ impl SessionJs {
     ) -> Result<StatJs, JsValue> {
         const METHOD: &str = "stat";
         let run = || -> JsResult<StatJs> {
-            let path = nfc_argument(METHOD, "path", &path)?;
+            let path = string_argument(METHOD, "path", &path)?;
             let stat = self.inner.stat(&path).map_err(core_error(METHOD))?;
             let stat = StatDto {
                 kind: kind_name(stat.kind),
                 size: stat.size,
                 mtime_ms: stat.mtime_ms,
             };
-            Ok(to_js(&stat).unchecked_into())
+            Ok(to_js(&stat)?.unchecked_into())
         };
         run().map_err(JsValue::from)
     }
@@ -427,7 +427,7 @@ impl SessionJs {
     ) -> Result<JsValue, JsValue> {
         const METHOD: &str = "readFileText";
         let run = || -> JsResult<JsValue> {
-            let path = nfc_argument(METHOD, "path", &path)?;
+            let path = string_argument(METHOD, "path", &path)?;
             let text = self.inner.read_file_text(&path);
             let text = text.map_err(core_error(METHOD))?;
             Ok(text.map_or(JsValue::NULL, |text| JsValue::from_str(&text)))
@@ -445,17 +445,16 @@ impl SessionJs {
     ) -> Result<ToolResultJs, JsValue> {
         const METHOD: &str = "read";
         let run = || -> JsResult<ToolResultJs> {
-            let path = nfc_argument(METHOD, "path", &path)?;
+            let path = string_argument(METHOD, "path", &path)?;
             let options =
                 OptionsObject::parse(METHOD, options.map(JsValue::from), &["offset", "limit"])?;
             // Whole numbers within ±2^53 convert exactly.
             let offset = options.integer("offset", 0.0, MAX_SAFE)?.map(|n| n as u64);
-            let limit = options
-                .integer("limit", -MAX_SAFE, MAX_SAFE)?
-                .map(|n| n as i64);
-            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            // The same range a scenario's Read input takes: a whole number of lines ≥ 0.
+            let limit = options.integer("limit", 0.0, MAX_SAFE)?.map(|n| n as i64);
+            let at_ms = self.clock(METHOD, &at_ms)?;
             let result = self.inner.read(&path, offset, limit, at_ms);
-            Ok(tool_result(&result.map_err(core_error(METHOD))?))
+            tool_result(&result.map_err(core_error(METHOD))?)
         };
         run().map_err(JsValue::from)
     }
@@ -471,12 +470,12 @@ impl SessionJs {
     ) -> Result<ToolResultJs, JsValue> {
         const METHOD: &str = "edit";
         let mut run = || -> JsResult<ToolResultJs> {
-            let path = nfc_argument(METHOD, "path", &path)?;
+            let path = string_argument(METHOD, "path", &path)?;
             let old_string = string_argument(METHOD, "oldString", &old_string)?;
             let new_string = string_argument(METHOD, "newString", &new_string)?;
-            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            let at_ms = self.clock(METHOD, &at_ms)?;
             let result = self.inner.edit(&path, &old_string, &new_string, at_ms);
-            Ok(tool_result(&result.map_err(core_error(METHOD))?))
+            tool_result(&result.map_err(core_error(METHOD))?)
         };
         run().map_err(JsValue::from)
     }
@@ -491,11 +490,11 @@ impl SessionJs {
     ) -> Result<ToolResultJs, JsValue> {
         const METHOD: &str = "write";
         let mut run = || -> JsResult<ToolResultJs> {
-            let path = nfc_argument(METHOD, "path", &path)?;
+            let path = string_argument(METHOD, "path", &path)?;
             let content = string_argument(METHOD, "content", &content)?;
-            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            let at_ms = self.clock(METHOD, &at_ms)?;
             let result = self.inner.write(&path, &content, at_ms);
-            Ok(tool_result(&result.map_err(core_error(METHOD))?))
+            tool_result(&result.map_err(core_error(METHOD))?)
         };
         run().map_err(JsValue::from)
     }
@@ -509,9 +508,9 @@ impl SessionJs {
     ) -> Result<TurnJs, JsValue> {
         const METHOD: &str = "submit";
         let mut run = || -> JsResult<TurnJs> {
-            let prompt = nfc_argument(METHOD, "prompt", &prompt)?;
-            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
-            Ok(turn_js(&self.inner.submit(&prompt, at_ms)))
+            let prompt = string_argument(METHOD, "prompt", &prompt)?;
+            let at_ms = self.clock(METHOD, &at_ms)?;
+            turn_js(&self.inner.submit(&prompt, at_ms))
         };
         run().map_err(JsValue::from)
     }
@@ -523,8 +522,8 @@ impl SessionJs {
         #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
     ) -> Result<TurnJs, JsValue> {
         let mut run = || -> JsResult<TurnJs> {
-            let at_ms = time_argument("toolRound", "atMs", &at_ms)?;
-            Ok(turn_js(&self.inner.tool_round(at_ms)))
+            let at_ms = self.clock("toolRound", &at_ms)?;
+            turn_js(&self.inner.tool_round(at_ms))
         };
         run().map_err(JsValue::from)
     }
@@ -541,9 +540,10 @@ impl SessionJs {
         const METHOD: &str = "step";
         let mut run = || -> JsResult<TurnJs> {
             let json = crate::scenario::json_text(METHOD, "step", &step)?;
-            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            let at_ms = self.clock(METHOD, &at_ms)?;
             let turn = apply_step(&mut self.inner, &json, at_ms);
-            Ok(turn_js(&turn.map_err(core_error(METHOD))?))
+            // The core's errors name their place from `step` already (`step.prompt: …`).
+            turn_js(&turn.map_err(|error| BindingError(error.to_string()))?)
         };
         run().map_err(JsValue::from)
     }
@@ -562,7 +562,7 @@ impl SessionJs {
                 true => String::from("{}"),
                 false => crate::scenario::json_text(METHOD, "options", &options)?,
             };
-            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            let at_ms = self.clock(METHOD, &at_ms)?;
             let (options, summary) = parse_compaction_options(&json).map_err(core_error(METHOD))?;
             if summary.is_some() {
                 return Err(BindingError(format!(
@@ -570,7 +570,7 @@ impl SessionJs {
                 )));
             }
             let plan = self.inner.plan_compaction(options, at_ms);
-            let js = to_js(&plan).unchecked_into();
+            let js = to_js(&plan)?.unchecked_into();
             self.plans.push(plan);
             if self.plans.len() > KEPT_PLANS {
                 self.plans.remove(0);
@@ -591,26 +591,17 @@ impl SessionJs {
     ) -> Result<CompactionReportJs, JsValue> {
         const METHOD: &str = "applyCompaction";
         let mut run = || -> JsResult<CompactionReportJs> {
-            let id = js_sys::Reflect::get(&plan, &JsValue::from_str("id"))
-                .ok()
-                .and_then(|id| id.as_f64())
-                .filter(|id| is_integer_in(*id, 1.0, MAX_SAFE))
-                .ok_or_else(|| BindingError(format!("{METHOD}: argument `plan` must be a plan from planCompaction (an object with a whole-number `id`)")))?;
-            let at_ms = time_argument(METHOD, "atMs", &at_ms)?;
+            let plan = self.kept_plan(&plan)?;
+            let at_ms = self.clock(METHOD, &at_ms)?;
             let summary = match summary.is_undefined() || summary.is_null() {
                 true => None,
                 false => Some(string_argument(METHOD, "summary", &summary)?),
-            };
-            let Some(plan) = self.plans.iter().find(|p| p.id as f64 == id).cloned() else {
-                return Err(BindingError(format!(
-                    "{METHOD}: plan {id} is not one of the {KEPT_PLANS} latest plans of this session"
-                )));
             };
             let report = self
                 .inner
                 .apply_compaction(&plan, summary.as_deref(), at_ms)
                 .map_err(core_error(METHOD))?;
-            Ok(to_js(&report).unchecked_into())
+            Ok(to_js(&report)?.unchecked_into())
         };
         run().map_err(JsValue::from)
     }
@@ -621,17 +612,83 @@ impl SessionJs {
         &mut self,
         #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
     ) -> Result<RequestJs, JsValue> {
-        let at_ms = time_argument("currentRequest", "atMs", &at_ms).map_err(JsValue::from)?;
-        Ok(to_js(&self.inner.current_request(at_ms)).unchecked_into())
+        let mut run = || -> JsResult<RequestJs> {
+            let at_ms = self.clock("currentRequest", &at_ms)?;
+            Ok(to_js(&self.inner.current_request(at_ms))?.unchecked_into())
+        };
+        run().map_err(JsValue::from)
     }
 
     /// The read-file state, most recently used first.
     #[wasm_bindgen(js_name = fileState)]
-    pub fn file_state(&self) -> FileStateJs {
+    pub fn file_state(&self) -> Result<FileStateJs, JsValue> {
         let rows = self.inner.file_state();
         let rows: Vec<FileStateRowDto> = rows.iter().map(FileStateRowDto::new).collect();
-        to_js(&rows).unchecked_into()
+        Ok(to_js(&rows)?.unchecked_into())
     }
+}
+
+impl SessionJs {
+    /// The kept plan that `plan` is, unchanged: a plan is carried out as it was shown, so
+    /// one whose fields were edited is refused rather than half-honoured.
+    fn kept_plan(&self, plan: &JsValue) -> JsResult<CompactionPlan> {
+        const METHOD: &str = "applyCompaction";
+        let not_a_plan = || {
+            BindingError(format!(
+                "{METHOD}: argument `plan` must be a plan from planCompaction (an object with \
+                 a whole-number `id`)"
+            ))
+        };
+        if !plan.is_object() {
+            return Err(not_a_plan());
+        }
+        let given = crate::scenario::json_text(METHOD, "plan", plan)?;
+        let given: serde_json::Value = serde_json::from_str(&given).map_err(|_| not_a_plan())?;
+        let id = given
+            .get("id")
+            .and_then(serde_json::Value::as_u64)
+            .ok_or_else(not_a_plan)?;
+        let Some(kept) = self.plans.iter().find(|p| p.id == id) else {
+            return Err(BindingError(format!(
+                "{METHOD}: plan {id} is not one of the {KEPT_PLANS} latest plans of this session"
+            )));
+        };
+        let expected = serde_json::to_value(kept)
+            .map_err(|error| BindingError(format!("{METHOD}: {error}")))?;
+        if given != expected {
+            let changed = changed_fields(&given, &expected);
+            return Err(BindingError(format!(
+                "{METHOD}: plan {id} differs from the plan planCompaction returned (field{} \
+                 {}): pass the plan unchanged, or plan again",
+                if changed.len() == 1 { "" } else { "s" },
+                changed.join(", ")
+            )));
+        }
+        Ok(kept.clone())
+    }
+
+    /// An act's time: a valid time, not before the session's clock.
+    fn clock(&mut self, method: &str, value: &JsValue) -> JsResult<u64> {
+        let at_ms = time_argument(method, "atMs", value)?;
+        self.inner
+            .advance_clock(at_ms)
+            .map_err(|error| BindingError(format!("{method}: {error}")))?;
+        Ok(at_ms)
+    }
+}
+
+/// The top-level fields in which two JSON objects differ, each in backquotes.
+fn changed_fields(given: &serde_json::Value, expected: &serde_json::Value) -> Vec<String> {
+    let empty = serde_json::Map::new();
+    let given = given.as_object().unwrap_or(&empty);
+    let expected = expected.as_object().unwrap_or(&empty);
+    let mut keys: Vec<&String> = given.keys().chain(expected.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|key| given.get(*key) != expected.get(*key))
+        .map(|key| format!("`{key}`"))
+        .collect()
 }
 
 /// A core error, with the method that raised it in front.
@@ -644,20 +701,14 @@ fn session_options(value: JsValue) -> JsResult<SessionOptions> {
     let given = (!value.is_undefined()).then_some(value);
     let options = OptionsObject::parse(FUNCTION, given, &["profile", "cwd", "home", "config"])?;
     let profile = Profile::preset(options.profile()?);
-    let cwd = nfc(options.required_string("cwd", "the working directory, an absolute path")?);
-    let home = options.string("home")?.map(nfc);
-    let config = match options.value("config") {
+    let cwd = options.required_string("cwd", "the working directory, an absolute path")?;
+    let home = options.string("home")?;
+    let config = match options.value("config")? {
         None => SessionConfig::default(),
         Some(config) => {
             // The same configuration a scenario's `config` takes (web/scenarios/FORMAT.md).
             let json = crate::scenario::json_text(FUNCTION, "config", &config)?;
-            let mut config = parse_session_config(&json).map_err(core_error(FUNCTION))?;
-            for dir in &mut config.additional_directories {
-                *dir = nfc(core::mem::take(dir));
-            }
-            config.plan_file = config.plan_file.map(nfc);
-            config.memory_dir = config.memory_dir.map(nfc);
-            config
+            parse_session_config(&json).map_err(core_error(FUNCTION))?
         }
     };
     Ok(SessionOptions {
@@ -682,8 +733,9 @@ fn time_argument(function: &str, name: &str, value: &JsValue) -> JsResult<u64> {
 }
 
 fn content_argument(function: &str, value: &JsValue) -> JsResult<Content> {
-    if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
-        return Ok(Content::from(bytes.to_vec()));
+    let what = "argument `content`";
+    if let Some(bytes) = access::uint8_bytes(function, what, value, MAX_FILE_BYTES)? {
+        return Ok(Content::from(bytes));
     }
     if value.is_string() {
         return string_argument(function, "content", value).map(Content::from);
@@ -741,16 +793,16 @@ struct ToolResultDto<'a> {
     content: &'a str,
 }
 
-fn tool_result(result: &ToolResult) -> ToolResultJs {
+fn tool_result(result: &ToolResult) -> JsResult<ToolResultJs> {
     let dto = ToolResultDto {
         is_error: result.is_error,
         content: &result.content,
     };
-    to_js(&dto).unchecked_into()
+    Ok(to_js(&dto)?.unchecked_into())
 }
 
-fn turn_js(turn: &Turn) -> TurnJs {
-    to_js(turn).unchecked_into()
+fn turn_js(turn: &Turn) -> JsResult<TurnJs> {
+    Ok(to_js(turn)?.unchecked_into())
 }
 
 #[derive(Serialize)]
