@@ -203,7 +203,7 @@ fn resolve_confined(base: &str, rest: &str) -> Result<String, &'static str> {
 /// The original normalises every expanded path to NFC, so `café` typed on macOS (NFD)
 /// and on Linux (NFC) is one file.
 #[cfg(feature = "nfc")]
-fn nfc(path: String) -> String {
+pub(crate) fn nfc(path: String) -> String {
     use unicode_normalization::UnicodeNormalization;
     if unicode_normalization::is_nfc(&path) {
         path
@@ -216,7 +216,7 @@ fn nfc(path: String) -> String {
 /// given: the wasm package normalises them with JavaScript's `String.prototype.normalize`
 /// before they cross, which costs nothing in size.
 #[cfg(not(feature = "nfc"))]
-fn nfc(path: String) -> String {
+pub(crate) fn nfc(path: String) -> String {
     path
 }
 
