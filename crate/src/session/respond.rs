@@ -305,12 +305,14 @@ impl Session {
         let root = self.expand(path.unwrap_or("."))?;
         let matcher = Gitignore::new(&[pattern], false);
         let prefix = format!("{}/", root.trim_end_matches('/'));
+        // Denied files are hidden, as the original's Glob does (§2.5 item 4): a listed name
+        // already tells the model something about a file it may not read.
         let found: Vec<String> = self
             .files_under(&root)
             .into_iter()
             .filter(|file| {
                 let relative = file.strip_prefix(&prefix).unwrap_or(file);
-                matcher.ignores(relative)
+                matcher.ignores(relative) && self.deny.check(file, &self.cwd).is_none()
             })
             .collect();
         Ok(ToolResult::ok(search_report(&found)))
