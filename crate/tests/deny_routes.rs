@@ -657,3 +657,34 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The IDE
+
+#[test]
+fn an_ide_selection_or_opened_file_in_a_denied_file_is_not_sent() {
+    use context_assembly::session::IdeSelection;
+    for profile in [Profile::recommended(), Profile::claude_code()] {
+        let mut s = session(profile, &["Read(~/.ssh/**)"]);
+        s.write_file("~/.ssh/id_rsa", "SECRET-MARKER-ide\n", 1_000)
+            .unwrap();
+        let selection = IdeSelection {
+            path: "~/.ssh//id_rsa".into(),
+            line_start: 0,
+            line_count: 1,
+            ends_at_line_start: false,
+            text: "SECRET-MARKER-ide".into(),
+        };
+        s.set_ide(Some(selection), None);
+        let turn = s.submit("what is this?", 2_000);
+        assert_unseen(&turn, &marker("ide"));
+        decision(&turn.decisions, "~/.ssh//id_rsa", Verdict::DENIED);
+        s.set_ide(None, Some("~/.ssh/id_rsa".into()));
+        let turn = s.submit("and this?", 3_000);
+        assert!(turn
+            .attachments
+            .iter()
+            .all(|a| a.kind != "opened_file_in_ide"));
+        decision(&turn.decisions, "~/.ssh/id_rsa", Verdict::DENIED);
+    }
+}

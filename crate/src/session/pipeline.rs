@@ -25,6 +25,7 @@ use crate::attachment::{Collected, Verdict};
 use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
 use crate::file_state::Entry;
 use crate::memory::{eager_memory, render_claude_md};
+use crate::path::expand_path;
 use crate::request::{
     system_blocks, tool_blocks, user_context_block, Block, Category, Channel, Environment, Request,
     ToolDefinition,
@@ -291,9 +292,14 @@ impl Session {
             .filter(|tool| !tool.deferred)
             .map(|tool| tool.name.as_str())
             .collect();
-        let deny = &self.deny;
-        let cwd = &self.cwd;
-        let is_denied = |abs: &str| deny.check(abs, cwd).map(|denial| denial.rule);
+        let (deny, cwd, home, paths) = (&self.deny, &self.cwd, &self.home, &self.profile.paths);
+        // The IDE gives paths as it spells them (`~/x`, relative): expanded as every other
+        // path is, so no spelling slips past a rule. One that cannot be expanded is checked
+        // as given.
+        let is_denied = |path: &str| {
+            let abs = expand_path(path, cwd, home, paths).unwrap_or_else(|_| path.into());
+            deny.check(&abs, cwd).map(|denial| denial.rule)
+        };
         let conversation = &mut self.conversation;
         let input = PassInput {
             transcript: &conversation.transcript,
