@@ -588,3 +588,43 @@ fn a_range_read_before_a_change_is_named_for_a_reread_not_diffed() {
         "once per change"
     );
 }
+
+#[test]
+fn glob_lists_oldest_first_and_grep_newest_first_relative_to_the_cwd() {
+    use context_assembly::session::{ResponseBlock, ToolCall, ToolInvocation};
+    let search = |name: &str, invocation: ToolInvocation| {
+        ResponseBlock::ToolUse(ToolCall {
+            id: None,
+            name: name.into(),
+            input: "{}".into(),
+            invocation,
+        })
+    };
+    let mut s = session(Profile::claude_code(), &[]);
+    // Tree order is a, b, c; modification order is b, c, a.
+    s.write_file("src/a.ts", "needle\n", 3_000).unwrap();
+    s.write_file("src/b.ts", "needle\n", 1_000).unwrap();
+    s.write_file("src/c.ts", "needle\n", 2_000).unwrap();
+    s.submit("search", 4_000);
+    let glob = ToolInvocation::Glob {
+        pattern: "*.ts".into(),
+        path: None,
+    };
+    let turn = s.respond(vec![search("Glob", glob)], 5_000).unwrap();
+    assert_eq!(turn.tool_results[0].content, "src/b.ts\nsrc/c.ts\nsrc/a.ts");
+    let grep = ToolInvocation::Grep {
+        pattern: "needle".into(),
+        path: Some("src".into()),
+    };
+    let turn = s.respond(vec![search("Grep", grep)], 6_000).unwrap();
+    assert_eq!(
+        turn.tool_results[0].content,
+        "Found 3 files\nsrc/a.ts\nsrc/c.ts\nsrc/b.ts"
+    );
+    let none = ToolInvocation::Glob {
+        pattern: "*.rs".into(),
+        path: None,
+    };
+    let turn = s.respond(vec![search("Glob", none)], 7_000).unwrap();
+    assert_eq!(turn.tool_results[0].content, "No files found");
+}

@@ -20,6 +20,10 @@ pub struct CompactionRules {
     /// Q46: the restore budget counts the rendered text (original: the JSON-escaped
     /// attachment record with its metadata, which over-counts).
     pub measure_rendered_text: bool,
+    /// §9.5: the plan file follows the summary only when the deny rules allow reading it
+    /// (original: `plan_file_reference` reads the plan directly, with no deny check, so a
+    /// denied plan file is sent in full).
+    pub deny_plan_file: bool,
     /// Files the session edited are restored before files it only read (ours; the original
     /// has no such preference).
     pub restore_edited_first: bool,
@@ -41,6 +45,7 @@ impl CompactionRules {
             rank_by_last_access: false,
             backfill_failed_slots: false,
             measure_rendered_text: false,
+            deny_plan_file: false,
             restore_edited_first: false,
             cheap_stage_first: false,
             reinsert_pinned: false,
@@ -55,6 +60,7 @@ impl CompactionRules {
             rank_by_last_access: true,
             backfill_failed_slots: true,
             measure_rendered_text: true,
+            deny_plan_file: true,
             restore_edited_first: true,
             cheap_stage_first: true,
             reinsert_pinned: true,

@@ -25,9 +25,11 @@
 //!
 //! Give [`DenyRules::check`] the path the way the original's `expandPath` makes it:
 //! absolute, lexically normalised ([`crate::path::lexical_normalize`]) and in Unicode NFC.
-//! The check then cannot be bypassed by `..`, `./`, `//`, a trailing `/`, or an NFD
-//! spelling. Nothing is looked up on disk: symlinks are the caller's to resolve (Q14), and
-//! the nested memory files the original never checks (Q15) are the caller's to check.
+//! The check normalises both again (and the rules' patterns and roots to NFC when they are
+//! compiled, with the `nfc` feature), so it cannot be bypassed by `..`, `./`, `//`, a
+//! trailing `/`, or an NFD spelling of either the path or the rule. Nothing is looked up
+//! on disk: symlinks are the caller's to resolve (Q14), and the memory files the original
+//! never checks (Q15) are the caller's to check.
 //!
 //! # Example
 //! ```
@@ -51,7 +53,7 @@ mod rule;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::path::lexical_normalize;
+use crate::path::{lexical_normalize, nfc};
 use crate::Error;
 use gitignore::Gitignore;
 use rule::{parse_rule, RuleValue};
@@ -276,6 +278,10 @@ impl DenyRules {
                     }
                 }
                 RuleValue::ReadPattern(content) => {
+                    // Paths are matched in NFC (the original's `expandPath` normalises
+                    // them), so a rule typed in NFD, as a macOS keyboard or file name
+                    // gives it, must be too or it never matches anything.
+                    let content = nfc(content);
                     let (root, pattern) = with_root(&content, spec.source, &roots, switches);
                     let entry = Entry {
                         pattern,
@@ -323,8 +329,10 @@ impl DenyRules {
                 root: String::from("/"),
             });
         }
-        let cwd = absolute(cwd, "/");
-        let path = absolute(path, &cwd);
+        // Both spellings of a name (NFC, NFD) are one file to the original; the patterns
+        // are NFC, so the path must be too, whoever the caller is.
+        let cwd = nfc(absolute(cwd, "/"));
+        let path = nfc(absolute(path, &cwd));
         for group in &self.groups {
             let root = match &group.root {
                 GroupRoot::CurrentCwd => cwd.as_str(),
@@ -405,7 +413,7 @@ impl ResolvedRoots {
     fn new(roots: &Roots) -> Result<ResolvedRoots, Error> {
         let check = |field: &str, value: &str| {
             if value.starts_with('/') {
-                Ok(without_trailing_slash(lexical_normalize(value)))
+                Ok(without_trailing_slash(nfc(lexical_normalize(value))))
             } else {
                 Err(Error::InvalidConfig {
                     field: alloc::format!("roots.{field}"),
@@ -553,6 +561,25 @@ mod tests {
             with_root("./x", RuleSource::Session, &roots, &fixed_switches),
             (fixed("/p"), "/x".into())
         );
+    }
+
+    /// A rule typed in NFD denies the NFC spelling of its path, and the other way round.
+    #[cfg(feature = "nfc")]
+    #[test]
+    fn rules_and_paths_meet_in_nfc() {
+        let (nfc, nfd) = ("na\u{ef}ve", "nai\u{308}ve");
+        for switches in [
+            DenyRulesSwitches::claude_code(),
+            DenyRulesSwitches::recommended(),
+        ] {
+            for (rule_dir, path_dir) in [(nfd, nfc), (nfc, nfd), (nfd, nfd)] {
+                let rule = alloc::format!("Read(./{rule_dir}/**)");
+                let specs = [RuleSpec::new(&rule, RuleSource::ProjectSettings)];
+                let rules = DenyRules::new(&specs, &Roots::new("/p", "/h"), &switches).unwrap();
+                let path = alloc::format!("/p/{path_dir}/key.txt");
+                assert!(rules.check(&path, "/p").is_some(), "{rule} against {path}");
+            }
+        }
     }
 
     #[test]

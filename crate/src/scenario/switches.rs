@@ -115,6 +115,8 @@ switches!(crate::session::FileContextRules {
     truncation_note_states_range => "truncationNoteStatesRange",
     malware_reminder_in_attachments => "malwareReminderInAttachments",
     deny_memory_files => "denyMemoryFiles",
+    refuse_writes_to_denied_files => "refuseWritesToDeniedFiles",
+    hide_denied_entries => "hideDeniedEntries",
     scan_without_refreshing => "scanWithoutRefreshing",
 });
 
@@ -137,6 +139,7 @@ switches!(crate::compact::rules::CompactionRules {
     rank_by_last_access => "rankByLastAccess",
     backfill_failed_slots => "backfillFailedSlots",
     measure_rendered_text => "measureRenderedText",
+    deny_plan_file => "denyPlanFile",
     restore_edited_first => "restoreEditedFirst",
     cheap_stage_first => "cheapStageFirst",
     reinsert_pinned => "reinsertPinned",

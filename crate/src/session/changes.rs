@@ -306,18 +306,7 @@ impl Session {
                     None,
                 );
             }
-            for file in found.files {
-                if self.profile.file_context.deny_memory_files {
-                    if let Some(denial) = self.deny.check(&file.path, &self.cwd) {
-                        turn.decide(
-                            &file.path,
-                            Verdict::DENIED,
-                            "a memory file the permission settings deny (Q15 fixed)".into(),
-                            Some(denial.rule),
-                        );
-                        continue;
-                    }
-                }
+            for file in self.gate_memory_files(found.files, "nested memory", turn) {
                 let text = wrap(&render_nested(&file, &self.profile.memory));
                 turn.attach(
                     "nested_memory",

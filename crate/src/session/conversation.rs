@@ -9,6 +9,7 @@ use super::inputs::{
     BackgroundStatus, DiagnosticFile, IdeSelection, PermissionMode, TaskItem, TodoItem,
 };
 use crate::attachment::reminders::ReminderState;
+use crate::attachment::Decision;
 use crate::request::MessageCache;
 use crate::transcript::{ToolResultBlock, Transcript};
 
@@ -67,6 +68,9 @@ pub(super) struct Conversation {
     /// Every tool-use id of the session, given or generated.
     pub(super) tool_ids: BTreeSet<String>,
     pub(super) user_context: Option<UserContext>,
+    /// Decisions of the last computation of the user context not yet reported in a turn
+    /// (eager memory files a deny rule covers).
+    pub(super) context_decisions: Vec<Decision>,
     /// A response whose tool calls await results from the host.
     pub(super) pending: Option<PendingCalls>,
     pub(super) reminders: ReminderState,

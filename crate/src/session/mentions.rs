@@ -153,6 +153,27 @@ impl Session {
                 return;
             }
         };
+        let found = entries.len();
+        let mut entries = entries;
+        if self.profile.file_context.hide_denied_entries {
+            let dir = abs.trim_end_matches('/');
+            entries.retain(|entry| {
+                let path = format!("{dir}/{}", entry.name);
+                self.deny.check(&path, &self.cwd).is_none()
+            });
+        }
+        let hidden = found - entries.len();
+        if hidden > 0 {
+            turn.decide(
+                subject,
+                Verdict::DENIED,
+                format!(
+                    "{hidden} entries of {abs} are denied by the permission settings and left \
+                     out of its listing"
+                ),
+                None,
+            );
+        }
         let listed: Vec<DirEntry<'_>> = entries
             .iter()
             .map(|entry| DirEntry {

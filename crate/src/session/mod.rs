@@ -33,6 +33,7 @@ mod conversation;
 mod host;
 mod inputs;
 mod memories;
+mod memory_gate;
 mod mentions;
 mod pipeline;
 mod respond;

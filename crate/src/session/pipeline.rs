@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 use super::codex_turn::counted_as_items;
 use super::conversation::UserContext;
 use super::inputs::PermissionMode;
+use super::memory_gate::{sent_anyway, MemoryGate};
 use super::turn::{Round, Turn};
 use super::{local_date, Session};
 use crate::attachment::relevant_memories::{
@@ -24,6 +25,7 @@ use crate::attachment::{Collected, Verdict};
 use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
 use crate::file_state::Entry;
 use crate::memory::{eager_memory, render_claude_md};
+use crate::path::expand_path;
 use crate::request::{
     system_blocks, tool_blocks, user_context_block, Block, Category, Channel, Environment, Request,
     ToolDefinition,
@@ -123,6 +125,8 @@ impl Session {
         // The session's start: the user context is computed (and memory seeded) once.
         if !self.profile.codex.turn_context {
             self.user_context(at_ms);
+            out.decisions
+                .append(&mut self.conversation.context_decisions);
         }
         self.work_left = self.profile.attachments.work_budget;
         if self.config.disable_attachments {
@@ -288,9 +292,14 @@ impl Session {
             .filter(|tool| !tool.deferred)
             .map(|tool| tool.name.as_str())
             .collect();
-        let deny = &self.deny;
-        let cwd = &self.cwd;
-        let is_denied = |abs: &str| deny.check(abs, cwd).map(|denial| denial.rule);
+        let (deny, cwd, home, paths) = (&self.deny, &self.cwd, &self.home, &self.profile.paths);
+        // The IDE gives paths as it spells them (`~/x`, relative): expanded as every other
+        // path is, so no spelling slips past a rule. One that cannot be expanded is checked
+        // as given.
+        let is_denied = |path: &str| {
+            let abs = expand_path(path, cwd, home, paths).unwrap_or_else(|_| path.into());
+            deny.check(&abs, cwd).map(|denial| denial.rule)
+        };
         let conversation = &mut self.conversation;
         let input = PassInput {
             transcript: &conversation.transcript,
@@ -356,7 +365,16 @@ impl Session {
             return out;
         }
         match self.memory_candidates(&dir) {
-            Ok(files) => {
+            Ok(mut files) => {
+                files.retain(|(path, _, _)| match self.memory_gate(path) {
+                    MemoryGate::Denied(rule) => {
+                        let reason = "relevant memories: a memory file the permission \
+                                      settings deny (Q15 fixed)";
+                        out.decide(path, Verdict::DENIED, reason.into(), Some(rule));
+                        false
+                    }
+                    MemoryGate::Allowed | MemoryGate::SentAnyway(_) => true,
+                });
                 let candidates: Vec<MemoryCandidate<'_>> = files
                     .iter()
                     .map(|(path, content, mtime_ms)| MemoryCandidate {
@@ -386,6 +404,12 @@ impl Session {
                 let rules = &self.profile.attachments;
                 let surfaced =
                     relevant_memories(&input, rules, self.profile.token_method, &mut out);
+                for path in &surfaced {
+                    if let MemoryGate::SentAnyway(rule) = self.memory_gate(path) {
+                        let reason = sent_anyway("relevant memories");
+                        out.decide(path, Verdict::INCLUDED, reason, Some(rule));
+                    }
+                }
                 self.remember_memories(&surfaced, &files);
             }
             Err(CollectorFailure(reason)) => {
@@ -469,15 +493,22 @@ impl Session {
             &self.memory_source(),
             &self.profile.memory,
         );
+        // The decisions wait for the next pass or request to report them: the context is
+        // computed where no turn is being collected.
+        let mut gated = Collected::default();
+        let files = self.gate_memory_files(eager.files, "eager memory", &mut gated);
+        self.conversation
+            .context_decisions
+            .append(&mut gated.decisions);
         // Startup seeds the read-file state with every eager memory file (§4.4), so nested
         // memory does not load them a second time.
-        for file in &eager.files {
+        for file in &files {
             let raw = Rc::clone(&file.raw);
             let entry = Entry::from_memory(raw, at_ms, file.content_differs_from_disk);
             self.file_state.set(&file.path, entry);
         }
         let context = UserContext {
-            claude_md: render_claude_md(&eager.files),
+            claude_md: render_claude_md(&files),
             date: local_date(at_ms, self.config.utc_offset_minutes),
         };
         self.conversation.user_context = Some(context.clone());

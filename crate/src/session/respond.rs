@@ -14,6 +14,7 @@ use super::Session;
 use crate::attachment::Collected;
 use crate::codex::truncate::{truncate_for_record, truncation_policy_for_model};
 use crate::deny::gitignore::Gitignore;
+use crate::path::relative;
 use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse};
 use crate::vfs::{Content, EntryKind};
 use crate::Error;
@@ -315,7 +316,9 @@ impl Session {
         invoked.push((name, output.into()));
     }
 
-    /// Files under `path` (default: the cwd) whose text contains `pattern` literally.
+    /// Files under `path` (default: the cwd) whose text contains `pattern` literally:
+    /// `Found N files`, then their paths relative to the cwd, most recently modified first,
+    /// as the lab saw the original's Grep print them in its files mode.
     fn grep(&self, pattern: &str, path: Option<&str>) -> Result<ToolResult, Error> {
         let root = self.expand(path.unwrap_or("."))?;
         let mut found = Vec::new();
@@ -329,23 +332,60 @@ impl Session {
                 }
             }
         }
-        Ok(ToolResult::ok(search_report(&found)))
+        let mut found = self.with_mtimes(found);
+        // Stable: files modified at the same time keep the tree's order.
+        found.sort_by_key(|(_, mtime)| core::cmp::Reverse(*mtime));
+        let paths = self.display_paths(&found);
+        if paths.is_empty() {
+            return Ok(ToolResult::ok(NO_FILES_FOUND.into()));
+        }
+        let header = format!("Found {} files", paths.len());
+        Ok(ToolResult::ok(search_report(Some(&header), &paths)))
     }
 
-    /// Files under `path` (default: the cwd) whose path relative to it matches `pattern`.
+    /// Files under `path` (default: the cwd) whose path relative to it matches `pattern`:
+    /// their paths relative to the cwd, least recently modified first, with no header, as
+    /// the lab saw the original's Glob print them.
     fn glob(&self, pattern: &str, path: Option<&str>) -> Result<ToolResult, Error> {
         let root = self.expand(path.unwrap_or("."))?;
         let matcher = Gitignore::new(&[pattern], false);
         let prefix = format!("{}/", root.trim_end_matches('/'));
+        // Denied files are hidden, as the original's Glob does (§2.5 item 4): a listed name
+        // already tells the model something about a file it may not read.
         let found: Vec<String> = self
             .files_under(&root)
             .into_iter()
             .filter(|file| {
                 let relative = file.strip_prefix(&prefix).unwrap_or(file);
-                matcher.ignores(relative)
+                matcher.ignores(relative) && self.deny.check(file, &self.cwd).is_none()
             })
             .collect();
-        Ok(ToolResult::ok(search_report(&found)))
+        let mut found = self.with_mtimes(found);
+        found.sort_by_key(|(_, mtime)| *mtime);
+        let paths = self.display_paths(&found);
+        if paths.is_empty() {
+            return Ok(ToolResult::ok(NO_FILES_FOUND.into()));
+        }
+        Ok(ToolResult::ok(search_report(None, &paths)))
+    }
+
+    /// Each file with its mtime (0 for one that cannot be stat'ed: it sorts as oldest).
+    fn with_mtimes(&self, files: Vec<String>) -> Vec<(String, u64)> {
+        files
+            .into_iter()
+            .map(|file| {
+                let mtime = self.vfs.stat(&file).map_or(0, |stat| stat.mtime_ms);
+                (file, mtime)
+            })
+            .collect()
+    }
+
+    /// The paths as the search tools print them: relative to the cwd.
+    fn display_paths(&self, found: &[(String, u64)]) -> Vec<String> {
+        found
+            .iter()
+            .map(|(file, _)| relative(&self.cwd, file))
+            .collect()
     }
 
     /// Every file below `root`.
@@ -445,17 +485,21 @@ impl Session {
     }
 }
 
-/// `Found N files` and their paths, or that none matched.
-fn search_report(found: &[String]) -> String {
-    if found.is_empty() {
-        return "No files found".into();
-    }
-    let shown = &found[..found.len().min(MAX_SEARCH_RESULTS)];
-    let mut report = format!("Found {} files\n{}", found.len(), shown.join("\n"));
-    if found.len() > shown.len() {
+/// What Grep and Glob answer when nothing matched.
+const NO_FILES_FOUND: &str = "No files found";
+
+/// The header, if any, then the first [`MAX_SEARCH_RESULTS`] paths, and a note when more
+/// matched.
+fn search_report(header: Option<&str>, paths: &[String]) -> String {
+    let shown = &paths[..paths.len().min(MAX_SEARCH_RESULTS)];
+    let mut lines: Vec<&str> = header.into_iter().collect();
+    lines.extend(shown.iter().map(String::as_str));
+    let mut report = lines.join("\n");
+    if paths.len() > shown.len() {
         report.push_str(&format!(
-            "\n(first {} shown; narrow the search)",
-            shown.len()
+            "\n(first {} of {} shown; narrow the search)",
+            shown.len(),
+            paths.len()
         ));
     }
     report

@@ -44,9 +44,19 @@ pub struct FileContextRules {
     /// Q23: the malware reminder stays inside each file attachment's wrapper (original);
     /// the fix leaves it out of attachments.
     pub malware_reminder_in_attachments: bool,
-    /// Q15: memory files loaded by a Read are checked against the deny rules (original:
-    /// they bypass them).
+    /// Q15: memory files are checked against the deny rules: the eager `CLAUDE.md`
+    /// hierarchy and what it `@include`s, nested memory loaded by a Read, and relevant
+    /// memories (original: none of them is checked, so a denied file reaches the model in
+    /// full; the lab saw an eager `@include` of a denied file sent).
     pub deny_memory_files: bool,
+    /// §2.5: Edit and Write refuse a file the Read deny rules cover, with one answer
+    /// whatever the file holds (original: Read rules gate reads only, so "updated", "not
+    /// found" and "created" tell the model about a file it may not read).
+    pub refuse_writes_to_denied_files: bool,
+    /// §3.8: a mentioned directory's listing leaves out the entries the deny rules cover
+    /// (original: the listing is `readdir`'s, denied names included; Glob and Grep hide
+    /// them in both).
+    pub hide_denied_entries: bool,
     /// Q27: the change scan peeks at entries instead of refreshing their recency, which in
     /// the original reverses the LRU order on every pass.
     pub scan_without_refreshing: bool,
@@ -70,6 +80,8 @@ impl FileContextRules {
             truncation_note_states_range: false,
             malware_reminder_in_attachments: true,
             deny_memory_files: false,
+            refuse_writes_to_denied_files: false,
+            hide_denied_entries: false,
             scan_without_refreshing: false,
         }
     }
@@ -101,6 +113,8 @@ impl FileContextRules {
             truncation_note_states_range: true,
             malware_reminder_in_attachments: false,
             deny_memory_files: true,
+            refuse_writes_to_denied_files: true,
+            hide_denied_entries: true,
             scan_without_refreshing: true,
         }
     }

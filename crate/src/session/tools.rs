@@ -244,6 +244,9 @@ impl Session {
         at_ms: u64,
     ) -> Result<ToolResult, Error> {
         let abs = self.expand(path)?;
+        if let Some(refusal) = self.write_refusal(&abs) {
+            return Ok(refusal);
+        }
         let current = match self.fresh_text(&abs) {
             Ok(text) => text,
             Err(refusal) => return Ok(ToolResult::error(refusal)),
@@ -275,6 +278,9 @@ impl Session {
     /// Only for a path that cannot be used at all.
     pub fn write(&mut self, path: &str, content: &str, at_ms: u64) -> Result<ToolResult, Error> {
         let abs = self.expand(path)?;
+        if let Some(refusal) = self.write_refusal(&abs) {
+            return Ok(refusal);
+        }
         let exists = self.vfs.stat(&abs).is_ok();
         if exists {
             if let Err(refusal) = self.fresh_text(&abs) {
@@ -286,6 +292,20 @@ impl Session {
         }
         let verb = if exists { "updated" } else { "created" };
         Ok(ToolResult::ok(format!("{abs} has been {verb}.")))
+    }
+
+    /// With `refuse_writes_to_denied_files`, the one answer Edit and Write give for a path
+    /// the Read deny rules cover, decided before the file is looked at: whether it exists
+    /// or holds the text to replace must not change what the model is told.
+    fn write_refusal(&self, abs: &str) -> Option<ToolResult> {
+        if !self.profile.file_context.refuse_writes_to_denied_files {
+            return None;
+        }
+        let denial = self.deny.check(abs, &self.cwd)?;
+        Some(ToolResult::error(format!(
+            "Changing {abs} is not allowed: the permission settings deny reading it ({}).",
+            denial.rule
+        )))
     }
 
     /// The file's text, if the agent may write it: read before (a full, untransformed

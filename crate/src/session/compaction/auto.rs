@@ -25,10 +25,14 @@ impl Session {
     ) -> (alloc::vec::Vec<CompactionReport>, Request) {
         let request = self.request(at_ms);
         let reports = self.auto_compact(request.tokens.total, at_ms, mid_turn, out);
-        match reports.is_empty() {
-            true => (reports, request),
-            false => (reports, self.request(at_ms)),
-        }
+        let request = match reports.is_empty() {
+            true => request,
+            false => self.request(at_ms),
+        };
+        // A summary recomputes the user context: its decisions belong to this turn.
+        out.decisions
+            .append(&mut self.conversation.context_decisions);
+        (reports, request)
     }
 
     /// Compacts when `tokens`, the request's size, reach the auto-compact threshold; the

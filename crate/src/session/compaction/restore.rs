@@ -202,9 +202,27 @@ impl Session {
         }
     }
 
-    /// `plan_file_reference` when the plan file exists (§9.5).
+    /// `plan_file_reference` when the plan file exists (§9.5). The original reads the plan
+    /// with no deny check; `deny_plan_file` adds one.
     fn plan_file_reference(&self, out: &mut Collected) {
         let path = self.plan_file();
+        if !self.is_file(&path) {
+            return;
+        }
+        let denial = self.deny.check(&path, &self.cwd);
+        if let Some(denial) = &denial {
+            if self.profile.compaction.deny_plan_file {
+                out.decide(
+                    "plan file",
+                    Verdict::DENIED,
+                    "the plan file exists, but the permission settings deny reading it: no \
+                     reference follows the summary (§9.5 fixed)"
+                        .into(),
+                    Some(denial.rule.clone()),
+                );
+                return;
+            }
+        }
         let Ok(crate::vfs::Content::Text(content)) = self.vfs.read(&path) else {
             return;
         };
@@ -218,12 +236,18 @@ impl Session {
             text,
             self.profile.token_method,
         );
-        out.decide(
-            "plan file",
-            Verdict::INCLUDED,
-            "the plan file exists: a reference with its contents follows the summary".into(),
-            Some(path),
-        );
+        let reason = match denial {
+            None => {
+                "the plan file exists: a reference with its contents follows the summary".into()
+            }
+            Some(denial) => format!(
+                "the plan file exists: a reference with its contents follows the summary, \
+                 although {} covers it, because the original reads the plan with no deny \
+                 check (§9.5)",
+                denial.rule
+            ),
+        };
+        out.decide("plan file", Verdict::INCLUDED, reason, Some(path));
     }
 
     /// `invoked_skills` (§9.5): newest first, each within 5,000 tokens, 25,000 in all.
