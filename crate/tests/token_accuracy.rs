@@ -23,6 +23,15 @@ const MAX_WHITESPACE_ERROR_PERCENT: f64 = 10.0;
 struct WhitespaceCases {
     cases: Vec<WhitespaceCase>,
     beyond_model: Vec<WhitespaceCase>,
+    runs: Vec<WhitespaceRun>,
+}
+
+/// A run of one kind: `o200k[i]` is the count of `unit` repeated `i + 1` times.
+#[derive(Deserialize)]
+struct WhitespaceRun {
+    name: String,
+    unit: String,
+    o200k: Vec<u64>,
 }
 
 #[derive(Deserialize)]
@@ -157,4 +166,31 @@ fn calibrated_is_within_ten_percent_on_each_whitespace_case() {
         failures.is_empty(),
         "calibrated off by more than {MAX_WHITESPACE_ERROR_PERCENT} %: {failures:?}"
     );
+}
+
+#[test]
+fn calibrated_is_within_ten_percent_or_one_token_on_every_run_length() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/token-whitespace.json"
+    );
+    let json = std::fs::read_to_string(path).expect("read token-whitespace.json");
+    let fixture: WhitespaceCases =
+        serde_json::from_str(&json).expect("parse token-whitespace.json");
+    assert!(fixture.runs.len() >= 5);
+    let mut failures = Vec::new();
+    for run in &fixture.runs {
+        assert!(run.o200k.len() >= 500, "{}", run.name);
+        for (i, &o200k) in run.o200k.iter().enumerate() {
+            let text = run.unit.repeat(i + 1);
+            let estimate = estimate_tokens(&text, TokenMethod::Calibrated, None);
+            // The vocabulary is uneven (128 spaces are one token, 127 two), so one token off
+            // is allowed however short the run.
+            let allowed = (o200k as f64 * MAX_WHITESPACE_ERROR_PERCENT / 100.0).max(1.0);
+            if (estimate as f64 - o200k as f64).abs() > allowed {
+                failures.push(format!("{} × {}: {estimate} for {o200k}", run.name, i + 1));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:?}");
 }

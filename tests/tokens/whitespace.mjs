@@ -4,6 +4,9 @@
 // indented blank lines, tabs, blank lines and trailing spaces. crate/tests/token_accuracy.rs
 // requires each of `cases` within 10 %; `beyondModel` lists texts the estimator is known to
 // miss by more (whitespace-only lines repeated, aligned columns), kept to show by how much.
+// `runs` holds the counts of every run of one kind from 1 to RUN_LENGTHS characters, each
+// required within 10 % or one token (the vocabulary is uneven: 128 spaces are one token, 127
+// two).
 // The texts are stored whole, so the fixture does not depend on this script's transforms.
 //
 // Usage (from the repository root): node tests/tokens/whitespace.mjs
@@ -14,6 +17,13 @@ import { FEATURES, estimate } from './features.mjs';
 const CORPUS = 'tests/fixtures/token-corpus';
 const read = (path) => readFileSync(`${CORPUS}/${path}`, 'utf8');
 const show = (s) => JSON.stringify(s).slice(1, -1);
+
+const RUN_LENGTHS = 600;
+const runs = [['\\n', '\n'], ['\\r\\n', '\r\n'], ['\\r', '\r'], ['space', ' '], ['tab', '\t']].map(([name, unit]) => ({
+  name,
+  unit,
+  o200k: Array.from({ length: RUN_LENGTHS }, (_, i) => encode(unit.repeat(i + 1)).length),
+}));
 
 const cases = [];
 const beyondModel = [];
@@ -71,5 +81,14 @@ for (const [list, label] of [[cases, ''], [beyondModel, ' (beyond the model)']])
     console.log(`| ${name.replaceAll('|', '\\|')}${label} | ${Buffer.byteLength(text)} | ${o200k} | ${ours} | ${error >= 0 ? '+' : ''}${error.toFixed(1)} % |`);
   }
 }
-writeFileSync('tests/fixtures/token-whitespace.json', JSON.stringify({ cases, beyondModel }, null, 2) + '\n');
-console.log(`\nwrote tests/fixtures/token-whitespace.json (${cases.length} cases, ${beyondModel.length} beyond the model)`);
+for (const { name, unit, o200k } of runs) {
+  const worst = o200k.reduce((worst, count, i) => {
+    const off = estimate(unit.repeat(i + 1), milli) - count;
+    return Math.abs(off) > Math.abs(worst) ? off : worst;
+  }, 0);
+  console.log(`${name} × 1 to ${RUN_LENGTHS}: off by at most ${worst} token(s)`);
+}
+// One line per run keeps the fixture readable.
+const json = JSON.stringify({ cases, beyondModel, runs }, null, 2).replace(/\[\s+(\d+(?:,\s+\d+)*)\s+\]/g, (_, xs) => `[${xs.split(/,\s+/).join(', ')}]`);
+writeFileSync('tests/fixtures/token-whitespace.json', json + '\n');
+console.log(`\nwrote tests/fixtures/token-whitespace.json (${cases.length} cases, ${beyondModel.length} beyond the model, ${runs.length} runs)`);

@@ -43,8 +43,9 @@
 //! digit runs into groups of three, so a letter after a digit and every third digit start a new
 //! piece, and the fit charges those accordingly. Whitespace runs cost what the tokenizer's merges
 //! make of them: 1,000 line feeds are 63 tokens, 1,000 CRLFs 250, 1,000 spaces 9, and code with
-//! CRLF line ends, tab indentation or runs of blank lines stays within 7 % (the cases and their
-//! o200k_base counts are in `tests/fixtures/token-whitespace.json`). Outside the corpus's kinds of
+//! CRLF line ends, tab indentation or runs of blank lines stays within 7 %, and every run of 1
+//! to 600 of one kind is within a token (the cases and their o200k_base counts are in
+//! `tests/fixtures/token-whitespace.json`). Outside the corpus's kinds of
 //! text the estimate is rougher: base64 blobs under-count by about a third, separators (`-----`)
 //! over-count several-fold (the safe direction), whitespace-only lines repeated by the hundred
 //! over-count up to 2.7×, and space-aligned columns of short words under-count by about a third.
