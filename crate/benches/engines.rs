@@ -428,6 +428,25 @@ fn bench_search(_: &mut Lcg) {
         let matched = search_paths(&paths, query, 20).total_match_count;
         println!("| `{query}` | {matched} | {:.2} |", samples[7]);
     }
+    // Queries past the caps (MAX_QUERY_ATOMS, MAX_QUERY_CHARS): `c` matches every path, so
+    // every atom is scored on every path; `f` matches none, so the first atom ends each one.
+    println!("\n### queries past the caps (median of 15, ms per keystroke)\n\n| query | atoms left out | matched | ms |\n|---|--:|--:|--:|");
+    for (label, query) in [
+        ("`f ` × 100", "f ".repeat(100)),
+        ("`c ` × 100", "c ".repeat(100)),
+        ("`f ` × 2,000", "f ".repeat(2_000)),
+        ("`c ` × 2,000", "c ".repeat(2_000)),
+    ] {
+        let ms = median_ms(15, || {
+            black_box(search_paths(&paths, &query, 20));
+        });
+        let result = search_paths(&paths, &query, 20);
+        let left_out = result.query_cut.map_or(0, |cut| cut.atoms_ignored);
+        println!(
+            "| {label} | {left_out} | {} | {ms:.2} |",
+            result.total_match_count
+        );
+    }
 }
 
 /// The long measuring scenarios of the playground.

@@ -1,7 +1,7 @@
 //! `@` file search: the reference scores, the ordering, the atoms, and the walk over the
 //! virtual workspace (hidden files, ignore files only inside a repository).
 
-use context_assembly::search::{search_paths, Candidate};
+use context_assembly::search::{search_paths, Candidate, MAX_QUERY_ATOMS, MAX_QUERY_CHARS};
 use context_assembly::session::{Session, SessionConfig, SessionOptions};
 use context_assembly::Profile;
 use proptest::prelude::*;
@@ -81,6 +81,62 @@ fn the_walk_offers_hidden_files_and_honours_ignore_files_only_in_a_repository() 
     assert_eq!(paths, ["src/build.ts"]);
     assert!(s.search_files("debug", 20).matches.is_empty());
     assert_eq!(s.search_files("src", 20).matches[0].kind, "directory");
+}
+
+#[test]
+fn atoms_past_the_cap_are_left_out_with_a_reason() {
+    let paths = [
+        "src/a/b/c/d/e/f/g/h/x.rs",
+        "src/a/b/c/d/e/f/g/h/y.rs",
+        "docs/a.md",
+    ];
+    let kept = "s a b c d e f g";
+    let capped = format!("{kept} x !y z");
+    let result = search_paths(&files(&paths), &capped, 20);
+    // `x`, `!y` and `z` are not matched: the result is the first eight atoms' result.
+    let whole = search_paths(&files(&paths), kept, 20);
+    assert_eq!(result.matches, whole.matches);
+    assert_eq!(result.total_match_count, 2);
+    let cut = result.query_cut.expect("three atoms past the cap");
+    assert_eq!((cut.chars_ignored, cut.atoms_ignored), (0, 3));
+    assert_eq!(
+        cut.reason,
+        format!("the query has 11 atoms; only the first {MAX_QUERY_ATOMS} are matched")
+    );
+    assert_eq!(whole.query_cut, None);
+}
+
+#[test]
+fn characters_past_the_cap_are_ignored_as_if_never_typed() {
+    let long = "a".repeat(MAX_QUERY_CHARS);
+    let paths = [long.clone(), format!("{long}b")];
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let result = search_paths(&files(&paths), &format!("{long}bbb"), 20);
+    assert_eq!(result.total_match_count, 2, "the b's are past the cap");
+    let cut = result.query_cut.expect("three characters past the cap");
+    assert_eq!((cut.chars_ignored, cut.atoms_ignored), (3, 0));
+    assert_eq!(
+        cut.reason,
+        format!(
+            "the query has {} characters; only the first {MAX_QUERY_CHARS} are read",
+            MAX_QUERY_CHARS + 3
+        )
+    );
+}
+
+#[test]
+fn a_session_search_reports_the_cut_too() {
+    let mut s = Session::new(SessionOptions {
+        profile: Profile::codex(),
+        cwd: "/w".into(),
+        home: None,
+        config: SessionConfig::default(),
+    })
+    .unwrap();
+    s.write_file("src/main.rs", "", 0).unwrap();
+    let result = s.search_files(&"m ".repeat(2_000), 20);
+    assert_eq!(result.matches[0].path, "src/main.rs");
+    assert!(result.query_cut.is_some_and(|cut| cut.atoms_ignored > 0));
 }
 
 proptest! {

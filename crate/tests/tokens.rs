@@ -53,6 +53,7 @@ fn any_text() -> impl Strategy<Value = String> {
     prop_oneof![
         any::<String>(),
         "[a-zA-Z0-9 _.,:;{}()\\[\\]\"'\\-\t\r\n]{0,60}",
+        "[ \t\r\na;]{0,300}",
         "[0-9a-f\\-]{0,60}",
         "[\\p{Han}\\p{Hiragana}\\p{Katakana}\\p{Hangul}、。 a-z]{0,40}",
         "[àéîõüßЖжΩ😀🚀—“” x]{0,30}",
@@ -73,6 +74,16 @@ proptest! {
         if !text.is_empty() {
             prop_assert!(estimate_tokens(&text, TokenMethod::Calibrated, ext.as_deref()) >= 1);
         }
+    }
+
+    #[test]
+    fn calibrated_never_exceeds_the_utf8_length(text in any_text()) {
+        prop_assert!(estimate_tokens(&text, TokenMethod::Calibrated, None) <= text.len() as u64);
+    }
+
+    #[test]
+    fn calibrated_never_exceeds_the_utf8_length_of_whitespace_and_punctuation(text in "[ \t\r\n!-/:-@]{0,200}") {
+        prop_assert!(estimate_tokens(&text, TokenMethod::Calibrated, None) <= text.len() as u64);
     }
 
     #[test]

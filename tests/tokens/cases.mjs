@@ -75,6 +75,13 @@ const pinned = [
   'Ship it 🚀 — “done”… ✓',
   'HTTPServerError getElementById snake_case_name CONSTANT_VALUE',
   '0123456789 3.14159 1e-9 0xFF',
+  '\n'.repeat(1000),
+  '\r\n'.repeat(1000),
+  ' '.repeat(1000),
+  '\t'.repeat(100),
+  'fn main() {\r\n\r\n    run();\r\n}\r\n',
+  'done.  \n\n\tnext',
+  '!',
 ];
 for (const text of pinned) cases.push({ text, method: 'calibrated', expected: estimate(text, milli) });
 

@@ -18,13 +18,11 @@ export const FEATURES = [
   'punct_start', // ASCII punctuation after something else
   'punct_run', // ASCII punctuation 2..=3 of a run
   'punct_long', // ASCII punctuation 4+ of a run (rulers, separators)
-  'space', // a space after a non-space
-  'space_run', // the second space of a run (indentation)
-  'space_more', // third and later spaces of a run
-  'tab',
-  'newline', // \n or \r after something else
-  'newline_after_punct', // \n or \r after punctuation (the tokenizer merges them)
-  'newline_run', // \n or \r after \n or \r
+  'blank', // a space or tab after a non-blank (spaces and tabs merge alike)
+  'blank_run', // the second blank of a run (indentation): the run is a piece of its own
+  'newline', // the first \n or \r of a whitespace run, after something else than punctuation or a blank
+  'newline_after_punct', // the first \n or \r of a whitespace run, after punctuation (the tokenizer merges them)
+  'whitespace_group', // one more token each time a whitespace run outgrows o200k's merges: fixed, not fitted
   'han',
   'kana',
   'hangul',
@@ -40,6 +38,17 @@ export const CLASS = C;
 const F = Object.fromEntries(FEATURES.map((n, i) => [n, i]));
 
 const ALPHABETIC = /\p{Alphabetic}/u;
+
+// How far o200k_base's merges reach in a whitespace run (measured: tests/tokens/whitespace.mjs).
+// IMPORTANT: the same four constants are in calibrated.rs.
+/** Spaces per token in a run of spaces. */
+export const SPACES_PER_TOKEN = 120;
+/** Tabs in a run's first token; each further token holds TABS_PER_TOKEN. */
+export const TABS_FIRST_TOKEN = 20;
+/** Tabs per token after the first. */
+export const TABS_PER_TOKEN = 16;
+/** Line-break units per token: \n is 1, \r 3 (so \r\n is 4), \r after \r 8. */
+export const NEWLINE_UNITS_PER_TOKEN = 16;
 
 export function classify(cp) {
   if (cp < 0x80) {
@@ -66,12 +75,17 @@ const isLetter = (k) => k === C.LOWER || k === C.UPPER || k === C.LATIN || k ===
 export function features(text) {
   const f = new Array(FEATURES.length).fill(0);
   let prev = -1;
+  let prevCarriageReturn = false;
   let piece = 0;
   let digits = 0;
+  let blanks = 0;
   let spaces = 0;
+  let tabs = 0;
+  let newlineUnits = 0;
   let puncts = 0;
   for (const ch of text) {
     const k = classify(ch.codePointAt(0));
+    if (k !== C.SPACE && k !== C.TAB && k !== C.NEWLINE) newlineUnits = 0;
     if (isLetter(k)) {
       if (!isLetter(prev)) {
         f[prev === C.DIGIT ? F.word_after_digit : F.word_start]++;
@@ -93,26 +107,48 @@ export function features(text) {
     } else if (k === C.PUNCT) {
       puncts = prev === C.PUNCT ? puncts + 1 : 1;
       f[puncts === 1 ? F.punct_start : puncts <= 3 ? F.punct_run : F.punct_long]++;
-    } else if (k === C.SPACE) {
-      spaces = prev === C.SPACE ? spaces + 1 : 1;
-      f[spaces === 1 ? F.space : spaces === 2 ? F.space_run : F.space_more]++;
-    } else if (k === C.TAB) f[F.tab]++;
-    else if (k === C.NEWLINE) f[prev === C.NEWLINE ? F.newline_run : prev === C.PUNCT ? F.newline_after_punct : F.newline]++;
+    } else if (k === C.SPACE || k === C.TAB) {
+      blanks = prev === C.SPACE || prev === C.TAB ? blanks + 1 : 1;
+      spaces = k === C.SPACE ? (prev === C.SPACE ? spaces + 1 : 1) : 0;
+      tabs = k === C.TAB ? (prev === C.TAB ? tabs + 1 : 1) : 0;
+      if (blanks === 1) f[F.blank]++;
+      else if (blanks === 2) f[F.blank_run]++;
+      else if (spaces > 1 && (spaces - 1) % SPACES_PER_TOKEN === 0) f[F.whitespace_group]++;
+      else if (tabs > TABS_FIRST_TOKEN && (tabs - TABS_FIRST_TOKEN - 1) % TABS_PER_TOKEN === 0) f[F.whitespace_group]++;
+    } else if (k === C.NEWLINE) {
+      const carriageReturn = ch === '\r';
+      const units = carriageReturn ? (prevCarriageReturn ? 8 : 3) : 1;
+      if (newlineUnits === 0) {
+        // The tokenizer's punctuation pieces swallow the line breaks that follow them, and
+        // its line-break pieces swallow the blanks before them, which paid for the piece.
+        if (prev === C.PUNCT) f[F.newline_after_punct]++;
+        else if (prev !== C.SPACE && prev !== C.TAB) f[F.newline]++;
+      } else {
+        // The tokenizer takes a whitespace run up to its last line break as one piece.
+        const before = Math.ceil(newlineUnits / NEWLINE_UNITS_PER_TOKEN);
+        f[F.whitespace_group] += Math.ceil((newlineUnits + units) / NEWLINE_UNITS_PER_TOKEN) - before;
+      }
+      newlineUnits += units;
+    }
     else if (k === C.HAN) f[F.han]++;
     else if (k === C.KANA) f[F.kana]++;
     else if (k === C.HANGUL) f[F.hangul]++;
     else if (k === C.CJK_PUNCT) f[F.cjk_punct]++;
     else f[F.symbol]++;
+    prevCarriageReturn = ch === '\r';
     prev = k;
   }
   return f;
 }
 
-/** The calibrated estimate with integer milli-token costs: ceil(sum / 1000), at least 1 if non-empty. */
+/**
+ * The calibrated estimate with integer milli-token costs: ceil(sum / 1000), at least 1 if
+ * non-empty, and never more than the text's UTF-8 bytes.
+ */
 export function estimate(text, milli) {
   if (text.length === 0) return 0;
   const f = features(text);
   let sum = 0;
   for (let i = 0; i < f.length; i++) sum += f[i] * milli[i];
-  return Math.max(1, Math.ceil(sum / 1000));
+  return Math.min(Buffer.byteLength(text, 'utf8'), Math.max(1, Math.ceil(sum / 1000)));
 }

@@ -3,6 +3,16 @@
 //! fuzzy), each scored like nucleo with its path configuration and summed; results ordered
 //! by score, then shorter path, then walk order; the first `limit` reported with the total.
 //!
+//! # Query caps
+//!
+//! Work grows with the number of atoms times the number of paths, and a search runs on every
+//! keystroke, so a query is capped: only its first [`MAX_QUERY_CHARS`] characters and, of
+//! those, its first [`MAX_QUERY_ATOMS`] atoms are matched. Neither Codex nor nucleo has a cap
+//! (Codex's composer never sends more than one atom, because its `@` token ends at whitespace;
+//! its app-server passes any query through), so the values are ours. A capped query is not an
+//! error: the popup keeps showing results while the user types, and the result's
+//! [`SearchResult::query_cut`] says what was left out and why.
+//!
 //! [`search_paths`] is the pure matcher over a list; a session walks its virtual workspace
 //! for it ([`crate::session::Session::search_files`]).
 //!
@@ -17,6 +27,7 @@
 mod pattern;
 pub mod score;
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -25,6 +36,16 @@ use score::{Haystack, Rows};
 
 /// Results shown at most by default (`FileSearchOptions.limit`).
 pub const DEFAULT_LIMIT: usize = 20;
+
+/// Atoms matched at most; later ones are left out. Eight is more than anyone types in a
+/// popup, and bounds a keystroke over 50,000 paths to about eight single-character scans
+/// (under 0.1 s natively; `cargo bench -p context-assembly --bench engines -- search`).
+pub const MAX_QUERY_ATOMS: usize = 8;
+
+/// Characters of a query read at most; the rest is ignored, as if the user had stopped typing
+/// there. A little more than the longest path a user pastes (deep monorepo paths stay under
+/// a few hundred characters), so a pasted path is matched whole.
+pub const MAX_QUERY_CHARS: usize = 1024;
 
 /// A path that may match: relative to the search root.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,14 +80,97 @@ pub struct SearchResult {
     pub matches: Vec<SearchMatch>,
     /// Every candidate that matched.
     pub total_match_count: usize,
+    /// What of the query was left out because it passed a cap; `None` when all of it was
+    /// matched.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub query_cut: Option<QueryCut>,
+}
+
+/// The part of a query a search left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct QueryCut {
+    /// Characters ignored past [`MAX_QUERY_CHARS`].
+    pub chars_ignored: usize,
+    /// Atoms left out past [`MAX_QUERY_ATOMS`] (counted in the characters that were read).
+    pub atoms_ignored: usize,
+    /// The caps that were passed and their values, in words.
+    pub reason: String,
+}
+
+/// A query's atoms within the caps, and what the caps left out.
+struct CappedQuery {
+    atoms: Vec<Atom>,
+    cut: Option<QueryCut>,
+}
+
+fn cap_query(query: &str) -> CappedQuery {
+    let (read, chars_ignored) = match query.char_indices().nth(MAX_QUERY_CHARS) {
+        Some((end, _)) => (&query[..end], query[end..].chars().count()),
+        None => (query, 0),
+    };
+    let mut atoms = parse_query(read);
+    let atoms_ignored = atoms.len().saturating_sub(MAX_QUERY_ATOMS);
+    atoms.truncate(MAX_QUERY_ATOMS);
+    let total_chars = MAX_QUERY_CHARS + chars_ignored;
+    let total_atoms = MAX_QUERY_ATOMS + atoms_ignored;
+    let reason = match (chars_ignored > 0, atoms_ignored > 0) {
+        (false, false) => None,
+        (true, false) => Some(format!(
+            "the query has {total_chars} characters; only the first {MAX_QUERY_CHARS} are read"
+        )),
+        (false, true) => Some(format!(
+            "the query has {total_atoms} atoms; only the first {MAX_QUERY_ATOMS} are matched"
+        )),
+        (true, true) => Some(format!(
+            "the query has {total_chars} characters; only the first {MAX_QUERY_CHARS} are \
+             read, and they hold {total_atoms} atoms, of which only the first \
+             {MAX_QUERY_ATOMS} are matched"
+        )),
+    };
+    let cut = reason.map(|reason| QueryCut {
+        chars_ignored,
+        atoms_ignored,
+        reason,
+    });
+    CappedQuery { atoms, cut }
 }
 
 /// Matches `query` against `candidates` (in walk order) and keeps the best `limit`. An empty
 /// query (or one of negations only) matches nothing, as the composer runs no search then.
+/// Only the query's first [`MAX_QUERY_CHARS`] characters and [`MAX_QUERY_ATOMS`] atoms are
+/// matched; [`SearchResult::query_cut`] reports the rest.
+///
+/// # Example
+/// ```
+/// use context_assembly::search::{search_paths, Candidate, MAX_QUERY_ATOMS};
+/// let paths = [Candidate { path: "src/main.rs".into(), is_dir: false }];
+/// // Twelve atoms: the last four are not matched, and the result says so.
+/// let found = search_paths(&paths, &"s ".repeat(12), 20);
+/// assert_eq!(found.total_match_count, 1);
+/// let cut = found.query_cut.unwrap();
+/// assert_eq!(cut.atoms_ignored, 12 - MAX_QUERY_ATOMS);
+/// assert_eq!(cut.reason, "the query has 12 atoms; only the first 8 are matched");
+/// ```
 pub fn search_paths(candidates: &[Candidate], query: &str, limit: usize) -> SearchResult {
-    let atoms = parse_query(query);
+    search_counting(candidates, query, limit, &mut 0)
+}
+
+/// [`search_paths`], adding to `atoms_scored` each time an atom is scored against a path (the
+/// search's work, which the caps bound).
+fn search_counting(
+    candidates: &[Candidate],
+    query: &str,
+    limit: usize,
+    atoms_scored: &mut usize,
+) -> SearchResult {
+    let CappedQuery { atoms, cut } = cap_query(query);
     if atoms.iter().all(|atom| atom.negated) {
-        return SearchResult::default();
+        return SearchResult {
+            query_cut: cut,
+            ..SearchResult::default()
+        };
     }
     // Score every candidate without positions, reusing one set of buffers; positions are
     // worked out for the few that are shown.
@@ -75,7 +179,7 @@ pub fn search_paths(candidates: &[Candidate], query: &str, limit: usize) -> Sear
     let mut found: Vec<(u32, usize, usize)> = Vec::new();
     for (order, candidate) in candidates.iter().enumerate() {
         haystack.load(&candidate.path);
-        if let Some(score) = total_score(&haystack, &atoms, &mut rows) {
+        if let Some(score) = total_score(&haystack, &atoms, &mut rows, atoms_scored) {
             found.push((score, haystack.len(), order));
         }
     }
@@ -105,6 +209,7 @@ pub fn search_paths(candidates: &[Candidate], query: &str, limit: usize) -> Sear
     SearchResult {
         matches,
         total_match_count,
+        query_cut: cut,
     }
 }
 
@@ -114,9 +219,15 @@ fn ranking(a: &(u32, usize, usize), b: &(u32, usize, usize)) -> core::cmp::Order
 }
 
 /// The sum of the atoms' scores, or `None` when one does not match (or a negated one does).
-fn total_score(haystack: &Haystack, atoms: &[Atom], rows: &mut Rows) -> Option<u32> {
+fn total_score(
+    haystack: &Haystack,
+    atoms: &[Atom],
+    rows: &mut Rows,
+    atoms_scored: &mut usize,
+) -> Option<u32> {
     let mut total = 0;
     for atom in atoms {
+        *atoms_scored += 1;
         match (atom.negated, atom.score_only(haystack, rows)) {
             (true, Some(_)) | (false, None) => return None,
             (true, None) => {}
@@ -137,4 +248,55 @@ fn positions(haystack: &Haystack, atoms: &[Atom]) -> Vec<usize> {
     indices.sort_unstable();
     indices.dedup();
     indices
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(count: usize) -> Vec<Candidate> {
+        (0..count)
+            .map(|i| Candidate {
+                path: format!("src/c{i}/component.ts"),
+                is_dir: false,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_query_of_two_thousand_atoms_scores_at_most_the_capped_atoms_per_path() {
+        let candidates = paths(50);
+        let query = "c ".repeat(2_000);
+        let mut atoms_scored = 0;
+        let result = search_counting(&candidates, &query, 20, &mut atoms_scored);
+        // Every atom matches every path, so nothing stops early: the cap is the only bound.
+        assert_eq!(result.total_match_count, candidates.len());
+        assert_eq!(atoms_scored, candidates.len() * MAX_QUERY_ATOMS);
+        let cut = result.query_cut.expect("the caps were passed");
+        assert_eq!(cut.chars_ignored, 4_000 - MAX_QUERY_CHARS);
+        assert_eq!(cut.atoms_ignored, MAX_QUERY_CHARS / 2 - MAX_QUERY_ATOMS);
+        assert_eq!(
+            cut.reason,
+            "the query has 4000 characters; only the first 1024 are read, and they hold 512 \
+             atoms, of which only the first 8 are matched"
+        );
+    }
+
+    #[test]
+    fn a_query_within_the_caps_is_matched_whole_and_reports_no_cut() {
+        let candidates = paths(3);
+        let query = "c ".repeat(MAX_QUERY_ATOMS);
+        let mut atoms_scored = 0;
+        let result = search_counting(&candidates, &query, 20, &mut atoms_scored);
+        assert_eq!(atoms_scored, 3 * MAX_QUERY_ATOMS);
+        assert_eq!(result.query_cut, None);
+    }
+
+    #[test]
+    fn the_character_cap_counts_characters_not_bytes() {
+        let query = "é".repeat(MAX_QUERY_CHARS + 1);
+        let capped = cap_query(&query);
+        assert_eq!(capped.atoms[0].needle.len(), MAX_QUERY_CHARS);
+        assert_eq!(capped.cut.map(|cut| cut.chars_ignored), Some(1));
+    }
 }

@@ -2,8 +2,14 @@
 //!
 //! One pass over the characters; each character adds a non-negative cost in milli-tokens that
 //! depends only on the characters before it (its class, the class of the previous character and
-//! the length of the current run). The estimate is the sum rounded up once at the end, which is
-//! what makes it monotone under appending.
+//! the length of the current run). The estimate is the sum rounded up once at the end, capped at
+//! the text's UTF-8 length: both are monotone under appending, so their minimum is too.
+//!
+//! Whitespace runs follow the tokenizer's merges: its pre-split takes a run of blanks, or a
+//! whitespace run up to its last line break, as one piece, and its vocabulary holds a token for
+//! up to 16 line feeds, 4 CRLFs, 20 tabs and 79 to 128 spaces. A run's first characters are
+//! charged by fitted constants like any other text; past that, one token each time the run
+//! outgrows a merge (`WHITESPACE_GROUP`, measured with `node tests/tokens/whitespace.mjs`).
 //!
 //! IMPORTANT: `tests/tokens/features.mjs` mirrors `Class`, `classify` and `Scan::push` line for
 //! line, and `tests/tokens/cases.mjs` reads the constants below from this file. Change them
@@ -12,36 +18,46 @@
 // Milli-tokens per feature. Produced by `node tests/tokens/fit.mjs`: non-negative least squares
 // on relative error against o200k_base (gpt-tokenizer 4.0.0) over the train half of
 // tests/fixtures/token-corpus, every class weighted equally.
-const WORD_START: u64 = 163;
-const WORD_AFTER_DIGIT: u64 = 2704;
-const CAMEL: u64 = 0;
+const WORD_START: u64 = 303;
+const WORD_AFTER_DIGIT: u64 = 2457;
+const CAMEL: u64 = 391;
 const LETTER_SHORT: u64 = 0;
-const LETTER_MID: u64 = 339;
+const LETTER_MID: u64 = 274;
 const LETTER_LONG: u64 = 0;
 const UPPER_RUN: u64 = 0;
-const LATIN_ACCENTED: u64 = 611;
-const OTHER_LETTER: u64 = 52;
-const DIGIT_GROUP: u64 = 274;
-const PUNCT_START: u64 = 991;
-const PUNCT_RUN: u64 = 321;
-const PUNCT_LONG: u64 = 92;
-const SPACE: u64 = 522;
-const SPACE_RUN: u64 = 0;
-const SPACE_MORE: u64 = 42;
-const TAB: u64 = 735;
-const NEWLINE: u64 = 349;
+const LATIN_ACCENTED: u64 = 471;
+const OTHER_LETTER: u64 = 60;
+const DIGIT_GROUP: u64 = 348;
+const PUNCT_START: u64 = 1029;
+const PUNCT_RUN: u64 = 213;
+const PUNCT_LONG: u64 = 208;
+const BLANK: u64 = 469;
+const BLANK_RUN: u64 = 198;
+const NEWLINE: u64 = 961;
 const NEWLINE_AFTER_PUNCT: u64 = 0;
-const NEWLINE_RUN: u64 = 2535;
-const HAN: u64 = 829;
-const KANA: u64 = 640;
-const HANGUL: u64 = 571;
-const CJK_PUNCT: u64 = 490;
+const HAN: u64 = 831;
+const KANA: u64 = 657;
+const HANGUL: u64 = 581;
+const CJK_PUNCT: u64 = 0;
 // Not fitted: too rare in the corpus to fit, and a fitted zero would under-count. o200k_base
 // spends one to three tokens on an emoji or a rare symbol and one on common ones (dashes, curly
 // quotes); a letter run past 16 letters is a blob, not a word (random letters cost about two per
-// token, a repeated letter eight).
+// token, a repeated letter eight); a whitespace run costs one more token each time it outgrows
+// one of the tokenizer's merges.
 const SYMBOL: u64 = 1000;
 const LETTER_HUGE: u64 = 400;
+const WHITESPACE_GROUP: u64 = 1000;
+
+// How far o200k_base's merges reach in a whitespace run (measured with gpt-tokenizer 4.0.0:
+// `node tests/tokens/whitespace.mjs`). IMPORTANT: features.mjs repeats these four.
+/// Spaces per token in a run of spaces.
+const SPACES_PER_TOKEN: u32 = 120;
+/// Tabs in a run's first token; each further token holds `TABS_PER_TOKEN`.
+const TABS_FIRST_TOKEN: u32 = 20;
+/// Tabs per token after the first.
+const TABS_PER_TOKEN: u32 = 16;
+/// Line-break units per token: `\n` is 1, `\r` 3 (so `\r\n` is 4), `\r` after `\r` 8.
+const NEWLINE_UNITS_PER_TOKEN: u32 = 16;
 
 /// What the estimator distinguishes about a character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +89,14 @@ impl Class {
             self,
             Class::Lower | Class::Upper | Class::Latin | Class::OtherLetter
         )
+    }
+
+    const fn is_blank(self) -> bool {
+        matches!(self, Class::Space | Class::Tab)
+    }
+
+    const fn is_whitespace(self) -> bool {
+        matches!(self, Class::Space | Class::Tab | Class::Newline)
     }
 }
 
@@ -119,27 +143,49 @@ fn classify(c: char) -> Class {
     }
 }
 
-/// The running state of one pass: the previous class and the lengths of the current runs.
+/// The running state of one pass: the previous character and the lengths of the current runs.
 struct Scan {
     prev: Class,
+    /// The previous character was `\r` (a run of them merges less than `\r\n` does).
+    prev_carriage_return: bool,
     /// Letters in the current letter piece (a camelCase hump starts a new piece).
     piece: u32,
     /// Digits in the current digit run.
     digits: u32,
+    /// Blanks (spaces and tabs) in the current blank run.
+    blanks: u32,
     /// Spaces in the current space run.
     spaces: u32,
+    /// Tabs in the current tab run.
+    tabs: u32,
+    /// Line-break units in the current whitespace run (0: no line break in it yet).
+    newline_units: u32,
     /// Punctuation characters in the current punctuation run.
     puncts: u32,
     milli: u64,
+}
+
+/// The length of a run after one more character of class `class`, which follows one of class
+/// `prev`.
+fn run_length(length: u32, prev: Class, class: Class) -> u32 {
+    if prev == class {
+        length.saturating_add(1)
+    } else {
+        1
+    }
 }
 
 impl Scan {
     const fn new() -> Scan {
         Scan {
             prev: Class::Start,
+            prev_carriage_return: false,
             piece: 0,
             digits: 0,
+            blanks: 0,
             spaces: 0,
+            tabs: 0,
+            newline_units: 0,
             puncts: 0,
             milli: 0,
         }
@@ -147,15 +193,14 @@ impl Scan {
 
     fn push(&mut self, c: char) {
         let class = classify(c);
+        if !class.is_whitespace() {
+            self.newline_units = 0;
+        }
         let cost = match class {
             Class::Lower | Class::Upper | Class::Latin | Class::OtherLetter => self.letter(class),
             Class::Digit => {
                 // o200k_base pre-splits digit runs into groups of up to three.
-                self.digits = if self.prev == Class::Digit {
-                    self.digits.saturating_add(1)
-                } else {
-                    1
-                };
+                self.digits = run_length(self.digits, self.prev, Class::Digit);
                 if self.digits % 3 == 1 {
                     DIGIT_GROUP
                 } else {
@@ -163,36 +208,15 @@ impl Scan {
                 }
             }
             Class::Punct => {
-                self.puncts = if self.prev == Class::Punct {
-                    self.puncts.saturating_add(1)
-                } else {
-                    1
-                };
+                self.puncts = run_length(self.puncts, self.prev, Class::Punct);
                 match self.puncts {
                     1 => PUNCT_START,
                     2 | 3 => PUNCT_RUN,
                     _ => PUNCT_LONG,
                 }
             }
-            Class::Space => {
-                self.spaces = if self.prev == Class::Space {
-                    self.spaces.saturating_add(1)
-                } else {
-                    1
-                };
-                match self.spaces {
-                    1 => SPACE,
-                    2 => SPACE_RUN,
-                    _ => SPACE_MORE,
-                }
-            }
-            Class::Tab => TAB,
-            Class::Newline => match self.prev {
-                Class::Newline => NEWLINE_RUN,
-                // The tokenizer's punctuation pieces swallow the line breaks that follow them.
-                Class::Punct => NEWLINE_AFTER_PUNCT,
-                _ => NEWLINE,
-            },
+            Class::Space | Class::Tab => self.blank(class),
+            Class::Newline => self.newline(c == '\r'),
             Class::Han => HAN,
             Class::Kana => KANA,
             Class::Hangul => HANGUL,
@@ -200,7 +224,61 @@ impl Scan {
             _ => SYMBOL,
         };
         self.milli = self.milli.saturating_add(cost);
+        self.prev_carriage_return = c == '\r';
         self.prev = class;
+    }
+
+    /// A space or a tab. The tokenizer merges both alike into the word that follows or into
+    /// a piece of their own, so a run's first two blanks cost the same whatever their kind;
+    /// only long runs tell them apart.
+    fn blank(&mut self, class: Class) -> u64 {
+        self.blanks = if self.prev.is_blank() {
+            self.blanks.saturating_add(1)
+        } else {
+            1
+        };
+        self.spaces = if class == Class::Space {
+            run_length(self.spaces, self.prev, class)
+        } else {
+            0
+        };
+        self.tabs = if class == Class::Tab {
+            run_length(self.tabs, self.prev, class)
+        } else {
+            0
+        };
+        let outgrown = (self.spaces > 1 && (self.spaces - 1) % SPACES_PER_TOKEN == 0)
+            || (self.tabs > TABS_FIRST_TOKEN
+                && (self.tabs - TABS_FIRST_TOKEN - 1) % TABS_PER_TOKEN == 0);
+        match self.blanks {
+            1 => BLANK,
+            2 => BLANK_RUN,
+            _ if outgrown => WHITESPACE_GROUP,
+            _ => 0,
+        }
+    }
+
+    /// A line break, `\r` or `\n`.
+    fn newline(&mut self, carriage_return: bool) -> u64 {
+        let units = match (carriage_return, self.prev_carriage_return) {
+            (false, _) => 1,
+            (true, false) => 3,
+            (true, true) => 8,
+        };
+        let before = self.newline_units;
+        self.newline_units = before.saturating_add(units);
+        if before == 0 {
+            // The tokenizer's punctuation pieces swallow the line breaks that follow them, and
+            // its line-break pieces swallow the blanks before them, which paid for the piece.
+            return match self.prev {
+                Class::Punct => NEWLINE_AFTER_PUNCT,
+                Class::Space | Class::Tab => 0,
+                _ => NEWLINE,
+            };
+        }
+        // The tokenizer takes a whitespace run up to its last line break as one piece.
+        let tokens = |units: u32| u64::from(units.div_ceil(NEWLINE_UNITS_PER_TOKEN));
+        (tokens(self.newline_units) - tokens(before)) * WHITESPACE_GROUP
     }
 
     fn letter(&mut self, class: Class) -> u64 {
@@ -238,7 +316,9 @@ impl Scan {
     }
 }
 
-/// The calibrated estimate of `text`: 0 for empty text, otherwise at least 1.
+/// The calibrated estimate of `text`: 0 for empty text, otherwise at least 1 and at most its
+/// UTF-8 length (no tokenizer spends more than a token per byte: byte-level BPE falls back to
+/// one token per byte at worst).
 pub(super) fn estimate(text: &str) -> u64 {
     if text.is_empty() {
         return 0;
@@ -247,7 +327,8 @@ pub(super) fn estimate(text: &str) -> u64 {
     for c in text.chars() {
         scan.push(c);
     }
-    scan.milli.div_ceil(1000).max(1)
+    let bytes = u64::try_from(text.len()).unwrap_or(u64::MAX);
+    scan.milli.div_ceil(1000).max(1).min(bytes)
 }
 
 #[cfg(test)]
@@ -282,6 +363,27 @@ mod tests {
     fn letter_blobs_are_not_charged_as_one_word() {
         // o200k_base: 500 tokens for 4000 × 'a', about 2000 for 4000 random letters.
         assert!(estimate(&"a".repeat(4000)) >= 1500);
+    }
+
+    #[test]
+    fn whitespace_runs_cost_what_the_tokenizer_merges() {
+        // o200k_base (gpt-tokenizer 4.0.0): 63, 250, 9 and 63 tokens.
+        assert_eq!(estimate(&"\n".repeat(1000)), 63);
+        assert_eq!(estimate(&"\r\n".repeat(1000)), 250);
+        assert_eq!(estimate(&" ".repeat(1000)), 9);
+        assert_eq!(estimate(&"\t".repeat(1000)), 63);
+        // A blank line costs no more than a line break.
+        assert_eq!(estimate("a;\n\n"), estimate("a;\n"));
+    }
+
+    #[test]
+    fn never_more_than_one_token_per_byte() {
+        // Punctuation that starts a piece is charged more than a token, rounded up to two.
+        let mut scan = Scan::new();
+        scan.push('!');
+        assert_eq!(scan.milli.div_ceil(1000), 2);
+        assert_eq!(estimate("!"), 1);
+        assert_eq!(estimate("\u{7f}"), 1);
     }
 
     #[test]
