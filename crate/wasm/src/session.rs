@@ -183,8 +183,10 @@ export interface CompactionReport {
 export interface SearchOptions { limit?: number }
 /** One match of `searchFiles`: the path relative to the cwd, and the character positions that matched. */
 export interface SearchMatch { path: string; kind: "file" | "directory"; score: number; indices: number[] }
-/** The best matches, best first, and how many paths matched in all. */
-export interface SearchResult { matches: SearchMatch[]; totalMatchCount: number }
+/** What a query past the search's caps (1,024 characters, 8 atoms) had left out, and why. */
+export interface QueryCut { charsIgnored: number; atomsIgnored: number; reason: string }
+/** The best matches, best first, and how many paths matched in all; `queryCut` when part of the query was ignored. */
+export interface SearchResult { matches: SearchMatch[]; totalMatchCount: number; queryCut?: QueryCut }
 /** A compaction tried on a replayed scenario. */
 export interface CompactionPreview { before: Request; plan: CompactionPlan; report: CompactionReport; after: Request }
 /** One entry of the read-file state. */

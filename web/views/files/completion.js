@@ -164,8 +164,9 @@ export function setUpCompletion(parts) {
       matches = result.matches;
       list.replaceChildren(...matches.map(optionView));
       const total = result.totalMatchCount;
-      setStatus(matches.length === 0 ? 'no match'
-        : `${matches.length} of ${total} ${total === 1 ? 'match' : 'matches'}`);
+      const counted = matches.length === 0 ? 'no match'
+        : `${matches.length} of ${total} ${total === 1 ? 'match' : 'matches'}`;
+      setStatus(result.queryCut === undefined ? counted : `${counted} (${result.queryCut.reason})`);
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) parts.onTrap();
       setStatus(`The search failed: ${messageOf(error)}`, true);
