@@ -66,3 +66,24 @@ test('the diff panel shows each profile its snippet and reason', async () => {
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('after a trap, a fresh instance of the module works (the recovery web/engine.js uses)', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url);
+  const outcome = await page.evaluate(async () => {
+    const trapped = await import('/pkg/context_assembly.js?instance=trapped');
+    // The allocator aborts on an impossible request: the one way left to trap the module.
+    const exports = await trapped.default();
+    let trap = '';
+    try {
+      exports.__wbindgen_malloc(0xfffffff0, 0x10000);
+    } catch (error) {
+      trap = error instanceof WebAssembly.RuntimeError ? 'RuntimeError' : String(error);
+    }
+    const fresh = await import('/pkg/context_assembly.js?instance=fresh');
+    await fresh.default();
+    return { trap, tokens: fresh.estimateTokens('hello', { method: 'codex' }) };
+  });
+  assert.deepEqual(outcome, { trap: 'RuntimeError', tokens: 2 });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
