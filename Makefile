@@ -91,6 +91,7 @@ test-browser: pkg setup-browser setup-node
 bench: pkg
 	cargo bench -p context-assembly --features serde --bench engines
 	node tests/bench/run.mjs
+	node tests/bench/trace.mjs
 
 size: pkg
 	@printf 'pkg/context_assembly_bg.wasm: %s bytes, %s bytes gzipped (budget 400000: compaction added ~79 KB, the codex profile, cache model and search ~62 KB)\n' \

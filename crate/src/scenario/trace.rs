@@ -49,7 +49,8 @@ pub struct Trace {
     /// kept shared with its neighbours; [`Trace::request`] gives it.
     pub steps: Vec<StepTrace>,
     requests: Vec<Option<SharedRequest>>,
-    /// The latest request's messages, whole: what the next request is compared with.
+    /// The latest request's messages as the session sent them: the next request shares most
+    /// of them by pointer, so comparing with these is cheap.
     latest_messages: Vec<Rc<Message>>,
     bytes_held: usize,
 }
@@ -93,7 +94,12 @@ impl Trace {
     /// # Errors
     /// The trace would pass [`MAX_TRACE_BYTES`]; the message says why and what to do.
     pub(super) fn push(&mut self, mut step: StepTrace) -> Result<(), String> {
-        let request = step.turn.request.take().map(|request| self.share(request));
+        let request = step.turn.request.take().map(|request| {
+            let messages = request.messages.clone();
+            let shared = self.share(request);
+            self.latest_messages = messages;
+            shared
+        });
         if let Some(shared) = &request {
             let added: usize = (shared.messages.tail.iter())
                 .flat_map(|message| message.content.iter())
@@ -109,7 +115,6 @@ impl Trace {
                     self.bytes_held
                 ));
             }
-            self.latest_messages = self.messages_of(&shared.messages);
         }
         self.steps.push(step);
         self.requests.push(request);
@@ -142,8 +147,9 @@ impl Trace {
                     .zip(&request.messages)
                     .take_while(|(a, b)| Rc::ptr_eq(a, b) || a == b)
                     .count();
-                let mut tail = request.messages;
-                tail.drain(..keep);
+                // A new vector of the tail's own size: draining the request's would keep its
+                // whole capacity, and the trace would grow with the square of the steps again.
+                let tail = request.messages[keep..].to_vec();
                 MessageList {
                     base: Some(index),
                     keep,
