@@ -124,8 +124,8 @@ fn calibrated_is_within_ten_percent_per_class() {
     );
 }
 
-#[test]
-fn calibrated_is_within_ten_percent_on_each_whitespace_case() {
+/// `tests/fixtures/token-whitespace.json`: o200k_base's counts for whitespace runs.
+fn whitespace_cases() -> WhitespaceCases {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/fixtures/token-whitespace.json"
@@ -133,6 +133,12 @@ fn calibrated_is_within_ten_percent_on_each_whitespace_case() {
     let json = std::fs::read_to_string(path).expect("read token-whitespace.json");
     let fixture: WhitespaceCases =
         serde_json::from_str(&json).expect("parse token-whitespace.json");
+    fixture
+}
+
+#[test]
+fn calibrated_is_within_ten_percent_on_each_whitespace_case() {
+    let fixture = whitespace_cases();
     assert!(fixture.cases.len() >= 40);
     println!("| case | bytes | o200k_base | calibrated | error |\n|---|--:|--:|--:|--:|");
     let mut failures = Vec::new();
@@ -170,13 +176,7 @@ fn calibrated_is_within_ten_percent_on_each_whitespace_case() {
 
 #[test]
 fn calibrated_is_within_ten_percent_or_one_token_on_every_run_length() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/token-whitespace.json"
-    );
-    let json = std::fs::read_to_string(path).expect("read token-whitespace.json");
-    let fixture: WhitespaceCases =
-        serde_json::from_str(&json).expect("parse token-whitespace.json");
+    let fixture = whitespace_cases();
     assert!(fixture.runs.len() >= 5);
     let mut failures = Vec::new();
     for run in &fixture.runs {
