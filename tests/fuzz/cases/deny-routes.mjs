@@ -54,7 +54,11 @@ const compact = { kind: 'compact', policy: 'claude-code.full', summary: 'We look
  * @typedef {{ route: string, spelling: string, build: (rule: string) => Setup }} Combination
  */
 
-/** Routes that take a spelled path of the denied file. @type {Record<string, (p: string) => Omit<Setup, 'deny'>>} */
+/**
+ * Routes that take a spelled path of the denied file; `extraDeny`: rules besides the
+ * directory's, for files the route puts elsewhere.
+ * @type {Record<string, (p: string) => Omit<Setup, 'deny'> & { extraDeny?: string[] }>}
+ */
 const PATH_ROUTES = {
   mention: (p) => ({ files: secretFiles(), steps: [user(`what is in @${p}?`)] }),
   mentionQuoted: (p) => ({ files: secretFiles(), steps: [user(`what is in @"${p}"?`)] }),
@@ -72,7 +76,9 @@ const PATH_ROUTES = {
   glob: (p) => ({ files: secretFiles(), steps: [user('find files'), tool('Glob', { pattern: '**/*' }), tool('Glob', { pattern: '*', path: p.replace(/\/key\.txt$/, '') })] }),
   grep: (p) => ({ files: secretFiles(), steps: [user('search'), tool('Grep', { pattern: 'needle' }), tool('Grep', { pattern: 'needle', path: p.replace(/\/key\.txt$/, '') }), tool('Grep', { pattern: 'the key', path: p })] }),
   pinned: (p) => ({ files: secretFiles(), config: { pinned: [p] }, steps: [user('hi'), say('hello'), compact, user('go on')] }),
+  // The directory rule is the project's; the one for the additional directory is absolute.
   additionalDirectory: (p) => ({
+    extraDeny: [`Read(//shared/${DIR}/**)`],
     files: { [`/shared/${SECRET}`]: 'DENIED-MARKER-4\n', 'src/a.ts': 'a\n' },
     config: { additionalDirectories: ['/shared'] },
     steps: [user(`see @${p.replace(CWD, '/shared').replace(/^(?!\/|~)/, '/shared/')}`),
@@ -100,9 +106,10 @@ const MEMORY_COMBINATIONS = [
   ...['@/etc/passwd', '@/etc//passwd', '@/etc/../etc/passwd', '@~/../../etc/passwd', '@//etc/passwd'].map((include) => ({
     route: 'userClaudeMdInclude', spelling: include, build: () => ({
       deny: ['Read(//etc/passwd)'], files: { '~/.claude/CLAUDE.md': `Mine.\n${include}\n`, '/etc/passwd': 'DENIED-MARKER-8 root:x:0:0\n' }, steps: [user('hi')] }) })),
-  ...['Read(~/.claude/CLAUDE.md)', `Read(/${HOME}/.claude/CLAUDE.md)`, 'Read(~/.claude/**)', 'Read(~/**/CLAUDE.md)'].map((rule) => ({
-    route: 'userClaudeMd', spelling: rule, build: () => ({
-      deny: [rule], files: { '~/.claude/CLAUDE.md': 'DENIED-MARKER-9\n', '~/.claude/rules/mine.md': 'DENIED-MARKER-10\n' }, steps: [user('hi')] }) })),
+  ...[['Read(~/.claude/CLAUDE.md)', 'Read(~/.claude/rules/mine.md)'], [`Read(/${HOME}/.claude/CLAUDE.md)`, `Read(/${HOME}/.claude/rules/**)`],
+    ['Read(~/.claude/**)'], ['Read(~/**/*.md)']].map((rules) => ({
+    route: 'userClaudeMd', spelling: rules.join(' '), build: () => ({
+      deny: rules, files: { '~/.claude/CLAUDE.md': 'DENIED-MARKER-9\n', '~/.claude/rules/mine.md': 'DENIED-MARKER-10\n' }, steps: [user('hi')] }) })),
   ...fileRules('.claude/rules/secret.md').map((rule) => ({ route: 'rulesEager', spelling: rule, build: () => ({
     deny: [rule], files: { '.claude/rules/secret.md': 'DENIED-MARKER-11\n' }, steps: [user('hi'), compact, user('again')] }) })),
   ...fileRules('.claude/rules/api.md').map((rule) => ({ route: 'rulesConditional', spelling: rule, build: () => ({
@@ -121,15 +128,16 @@ const MEMORY_COMBINATIONS = [
   ...fileRules('pkg/.claude/rules/r.md').map((rule) => ({ route: 'nestedRules', spelling: rule, build: () => ({
     deny: [rule], files: { 'pkg/.claude/rules/r.md': 'DENIED-MARKER-15\n', 'pkg/src/a.ts': 'a\n' },
     steps: [user('read'), tool('Read', { file_path: 'pkg/src/a.ts' })] }) })),
-  ...['Read(//shared/CLAUDE.md)', 'Read(//shared/**)', 'Read(/shared/**)', 'Read(//shared/.claude/rules/**)'].map((rule) => ({
-    route: 'additionalDirectoryMemory', spelling: rule, build: () => ({
-      deny: [rule], config: { additionalDirectories: ['/shared'] },
+  ...[['Read(//shared/CLAUDE.md)', 'Read(//shared/.claude/rules/r.md)'], ['Read(//shared/**)'], ['Read(//shared//**)'],
+    ['Read(**/CLAUDE.md)', 'Read(**/.claude/rules/**)']].map((rules) => ({
+    route: 'additionalDirectoryMemory', spelling: rules.join(' '), build: () => ({
+      deny: rules, config: { additionalDirectories: ['/shared'] },
       files: { '/shared/CLAUDE.md': 'DENIED-MARKER-16\n', '/shared/.claude/rules/r.md': 'DENIED-MARKER-17\n', '/shared/src/b.ts': 'b\n' },
       steps: [user('hi'), tool('Read', { file_path: '/shared/src/b.ts' })] }) })),
   ...MEMORY_DIRS.map((dir) => ({ route: 'relevantMemories', spelling: dir, build: () => {
     const abs = dir.replace(/^~/, HOME).replace(/\/+$/, '');
     return {
-      deny: [`Read(${dir.startsWith('~') ? dir : `/${dir}`}/**)`],
+      deny: [dir.includes('moire') ? 'Read(~/.claude/mémoire/**)' : 'Read(~/.claude/memory/**)'],
       config: { memoryDir: dir },
       files: { [`${abs}/deploy-notes.md`]: '---\nname: deploy\ndescription: how we deploy the kubernetes cluster\n---\nDENIED-MARKER-18 deploy with kubectl\n', [`${abs}/MEMORY.md`]: 'DENIED-MARKER-19 index\n' },
       steps: [user('how do we deploy the kubernetes cluster?'), { kind: 'user', prompt: 'deploy again', memories: [`${abs}/deploy-notes.md`] }, compact, user('deploy')],
@@ -139,7 +147,11 @@ const MEMORY_COMBINATIONS = [
     route: 'planFile', spelling: planFile, build: (rule) => ({
       deny: [rule, 'Read(~/.claude/plans/**)'], config: { planFile },
       files: { [planFile.normalize('NFC')]: 'DENIED-MARKER-20 the plan\n', 'src/a.ts': 'a\n' },
-      steps: [{ kind: 'setMode', mode: 'plan' }, user('plan it'), say('Planning.'), compact, user('go on'), { kind: 'setMode', mode: 'default' }, user('done?')] }) })),
+      // The agent writes the plan (its own words), then the file changes on disk: what
+      // compaction restores is the denied file's new content.
+      steps: [{ kind: 'setMode', mode: 'plan' }, user('plan it'), tool('Write', { file_path: planFile, content: '1. Plan.\n' }),
+        { kind: 'writeFile', path: planFile, content: 'DENIED-MARKER-22 changed plan\n' }, compact, user('go on'),
+        { kind: 'setMode', mode: 'default' }, user('done?')] }) })),
   ...fileRules('.claude/skills/deploy/SKILL.md').map((rule) => ({ route: 'skills', spelling: rule, build: () => ({
     deny: [rule], config: { skills: [{ name: 'deploy', description: 'Deploys.' }] },
     files: { '.claude/skills/deploy/SKILL.md': 'DENIED-MARKER-21\n' },
@@ -149,7 +161,10 @@ const MEMORY_COMBINATIONS = [
 /** Every route × spelling. @type {Combination[]} */
 export const COMBINATIONS = [
   ...Object.entries(PATH_ROUTES).flatMap(([route, make]) => Object.entries(SPELLINGS).map(([spelling, spell]) => ({
-    route, spelling, build: (/** @type {string} */ rule) => ({ deny: [rule], ...make(spell(SECRET)) }),
+    route, spelling, build: (/** @type {string} */ rule) => {
+      const { extraDeny = [], ...setup } = make(spell(SECRET));
+      return { deny: [rule, ...extraDeny], ...setup };
+    },
   }))),
   ...MEMORY_COMBINATIONS,
 ];
@@ -185,7 +200,9 @@ export function run(ctx) {
     const text = JSON.stringify(scenario);
     const answer = runEverywhere(ctx, text);
     if (profile !== 'recommended') continue;
-    const leak = answer.trace && leakedMarker(modelVisible(answer.trace));
+    // A route whose scenario does not run checks nothing: that is the suite's bug, not a pass.
+    if (answer.error) throw new CaseFailure(`${label}: the route's scenario does not run: ${answer.error}`, `runScenario(${escapeNonAscii(clip(text, 20000))})`);
+    const leak = leakedMarker(modelVisible(answer.trace));
     if (leak) throw new CaseFailure(`${label}: runScenario under recommended shows ${leak}`, `runScenario(${escapeNonAscii(clip(text, 20000))})`);
     const sessionLeak = driveSession(ctx, scenario);
     if (sessionLeak) throw new CaseFailure(`${label}: a Session under recommended shows ${sessionLeak.leak}`, escapeNonAscii(sessionLeak.reproducer));
