@@ -47,7 +47,11 @@ const user = (/** @type {string} */ prompt) => ({ kind: 'user', prompt });
 const tool = (/** @type {string} */ name, /** @type {object} */ input, /** @type {object} */ extra = {}) =>
   ({ kind: 'assistant', blocks: [{ type: 'tool_use', name, input, ...extra }] });
 const say = (/** @type {string} */ text) => ({ kind: 'assistant', blocks: [{ type: 'text', text }] });
-const compact = { kind: 'compact', policy: 'claude-code.full', summary: 'We looked at the project.' };
+/** Talk long enough that a full compaction has something to summarise (recommended keeps a recent tail). */
+const LONG_ANSWER = 'The project builds and its tests pass. '.repeat(2000);
+/** A full compaction after long talk. */
+const talkThenCompact = [say(LONG_ANSWER), user('continue'), say(LONG_ANSWER), user('and then?'), say(LONG_ANSWER),
+  { kind: 'compact', policy: 'claude-code.full', summary: 'We looked at the project.' }];
 
 /**
  * @typedef {{ deny: string[], files: Record<string, string>, steps: object[], config?: object }} Setup
@@ -69,13 +73,13 @@ const PATH_ROUTES = {
   changedNote: (p) => ({ files: secretFiles(), steps: [user('write it'), tool('Write', { file_path: p, content: 'placeholder\n' }),
     { kind: 'writeFile', path: SECRET, content: 'DENIED-MARKER-2 changed\n' }, user('anything new?')] }),
   restoreAfterCompaction: (p) => ({ files: secretFiles(), steps: [user('write it'), tool('Write', { file_path: p, content: 'placeholder\n' }),
-    { kind: 'writeFile', path: SECRET, content: 'DENIED-MARKER-3 changed\n' }, compact, user('go on')] }),
+    { kind: 'writeFile', path: SECRET, content: 'DENIED-MARKER-3 changed\n' }, ...talkThenCompact, user('go on')] }),
   openedFile: (p) => ({ files: secretFiles(), steps: [{ kind: 'ide', openedFile: p, selection: { path: p, lineStart: 0, lineCount: 1, text: 'the key' } }, user('what do I look at?')] }),
   directoryMention: (p) => ({ files: secretFiles(), steps: [user(`list @${p.replace(/key\.txt$/, '')} please`)] }),
   readDirectory: (p) => ({ files: secretFiles(), steps: [user('list it'), tool('Read', { file_path: p.replace(/\/key\.txt$/, '') })] }),
   glob: (p) => ({ files: secretFiles(), steps: [user('find files'), tool('Glob', { pattern: '**/*' }), tool('Glob', { pattern: '*', path: p.replace(/\/key\.txt$/, '') })] }),
   grep: (p) => ({ files: secretFiles(), steps: [user('search'), tool('Grep', { pattern: 'needle' }), tool('Grep', { pattern: 'needle', path: p.replace(/\/key\.txt$/, '') }), tool('Grep', { pattern: 'the key', path: p })] }),
-  pinned: (p) => ({ files: secretFiles(), config: { pinned: [p] }, steps: [user('hi'), say('hello'), compact, user('go on')] }),
+  pinned: (p) => ({ files: secretFiles(), config: { pinned: [p] }, steps: [user('hi'), say('hello'), ...talkThenCompact, user('go on')] }),
   // The directory rule is the project's; the one for the additional directory is absolute.
   additionalDirectory: (p) => ({
     extraDeny: [`Read(//shared/${DIR}/**)`],
@@ -96,13 +100,13 @@ const MEMORY_DIRS = ['~/.claude/memory', `${HOME}/.claude/memory`, `${HOME}//.cl
 /** Routes whose spelling is a rule's or an include's. @type {Combination[]} */
 const MEMORY_COMBINATIONS = [
   ...fileRules('CLAUDE.md').map((rule) => ({ route: 'eagerClaudeMd', spelling: rule, build: () => ({
-    deny: [rule], files: { 'CLAUDE.md': 'DENIED-MARKER-5 project rules\n', 'src/a.ts': 'a\n' }, steps: [user('hi'), compact, user('again')] }) })),
+    deny: [rule], files: { 'CLAUDE.md': 'DENIED-MARKER-5 project rules\n', 'src/a.ts': 'a\n' }, steps: [user('hi'), ...talkThenCompact, user('again')] }) })),
   ...fileRules('.claude/CLAUDE.md').map((rule) => ({ route: 'eagerDotClaude', spelling: rule, build: () => ({
     deny: [rule], files: { '.claude/CLAUDE.md': 'DENIED-MARKER-6\n' }, steps: [user('hi')] }) })),
   ...fileRules('CLAUDE.local.md').map((rule) => ({ route: 'eagerLocal', spelling: rule, build: () => ({
     deny: [rule], files: { 'CLAUDE.local.md': 'DENIED-MARKER-7\n' }, steps: [user('hi')] }) })),
   ...INCLUDES.map((include) => ({ route: 'eagerInclude', spelling: include, build: (rule) => ({
-    deny: [rule], files: { ...secretFiles(), 'CLAUDE.md': `Rules.\n${include}\n` }, steps: [user('hi'), compact, user('again')] }) })),
+    deny: [rule], files: { ...secretFiles(), 'CLAUDE.md': `Rules.\n${include}\n` }, steps: [user('hi'), ...talkThenCompact, user('again')] }) })),
   ...['@/etc/passwd', '@/etc//passwd', '@/etc/../etc/passwd', '@~/../../etc/passwd', '@//etc/passwd'].map((include) => ({
     route: 'userClaudeMdInclude', spelling: include, build: () => ({
       deny: ['Read(//etc/passwd)'], files: { '~/.claude/CLAUDE.md': `Mine.\n${include}\n`, '/etc/passwd': 'DENIED-MARKER-8 root:x:0:0\n' }, steps: [user('hi')] }) })),
@@ -111,7 +115,7 @@ const MEMORY_COMBINATIONS = [
     route: 'userClaudeMd', spelling: rules.join(' '), build: () => ({
       deny: rules, files: { '~/.claude/CLAUDE.md': 'DENIED-MARKER-9\n', '~/.claude/rules/mine.md': 'DENIED-MARKER-10\n' }, steps: [user('hi')] }) })),
   ...fileRules('.claude/rules/secret.md').map((rule) => ({ route: 'rulesEager', spelling: rule, build: () => ({
-    deny: [rule], files: { '.claude/rules/secret.md': 'DENIED-MARKER-11\n' }, steps: [user('hi'), compact, user('again')] }) })),
+    deny: [rule], files: { '.claude/rules/secret.md': 'DENIED-MARKER-11\n' }, steps: [user('hi'), ...talkThenCompact, user('again')] }) })),
   ...fileRules('.claude/rules/api.md').map((rule) => ({ route: 'rulesConditional', spelling: rule, build: () => ({
     deny: [rule], files: { '.claude/rules/api.md': '---\npaths: src/**\n---\nDENIED-MARKER-12\n', 'src/a.ts': 'a\n' },
     steps: [user('read'), tool('Read', { file_path: 'src/a.ts' }), user('and @src/a.ts')] }) })),
@@ -140,7 +144,7 @@ const MEMORY_COMBINATIONS = [
       deny: [dir.includes('moire') ? 'Read(~/.claude/mémoire/**)' : 'Read(~/.claude/memory/**)'],
       config: { memoryDir: dir },
       files: { [`${abs}/deploy-notes.md`]: '---\nname: deploy\ndescription: how we deploy the kubernetes cluster\n---\nDENIED-MARKER-18 deploy with kubectl\n', [`${abs}/MEMORY.md`]: 'DENIED-MARKER-19 index\n' },
-      steps: [user('how do we deploy the kubernetes cluster?'), { kind: 'user', prompt: 'deploy again', memories: [`${abs}/deploy-notes.md`] }, compact, user('deploy')],
+      steps: [user('how do we deploy the kubernetes cluster?'), { kind: 'user', prompt: 'deploy again', memories: [`${abs}/deploy-notes.md`] }, ...talkThenCompact, user('deploy')],
     };
   } })),
   ...['clés/plan.md', `${CWD}/clés/plan.md`, 'clés/plan.md'.normalize('NFD'), '~/.claude/plans/plan.md'].map((planFile) => ({
@@ -150,12 +154,12 @@ const MEMORY_COMBINATIONS = [
       // The agent writes the plan (its own words), then the file changes on disk: what
       // compaction restores is the denied file's new content.
       steps: [{ kind: 'setMode', mode: 'plan' }, user('plan it'), tool('Write', { file_path: planFile, content: '1. Plan.\n' }),
-        { kind: 'writeFile', path: planFile, content: 'DENIED-MARKER-22 changed plan\n' }, compact, user('go on'),
+        { kind: 'writeFile', path: planFile, content: 'DENIED-MARKER-22 changed plan\n' }, ...talkThenCompact, user('go on'),
         { kind: 'setMode', mode: 'default' }, user('done?')] }) })),
   ...fileRules('.claude/skills/deploy/SKILL.md').map((rule) => ({ route: 'skills', spelling: rule, build: () => ({
     deny: [rule], config: { skills: [{ name: 'deploy', description: 'Deploys.' }] },
     files: { '.claude/skills/deploy/SKILL.md': 'DENIED-MARKER-21\n' },
-    steps: [user('deploy'), tool('Skill', { skill: 'deploy' }, { output: 'Deploy with care.' }), compact, user('again @.claude/skills/deploy/SKILL.md')] }) })),
+    steps: [user('deploy'), tool('Skill', { skill: 'deploy' }, { output: 'Deploy with care.' }), ...talkThenCompact, user('again @.claude/skills/deploy/SKILL.md')] }) })),
 ];
 
 /** Every route × spelling. @type {Combination[]} */
