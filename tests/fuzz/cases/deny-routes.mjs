@@ -48,7 +48,12 @@ const tool = (/** @type {string} */ name, /** @type {object} */ input, /** @type
   ({ kind: 'assistant', blocks: [{ type: 'tool_use', name, input, ...extra }] });
 const say = (/** @type {string} */ text) => ({ kind: 'assistant', blocks: [{ type: 'text', text }] });
 /** Talk long enough that a full compaction has something to summarise (recommended keeps a recent tail). */
-const LONG_ANSWER = 'The project builds and its tests pass. '.repeat(2000);
+const LONG_SENTENCE = 'The project builds and its tests pass. ';
+const LONG_ANSWER = LONG_SENTENCE.repeat(2000);
+/** A reproducer names the long answer instead of spelling it out. @param {string} json */
+const showLongAnswer = (json) => `(() => { const LONG = ${JSON.stringify(LONG_SENTENCE)}.repeat(2000); return ${json.replaceAll(JSON.stringify(LONG_ANSWER), 'LONG')}; })()`;
+/** @param {string} json */
+const reproducer = (json) => `runScenario(${escapeNonAscii(showLongAnswer(json))})`;
 /** A full compaction after long talk. */
 const talkThenCompact = [say(LONG_ANSWER), user('continue'), say(LONG_ANSWER), user('and then?'), say(LONG_ANSWER),
   { kind: 'compact', policy: 'claude-code.full', summary: 'We looked at the project.' }];
@@ -202,12 +207,12 @@ export function run(ctx) {
   for (const profile of ['recommended', 'claude-code']) {
     const scenario = { profile, cwd: CWD, home: HOME, config: { deny: setup.deny, ...setup.config }, files: setup.files, steps: setup.steps };
     const text = JSON.stringify(scenario);
-    const answer = runEverywhere(ctx, text);
+    const answer = runEverywhere(ctx, text, showLongAnswer);
     if (profile !== 'recommended') continue;
     // A route whose scenario does not run checks nothing: that is the suite's bug, not a pass.
-    if (answer.error) throw new CaseFailure(`${label}: the route's scenario does not run: ${answer.error}`, `runScenario(${escapeNonAscii(clip(text, 20000))})`);
+    if (answer.error) throw new CaseFailure(`${label}: the route's scenario does not run: ${answer.error}`, reproducer(text));
     const leak = leakedMarker(modelVisible(answer.trace));
-    if (leak) throw new CaseFailure(`${label}: runScenario under recommended shows ${leak}`, `runScenario(${escapeNonAscii(clip(text, 20000))})`);
+    if (leak) throw new CaseFailure(`${label}: runScenario under recommended shows ${leak}`, reproducer(text));
     const sessionLeak = driveSession(ctx, scenario);
     if (sessionLeak) throw new CaseFailure(`${label}: a Session under recommended shows ${sessionLeak.leak}`, escapeNonAscii(sessionLeak.reproducer));
   }

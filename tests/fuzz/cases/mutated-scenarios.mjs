@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../engine.mjs';
-import { CaseFailure } from '../engine.mjs';
+import { CaseFailure, Trap } from '../engine.mjs';
 import { pathsInto } from '../api.mjs';
 import { assertSaneNumbers, clip, escapeNonAscii } from '../checks.mjs';
 
@@ -108,28 +108,92 @@ function damageText(rng, text) {
 }
 
 /**
- * Runs a scenario text twice in wasm and queues it for the native runner.
- * @param {import('../fuzz.mjs').Context} ctx @param {string} text one line of JSON
+ * The wasm side's answer to a scenario, run twice: a trace, or an error message. Throws a
+ * CaseFailure for a trace that is not one, two different answers, or inexact numbers.
+ * @param {import('../engine.mjs').Engine} engine @param {string} text
  * @returns {{ trace?: any, error?: string }}
  */
-export function runEverywhere(ctx, text) {
-  const { engine } = ctx;
-  const reproducer = `runScenario(${escapeNonAscii(clip(text, 20000))})`;
-  ctx.reproducer = reproducer;
+function wasmAnswer(engine, text) {
   const answer = () => {
     const outcome = engine.attempt('runScenario(…)', () => engine.api.runScenario(text));
     if (outcome.error) return { error: outcome.error.message };
     if (outcome.value === null || typeof outcome.value !== 'object') {
-      throw new CaseFailure(`runScenario returned ${outcome.value === null ? 'null' : typeof outcome.value}, not a trace`, reproducer);
+      throw new CaseFailure(`runScenario returned ${outcome.value === null ? 'null' : typeof outcome.value}, not a trace`);
     }
     return { trace: outcome.value };
   };
   const first = answer();
-  const firstText = JSON.stringify(first);
-  if (JSON.stringify(answer()) !== firstText) throw new CaseFailure('runScenario gave two different answers to the same scenario', reproducer);
-  if (first.trace) assertSaneNumbers('runScenario', first.trace, reproducer);
-  ctx.native(text, JSON.parse(firstText));
+  if (JSON.stringify(answer()) !== JSON.stringify(first)) throw new CaseFailure('runScenario gave two different answers to the same scenario');
+  if (first.trace) assertSaneNumbers('runScenario', first.trace);
   return first;
+}
+
+/** A failure's message with its numbers left out: what must stay the same while shrinking. @param {string} message */
+const shape = (message) => message.replace(/\d+/g, 'N');
+
+/**
+ * The smallest scenario found, by dropping fields, steps and files one at a time, that
+ * still fails the way `failure` did; the text as it was when it is not a JSON object.
+ * @param {import('../engine.mjs').Engine} engine @param {string} text @param {CaseFailure} failure
+ */
+function shrink(engine, text, failure) {
+  let best;
+  try {
+    best = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (best === null || typeof best !== 'object' || Array.isArray(best)) return text;
+  const still = (/** @type {any} */ candidate) => {
+    try {
+      wasmAnswer(engine, JSON.stringify(candidate));
+      return false;
+    } catch (error) {
+      if (error instanceof Trap || !(error instanceof CaseFailure)) throw error;
+      return shape(error.message) === shape(failure.message);
+    }
+  };
+  const attempt = (/** @type {any} */ candidate) => {
+    if (still(candidate)) best = candidate;
+  };
+  for (const key of ['description', 'name', 'switches', 'config', 'files']) {
+    if (key in best) {
+      const { [key]: _dropped, ...rest } = best;
+      attempt(rest);
+    }
+  }
+  for (let i = Array.isArray(best.steps) ? best.steps.length - 1 : -1; i >= 0; i--) {
+    attempt({ ...best, steps: best.steps.filter((/** @type {unknown} */ _step, /** @type {number} */ j) => j !== i) });
+  }
+  if (best.files && typeof best.files === 'object' && !Array.isArray(best.files)) {
+    for (const key of Object.keys(best.files)) {
+      const { [key]: _dropped, ...files } = best.files;
+      attempt({ ...best, files });
+    }
+  }
+  return JSON.stringify(best);
+}
+
+/**
+ * Runs a scenario text twice in wasm and queues it for the native runner. A failure of the
+ * wasm side comes with the smallest scenario that still fails that way.
+ * @param {import('../fuzz.mjs').Context} ctx @param {string} text one line of JSON
+ * @param {(json: string) => string} [show] how the reproducer writes the scenario's JSON
+ * @returns {{ trace?: any, error?: string }}
+ */
+export function runEverywhere(ctx, text, show = (json) => json) {
+  const { engine } = ctx;
+  const reproducer = (/** @type {string} */ json) => `runScenario(${escapeNonAscii(clip(show(json), 20000))})`;
+  ctx.reproducer = reproducer(text);
+  let answer;
+  try {
+    answer = wasmAnswer(engine, text);
+  } catch (error) {
+    if (error instanceof CaseFailure && !(error instanceof Trap)) error.reproducer = reproducer(shrink(engine, text, error));
+    throw error;
+  }
+  ctx.native(text, JSON.parse(JSON.stringify(answer)));
+  return answer;
 }
 
 /** @param {import('../fuzz.mjs').Context} ctx */
