@@ -5,10 +5,17 @@
 //
 //   node tests/fuzz/fuzz.mjs --seeds 1-2000 [--cases-per-seed N] [--only class[,class]] [--verbose]
 //
+// A seed runs 8 cases (4 hostile-arguments, 1 of each other class; big-traces only on seed 1
+// and every 1000th), so `--seeds 1-12500` is 100,000 cases: `make fuzz` (SEEDS=… to change
+// it); `make test` runs 1-600. The classes, one module each in cases/: hostile-arguments,
+// mutated-scenarios, path-spellings, deny-routes, session-sequences, big-traces.
+//
 // Needs pkg/ (make pkg) and, for the native comparison, target/release/examples/replay
 // (`make fuzz` and `make test-fuzz` build both). Every failure prints its seed, class and
-// case with a reproducer; `--seeds S --only class` runs that case again. Prints one line
-// per class, then `N passed, N failed` alone on the last line; exits 1 on any failure.
+// case with a reproducer (JS over the package's exports; `--verbose` prints every failure
+// in full, otherwise the first 5 of each class); `--seeds S --only class` runs that case
+// again. Prints one line per class, then `N passed, N failed` alone on the last line;
+// exits 1 on any failure (2 on a usage error).
 import { Engine, CaseFailure, Trap } from './engine.mjs';
 import { NativeComparison, nativeRunnerMissing } from './native.mjs';
 import { Rng } from './rng.mjs';
