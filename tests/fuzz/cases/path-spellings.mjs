@@ -62,7 +62,7 @@ function sameFile(ctx) {
     }
     // A mention in the prompt reaches the same file (quoted: names may hold spaces).
     const turn = engine.must('submit', () => session.submit(`look at @"${read}"`, 2));
-    if (!JSON.stringify(turn.request).includes(`CONTENT-${ctx.seed}`)) {
+    if (!JSON.stringify(turn).includes(`CONTENT-${ctx.seed}`)) {
       throw new CaseFailure(`a mention of ${readAs} ${JSON.stringify(read)} did not attach the file written as ${writeAs} ${JSON.stringify(written)}`,
         `${reproducer} s.submit(${JSON.stringify(`look at @"${read}"`)}, 2);`);
     }
