@@ -1,7 +1,8 @@
 // Random sequences of Session calls, with a clock that mostly moves forward but sometimes
-// runs backwards or jumps to 0 or 2^53: no trap, Errors only, numbers that stay exact,
-// Read refusing a negative limit under `recommended`, and the same answers when the same
-// sequence runs again on a fresh session.
+// runs backwards or jumps to 0 or 2^53: no trap, Errors only, numbers that stay exact, and
+// the same answers when the same sequence runs again on a fresh session. Under
+// `recommended`, Read refuses a negative limit, and a clock that went back announces no
+// date change (the date the model was told does not move back).
 import { CaseFailure } from '../engine.mjs';
 import { assertSaneNumbers, canonical, clip } from '../checks.mjs';
 
@@ -19,21 +20,28 @@ const STEPS = ["{ kind: 'setMode', mode: 'plan' }", "{ kind: 'setMode', mode: 'd
   "{ kind: 'touch', path: 'a.txt' }", "{ kind: 'diagnostics', files: [{ path: 'a.txt', items: [{ severity: 'error', line: 0, column: 0, message: 'x' }] }] }"];
 const LIMITS = ['-1', '-(2 ** 53)', '0', '1', '3', '2 ** 53'];
 
-/** @param {import('../rng.mjs').Rng} rng @param {number} now */
+const HOUR = 3600000;
+
+/** Mostly hours forward (days go by), sometimes up to two days back, rarely an extreme. @param {import('../rng.mjs').Rng} rng @param {number} now */
 function nextTime(rng, now) {
   const roll = rng.next();
-  if (roll < 0.12) return Math.max(0, now - 1 - rng.below(5000));
-  if (roll < 0.16) return rng.pick([0, 2 ** 53, 2 ** 53 - 1]);
-  return now + rng.below(100000);
+  if (roll < 0.12) return Math.max(0, now - 1 - rng.below(48 * HOUR));
+  if (roll < 0.15) return rng.pick([0, 2 ** 53, 2 ** 53 - 1]);
+  return Math.min(2 ** 53, now + rng.below(6 * HOUR));
 }
 
-/** The calls of one sequence, as JS statements over `s`. @param {import('../rng.mjs').Rng} rng */
+/**
+ * The calls of one sequence, as JS statements over `s`, with the clock when each is made.
+ * @param {import('../rng.mjs').Rng} rng
+ */
 function sequence(rng) {
   const calls = [];
-  let now = 1000;
+  const times = [];
+  let now = 1764547200000;
   const count = 5 + rng.below(20);
   for (let i = 0; i < count; i++) {
     now = nextTime(rng, now);
+    times.push(now);
     const path = JSON.stringify(rng.pick(PATHS));
     calls.push(rng.pick([
       () => `s.writeFile(${path}, ${rng.pick(CONTENTS)}, ${now})`,
@@ -58,7 +66,7 @@ function sequence(rng) {
       () => 's.fileState()',
     ])());
   }
-  return calls;
+  return { calls, times };
 }
 
 /** @param {import('../fuzz.mjs').Context} ctx */
@@ -66,7 +74,7 @@ export function run(ctx) {
   const { rng, engine } = ctx;
   const profile = rng.pick(['claude-code', 'codex', 'recommended']);
   const options = { profile, cwd: '/p', home: '/home/u', config: rng.chance(0.5) ? { deny: ['Read(./.env)'], memoryDir: '~/.claude/memory' } : {} };
-  const calls = sequence(rng);
+  const { calls, times } = sequence(rng);
   const reproducer = `const s = new Session(${JSON.stringify(options)}); ${calls.join('; ')};`;
   const compiled = calls.map((call) => new Function('s', `return (${call});`));
 
@@ -77,7 +85,10 @@ export function run(ctx) {
         const outcome = engine.attempt(clip(calls[i], 160), () => call(session));
         if (outcome.error) return `throws ${outcome.error.message}`;
         assertSaneNumbers(clip(calls[i], 160), outcome.value, reproducer);
-        checkNegativeLimit(profile, calls[i], outcome.value, reproducer);
+        if (profile === 'recommended') {
+          checkNegativeLimit(calls[i], outcome.value, reproducer);
+          if (times[i] < Math.max(...times.slice(0, i))) checkNoDateChange(calls[i], outcome.value, reproducer);
+        }
         return canonical(outcome.value);
       });
     } finally {
@@ -93,13 +104,23 @@ export function run(ctx) {
 }
 
 /**
- * Under `recommended`, Read refuses a negative limit (Claude Code's quirk reads the lines
- * before the last); an accepted one must come back as an error result.
- * @param {string} profile @param {string} call @param {any} value @param {string} reproducer
+ * Read refuses a negative limit (Claude Code's quirk reads the lines before the last): an
+ * accepted one must come back as an error result.
+ * @param {string} call @param {any} value @param {string} reproducer
  */
-function checkNegativeLimit(profile, call, value, reproducer) {
-  if (profile !== 'recommended' || !/^s\.read\(.*limit: -/.test(call)) return;
+function checkNegativeLimit(call, value, reproducer) {
+  if (!/^s\.read\(.*limit: -/.test(call)) return;
   if (value && value.isError === false) {
     throw new CaseFailure(`${call} was accepted under recommended: ${clip(JSON.stringify(value), 200)}`, reproducer);
   }
+}
+
+/**
+ * A call made at a time earlier than one before it does not tell the model the date
+ * changed: the calendar does not run backwards.
+ * @param {string} call @param {any} value @param {string} reproducer
+ */
+function checkNoDateChange(call, value, reproducer) {
+  const change = value?.attachments?.find((/** @type {{ kind: string }} */ a) => a.kind === 'date_change');
+  if (change) throw new CaseFailure(`${clip(call, 160)} went back in time and announced a date change: ${clip(change.text, 200)}`, reproducer);
 }
