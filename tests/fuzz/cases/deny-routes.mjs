@@ -18,7 +18,7 @@ const SECRET = `${DIR}/key.txt`;
 const NAMED = `${DIR}/DENIED-MARKER-0.txt`;
 const MARKER = /DENIED-MARKER-\d+/;
 
-/** Spellings of a path relative to the cwd; the NFD ones are where F6 lives. */
+/** Spellings of a path relative to the cwd; the NFD ones spell the accented directory unlike the rule. */
 const SPELLINGS = {
   relative: (/** @type {string} */ r) => r,
   dot: (/** @type {string} */ r) => `./${r}`,
@@ -199,8 +199,10 @@ function leakedMarker(text) {
 
 /** @param {import('../fuzz.mjs').Context} ctx */
 export function run(ctx) {
-  const { rng, engine } = ctx;
-  const combination = COMBINATIONS[((ctx.seed - 1) * 7 + ctx.caseIndex) % COMBINATIONS.length];
+  // Consecutive seeds walk through every combination in turn (further cases of a seed start
+  // elsewhere in the list); the rule's spelling is the seed's draw.
+  const combination = COMBINATIONS[(ctx.seed - 1 + ctx.caseIndex * 127) % COMBINATIONS.length];
+  const rng = ctx.rng;
   const rule = rng.pick(DIR_RULES);
   const setup = combination.build(rule);
   const label = escapeNonAscii(`${combination.route} x ${combination.spelling} (rules ${JSON.stringify(setup.deny)})`);
@@ -214,7 +216,11 @@ export function run(ctx) {
     const leak = leakedMarker(modelVisible(answer.trace));
     if (leak) throw new CaseFailure(`${label}: runScenario under recommended shows ${leak}`, reproducer(text));
     const sessionLeak = driveSession(ctx, scenario);
-    if (sessionLeak) throw new CaseFailure(`${label}: a Session under recommended shows ${sessionLeak.leak}`, escapeNonAscii(sessionLeak.reproducer));
+    if (sessionLeak) {
+      const script = sessionLeak.reproducer.replaceAll(JSON.stringify(LONG_ANSWER), 'LONG');
+      throw new CaseFailure(`${label}: a Session under recommended shows ${sessionLeak.leak}`,
+        escapeNonAscii(`const LONG = ${JSON.stringify(LONG_SENTENCE)}.repeat(2000); ${script}`));
+    }
   }
   if ((combination.route === 'read' || combination.route === 'mention') && SAME_FILE.includes(combination.spelling)) {
     editOracle(ctx, SPELLINGS[/** @type {keyof typeof SPELLINGS} */ (combination.spelling)](SECRET), rule);
