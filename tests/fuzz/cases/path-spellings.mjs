@@ -3,6 +3,7 @@
 // surrogate) never reach it; the odd ones (backslashes, URLs, percent-escapes) never trap;
 // and a scenario spelled any of these ways runs the same natively and in wasm.
 import { CaseFailure } from '../engine.mjs';
+import { escapeNonAscii } from '../checks.mjs';
 import { runEverywhere } from './mutated-scenarios.mjs';
 
 const CWD = '/p';
@@ -52,19 +53,19 @@ function sameFile(ctx) {
   const [writeAs, readAs] = [rng.pick(Object.keys(SAME_FILE)), rng.pick(Object.keys(SAME_FILE))];
   const written = SAME_FILE[writeAs](rel), read = SAME_FILE[readAs](rel);
   const content = `CONTENT-${ctx.seed}\n`;
-  const reproducer = `const s = new Session({ cwd: '${CWD}', home: '${HOME}' }); s.writeFile(${JSON.stringify(written)}, ${JSON.stringify(content)}, 1); s.readFileText(${JSON.stringify(read)});`;
+  const reproducer = escapeNonAscii(`const s = new Session({ cwd: '${CWD}', home: '${HOME}' }); s.writeFile(${JSON.stringify(written)}, ${JSON.stringify(content)}, 1); s.readFileText(${JSON.stringify(read)});`);
   const session = engine.must('new Session', () => new engine.api.Session({ cwd: CWD, home: HOME }));
   try {
     engine.must(`writeFile(${JSON.stringify(written)})`, () => session.writeFile(written, content, 1));
     const text = engine.attempt(`readFileText(${JSON.stringify(read)})`, () => session.readFileText(read));
     if (text.value !== content) {
-      throw new CaseFailure(`written as ${writeAs} ${JSON.stringify(written)}, read as ${readAs} ${JSON.stringify(read)}: ${text.error ? text.error.message : JSON.stringify(text.value)}`, reproducer);
+      throw new CaseFailure(escapeNonAscii(`written as ${writeAs} ${JSON.stringify(written)}, read as ${readAs} ${JSON.stringify(read)}: ${text.error ? text.error.message : JSON.stringify(text.value)}`), reproducer);
     }
     // A mention in the prompt reaches the same file (quoted: names may hold spaces).
     const turn = engine.must('submit', () => session.submit(`look at @"${read}"`, 2));
     if (!JSON.stringify(turn).includes(`CONTENT-${ctx.seed}`)) {
-      throw new CaseFailure(`a mention of ${readAs} ${JSON.stringify(read)} did not attach the file written as ${writeAs} ${JSON.stringify(written)}`,
-        `${reproducer} s.submit(${JSON.stringify(`look at @"${read}"`)}, 2);`);
+      throw new CaseFailure(escapeNonAscii(`a mention of ${readAs} ${JSON.stringify(read)} did not attach the file written as ${writeAs} ${JSON.stringify(written)}`),
+        `${reproducer} ${escapeNonAscii(`s.submit(${JSON.stringify(`look at @"${read}"`)}, 2);`)}`);
     }
   } finally {
     session.free();
@@ -77,14 +78,14 @@ function distinctFiles(ctx) {
   const pairs = [['x\uD800.txt', 'x\uDC00.txt'], ['x\uD800.txt', 'x\uFFFD.txt'], ['\uDBFF\uDBFF', '\uDFFF'],
     ['A.txt', 'a.txt'], ['café.txt', 'cafe\u0300.txt'], ['ﬁ.txt', 'fi.txt'], ['a\\b.txt', 'a/b.txt'], ['a b', 'a%20b']];
   const [first, second] = rng.pick(pairs);
-  const reproducer = `const s = new Session({ cwd: '${CWD}' }); s.writeFile(${JSON.stringify(first)}, 'FIRST', 1); s.readFileText(${JSON.stringify(second)});`;
+  const reproducer = escapeNonAscii(`const s = new Session({ cwd: '${CWD}' }); s.writeFile(${JSON.stringify(first)}, 'FIRST', 1); s.readFileText(${JSON.stringify(second)});`);
   const session = engine.must('new Session', () => new engine.api.Session({ cwd: CWD }));
   try {
     // Refusing a name (a lone surrogate is not text) is fine; reaching another file is not.
     if (engine.attempt('writeFile', () => session.writeFile(first, 'FIRST', 1)).error) return;
     const seen = engine.attempt('readFileText', () => session.readFileText(second));
     if (seen.value === 'FIRST') {
-      throw new CaseFailure(`${JSON.stringify(first)} and ${JSON.stringify(second)} are one file`, reproducer);
+      throw new CaseFailure(escapeNonAscii(`${JSON.stringify(first)} and ${JSON.stringify(second)} are one file`), reproducer);
     }
   } finally {
     session.free();
