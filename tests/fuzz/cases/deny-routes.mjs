@@ -137,7 +137,7 @@ const MEMORY_COMBINATIONS = [
   ...fileRules('pkg/.claude/rules/r.md').map((rule) => ({ route: 'nestedRules', spelling: rule, build: () => ({
     deny: [rule], files: { 'pkg/.claude/rules/r.md': 'DENIED-MARKER-15\n', 'pkg/src/a.ts': 'a\n' },
     steps: [user('read'), tool('Read', { file_path: 'pkg/src/a.ts' })] }) })),
-  ...[['Read(//shared/CLAUDE.md)', 'Read(//shared/.claude/rules/r.md)'], ['Read(//shared/**)'], ['Read(//shared//**)'],
+  ...[['Read(//shared/CLAUDE.md)', 'Read(//shared/.claude/rules/r.md)'], ['Read(//shared/**)'], ['Read(//shared/*.md)', 'Read(//shared/.claude/**)'],
     ['Read(**/CLAUDE.md)', 'Read(**/.claude/rules/**)']].map((rules) => ({
     route: 'additionalDirectoryMemory', spelling: rules.join(' '), build: () => ({
       deny: rules, config: { additionalDirectories: ['/shared'] },
