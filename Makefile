@@ -12,12 +12,13 @@ WASM_ARTIFACT := target/$(WASM_TARGET)/release/context_assembly_wasm.wasm
 BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve test check test-rust nostd \
-        test-node typecheck test-browser bench size screenshot fmt
+        test-node test-fuzz typecheck test-browser bench size screenshot fmt fuzz replay
 
 help:
 	@echo "make serve   build pkg/ (release) and serve the playground"
 	@echo "make test    set up what is missing, then run every check and test"
 	@echo "make pkg     build pkg/ alone (release: LTO, opt-level 3, simd128, wasm-opt)"
+	@echo "make fuzz    the long fuzz run of the JS API: SEEDS=1-12500 (100,000 cases) unless given; make test runs 1-600"
 	@echo "make bench   benchmarks (not part of make test)"
 	@echo "make size    gzipped size of the wasm module"
 	@echo "make screenshot  retake web/playground.png for the README"
@@ -63,7 +64,7 @@ serve: pkg
 	python3 -m http.server $(PORT) --bind 127.0.0.1
 
 # ---- tests ------------------------------------------------------------------------------------
-test: setup check test-rust nostd pkg test-node typecheck test-browser
+test: setup check test-rust nostd pkg test-node test-fuzz typecheck test-browser
 	@echo "make test: every check passed"
 
 check: setup-rust
@@ -80,6 +81,21 @@ nostd: setup-rust
 
 test-node: pkg
 	node --test tests/node/
+
+# The fuzz suite (tests/fuzz/fuzz.mjs): seeded cases over the whole JS API, compared with the
+# native runner. `make test` runs a short run of a few thousand cases.
+SEEDS ?= 1-12500
+FUZZ_SHORT_SEEDS := 1-600
+
+# The native side of the fuzz suite's native = wasm check.
+replay:
+	cargo build --release -p context-assembly --features serde --example replay
+
+test-fuzz: pkg replay
+	node tests/fuzz/fuzz.mjs --seeds $(FUZZ_SHORT_SEEDS)
+
+fuzz: pkg replay
+	node tests/fuzz/fuzz.mjs --seeds $(SEEDS)
 
 typecheck: pkg setup-node
 	$(BIN)/tsc -p web/jsconfig.json
