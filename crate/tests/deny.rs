@@ -149,6 +149,7 @@ fn deny_rules_fixture() {
         home: fixture.roots.home.clone(),
         claude_config_dir: fixture.roots.claude_config_dir.clone(),
         flag_settings_dir: Some(fixture.roots.flag_settings_dir.clone()),
+        additional_directories: Vec::new(),
     };
     let mut failures = Vec::new();
     for case in &fixture.rules {

@@ -117,6 +117,11 @@ pub struct Roots {
     /// The directory of the `--settings` file, root of `/x` in flag settings; the original
     /// cwd when there is none.
     pub flag_settings_dir: Option<String>,
+    /// Further working directories (`additionalDirectories`), where the project's rules
+    /// that match at any depth also apply under
+    /// [`DenyRulesSwitches::floating_rules_cover_additional_directories`].
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub additional_directories: Vec<String>,
 }
 
 impl Roots {
@@ -130,6 +135,7 @@ impl Roots {
             home: String::from(home),
             claude_config_dir,
             flag_settings_dir: None,
+            additional_directories: Vec::new(),
         }
     }
 }
@@ -164,6 +170,11 @@ pub struct DenyRulesSwitches {
     /// case-sensitive one such as the virtual workspace, `.ENV` names another file, which
     /// `Read(.env)` should not deny.
     pub case_insensitive_patterns: bool,
+    /// §2.3, beside Q13: a project rule whose pattern matches at any depth (`**/x`, or a
+    /// name with no `/`) also denies under each additional working directory. The original
+    /// (`false`) matches project rules only below the project, so `Read(**/CLAUDE.md)`
+    /// leaves `/shared/CLAUDE.md` of an additional directory readable, and sent as memory.
+    pub floating_rules_cover_additional_directories: bool,
 }
 
 impl DenyRulesSwitches {
@@ -174,6 +185,7 @@ impl DenyRulesSwitches {
             anchor_dot_slash_patterns: false,
             relative_rules_root: RelativeRulesRoot::CurrentCwd,
             case_insensitive_patterns: true,
+            floating_rules_cover_additional_directories: false,
         }
     }
 
@@ -184,6 +196,7 @@ impl DenyRulesSwitches {
             anchor_dot_slash_patterns: true,
             relative_rules_root: RelativeRulesRoot::OriginalCwd,
             case_insensitive_patterns: false,
+            floating_rules_cover_additional_directories: true,
         }
     }
 }
@@ -209,6 +222,10 @@ pub struct Denial {
 pub struct DenyRules {
     tool_wide: Option<(String, RuleSource)>,
     groups: Vec<RootGroup>,
+    /// The project root, and the additional directories its floating rules also cover
+    /// (empty unless the switch is on).
+    original_cwd: String,
+    covered_directories: Vec<String>,
 }
 
 /// The patterns sharing one root: one `ignore()` instance in the original.
@@ -262,6 +279,7 @@ impl DenyRules {
         roots: &Roots,
         switches: &DenyRulesSwitches,
     ) -> Result<DenyRules, Error> {
+        let additional_directories = &roots.additional_directories;
         let roots = ResolvedRoots::new(roots)?;
         let mut tool_wide = None;
         let mut groups: Vec<RootGroup> = Vec::new();
@@ -300,7 +318,18 @@ impl DenyRules {
                 .collect();
             group.matcher = Gitignore::new(&patterns, switches.case_insensitive_patterns);
         }
-        Ok(DenyRules { tool_wide, groups })
+        let covered_directories = match switches.floating_rules_cover_additional_directories {
+            true => (additional_directories.iter())
+                .map(|dir| without_trailing_slash(nfc(lexical_normalize(dir))))
+                .collect(),
+            false => Vec::new(),
+        };
+        Ok(DenyRules {
+            tool_wide,
+            groups,
+            original_cwd: roots.original_cwd,
+            covered_directories,
+        })
     }
 
     /// The rule that denies reading `path`, or `None` when reading it is allowed.
@@ -348,6 +377,34 @@ impl DenyRules {
                 return group.denial(index, root);
             }
         }
+        self.floating_denial(&path, &cwd)
+    }
+
+    /// A project rule that matches at any depth, matched under the additional directory
+    /// that holds `path`.
+    fn floating_denial(&self, path: &str, cwd: &str) -> Option<Denial> {
+        for dir in &self.covered_directories {
+            let relative = posix_relative(dir, path);
+            if relative.is_empty() || relative == ".." || relative.starts_with("../") {
+                continue;
+            }
+            for group in &self.groups {
+                let project = match &group.root {
+                    GroupRoot::CurrentCwd => cwd == self.original_cwd,
+                    GroupRoot::Fixed(root) => *root == self.original_cwd,
+                };
+                let Some(index) = group
+                    .matcher
+                    .ignoring_pattern(&relative)
+                    .filter(|_| project)
+                else {
+                    continue;
+                };
+                if group.entries.get(index).is_some_and(|e| floats(&e.pattern)) {
+                    return group.denial(index, dir);
+                }
+            }
+        }
         None
     }
 
@@ -380,6 +437,14 @@ impl RootGroup {
             root: String::from(root),
         })
     }
+}
+
+/// Whether a gitignore pattern matches at any depth: it starts with `**/`, or it has no `/`
+/// but at its end.
+fn floats(pattern: &str) -> bool {
+    let name = pattern.strip_suffix("/**").unwrap_or(pattern);
+    let name = name.strip_suffix('/').unwrap_or(name);
+    name.starts_with("**/") || !name.contains('/')
 }
 
 fn add_entry(groups: &mut Vec<RootGroup>, root: GroupRoot, entry: Entry) {
@@ -514,6 +579,40 @@ fn posix_relative(from: &str, to: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floating_project_rules_cover_additional_directories_when_switched_on() {
+        let rules = [
+            RuleSpec::new("Read(**/CLAUDE.md)", RuleSource::ProjectSettings),
+            RuleSpec::new("Read(.env)", RuleSource::ProjectSettings),
+            RuleSpec::new("Read(src/key.pem)", RuleSource::ProjectSettings),
+        ];
+        let mut roots = Roots::new("/p", "/h");
+        roots.additional_directories = alloc::vec!["/shared".into()];
+        let fixed = DenyRules::new(&rules, &roots, &DenyRulesSwitches::recommended()).unwrap();
+        let denial = fixed
+            .check("/shared/CLAUDE.md", "/p")
+            .expect("`**/` floats");
+        assert_eq!(
+            (denial.rule.as_str(), denial.root.as_str()),
+            ("Read(**/CLAUDE.md)", "/shared")
+        );
+        assert!(
+            fixed.check("/shared/deep/.env", "/p").is_some(),
+            "a bare name floats"
+        );
+        assert!(
+            fixed.check("/shared/src/key.pem", "/p").is_none(),
+            "an anchored path does not"
+        );
+        assert!(
+            fixed.check("/elsewhere/CLAUDE.md", "/p").is_none(),
+            "outside every root"
+        );
+        let original = DenyRules::new(&rules, &roots, &DenyRulesSwitches::claude_code()).unwrap();
+        assert!(original.check("/shared/CLAUDE.md", "/p").is_none());
+        assert!(original.check("/p/a/CLAUDE.md", "/p").is_some());
+    }
 
     #[test]
     fn relative_paths_as_node_gives_them() {

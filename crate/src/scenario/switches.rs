@@ -74,6 +74,7 @@ switches!(crate::deny::DenyRulesSwitches {
     tool_wide_rules_deny_attachments => "toolWideRulesDenyAttachments",
     anchor_dot_slash_patterns => "anchorDotSlashPatterns",
     case_insensitive_patterns => "caseInsensitivePatterns",
+    floating_rules_cover_additional_directories => "floatingRulesCoverAdditionalDirectories",
 });
 
 switches!(crate::read::ReadRules {

@@ -249,28 +249,26 @@ impl Session {
             .iter()
             .map(|text| RuleSpec::new(text, RuleSource::ProjectSettings))
             .collect();
+        let additional_dirs = (config.additional_directories.iter())
+            .map(|dir| expand_path(dir, &cwd, &home, &profile.paths))
+            .collect::<Result<Vec<String>, Error>>()?;
+        let mut roots = Roots::new(&cwd, &home);
+        roots.additional_directories = additional_dirs.clone();
         // The rules are the session's `config.deny`; the error names them so.
-        let deny =
-            DenyRules::new(&rules, &Roots::new(&cwd, &home), &profile.deny).map_err(|error| {
-                match error {
-                    Error::InvalidConfig { field, reason } => Error::InvalidConfig {
-                        field: field.replacen("permissions.deny", "config.deny", 1),
-                        reason,
-                    },
-                    other => other,
-                }
-            })?;
+        let deny = DenyRules::new(&rules, &roots, &profile.deny).map_err(|error| match error {
+            Error::InvalidConfig { field, reason } => Error::InvalidConfig {
+                field: field.replacen("permissions.deny", "config.deny", 1),
+                reason,
+            },
+            other => other,
+        })?;
         let mut vfs = Vfs::new();
         for dir in [&cwd, &home] {
             vfs.mkdir(dir, 0).map_err(fs_error)?;
         }
         let mut memory_roots = MemoryRoots::new(&cwd);
         memory_roots.home = Some(home.clone());
-        for dir in &config.additional_directories {
-            memory_roots
-                .additional_dirs
-                .push(expand_path(dir, &cwd, &home, &profile.paths)?);
-        }
+        memory_roots.additional_dirs = additional_dirs;
         Ok(Session {
             file_state: FileStateCache::new(profile.file_state),
             profile,
