@@ -12,7 +12,7 @@ WASM_ARTIFACT := target/$(WASM_TARGET)/release/context_assembly_wasm.wasm
 BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve test check test-rust nostd \
-        test-node typecheck test-browser bench size screenshot fmt
+        test-node typecheck test-browser bench size screenshot fmt conformance-setup conformance
 
 help:
 	@echo "make serve   build pkg/ (release) and serve the playground"
@@ -21,6 +21,7 @@ help:
 	@echo "make bench   benchmarks (not part of make test)"
 	@echo "make size    gzipped size of the wasm module"
 	@echo "make screenshot  retake web/playground.png for the README"
+	@echo "make conformance  run the real Claude Code against a mock API and compare its requests with ours"
 
 # ---- set-up: each step installs only what is missing ---------------------------------------
 setup: setup-rust setup-node setup-browser
@@ -86,6 +87,18 @@ typecheck: pkg setup-node
 
 test-browser: pkg setup-browser setup-node
 	node --test --test-concurrency=1 tests/browser/
+
+# ---- the conformance lab (not part of make test yet) --------------------------------------------
+# The real clients, pinned by their own lockfile so the lab never follows a moving release.
+# Claude Code's vendored ripgrep ships without its exec bit, so the driver points it at the system one.
+ORACLES := tests/conformance/oracles
+
+conformance-setup:
+	@if [ ! -d $(ORACLES)/node_modules ]; then npm ci --prefix $(ORACLES) --no-audit --no-fund; fi
+	@if ! command -v rg >/dev/null; then \
+	  echo "installing Debian's ripgrep"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ripgrep; \
+	fi
 
 # ---- measurements (not part of make test) ------------------------------------------------------
 bench: pkg
