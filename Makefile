@@ -100,6 +100,11 @@ conformance-setup:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ripgrep; \
 	fi
 
+# Recordings and target/conformance/report.json stay under target/: vendor requests are never committed.
+conformance: pkg conformance-setup
+	node tests/conformance/run.mjs
+	node tests/conformance/run.mjs --self-test
+
 # ---- measurements (not part of make test) ------------------------------------------------------
 bench: pkg
 	cargo bench -p context-assembly --features serde --bench engines
