@@ -5,7 +5,7 @@
 // A request's new part is split into items, in order:
 //   prompt        the typed text
 //   mention       a file attached for an @-mention: its path, its numbered lines, how many
-//                 notes are nested in the result (the malware note, Q23)
+//                 notes are nested in the result (the malware note, Q23) and the numbers in them
 //   directory     a directory attached for an @-mention: its path and listing
 //   changed-file  a note that a file changed on disk: its path and the snippet's numbered lines
 //   memory        a nested CLAUDE.md: its path and content
@@ -13,7 +13,7 @@
 //   skill-listing the skills offered: their names
 //   tool-result   a tool's result: its call id, whether it failed, its numbered lines, or else
 //                 the paths a successful result names
-//   note          any other reminder (prose only: compared by presence and place)
+//   note          any other reminder: compared by place, the tool names and paths it mentions
 // An item found inside a tool_result carries `folded: true` (Q50: mid-turn attachments ride in
 // the last tool result). Only format facts are relied on: the `<system-reminder>` wrapper,
 // `N\t` line numbers, the call note's JSON, `# claudeMd`/`# currentDate`, `Contents of`,
@@ -28,6 +28,9 @@
 const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
 const NUMBERED_LINE = /^\d+\t/;
 const ABSOLUTE_PATH = /(?:^|[\s"'(])(\/[^\s"'`,;:)]+)/g;
+// Tool names are identifiers, not wording: a reminder that names TodoWrite is a todo reminder on
+// either side, whatever its sentences say.
+const TOOL_NAME = ['Read', 'Edit', 'Write', 'Bash', 'Glob', 'Grep', 'TodoWrite', 'TaskCreate', 'TaskUpdate', 'Skill', 'ExitPlanMode', 'AskUserQuestion'];
 const CONTEXT_SECTION = /^# (claudeMd|currentDate|gitStatus)$/m;
 
 /** The items Claude Code sent after the last assistant message of `body`. */
@@ -130,6 +133,8 @@ export function segments(text) {
 const numberedLines = (text) => outsideReminders(text).split('\n').filter((l) => NUMBERED_LINE.test(l));
 const outsideReminders = (text) => segments(text).filter((s) => !s.reminder).map((s) => s.text).join('');
 const nestedNotes = (text) => segments(text).filter((s) => s.reminder).length;
+// Numbers in a nested warning are facts (the offset asked for, the file's line count), its sentences are not.
+const nestedNumbers = (text) => segments(text).filter((s) => s.reminder).flatMap((s) => s.text.match(/\d+/g) ?? []).map(Number);
 const pathsIn = (text) => [...new Set([...text.matchAll(ABSOLUTE_PATH)].map((m) => m[1].replace(/[.]+$/, '')))];
 
 function toolResultItem(block, text) {
@@ -157,14 +162,14 @@ function reminderItem(raw) {
     const lead = inner.split('\n').slice(0, firstNumbered).join('\n');
     const named = pathsIn(lead);
     if (named.length) return { kind: 'changed-file', path: named[0], lines };
-    return { kind: 'result', lines, nestedNotes: nestedNotes(inner) };
+    return { kind: 'result', lines, nestedNotes: nestedNotes(inner), nestedNumbers: nestedNumbers(inner) };
   }
   const memory = /^Contents of (\/\S+?)(?: \(.*\))?:\n\n([\s\S]*)$/.exec(inner);
   if (memory) return { kind: 'memory', path: memory[1], content: memory[2].trim() };
   const skills = inner.split('\n').filter((l) => /^- [\w:.-]+: /.test(l));
   if (skills.length) return { kind: 'skill-listing', names: skills.map((l) => l.slice(2, l.indexOf(': '))) };
   const [, ...rest] = inner.split('\n');
-  return { kind: 'note', paths: pathsIn(inner), body: rest };
+  return { kind: 'note', nestedNotes: nestedNotes(inner), nestedNumbers: nestedNumbers(inner), tools: TOOL_NAME.filter((name) => new RegExp(`\\b${name}\\b`).test(inner)), paths: pathsIn(inner), body: rest };
 }
 
 function userContextItem(inner) {
@@ -190,12 +195,16 @@ function mergeCallsWithResults(items) {
     const next = items[i + 1];
     if (item.kind === 'call' && next && (next.kind === 'result' || next.kind === 'note')) {
       const folded = item.folded || next.folded ? { folded: true } : {};
-      if (item.tool === 'Read') merged.push({ kind: 'mention', path: item.path, lines: next.lines ?? [], nestedNotes: next.nestedNotes ?? 0, ...folded });
+      const numbers = next.nestedNumbers.length ? { nestedNumbers: next.nestedNumbers } : {};
+      if (item.tool === 'Read') merged.push({ kind: 'mention', path: item.path, lines: next.lines ?? [], nestedNotes: next.nestedNotes, ...numbers, ...folded });
       else merged.push({ kind: 'directory', command: item.command, listing: next.body ?? [], ...folded });
       i += 1;
     } else if (item.kind === 'note') {
-      const { body, ...facts } = item;
-      merged.push(facts);
+      const { body, nestedNumbers, ...facts } = item;
+      merged.push(nestedNumbers.length ? { ...facts, nestedNumbers } : facts);
+    } else if (item.kind === 'result') {
+      const { nestedNumbers, ...facts } = item;
+      merged.push(nestedNumbers.length ? { ...facts, nestedNumbers } : facts);
     } else merged.push(item);
   }
   return merged;
