@@ -152,7 +152,11 @@ function reminderItem(raw) {
   const call = /(\{"(?:file_path|command)".*\})\s*$/.exec(inner.split('\n')[0]);
   if (call && inner.trim().split('\n').length === 1) {
     const input = JSON.parse(call[1]);
-    if (input.file_path !== undefined) return { kind: 'call', tool: 'Read', path: input.file_path };
+    if (input.file_path !== undefined) {
+      // Anything beside the path (an offset, a limit) is part of what the model is told (Q21).
+      const { file_path: path, ...rest } = input;
+      return { kind: 'call', tool: 'Read', path, ...(Object.keys(rest).length ? { input: rest } : {}) };
+    }
     return { kind: 'call', tool: 'Bash', command: input.command };
   }
   if (CONTEXT_SECTION.test(inner)) return userContextItem(inner);
@@ -196,7 +200,7 @@ function mergeCallsWithResults(items) {
     if (item.kind === 'call' && next && (next.kind === 'result' || next.kind === 'note')) {
       const folded = item.folded || next.folded ? { folded: true } : {};
       const numbers = next.nestedNumbers.length ? { nestedNumbers: next.nestedNumbers } : {};
-      if (item.tool === 'Read') merged.push({ kind: 'mention', path: item.path, lines: next.lines ?? [], nestedNotes: next.nestedNotes, ...numbers, ...folded });
+      if (item.tool === 'Read') merged.push({ kind: 'mention', path: item.path, ...(item.input ? { input: item.input } : {}), lines: next.lines ?? [], nestedNotes: next.nestedNotes, ...numbers, ...folded });
       else merged.push({ kind: 'directory', command: item.command, listing: next.body ?? [], ...folded });
       i += 1;
     } else if (item.kind === 'note') {

@@ -20,8 +20,15 @@ const OUT = join(ROOT, 'target/conformance');
 engine.initSync({ module: readFileSync(join(ROOT, 'pkg/context_assembly_bg.wasm')) });
 
 // Switches whose flip changes what the lab's scenarios send, each against a quirk the oracle
-// has: the trailing empty line of a read (Q16) and the snippet's numbering from the old file (Q33).
-const SELF_TEST_SWITCHES = { 'read.dropTrailingEmptyLine': true, 'changeSnippets.numberFromNewFile': true };
+// has: the trailing empty line of a read (Q16), the snippet's numbering from the old file (Q33),
+// the ranged call note that hides the range (Q21), silently emptied and deleted files (Q35, Q38).
+const SELF_TEST_SWITCHES = {
+  'read.dropTrailingEmptyLine': true,
+  'changeSnippets.numberFromNewFile': true,
+  'fileContext.callNoteShowsRange': true,
+  'fileContext.noteEmptiedFiles': true,
+  'fileContext.noteDeletedFiles': true,
+};
 
 /** @type {{ scenario: string, match: string, reason: string }[]} */
 const KNOWN = JSON.parse(readFileSync(join(LAB, 'known-differences.json'), 'utf8')).differences;
