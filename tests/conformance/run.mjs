@@ -124,12 +124,14 @@ async function main() {
     sessions: sessions.length,
     requests: all.length,
     requestsMatched: all.filter((r) => r.matched).length,
+    requestsWithKnownDifferencesOnly: all.filter((r) => r.knownOnly).length,
     items: all.reduce((sum, r) => sum + r.items, 0),
     itemsMatched: all.reduce((sum, r) => sum + itemsMatched(r), 0),
     unknownMismatches: all.filter((r) => r.unknown.length > 0).length,
   };
   console.log(
-    `${totals.sessions} sessions × ${totals.requests} requests (${totals.requestsMatched} matched) × ${totals.items} items (${totals.itemsMatched} matched); ` +
+    `${totals.sessions} sessions × ${totals.requests} requests (${totals.requestsMatched} matched, ${totals.requestsWithKnownDifferencesOnly} with known differences only) × ` +
+      `${totals.items} items (${totals.itemsMatched} matched); ` +
       `${totals.unknownMismatches} requests with differences not in known-differences.json`,
   );
   const report = { selfTest, switches: selfTest ? SELF_TEST_SWITCHES : {}, totals, sessions, skipped };
