@@ -12,7 +12,8 @@ WASM_ARTIFACT := target/$(WASM_TARGET)/release/context_assembly_wasm.wasm
 BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve test check test-rust nostd \
-        test-node test-fuzz typecheck test-browser bench size screenshot fmt fuzz replay
+        test-node test-fuzz typecheck test-browser bench size screenshot fmt fuzz replay \
+        conformance-setup conformance
 
 help:
 	@echo "make serve   build pkg/ (release) and serve the playground"
@@ -22,6 +23,7 @@ help:
 	@echo "make bench   benchmarks (not part of make test)"
 	@echo "make size    gzipped size of the wasm module"
 	@echo "make screenshot  retake web/playground.png for the README"
+	@echo "make conformance  run the real Claude Code against a mock API and compare its requests with ours"
 
 # ---- set-up: each step installs only what is missing ---------------------------------------
 setup: setup-rust setup-node setup-browser
@@ -102,6 +104,23 @@ typecheck: pkg setup-node
 
 test-browser: pkg setup-browser setup-node
 	node --test --test-concurrency=1 tests/browser/
+
+# ---- the conformance lab (not part of make test yet) --------------------------------------------
+# The real clients, pinned by their own lockfile so the lab never follows a moving release.
+# Claude Code's vendored ripgrep ships without its exec bit, so the driver points it at the system one.
+ORACLES := tests/conformance/oracles
+
+conformance-setup:
+	@if [ ! -d $(ORACLES)/node_modules ]; then npm ci --prefix $(ORACLES) --no-audit --no-fund; fi
+	@if ! command -v rg >/dev/null; then \
+	  echo "installing Debian's ripgrep"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ripgrep; \
+	fi
+
+# Recordings and target/conformance/report.json stay under target/: vendor requests are never committed.
+conformance: pkg conformance-setup
+	node tests/conformance/run.mjs
+	node tests/conformance/run.mjs --self-test
 
 # ---- measurements (not part of make test) ------------------------------------------------------
 bench: pkg
