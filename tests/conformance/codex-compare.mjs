@@ -84,7 +84,8 @@ function permissionsItem(text) {
   const approval = /approval(?:_policy`| policy) is (?:currently )?`?([a-z-]+)/i.exec(text)?.[1] ?? null;
   const network = /Network access(?: is|:) (enabled|restricted)/i.exec(text)?.[1] ?? null;
   const roots = /The writable roots? (?:is|are) (.*)\.\n/.exec(text)?.[1];
-  const writableRoots = roots === undefined ? [] : roots.split(', ').map((r) => r.replace(/`/g, ''));
+  // Sorted again here: the oracle sorts its real paths, which the lab moves under a temp root.
+  const writableRoots = roots === undefined ? [] : roots.split(', ').map((r) => r.replace(/`/g, '')).sort();
   return { kind: 'permissions', sandbox, approval, network, writableRoots };
 }
 

@@ -17,8 +17,9 @@ export const DEFAULT_HOME = '/home/user';
 const DEFAULT_START_MS = 1764547200000;
 const TURN_TIMEOUT_MS = 60_000;
 // Outside /tmp, because /tmp is one of workspace-write's writable roots and the workspace must be
-// told apart from it; under target/ so it is never committed.
-const WORK = join(ROOT, 'target/conformance/codex-work');
+// told apart from it, and outside any git repository, because Codex looks for AGENTS.md from the
+// nearest `.git` above the cwd down to it: inside this repository it would find ours.
+const WORK = '/var/tmp';
 // The model the lab's config names: one of the catalogue's, so both sides truncate by tokens.
 export const LAB_MODEL = 'gpt-5.3-codex';
 
@@ -33,6 +34,7 @@ const UNDRIVABLE_SETTINGS = {
   personality: 'the client’s personalities are named presets, not free text',
   collaborationMode: 'collaboration modes are presets of the app server, not of `codex exec`',
   shell: 'the shell is the machine’s',
+  timezone: 'the client reads the machine’s zone (/etc/localtime), not TZ: a resume under TZ=Europe/Paris still said Etc/UTC',
 };
 const UNDRIVABLE_CONFIG = {
   skills: 'skills need skill files (the client always lists its bundled ones)',
@@ -95,7 +97,7 @@ export function undrivableReasons(scenario) {
 export function scenarioTurns(scenario) {
   const turns = [];
   let before = [];
-  let settings = { sandboxMode: 'workspace-write', networkAccess: false, timezone: undefined, developerInstructions: undefined };
+  let settings = { sandboxMode: 'workspace-write', networkAccess: false, developerInstructions: undefined };
   let toolCount = 0;
   scenario.steps.forEach((step, index) => {
     if (step.kind === 'user') {
@@ -135,8 +137,7 @@ function settingsArgs(settings) {
  *   time (ms), as the engine's trace gives it, so both sides see the same file order
  */
 export async function driveCodex(scenario, { recordDir, stepTimes }) {
-  mkdirSync(WORK, { recursive: true });
-  const root = realpathSync(mkdtempSync(join(WORK, 'run-')));
+  const root = realpathSync(mkdtempSync(join(WORK, 'codex-lab-')));
   const cwd = scenario.cwd ?? DEFAULT_CWD;
   const home = scenario.home ?? DEFAULT_HOME;
   const mapPath = (path) => {
@@ -160,7 +161,7 @@ export async function driveCodex(scenario, { recordDir, stepTimes }) {
       mock.script(turn.answers);
       const head = n === 0 ? ['exec'] : ['exec', 'resume', '--last'];
       const args = [...head, '--skip-git-repo-check', ...settingsArgs(turn.settings), turn.prompt];
-      const run = await runCodex(args, { cwd: mapPath(cwd), home: root + home, codexHome, timezone: turn.settings.timezone });
+      const run = await runCodex(args, { cwd: mapPath(cwd), home: root + home, codexHome });
       stderr += run.stderr;
       if (run.code !== 0) throw new Error(`codex ${args.join(' ')} exited with ${run.code}: ${run.stderr.slice(-2000)}`);
       if (mock.pending() > 0) throw new Error(`Codex ended the turn "${turn.prompt}" with ${mock.pending()} scripted answers left: ${run.stderr.slice(-2000)}`);
@@ -187,11 +188,11 @@ function labConfig(baseUrl) {
   ].join('\n');
 }
 
-function runCodex(args, { cwd, home, codexHome, timezone }) {
+function runCodex(args, { cwd, home, codexHome }) {
   return new Promise((resolveRun, reject) => {
     const child = spawn(CODEX_BIN, args, {
       cwd,
-      env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: codexHome, LAB_API_KEY: 'dummy', TZ: timezone ?? 'Etc/UTC' },
+      env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: codexHome, LAB_API_KEY: 'dummy', TZ: 'Etc/UTC' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderr = '';
