@@ -129,8 +129,11 @@ ORACLE_CODEX := tests/conformance/oracles-codex
 conformance-codex-setup:
 	@if [ ! -d $(ORACLE_CODEX)/node_modules ]; then npm ci --prefix $(ORACLE_CODEX) --no-audit --no-fund; fi
 
+# CODEX_SESSIONS: how many seeded sessions (tests/conformance/codex-generate.mjs) join the lab's own.
+CODEX_SESSIONS ?= 30
+
 conformance-codex: pkg conformance-codex-setup
-	node tests/conformance/codex-run.mjs
+	node tests/conformance/codex-run.mjs --generated=$(CODEX_SESSIONS)
 	node tests/conformance/codex-run.mjs --self-test
 
 # ---- measurements (not part of make test) ------------------------------------------------------

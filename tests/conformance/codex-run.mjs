@@ -5,6 +5,8 @@
 //
 //   node tests/conformance/codex-run.mjs              every drivable scenario
 //   node tests/conformance/codex-run.mjs NAME…        only these (file names without .json)
+//   node tests/conformance/codex-run.mjs --generated=N  also N seeded sessions (codex-generate.mjs,
+//                                                     seeds 1…N), named gen/<seed>
 //   node tests/conformance/codex-run.mjs --self-test  shows the comparator can fail: the lab's own
 //                                                     scenarios with codex switches flipped on our
 //                                                     side must mismatch
@@ -14,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import * as engine from '../../pkg/context_assembly.js';
 import { compareItems, engineItems, oracleItems } from './codex-compare.mjs';
 import { driveCodex, undrivableReasons } from './codex-drive.mjs';
+import { generateSession } from './codex-generate.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const LAB = join(ROOT, 'tests/conformance');
@@ -40,6 +43,10 @@ function scenarioFiles() {
     .sort()
     .map((f) => ({ name: `lab/${f.replace(/\.(json|mjs)$/, '')}`, path: join(LAB, 'codex-scenarios', f) }));
   return [...teaching, ...lab];
+}
+
+function generatedScenarios(count) {
+  return Array.from({ length: count }, (_, i) => ({ name: `gen/${i + 1}`, scenario: generateSession(i + 1) }));
 }
 
 // A lab scenario is JSON, or a module whose default export is one (for outputs too big to write out).
@@ -92,7 +99,10 @@ async function main() {
   const args = process.argv.slice(2);
   const selfTest = args.includes('--self-test');
   const only = args.filter((a) => !a.startsWith('--'));
-  let chosen = scenarioFiles();
+  const generated = Number(args.find((a) => a.startsWith('--generated='))?.slice('--generated='.length) ?? 0);
+  if (!Number.isInteger(generated) || generated < 0) throw new Error(`--generated: expected a whole number of sessions, got ${generated}`);
+  /** @type {{ name: string, path?: string, scenario?: any }[]} */
+  let chosen = [...scenarioFiles(), ...generatedScenarios(generated)];
   if (selfTest) chosen = chosen.filter((s) => s.name.startsWith('lab/'));
   if (only.length) chosen = chosen.filter((s) => only.includes(s.name) || only.includes(s.name.replace(/^lab\//, '')));
   mkdirSync(OUT, { recursive: true });
@@ -100,8 +110,8 @@ async function main() {
   const started = Date.now();
   const sessions = [];
   const skipped = [];
-  for (const { name, path } of chosen) {
-    const scenario = await loadScenario(path);
+  for (const { name, path, scenario: given } of chosen) {
+    const scenario = given ?? (await loadScenario(path));
     const reasons = undrivableReasons(scenario);
     if (reasons.length) {
       skipped.push({ name, reasons });
