@@ -29,8 +29,6 @@ const DRIVABLE_TOOLS = new Set(['exec_command']);
 const EXTERNAL_STEPS = new Set(['writeFile', 'deleteFile', 'touch', 'advanceTime']);
 const DAY_MS = 86_400_000;
 const UNDRIVABLE_SETTINGS = {
-  model: 'a model switch carries the new model’s own instructions, which the mock cannot supply',
-  modelInstructions: 'the client takes base instructions from its model catalogue',
   personality: 'the client’s personalities are named presets, not free text',
   collaborationMode: 'collaboration modes are presets of the app server, not of `codex exec`',
   shell: 'the shell is the machine’s',
@@ -75,6 +73,9 @@ export function undrivableReasons(scenario) {
       for (const key of Object.keys(step)) {
         if (UNDRIVABLE_SETTINGS[key]) reasons.push(`${at}.${key}: ${UNDRIVABLE_SETTINGS[key]}`);
       }
+      // The client sends its catalogue's instructions in <model_switch>; the comparator checks
+      // only that the switch is there, and our side sends one only with instructions to carry.
+      if (step.model !== undefined && !step.modelInstructions) reasons.push(`${at}.model: give modelInstructions too, or our side sends no <model_switch> while the client does`);
       if (step.approvalPolicy !== undefined && step.approvalPolicy !== 'never') reasons.push(`${at}.approvalPolicy: \`codex exec\` forces approval_policy=never`);
     } else if (EXTERNAL_STEPS.has(step.kind)) {
       if (inTurn) reasons.push(`${at}: ${step.kind} in the middle of a turn cannot be timed from outside`);
@@ -125,6 +126,7 @@ export function scenarioTurns(scenario) {
 /** The command-line overrides that give a turn its settings. */
 function settingsArgs(settings) {
   const args = ['-c', `sandbox_mode="${settings.sandboxMode}"`];
+  if (typeof settings.model === 'string') args.push('-c', `model=${JSON.stringify(settings.model)}`);
   if (settings.sandboxMode === 'workspace-write') args.push('-c', `sandbox_workspace_write.network_access=${settings.networkAccess === true}`);
   if (typeof settings.developerInstructions === 'string') args.push('-c', `developer_instructions=${JSON.stringify(settings.developerInstructions)}`);
   return args;
