@@ -29,7 +29,6 @@ const DRIVABLE_TOOLS = new Set(['exec_command']);
 const EXTERNAL_STEPS = new Set(['writeFile', 'deleteFile', 'touch', 'advanceTime']);
 const DAY_MS = 86_400_000;
 const UNDRIVABLE_SETTINGS = {
-  personality: 'the client’s personalities are named presets, not free text',
   collaborationMode: 'collaboration modes are presets of the app server, not of `codex exec`',
   shell: 'the shell is the machine’s',
   timezone: 'the client reads the machine’s zone (/etc/localtime), not TZ: a resume under TZ=Europe/Paris still said Etc/UTC',
@@ -126,6 +125,9 @@ export function scenarioTurns(scenario) {
 /** The command-line overrides that give a turn its settings. */
 function settingsArgs(settings) {
   const args = ['-c', `sandbox_mode="${settings.sandboxMode}"`];
+  // Our side takes the preset's name as its text; the comparator checks only that the
+  // <personality_spec> is there.
+  if (typeof settings.personality === 'string') args.push('-c', `personality=${JSON.stringify(settings.personality)}`);
   if (typeof settings.model === 'string') args.push('-c', `model=${JSON.stringify(settings.model)}`);
   if (settings.sandboxMode === 'workspace-write') args.push('-c', `sandbox_workspace_write.network_access=${settings.networkAccess === true}`);
   if (typeof settings.developerInstructions === 'string') args.push('-c', `developer_instructions=${JSON.stringify(settings.developerInstructions)}`);

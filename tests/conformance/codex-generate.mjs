@@ -1,5 +1,6 @@
 // Seeded Codex sessions for the lab: AGENTS.md trees (global doc, root, nested, overrides, sizes
-// around the 32 KiB budget), sandbox, network and developer-instruction changes between resumes,
+// around the 32 KiB budget), sandbox, network, developer-instruction, personality and model
+// changes between resumes,
 // and exec_command outputs of every size (`seq N`, `cat` of files with non-ASCII text). The same
 // seed gives the same session, so a failure is replayed with its seed.
 
@@ -57,6 +58,11 @@ export function generateSession(seed) {
       if (chance(0.6)) change.sandboxMode = pick(SANDBOXES);
       if (chance(0.4)) change.networkAccess = chance(0.5);
       if (chance(0.2)) change.developerInstructions = text(4);
+      if (chance(0.15)) change.personality = pick(['friendly', 'pragmatic']);
+      if (chance(0.15)) {
+        change.model = pick(['gpt-5.3-codex', 'gpt-5.4']);
+        change.modelInstructions = `Instructions of ${change.model}, in our words.`;
+      }
       if (Object.keys(change).length) steps.push({ kind: 'turnSettings', ...change });
     }
     steps.push({ kind: 'user', prompt: `${text(5)} (turn ${turn + 1})` });
