@@ -1,10 +1,12 @@
 // Both sides of a Codex request reduced to the items injected since the model last spoke: the
 // permissions settings, AGENTS.md text, `<environment_context>` fields, other developer parts,
-// user messages and `exec_command` outputs — facts, not prose. The vendor's sentences are not
+// user messages, compaction summaries and `exec_command` outputs — facts, not prose. The vendor's sentences are not
 // ours (our model-facing text is our own wording), so the permissions block is compared by the
 // settings it states; tags and field lines are structure and are compared as they are.
 
 /** @typedef {{ kind: string } & Record<string, unknown>} Item */
+
+import { SIDE_ANSWER_TEXT } from './codex-mock.mjs';
 
 const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
 // The client's bundled skills live under `$CODEX_HOME/skills/.system`; the engine has none.
@@ -24,7 +26,12 @@ export function oracleItems(body, root) {
   const items = [];
   for (const item of input.slice(last + 1)) {
     if (item.type === 'message') {
-      for (const part of item.content ?? []) if (typeof part.text === 'string') pushItem(items, classify(item.role, normalise(part.text)));
+      for (const part of item.content ?? []) {
+        if (typeof part.text !== 'string') continue;
+        // A compaction's summary: the vendor's prefix, then the mock's answer to the summary request.
+        if (item.role === 'user' && part.text.endsWith(`\n${SIDE_ANSWER_TEXT}`)) pushItem(items, { kind: 'summary' });
+        else pushItem(items, classify(item.role, normalise(part.text)));
+      }
     } else if (item.type === 'function_call_output') {
       pushItem(items, toolOutputItem(normalise(typeof item.output === 'string' ? item.output : JSON.stringify(item.output))));
     }
@@ -40,7 +47,10 @@ export function engineItems(request) {
   const items = [];
   for (const message of request.messages.slice(last + 1)) {
     for (const block of message.content) {
-      if (block.type === 'tool_result') pushItem(items, toolOutputItem(block.text.replace(DATE, '<date>')));
+      // The summary's body is the summariser's (the mock's fixed answer on the oracle's side, the
+      // extractive summariser on ours): only its place is compared.
+      if (block.source === 'compact_summary') pushItem(items, { kind: 'summary' });
+      else if (block.type === 'tool_result') pushItem(items, toolOutputItem(block.text.replace(DATE, '<date>')));
       else if (block.type === 'text') pushItem(items, classify(message.role, block.text.replace(DATE, '<date>')));
     }
   }
@@ -56,7 +66,7 @@ function classify(role, text) {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('<permissions instructions>')) return permissionsItem(trimmed);
   if (trimmed.startsWith('<skills_instructions>')) {
-    const listed = trimmed.split('### Available skills\n')[1]?.split('\n###')[0] ?? '';
+    const listed = trimmed.split('### Available skills\n')[1]?.split(/^### /m)[0] ?? '';
     const skills = listed.split('\n').filter((l) => l.startsWith('- ') && !BUNDLED_SKILL.test(l)).map((l) => l.slice(2).split(':')[0]);
     return skills.length ? { kind: 'skills', skills } : null;
   }

@@ -33,11 +33,15 @@ const UNDRIVABLE_SETTINGS = {
   shell: 'the shell is the machine’s',
   timezone: 'the client reads the machine’s zone (/etc/localtime), not TZ: a resume under TZ=Europe/Paris still said Etc/UTC',
 };
+// A window becomes `model_context_window` and an auto-compact limit at 90 % of it, the client's
+// own ratio. The client compares the limit with the usage the mock reports — a rough count of the
+// whole body, instructions and tools included — so its counts run above ours: compaction
+// scenarios keep both sides far past the limit (a small window and a large AGENTS.md).
+const DRIVABLE_CONFIG = new Set(['contextWindow', 'outputReserve']);
 const UNDRIVABLE_CONFIG = {
   skills: 'skills need skill files (the client always lists its bundled ones)',
-  contextWindow: 'the window follows the model; no flag sets it',
   utcOffsetMinutes: 'the time zone is set per process (TZ) from turnSettings only',
-  autoCompact: 'compaction is not driven yet',
+  autoCompact: 'auto-compaction is always on in the client',
   deny: 'Codex has no deny rules',
 };
 
@@ -50,7 +54,7 @@ export function undrivableReasons(scenario) {
   const reasons = [];
   if (scenario.profile !== undefined && scenario.profile !== 'codex') reasons.push(`profile ${scenario.profile}: the Codex lab plays codex scenarios`);
   for (const key of Object.keys(scenario.config ?? {})) {
-    reasons.push(`config.${key}: ${UNDRIVABLE_CONFIG[key] ?? 'not wired up'}`);
+    if (!DRIVABLE_CONFIG.has(key)) reasons.push(`config.${key}: ${UNDRIVABLE_CONFIG[key] ?? 'not wired up'}`);
   }
   let inTurn = false;
   let elapsedInDay = (scenario.startMs ?? DEFAULT_START_MS) % DAY_MS;
@@ -158,7 +162,7 @@ export async function driveCodex(scenario, { recordDir, stepTimes }) {
     mkdirSync(mapPath(cwd), { recursive: true });
     for (const { path, content } of files) writeWithMtime(mapPath(path), content, startMs);
     mkdirSync(codexHome, { recursive: true });
-    writeFileSync(join(codexHome, 'config.toml'), labConfig(mock.url));
+    writeFileSync(join(codexHome, 'config.toml'), labConfig(mock.url, scenario.config?.contextWindow));
     const turns = scenarioTurns(scenario);
     for (const [n, turn] of turns.entries()) {
       for (const { index, step } of turn.before) applyExternalStep(step, mapPath, stepTimes[index]);
@@ -178,10 +182,12 @@ export async function driveCodex(scenario, { recordDir, stepTimes }) {
 }
 
 /** The generated `config.toml`: the lab's model through a provider that is the mock. */
-function labConfig(baseUrl) {
+function labConfig(baseUrl, contextWindow) {
+  const window = contextWindow === undefined ? [] : [`model_context_window = ${contextWindow}`, `model_auto_compact_token_limit = ${Math.floor((contextWindow * 9) / 10)}`];
   return [
     `model = "${LAB_MODEL}"`,
     'model_provider = "lab"',
+    ...window,
     '',
     '[model_providers.lab]',
     'name = "conformance lab mock"',

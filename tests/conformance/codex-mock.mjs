@@ -3,7 +3,7 @@
 // every run and needs no network.
 //
 // Which requests are the main loop: Codex's agent loop always offers its tools, while its side
-// requests (a thread title, a compaction summary without tools) offer none. So:
+// requests (a thread title, a local compaction's summary request) offer none. So:
 //   main = `tools` is a non-empty array; everything else is `side`.
 // Side requests get a fixed short answer and are recorded but never compared.
 import { createServer } from 'node:http';
@@ -21,7 +21,10 @@ export function requestRole(body) {
 // Said when the client asks for more main-loop rounds than the scenario scripted: a plain answer,
 // so the turn ends instead of looping, and the request is marked unscripted.
 const UNSCRIPTED_ANSWER = [{ type: 'text', text: 'No scripted turn is left.' }];
-const SIDE_ANSWER = [{ type: 'text', text: 'ok' }];
+// Also the answer to a local compaction's summary request, which offers no tools: the summary
+// then ends with this text, and the comparator knows the summary by it.
+export const SIDE_ANSWER_TEXT = 'Lab mock: no summary.';
+const SIDE_ANSWER = [{ type: 'text', text: SIDE_ANSWER_TEXT }];
 
 /**
  * Starts the mock on 127.0.0.1 at a port the system chooses.
