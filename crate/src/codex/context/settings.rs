@@ -122,7 +122,7 @@ pub struct TurnSettings {
     pub approval_policy: ApprovalPolicy,
     /// What the sandbox lets commands write.
     pub sandbox_mode: SandboxMode,
-    /// Whether sandboxed commands may use the network.
+    /// Whether commands may use the network under workspace-write ([`TurnSettings::network_enabled`]).
     pub network_access: bool,
     /// Directories writable besides cwd (workspace-write only), in configuration order.
     pub writable_roots: Vec<String>,
