@@ -13,7 +13,7 @@ BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve test check test-rust nostd \
         test-node test-fuzz typecheck test-browser bench size screenshot fmt fuzz replay \
-        conformance-setup conformance
+        conformance-setup conformance conformance-codex-setup conformance-codex
 
 help:
 	@echo "make serve   build pkg/ (release) and serve the playground"
@@ -24,6 +24,7 @@ help:
 	@echo "make size    gzipped size of the wasm module"
 	@echo "make screenshot  retake web/playground.png for the README"
 	@echo "make conformance  run the real Claude Code against a mock API and compare its requests with ours"
+	@echo "make conformance-codex  the same with the real Codex CLI against a mock Responses API"
 
 # ---- set-up: each step installs only what is missing ---------------------------------------
 setup: setup-rust setup-node setup-browser
@@ -121,6 +122,19 @@ conformance-setup:
 conformance: pkg conformance-setup
 	node tests/conformance/run.mjs
 	node tests/conformance/run.mjs --self-test
+
+# The real Codex CLI: only its linux-x64 build, so `npm ci` accepts the lockfile (see its package.json).
+ORACLE_CODEX := tests/conformance/oracles-codex
+
+conformance-codex-setup:
+	@if [ ! -d $(ORACLE_CODEX)/node_modules ]; then npm ci --prefix $(ORACLE_CODEX) --no-audit --no-fund; fi
+
+# CODEX_SESSIONS: how many seeded sessions (tests/conformance/codex-generate.mjs) join the lab's own.
+CODEX_SESSIONS ?= 30
+
+conformance-codex: pkg conformance-codex-setup
+	node tests/conformance/codex-run.mjs --generated=$(CODEX_SESSIONS)
+	node tests/conformance/codex-run.mjs --self-test
 
 # ---- measurements (not part of make test) ------------------------------------------------------
 bench: pkg

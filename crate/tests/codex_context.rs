@@ -2,6 +2,7 @@
 //! §7): golden layouts, the diff invariant over random settings, and discovery trees.
 
 use context_assembly::codex::agents_md::{load_agents_md, user_instructions, AgentsMdRules};
+use context_assembly::codex::context::environment::filesystem;
 use context_assembly::codex::context::{
     build_initial_context, ApprovalPolicy, EnvironmentContext, NetworkDomains, SandboxMode, Skill,
     TurnSettings,
@@ -41,6 +42,7 @@ fn reference_environment_context_for_the_modelled_fields() {
             allowed: vec!["api.example.com".into(), "*.openai.com".into()],
             denied: vec!["blocked.example.com".into()],
         }),
+        sandbox_mode: SandboxMode::ReadOnly,
         ..TurnSettings::default()
     };
     let expected = "<environment_context>
@@ -49,6 +51,7 @@ fn reference_environment_context_for_the_modelled_fields() {
   <current_date>2026-02-26</current_date>
   <timezone>America/Los_Angeles</timezone>
   <network enabled=\"true\"><allowed>api.example.com,*.openai.com</allowed><denied>blocked.example.com</denied></network>
+  <filesystem><workspace_roots><root>/repo</root></workspace_roots><permission_profile type=\"managed\"><file_system type=\"restricted\"><entry access=\"read\"><special>:root</special></entry></file_system></permission_profile></filesystem>
 </environment_context>";
     assert_eq!(EnvironmentContext::full(&settings).render(), expected);
 }
@@ -80,9 +83,12 @@ fn first_turn_layout() {
     );
     assert_eq!(
         user[1],
-        "<environment_context>\n  <cwd>/cwd</cwd>\n  <shell>bash</shell>\n  \
-         <current_date>2026-06-09</current_date>\n  <timezone>Etc/UTC</timezone>\n\
-         </environment_context>"
+        format!(
+            "<environment_context>\n  <cwd>/cwd</cwd>\n  <shell>bash</shell>\n  \
+             <current_date>2026-06-09</current_date>\n  <timezone>Etc/UTC</timezone>\n  {}\n\
+             </environment_context>",
+            filesystem(&settings)
+        )
     );
 }
 
@@ -99,11 +105,12 @@ fn cwd_change_restates_cwd_and_shell_but_not_agents_md() {
     assert_eq!(role, Role::User);
     assert_eq!(
         text,
-        [
+        [format!(
             "<environment_context>\n  <cwd>/new</cwd>\n  <shell>bash</shell>\n  \
-          <current_date>2026-06-09</current_date>\n  <timezone>Etc/UTC</timezone>\n\
-          </environment_context>"
-        ]
+             <current_date>2026-06-09</current_date>\n  <timezone>Etc/UTC</timezone>\n  {}\n\
+             </environment_context>",
+            filesystem(&after)
+        )]
     );
     assert!(!text[0].contains("AGENTS.md"));
     let agents = decisions.iter().find(|d| d.subject == "agents_md").unwrap();
@@ -120,10 +127,11 @@ fn date_rollover_alone_gives_an_environment_diff() {
     let (items, _) = build_settings_update_items(&before, &after, Some(&before.model));
     assert_eq!(
         parts(&items[0]).1,
-        [
+        [format!(
             "<environment_context>\n  <current_date>2026-06-10</current_date>\n  \
-          <timezone>Etc/UTC</timezone>\n</environment_context>"
-        ]
+             <timezone>Etc/UTC</timezone>\n  {}\n</environment_context>",
+            filesystem(&after)
+        )]
     );
 }
 
@@ -218,10 +226,17 @@ fn expected_tags(
     if previous_model != next.model && !next.model_instructions.is_empty() {
         tags.push("<model_switch>");
     }
+    // Read-only never has the network, full access always does (the lab's finding).
+    let network = |s: &TurnSettings| match s.sandbox_mode {
+        SandboxMode::ReadOnly => false,
+        SandboxMode::WorkspaceWrite => s.network_access,
+        SandboxMode::DangerFullAccess => true,
+    };
+    let roots_changed = previous.writable_roots != next.writable_roots;
     if previous.approval_policy != next.approval_policy
         || previous.sandbox_mode != next.sandbox_mode
-        || previous.network_access != next.network_access
-        || previous.writable_roots != next.writable_roots
+        || network(previous) != network(next)
+        || (next.sandbox_mode == SandboxMode::WorkspaceWrite && roots_changed)
     {
         tags.push("<permissions");
     }
@@ -243,6 +258,8 @@ fn expected_tags(
         || previous.current_date != next.current_date
         || previous.timezone != next.timezone
         || previous.network != next.network
+        || previous.sandbox_mode != next.sandbox_mode
+        || roots_changed
     {
         tags.push("<environment_context>");
     }

@@ -270,7 +270,7 @@ fn environment_update(
                 decisions,
                 "environment_context",
                 Verdict::INCLUDED,
-                "cwd, date, time zone or network changed",
+                "cwd, date, time zone, network or filesystem changed",
             );
             Some(context.render())
         }
@@ -279,7 +279,7 @@ fn environment_update(
                 decisions,
                 "environment_context",
                 Verdict::UNCHANGED,
-                "cwd, date, time zone and network unchanged",
+                "cwd, date, time zone, network and filesystem unchanged",
             );
             None
         }

@@ -319,6 +319,50 @@ pub fn format_shell_output(
     out
 }
 
+/// The `exec_command` tool's output as the model reads it (Codex 0.139.0's unified exec, which
+/// replaced the `shell` tool; the layout is the one the conformance lab recorded):
+///
+/// ```text
+/// Chunk ID: {chunk_id}
+/// Wall time: {seconds, 4 decimals} seconds
+/// Process exited with code {n}
+/// Original token count: {the whole output's 4-bytes-per-token estimate}
+/// Output:
+/// {output after formatted_truncate_text at the policy}
+/// ```
+///
+/// The cut happens here, at the policy itself (10,000 tokens for the catalogue's models), so
+/// the record-time pass at 1.2 × the policy ([`truncate_for_record`]) finds nothing left to cut.
+/// `chunk_id` is six lowercase hex digits in the original, random per read; the caller
+/// chooses it (the library has no randomness).
+///
+/// # Example
+/// ```
+/// use context_assembly::codex::truncate::{exec_command_output, TruncationPolicy};
+/// let text = exec_command_output("0a1b2c", 96, 3, "a\nb\n", TruncationPolicy::Tokens(10_000));
+/// assert_eq!(
+///     text,
+///     "Chunk ID: 0a1b2c\nWall time: 0.0960 seconds\nProcess exited with code 3\n\
+///      Original token count: 1\nOutput:\na\nb\n"
+/// );
+/// ```
+pub fn exec_command_output(
+    chunk_id: &str,
+    wall_time_ms: u64,
+    exit_code: i32,
+    output: &str,
+    policy: TruncationPolicy,
+) -> String {
+    format!(
+        "Chunk ID: {chunk_id}\nWall time: {}.{:04} seconds\nProcess exited with code {exit_code}\n\
+         Original token count: {}\nOutput:\n{}",
+        wall_time_ms / 1000,
+        (wall_time_ms % 1000) * 10,
+        approx_token_count(output),
+        formatted_truncate_text(output, policy)
+    )
+}
+
 /// A timed-out command's output before formatting: `command timed out after {ms} milliseconds\n`
 /// then what it printed (§3.3 item 1).
 pub fn timed_out_shell_output(wall_time_ms: u64, output: &str) -> String {

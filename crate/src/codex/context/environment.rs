@@ -1,15 +1,15 @@
 //! `<environment_context>` (spec codex.md §1.6) and its diff body (§2.4).
 //!
 //! Modelled: one execution environment (`<cwd>`, `<shell>`), `<current_date>`,
-//! `<timezone>` and `<network>`. Not modelled: `<filesystem>` (the permission profile as
-//! XML, the only place Codex escapes XML), `<subagents>` and the multi-environment
-//! `<environments>` form; they are never rendered.
+//! `<timezone>`, `<network>` and `<filesystem>` (the workspace roots and the permission
+//! profile, the only place Codex escapes XML). Not modelled: `<subagents>` and the
+//! multi-environment `<environments>` form; they are never rendered.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::settings::{NetworkDomains, TurnSettings};
+use super::settings::{NetworkDomains, SandboxMode, TurnSettings};
 
 /// The fields one `<environment_context>` states.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +22,8 @@ pub struct EnvironmentContext<'a> {
     pub timezone: &'a str,
     /// The managed network domains, when configured.
     pub network: Option<&'a NetworkDomains>,
+    /// The rendered `<filesystem>` element ([`filesystem`]).
+    pub filesystem: String,
 }
 
 impl<'a> EnvironmentContext<'a> {
@@ -32,13 +34,14 @@ impl<'a> EnvironmentContext<'a> {
             current_date: &settings.current_date,
             timezone: settings.timezone(),
             network: settings.network.as_ref(),
+            filesystem: filesystem(settings),
         }
     }
 
     /// The diff body after `previous` (§2.4): `None` when nothing but the shell changed;
     /// otherwise cwd and shell only if the cwd changed, and always the new date, time
-    /// zone and network (so a date rollover alone sends a diff, and a configured network
-    /// is re-stated every time).
+    /// zone, network and filesystem (so a date rollover alone sends a diff, a sandbox change
+    /// sends one, and a configured network is re-stated every time).
     pub fn diff(previous: &TurnSettings, next: &'a TurnSettings) -> Option<Self> {
         if !previous.environment_differs(next) {
             return None;
@@ -51,7 +54,7 @@ impl<'a> EnvironmentContext<'a> {
     }
 
     /// The tagged text: `"\n" + lines.join("\n") + "\n"` between the tags, each line
-    /// indented two spaces; values are not escaped.
+    /// indented two spaces; values are escaped only inside `<filesystem>`.
     ///
     /// # Example
     /// ```
@@ -60,7 +63,7 @@ impl<'a> EnvironmentContext<'a> {
     /// let next = TurnSettings { current_date: "2026-06-10".into(), ..TurnSettings::default() };
     /// // a date rollover alone is a diff, without cwd and shell
     /// let diff = EnvironmentContext::diff(&previous, &next).unwrap().render();
-    /// assert_eq!(diff, "<environment_context>\n  <current_date>2026-06-10</current_date>\n  <timezone>Etc/UTC</timezone>\n</environment_context>");
+    /// assert!(diff.starts_with("<environment_context>\n  <current_date>2026-06-10</current_date>\n  <timezone>Etc/UTC</timezone>\n  <filesystem>"));
     /// ```
     pub fn render(&self) -> String {
         let mut lines: Vec<String> = Vec::new();
@@ -78,6 +81,7 @@ impl<'a> EnvironmentContext<'a> {
         if let Some(network) = self.network {
             lines.push(format!("  {}", render_network(network)));
         }
+        lines.push(format!("  {}", self.filesystem));
         format!(
             "<environment_context>\n{}\n</environment_context>",
             lines.join("\n")
@@ -95,6 +99,85 @@ fn render_network(network: &NetworkDomains) -> String {
         }
     }
     out.push_str("</network>");
+    out
+}
+
+/// `<filesystem>`: the workspace roots (cwd, then the configured writable roots), then the
+/// permission profile. Full access is `disabled` and `unrestricted`; the other modes are
+/// `managed` and `restricted`: everything readable (`:root`) and, under workspace-write, the
+/// roots writable, then `/tmp` (unless excluded) and `$TMPDIR` — named, not resolved, so a
+/// `$TMPDIR` change is no new filesystem — then each root's `.git`, `.agents` and `.codex`
+/// kept read-only, grouped by folder name. Paths are XML-escaped.
+///
+/// # Example
+/// ```
+/// use context_assembly::codex::context::{environment::filesystem, SandboxMode, TurnSettings};
+/// let settings = TurnSettings { sandbox_mode: SandboxMode::DangerFullAccess, ..TurnSettings::default() };
+/// assert_eq!(
+///     filesystem(&settings),
+///     "<filesystem><workspace_roots><root>/repo</root></workspace_roots><permission_profile \
+///      type=\"disabled\"><file_system type=\"unrestricted\" /></permission_profile></filesystem>"
+/// );
+/// ```
+pub fn filesystem(settings: &TurnSettings) -> String {
+    let mut roots: Vec<&str> = Vec::from([settings.cwd.as_str()]);
+    roots.extend(settings.writable_roots.iter().map(String::as_str));
+    roots.retain(|root| !root.is_empty());
+    let mut out = String::from("<filesystem><workspace_roots>");
+    for root in &roots {
+        out.push_str(&format!("<root>{}</root>", escape_xml(root)));
+    }
+    out.push_str("</workspace_roots>");
+    match settings.sandbox_mode {
+        SandboxMode::DangerFullAccess => out.push_str(
+            "<permission_profile type=\"disabled\"><file_system type=\"unrestricted\" />\
+             </permission_profile>",
+        ),
+        mode => {
+            out.push_str(
+                "<permission_profile type=\"managed\"><file_system type=\"restricted\">\
+                 <entry access=\"read\"><special>:root</special></entry>",
+            );
+            if mode == SandboxMode::WorkspaceWrite {
+                for root in &roots {
+                    push_entry(&mut out, "write", "path", &escape_xml(root));
+                }
+                if !settings.exclude_slash_tmp {
+                    push_entry(&mut out, "write", "special", ":slash_tmp");
+                }
+                push_entry(&mut out, "write", "special", ":tmpdir");
+                for folder in [".git", ".agents", ".codex"] {
+                    for root in &roots {
+                        let path = format!("{}/{folder}", root.trim_end_matches('/'));
+                        push_entry(&mut out, "read", "path", &escape_xml(&path));
+                    }
+                }
+            }
+            out.push_str("</file_system></permission_profile>");
+        }
+    }
+    out.push_str("</filesystem>");
+    out
+}
+
+fn push_entry(out: &mut String, access: &str, kind: &str, value: &str) {
+    out.push_str(&format!(
+        "<entry access=\"{access}\"><{kind}>{value}</{kind}></entry>"
+    ));
+}
+
+fn escape_xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            other => out.push(other),
+        }
+    }
     out
 }
 
@@ -116,10 +199,13 @@ mod tests {
         };
         assert_eq!(
             EnvironmentContext::full(&settings).render(),
+            format!(
             "<environment_context>\n  <cwd>/repo</cwd>\n  <shell>bash</shell>\n  \
              <current_date>2026-02-26</current_date>\n  <timezone>America/Los_Angeles</timezone>\n  \
              <network enabled=\"true\"><allowed>api.example.com,*.openai.com</allowed>\
-             <denied>blocked.example.com</denied></network>\n</environment_context>"
+             <denied>blocked.example.com</denied></network>\n  {}\n</environment_context>",
+            filesystem(&settings)
+            )
         );
     }
 

@@ -17,14 +17,14 @@ use super::settings::{ApprovalPolicy, SandboxMode, TurnSettings};
 /// let settings = TurnSettings { writable_roots: vec!["/tmp/out".into()], ..TurnSettings::default() };
 /// let text = permissions_instructions(&settings);
 /// assert!(text.starts_with("<permissions instructions>\n"));
-/// // cwd counts as a root, roots sorted, each in backticks, joined by `, `
-/// assert!(text.ends_with("\n The writable roots are `/repo`, `/tmp/out`.\n</permissions instructions>"));
+/// // cwd and /tmp count as roots, roots sorted, each in backticks, joined by `, `
+/// assert!(text.ends_with("\n The writable roots are `/repo`, `/tmp`, `/tmp/out`.\n</permissions instructions>"));
 /// ```
 pub fn permissions_instructions(settings: &TurnSettings) -> String {
     let mut body = String::new();
     append_section(
         &mut body,
-        &sandbox_section(settings.sandbox_mode, settings.network_access),
+        &sandbox_section(settings.sandbox_mode, settings.network_enabled()),
     );
     append_section(&mut body, approval_section(settings.approval_policy));
     if let Some(roots) = writable_roots_sentence(settings) {
@@ -94,19 +94,15 @@ fn approval_section(policy: ApprovalPolicy) -> &'static str {
     }
 }
 
-/// The writable roots under workspace-write: cwd and the configured roots, sorted and
-/// deduplicated; one root reads singular, several are joined with `, `. The leading space
-/// is part of the reference format.
+/// The writable roots under workspace-write ([`TurnSettings::listed_writable_roots`]); one
+/// root reads singular, several are joined with `, `. The leading space is part of the
+/// reference format.
 fn writable_roots_sentence(settings: &TurnSettings) -> Option<String> {
-    if settings.sandbox_mode != SandboxMode::WorkspaceWrite {
-        return None;
-    }
-    let mut roots: Vec<&str> = settings.writable_roots.iter().map(String::as_str).collect();
-    roots.push(&settings.cwd);
-    roots.retain(|root| !root.is_empty());
-    roots.sort_unstable();
-    roots.dedup();
-    let quoted: Vec<String> = roots.iter().map(|root| format!("`{root}`")).collect();
+    let quoted: Vec<String> = settings
+        .listed_writable_roots()
+        .iter()
+        .map(|root| format!("`{root}`"))
+        .collect();
     match quoted.as_slice() {
         [] => None,
         [one] => Some(format!(" The writable root is {one}.")),
@@ -200,6 +196,7 @@ mod tests {
     fn network_placeholder_and_singular_root() {
         let settings = TurnSettings {
             network_access: true,
+            exclude_slash_tmp: true,
             ..TurnSettings::default()
         };
         let text = permissions_instructions(&settings);
@@ -216,7 +213,7 @@ mod tests {
             ..TurnSettings::default()
         };
         assert!(permissions_instructions(&settings)
-            .contains(" The writable roots are `/a`, `/repo`.\n"));
+            .contains(" The writable roots are `/a`, `/repo`, `/tmp`.\n"));
     }
 
     #[test]

@@ -103,7 +103,8 @@ pub struct NetworkDomains {
 /// `Default` is a Codex CLI session as installed: cwd `/repo`, shell `bash`, the date
 /// `2026-06-09` (the reference snapshot's; the core reads no clock, so the host supplies
 /// the real one), timezone `Etc/UTC`, approval `on-request`, sandbox `workspace-write`
-/// with the network restricted and no extra writable roots, model `gpt-5.3-codex` with a
+/// with the network restricted, no extra writable roots and no `$TMPDIR` (so cwd and `/tmp`
+/// are writable), model `gpt-5.3-codex` with a
 /// 272 000-token window, no model instructions (so no `<model_switch>` until the host sets
 /// them), no personality, collaboration mode, developer instructions or skills.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,10 +122,17 @@ pub struct TurnSettings {
     pub approval_policy: ApprovalPolicy,
     /// What the sandbox lets commands write.
     pub sandbox_mode: SandboxMode,
-    /// Whether sandboxed commands may use the network.
+    /// Whether commands may use the network under workspace-write ([`TurnSettings::network_enabled`]).
     pub network_access: bool,
-    /// Directories writable besides cwd (workspace-write only).
+    /// Directories writable besides cwd (workspace-write only), in configuration order.
     pub writable_roots: Vec<String>,
+    /// The value of `$TMPDIR` when it is set: workspace-write lists it as a writable root.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub tmpdir: Option<String>,
+    /// `sandbox_workspace_write.exclude_slash_tmp`: `/tmp` is not writable under
+    /// workspace-write.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub exclude_slash_tmp: bool,
     /// Managed network domains, rendered as `<network>`; `None` leaves the tag out.
     pub network: Option<NetworkDomains>,
     /// The model's slug.
@@ -155,6 +163,8 @@ impl Default for TurnSettings {
             sandbox_mode: SandboxMode::WorkspaceWrite,
             network_access: false,
             writable_roots: Vec::new(),
+            tmpdir: None,
+            exclude_slash_tmp: false,
             network: None,
             model: "gpt-5.3-codex".into(),
             model_instructions: String::new(),
@@ -168,24 +178,61 @@ impl Default for TurnSettings {
 }
 
 impl TurnSettings {
-    /// Whether the permissions block would differ: approval, sandbox, network access or
-    /// writable roots (§2.2 row 2). A cwd change alone does not count, although the
-    /// rendered block names cwd as a writable root: Codex compares the permission profile,
-    /// whose cwd entry is relative, so the block naming the old cwd stays in the history.
+    /// Whether the permissions block would differ: approval, sandbox, network status or,
+    /// under workspace-write, the writable roots (§2.2 row 2). A cwd change alone does not
+    /// count, although the rendered block names cwd as a writable root: Codex compares the
+    /// permission profile, whose cwd entry is relative, so the block naming the old cwd stays
+    /// in the history.
     pub fn permissions_differ(&self, other: &TurnSettings) -> bool {
+        let roots_count = self.sandbox_mode == SandboxMode::WorkspaceWrite;
         self.approval_policy != other.approval_policy
             || self.sandbox_mode != other.sandbox_mode
-            || self.network_access != other.network_access
-            || self.writable_roots != other.writable_roots
+            || self.network_enabled() != other.network_enabled()
+            || (roots_count
+                && (self.writable_roots != other.writable_roots
+                    || self.tmpdir != other.tmpdir
+                    || self.exclude_slash_tmp != other.exclude_slash_tmp))
     }
 
     /// Whether `<environment_context>` would differ, ignoring the shell as Codex does
-    /// (`equals_except_shell`, §2.2).
+    /// (`equals_except_shell`, §2.2). The filesystem counts, so a sandbox change re-sends
+    /// the environment; the network status does not, as `<filesystem>` does not state it.
     pub fn environment_differs(&self, other: &TurnSettings) -> bool {
         self.cwd != other.cwd
             || self.current_date != other.current_date
             || self.timezone() != other.timezone()
             || self.network != other.network
+            || super::environment::filesystem(self) != super::environment::filesystem(other)
+    }
+
+    /// Whether commands may use the network: always with full access, never under read-only
+    /// (`codex exec` 0.139.0 has no network setting for it, as the lab showed), as configured
+    /// under workspace-write.
+    pub fn network_enabled(&self) -> bool {
+        match self.sandbox_mode {
+            SandboxMode::ReadOnly => false,
+            SandboxMode::WorkspaceWrite => self.network_access,
+            SandboxMode::DangerFullAccess => true,
+        }
+    }
+
+    /// The writable roots the permissions block names under workspace-write: cwd, the
+    /// configured roots, `/tmp` unless excluded and `$TMPDIR` when set — sorted, without
+    /// duplicates or empty entries. Empty under the other modes.
+    pub fn listed_writable_roots(&self) -> Vec<&str> {
+        if self.sandbox_mode != SandboxMode::WorkspaceWrite {
+            return Vec::new();
+        }
+        let mut roots: Vec<&str> = self.writable_roots.iter().map(String::as_str).collect();
+        roots.push(&self.cwd);
+        if !self.exclude_slash_tmp {
+            roots.push("/tmp");
+        }
+        roots.extend(self.tmpdir.as_deref());
+        roots.retain(|root| !root.is_empty());
+        roots.sort_unstable();
+        roots.dedup();
+        roots
     }
 
     /// The time zone as rendered: `Etc/UTC` when none is set.
