@@ -54,3 +54,30 @@ fn a_long_output_is_cut_at_ten_thousand_tokens_and_left_alone_when_recorded() {
     // the record-time pass (1.2 × the policy) has nothing more to cut
     assert_eq!(truncate_for_record(&text, policy), text);
 }
+
+/// The session records an `exec_command` result in the wrapper under `codex`, and only then.
+#[test]
+fn a_codex_session_records_exec_command_results_in_the_wrapper() {
+    use context_assembly::scenario::{parse_scenario, run_scenario};
+    let scenario = |profile: &str, name: &str| {
+        let json = format!(
+            r#"{{"profile": "{profile}", "steps": [
+                {{"kind": "user", "prompt": "count"}},
+                {{"kind": "assistant", "blocks": [{{"type": "tool_use", "id": "call_1", "name": "{name}",
+                  "input": {{"cmd": "seq 3"}}, "output": "1\n2\n3\n"}}]}}
+            ]}}"#
+        );
+        let trace = run_scenario(&parse_scenario(&json).unwrap()).unwrap();
+        trace.steps[1].turn.tool_results[0].content.clone()
+    };
+    let wrapped = scenario("codex", "exec_command");
+    assert!(
+        wrapped.starts_with("Chunk ID: ")
+            && wrapped.contains("\nWall time: 0.0000 seconds\nProcess exited with code 0\n"),
+        "{wrapped}"
+    );
+    assert!(wrapped.ends_with("Output:\n1\n2\n3\n"), "{wrapped}");
+    assert_eq!(wrapped, scenario("codex", "exec_command"), "the chunk id is deterministic");
+    assert_eq!(scenario("codex", "shell"), "1\n2\n3\n", "another tool is recorded as it is");
+    assert_eq!(scenario("claude-code", "exec_command"), "1\n2\n3\n", "Claude Code has no wrapper");
+}

@@ -16,6 +16,10 @@ pub struct CodexRules {
     pub turn_context: bool,
     /// Tool outputs are cut head-and-tail when recorded, at the policy × 1.2 (§3.3).
     pub truncate_tool_output: bool,
+    /// `exec_command` results are recorded as Codex 0.139's unified exec shows them: a
+    /// header (chunk id, wall time, exit code, the output's token count) and the output cut
+    /// at the policy itself (§3.3; the layout the conformance lab recorded).
+    pub wrap_exec_command_output: bool,
     /// The truncation policy (`tool_output_token_limit`); `None`: the model's own (§3.2).
     pub truncation: Option<TruncationPolicy>,
     /// Compaction is Codex's: retained user messages, the summary prefix, the initial context
@@ -42,6 +46,7 @@ impl CodexRules {
         CodexRules {
             turn_context: false,
             truncate_tool_output: false,
+            wrap_exec_command_output: false,
             truncation: None,
             local_compaction: false,
             remote_compaction: false,
@@ -57,6 +62,7 @@ impl CodexRules {
         CodexRules {
             turn_context: true,
             truncate_tool_output: true,
+            wrap_exec_command_output: true,
             local_compaction: true,
             item_tokens: true,
             ..CodexRules::off()

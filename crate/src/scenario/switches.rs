@@ -149,6 +149,7 @@ switches!(crate::compact::rules::CompactionRules {
 switches!(crate::codex::rules::CodexRules {
     turn_context => "turnContext",
     truncate_tool_output => "truncateToolOutput",
+    wrap_exec_command_output => "wrapExecCommandOutput",
     local_compaction => "localCompaction",
     remote_compaction => "remoteCompaction",
     reread_edited_after_compaction => "rereadEditedAfterCompaction",

@@ -12,12 +12,23 @@ use super::tools::ToolResult;
 use super::turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 use super::Session;
 use crate::attachment::Collected;
-use crate::codex::truncate::{truncate_for_record, truncation_policy_for_model};
+use crate::codex::truncate::{
+    exec_command_output, truncate_for_record, truncation_policy_for_model,
+};
 use crate::deny::gitignore::Gitignore;
 use crate::path::relative;
 use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse};
 use crate::vfs::{Content, EntryKind};
 use crate::Error;
+
+/// Six lowercase hex digits from a call id (FNV-1a): the chunk id the original draws at
+/// random, made deterministic.
+fn chunk_id_of(id: &str) -> String {
+    let hash = id.bytes().fold(0x811c_9dc5_u32, |hash, byte| {
+        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+    });
+    format!("{:06x}", hash & 0x00ff_ffff)
+}
 
 /// Files a Grep or Glob reports at most.
 const MAX_SEARCH_RESULTS: usize = 100;
@@ -171,18 +182,36 @@ impl Session {
         turn
     }
 
-    /// A tool result as the history records it: with `truncate_tool_output`, cut head and
-    /// tail at the policy × 1.2 (codex.md §3.3).
+    /// A tool result as the history records it: with `wrap_exec_command_output`, an
+    /// `exec_command` result in unified exec's layout, cut at the policy; with
+    /// `truncate_tool_output`, cut head and tail at the policy × 1.2 (codex.md §3.3).
     fn as_recorded(&self, mut result: ToolResultBlock) -> ToolResultBlock {
         let codex = &self.profile.codex;
+        let model = &self.conversation.codex.settings.model;
+        let policy = (codex.truncation).unwrap_or_else(|| truncation_policy_for_model(model));
+        if codex.wrap_exec_command_output
+            && self.call_name(&result.tool_use_id) == Some("exec_command")
+        {
+            // A scenario gives neither the time a command took nor its exit code: the wall
+            // time is 0, the exit code 1 for a failed call and 0 otherwise, and the chunk id
+            // (random in the original) comes from the call's id, so traces stay deterministic.
+            let exit_code = i32::from(result.is_error);
+            let chunk_id = chunk_id_of(&result.tool_use_id);
+            result.content = exec_command_output(&chunk_id, 0, exit_code, &result.content, policy);
+        }
         if codex.truncate_tool_output {
-            let model = &self.conversation.codex.settings.model;
-            let policy = codex
-                .truncation
-                .unwrap_or_else(|| truncation_policy_for_model(model));
             result.content = truncate_for_record(&result.content, policy);
         }
         result
+    }
+
+    /// The name of the call `id` answers, from the latest response's records.
+    fn call_name(&self, id: &str) -> Option<&str> {
+        let messages = self.conversation.transcript.messages();
+        (messages.iter().rev())
+            .filter_map(|message| message.tool_use())
+            .find(|call| call.id == id)
+            .map(|call| call.name.as_str())
     }
 
     /// A prompt arrived while calls awaited results: they are answered as interrupted.
