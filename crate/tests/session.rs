@@ -182,6 +182,39 @@ fn mentions_become_file_attachments_with_ranges() {
 }
 
 #[test]
+fn one_file_mentioned_twice_in_a_prompt_attaches_each_time_in_the_original() {
+    // Q2: the original checks "already read" for all of a prompt's mentions before it
+    // records any of them, so every spelling and every range of one file attaches.
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("src/a.ts", "l1\nl2\nl3\nl4\nl5\nl6\n", 1_000)
+        .unwrap();
+    let turn = s.submit("compare @src/a.ts#L1-2 with @src/a.ts#L5-6", 2_000);
+    assert_eq!(kinds(&turn), ["file", "file"]);
+    assert!(
+        turn.attachments[1].text.contains("\n5\tl5\n6\tl6\n"),
+        "{turn:?}"
+    );
+    let turn = s.submit("@src/b.ts @src/a.ts @./src/a.ts @/p/src/a.ts", 3_000);
+    assert_eq!(verdict_of(&turn, "@src/a.ts"), Some("already-in-context"));
+    s.write_file("src/a.ts", "l1\n", 4_000).unwrap();
+    s.tool_round(5_000);
+    let turn = s.submit("@src/a.ts @./src/a.ts @/p/src/a.ts", 6_000);
+    assert_eq!(kinds(&turn), ["file", "file", "file"]);
+    for subject in ["@src/a.ts", "@./src/a.ts", "@/p/src/a.ts"] {
+        assert_eq!(verdict_of(&turn, subject), Some("included"), "{subject}");
+    }
+    // The fix (Q2): spellings of one relative path collapse when extracted; the absolute
+    // spelling is read once and then pointed at, as is a range the full read covers.
+    let mut s = session(Profile::recommended(), &[]);
+    s.write_file("src/a.ts", "l1\nl2\nl3\nl4\nl5\nl6\n", 1_000)
+        .unwrap();
+    let turn = s.submit("@src/a.ts @./src/a.ts @/p/src/a.ts", 2_000);
+    assert_eq!(kinds(&turn), ["file", "already_read_file"]);
+    let turn = s.submit("compare @src/a.ts#L1-2 with @src/a.ts#L5-6", 3_000);
+    assert_eq!(kinds(&turn), ["already_read_file", "already_read_file"]);
+}
+
+#[test]
 fn an_unchanged_file_already_read_sends_nothing_in_the_original() {
     let mut s = session(Profile::claude_code(), &[]);
     s.write_file("a.txt", "a\nb\n", 1_000).unwrap();

@@ -111,6 +111,7 @@ switches!(crate::session::FileContextRules {
     note_emptied_files => "noteEmptiedFiles",
     note_undiffable_changes => "noteUndiffableChanges",
     already_read_respects_ranges => "alreadyReadRespectsRanges",
+    mentions_checked_together => "mentionsCheckedTogether",
     read_oversized_mentions => "readOversizedMentions",
     call_note_shows_range => "callNoteShowsRange",
     truncation_note_states_range => "truncationNoteStatesRange",

@@ -32,6 +32,11 @@ pub struct FileContextRules {
     /// read covered the mentioned range, and then a short pointer is sent (original: any
     /// entry counts, and nothing is sent).
     pub already_read_respects_ranges: bool,
+    /// Q2: a prompt's mentions are checked against the read-file state as it was before
+    /// any of them was read, because the original handles them together; so every spelling
+    /// and every range of one file attaches (the lab saw `@src/app.ts` and `@./src/app.ts`
+    /// both attach the whole file). Off, each mention sees what the mentions before it read.
+    pub mentions_checked_together: bool,
     /// Q18: an oversized mention is still read: with a range, without the whole-file size
     /// check; without one, cut to its first lines (original: nothing).
     pub read_oversized_mentions: bool,
@@ -75,6 +80,7 @@ impl FileContextRules {
             note_emptied_files: false,
             note_undiffable_changes: false,
             already_read_respects_ranges: false,
+            mentions_checked_together: true,
             read_oversized_mentions: false,
             call_note_shows_range: false,
             truncation_note_states_range: false,
@@ -108,6 +114,7 @@ impl FileContextRules {
             note_emptied_files: true,
             note_undiffable_changes: true,
             already_read_respects_ranges: true,
+            mentions_checked_together: false,
             read_oversized_mentions: true,
             call_note_shows_range: true,
             truncation_note_states_range: true,
