@@ -624,7 +624,7 @@ fn a_range_read_before_a_change_is_named_for_a_reread_not_diffed() {
 
 #[test]
 fn glob_lists_oldest_first_and_grep_newest_first_relative_to_the_cwd() {
-    use context_assembly::session::{ResponseBlock, ToolCall, ToolInvocation};
+    use context_assembly::session::{GrepOutputMode, ResponseBlock, ToolCall, ToolInvocation};
     let search = |name: &str, invocation: ToolInvocation| {
         ResponseBlock::ToolUse(ToolCall {
             id: None,
@@ -648,6 +648,7 @@ fn glob_lists_oldest_first_and_grep_newest_first_relative_to_the_cwd() {
     let grep = ToolInvocation::Grep {
         pattern: "needle".into(),
         path: Some("src".into()),
+        output_mode: GrepOutputMode::FilesWithMatches,
     };
     let turn = s.respond(vec![search("Grep", grep)], 6_000).unwrap();
     assert_eq!(
@@ -660,4 +661,58 @@ fn glob_lists_oldest_first_and_grep_newest_first_relative_to_the_cwd() {
     };
     let turn = s.respond(vec![search("Glob", none)], 7_000).unwrap();
     assert_eq!(turn.tool_results[0].content, "No files found");
+}
+
+#[test]
+fn grep_matches_a_regular_expression_and_prints_lines_in_content_mode() {
+    use context_assembly::session::{GrepOutputMode, ResponseBlock, ToolCall, ToolInvocation};
+    let grep = |pattern: &str, output_mode: GrepOutputMode| {
+        ResponseBlock::ToolUse(ToolCall {
+            id: None,
+            name: "Grep".into(),
+            input: "{}".into(),
+            invocation: ToolInvocation::Grep {
+                pattern: pattern.into(),
+                path: None,
+                output_mode,
+            },
+        })
+    };
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("src/a.ts", "let needle = 1;\nother\nneeedle()\n", 1_000)
+        .unwrap();
+    s.write_file("src/b.ts", "no match here\n", 2_000).unwrap();
+    s.write_file("src/c.ts", "a needle\n", 3_000).unwrap();
+    s.submit("search", 4_000);
+    let turn = s
+        .respond(vec![grep("ne+dle", GrepOutputMode::Content)], 5_000)
+        .unwrap();
+    assert_eq!(
+        turn.tool_results[0].content,
+        "src/a.ts:1:let needle = 1;\nsrc/a.ts:3:neeedle()\nsrc/c.ts:1:a needle"
+    );
+    let turn = s
+        .respond(
+            vec![grep("^ne+dle\\(", GrepOutputMode::FilesWithMatches)],
+            6_000,
+        )
+        .unwrap();
+    assert_eq!(turn.tool_results[0].content, "Found 1 files\nsrc/a.ts");
+    let turn = s
+        .respond(vec![grep("haystack", GrepOutputMode::Content)], 7_000)
+        .unwrap();
+    assert_eq!(turn.tool_results[0].content, "No matches found");
+    let turn = s
+        .respond(vec![grep("needle(", GrepOutputMode::Content)], 8_000)
+        .unwrap();
+    let result = &turn.tool_results[0];
+    assert!(result.is_error, "{result:?}");
+    assert!(
+        result
+            .content
+            .contains("\"needle(\" is not a valid regular expression")
+            && result.content.contains("unclosed group"),
+        "{}",
+        result.content
+    );
 }

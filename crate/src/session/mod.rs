@@ -32,6 +32,7 @@ mod compaction;
 mod conversation;
 mod host;
 mod inputs;
+mod line_pattern;
 mod memories;
 mod memory_gate;
 mod mentions;
@@ -60,7 +61,7 @@ pub use inputs::*;
 pub use rules::FileContextRules;
 pub use tools::default_tools;
 pub use tools::{ToolResult, FILE_UNCHANGED_STUB};
-pub use turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
+pub use turn::{GrepOutputMode, ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 
 /// A resource of a connected MCP server, as an @-mention can reach it (§1.7).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
