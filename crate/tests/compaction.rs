@@ -286,12 +286,14 @@ fn invoked_skills_are_reinjected_newest_first() {
         .unwrap();
     assert!(skills.tokens > 0);
     let summary_request = s.current_request(17_000);
-    let text: String = summary_request.messages[0]
-        .content
+    // The restored files come first, each a call note message and a result message.
+    let text: String = summary_request
+        .messages
         .iter()
-        .map(|b| b.text.as_str())
+        .flat_map(|m| m.content.iter().map(|b| b.text.as_str()))
         .collect();
-    assert!(text.find("### Skill: lint") < text.find("### Skill: pdf"));
+    let (lint, pdf) = (text.find("### Skill: lint"), text.find("### Skill: pdf"));
+    assert!(lint.is_some() && lint < pdf, "{text}");
     assert_eq!(fate(&report, "pdf"), Fate::REINJECTED);
 }
 

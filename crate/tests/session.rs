@@ -414,17 +414,19 @@ fn a_mentioned_image_shows_its_ladder_as_decisions_and_costs_its_estimate() {
         .any(|d| d.subject == "@shot.png (image)" && d.verdict == "included"));
     assert!(s.file_state().is_empty(), "images are not cached (Q42)");
     let request = turn.request.expect("a human turn has a request");
-    let block = request
+    // The call note and the image are two messages (§3.11); the image's block carries it.
+    let blocks: Vec<_> = request
         .messages
         .iter()
         .flat_map(|m| m.content.iter())
-        .find(|b| b.source == "file")
-        .expect("the image's block");
+        .filter(|b| b.source == "file")
+        .collect();
+    assert_eq!(blocks.len(), 2);
     assert!(
-        block.media_tokens >= 2000,
+        blocks[1].media_tokens >= 2000,
         "the request counts the image too"
     );
-    assert_eq!(block.tokens, attachment.tokens);
+    assert_eq!(blocks[0].tokens + blocks[1].tokens, attachment.tokens);
 }
 
 #[test]
@@ -501,7 +503,9 @@ mod generated {
                         let turn = s.submit(&format!("look at @d{}/f{f}.txt and @d{} and @secret/x", f % 7, f % 7), at);
                         for a in &turn.attachments {
                             if a.kind != "file" || !a.text.contains("image") {
-                                prop_assert_eq!(a.tokens, context_assembly::tokens::estimate_tokens(&a.text, method, None));
+                                // Each part of the text is counted as the block it is sent as.
+                                let counted: u64 = a.messages().iter().map(|part| context_assembly::tokens::estimate_tokens(part, method, None)).sum();
+                                prop_assert_eq!(a.tokens, counted);
                             }
                         }
                         prop_assert!(turn.attachments.iter().all(|a| a.path.as_deref().is_none_or(|p| !p.starts_with("/p/secret"))));
@@ -715,4 +719,74 @@ fn grep_matches_a_regular_expression_and_prints_lines_in_content_mode() {
         "{}",
         result.content
     );
+}
+
+#[test]
+fn a_mentioned_file_is_sent_as_a_call_note_message_then_its_result_in_the_original() {
+    use context_assembly::session::ResponseBlock;
+    let blocks_of = |turn: &Turn| -> Vec<Vec<(String, u64)>> {
+        let messages = &turn.request.as_ref().expect("a request").messages;
+        let last_answer = messages.iter().rposition(|m| m.role == "assistant");
+        messages[last_answer.map_or(0, |i| i + 1)..]
+            .iter()
+            .map(|m| {
+                m.content
+                    .iter()
+                    .map(|b| (b.text.clone(), b.tokens))
+                    .collect()
+            })
+            .collect()
+    };
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("src/a.ts", "l1\nl2\nl3\nl4\n", 1_000).unwrap();
+    s.write_file("src/b.ts", "b1\n", 1_000).unwrap();
+    s.submit("hello", 2_000);
+    s.respond(vec![ResponseBlock::Text("hi".into())], 3_000)
+        .unwrap();
+    let turn = s.submit("look at @src/a.ts#L2-3 and @src/b.ts", 4_000);
+    let messages = blocks_of(&turn);
+    // The first attachment's call note is a user message of its own; its result starts the
+    // next, into which the second attachment (call note, result) and the prompt merge.
+    assert_eq!(messages.len(), 2, "{messages:#?}");
+    assert_eq!(messages[0].len(), 1);
+    let call = &messages[0][0].0;
+    assert!(
+        call.starts_with("<system-reminder>\n")
+            && call.ends_with("{\"file_path\":\"/p/src/a.ts\"}\n</system-reminder>"),
+        "{call}"
+    );
+    let texts: Vec<&str> = messages[1].iter().map(|(text, _)| text.as_str()).collect();
+    assert_eq!(texts.len(), 4, "{texts:#?}");
+    assert!(texts[0].contains("\n2\tl2\n3\tl3\n") && texts[0].ends_with("</system-reminder>\n"));
+    assert!(texts[1].ends_with("{\"file_path\":\"/p/src/b.ts\"}\n</system-reminder>\n"));
+    assert!(texts[2].contains("\n1\tb1\n"));
+    assert_eq!(texts[3], "look at @src/a.ts#L2-3 and @src/b.ts");
+    // Each attachment's tokens are what its blocks cost apart.
+    let file_tokens: u64 = turn.attachments.iter().map(|a| a.tokens).sum();
+    let call_a = context_assembly::tokens::estimate_tokens(
+        call,
+        context_assembly::tokens::TokenMethod::ClaudeCode,
+        None,
+    );
+    assert_eq!(
+        turn.attachments[0].tokens,
+        call_a + {
+            let result = texts[0].strip_suffix('\n').unwrap();
+            context_assembly::tokens::estimate_tokens(
+                result,
+                context_assembly::tokens::TokenMethod::ClaudeCode,
+                None,
+            )
+        }
+    );
+    assert!(file_tokens > 0);
+    // The fix keeps each attachment one block.
+    let mut s = session(Profile::recommended(), &[]);
+    s.write_file("src/a.ts", "l1\n", 1_000).unwrap();
+    s.submit("hello", 2_000);
+    s.respond(vec![ResponseBlock::Text("hi".into())], 3_000)
+        .unwrap();
+    let messages = blocks_of(&s.submit("@src/a.ts", 4_000));
+    assert_eq!(messages.len(), 1, "{messages:#?}");
+    assert_eq!(messages[0].len(), 2);
 }

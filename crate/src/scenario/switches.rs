@@ -131,6 +131,7 @@ switches!(crate::attachment::AttachmentRules {
     compaction_reminder_needs_1m => "compactionReminderNeeds1m",
     compaction_reminder_once => "compactionReminderOnce",
     keep_mid_turn_blocks_separate => "keepMidTurnBlocksSeparate",
+    file_parts_as_messages => "filePartsAsMessages",
     attachments_after_summary => "attachmentsAfterSummary",
     merge_user_messages => "mergeUserMessages",
     user_context_without_indent => "userContextWithoutIndent",

@@ -201,12 +201,18 @@ impl Session {
             json_string(&command),
             json_string(&format!("Lists files in {abs}"))
         );
-        let text = [
+        let parts = [
             call_note("Bash", &input),
             tool_result("Bash", listing.trim_end()),
-        ]
-        .join("\n");
-        turn.attach("directory", Some(abs), text, self.profile.token_method);
+        ];
+        let apart = self.profile.attachments.file_parts_as_messages;
+        turn.attach_parts(
+            "directory",
+            Some(abs),
+            &parts,
+            apart,
+            self.profile.token_method,
+        );
         let shown = entries.len().min(self.profile.read.limits.max_dir_entries);
         let reason = format!("a directory: {shown} of {} entries listed", entries.len());
         turn.decide(subject, Verdict::INCLUDED, reason, None);
@@ -318,12 +324,12 @@ impl Session {
             None => "image of an unknown format".into(),
         };
         let input = format!("{{\"file_path\":{}}}", json_string(abs));
-        let text = [
+        let parts = [
             call_note("Read", &input),
             wrap(&format!("[{shape}, {}]", format_file_size(stat.size))),
-        ]
-        .join("\n");
-        turn.attach("file", Some(abs), text, self.profile.token_method);
+        ];
+        let apart = self.profile.attachments.file_parts_as_messages;
+        turn.attach_parts("file", Some(abs), &parts, apart, self.profile.token_method);
         if let Some(last) = turn.attachments.last_mut() {
             last.tokens += plan.tokens();
         }
@@ -440,12 +446,8 @@ impl Session {
         }
         let mut parts = Vec::from([call_note("Read", &input), tool_result("Read", &output)]);
         parts.extend(truncated);
-        turn.attach(
-            "file",
-            Some(abs),
-            parts.join("\n"),
-            self.profile.token_method,
-        );
+        let apart = self.profile.attachments.file_parts_as_messages;
+        turn.attach_parts("file", Some(abs), &parts, apart, self.profile.token_method);
     }
 
     /// §3.7 step 3 and §3.9: a reference for a long PDF, a note (or the document) otherwise.
@@ -477,8 +479,9 @@ impl Session {
             }
             PdfOutcome::Note { text } => {
                 let input = format!("{{\"file_path\":{}}}", json_string(abs));
-                let body = [call_note("Read", &input), tool_result("Read", &text)].join("\n");
-                turn.attach("file", Some(abs), body, method);
+                let parts = [call_note("Read", &input), tool_result("Read", &text)];
+                let apart = self.profile.attachments.file_parts_as_messages;
+                turn.attach_parts("file", Some(abs), &parts, apart, method);
                 let reason = "a short PDF: only a one-line note reaches the model, the document is dropped (Q19)";
                 turn.decide(subject, Verdict::INCLUDED, reason.into(), None);
             }

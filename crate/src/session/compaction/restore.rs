@@ -133,7 +133,14 @@ impl Session {
             else {
                 continue;
             };
-            out.attach("file", Some(path), restored_text(path, &done), method);
+            let apart = self.profile.attachments.file_parts_as_messages;
+            out.attach_parts(
+                "file",
+                Some(path),
+                &restored_parts(path, &done),
+                apart,
+                method,
+            );
             remembered.push((path.clone(), done));
         }
         for path in &selection.references {
@@ -331,8 +338,9 @@ impl Session {
         };
         match self.restore_read(&abs) {
             RestoreRead::Fits(done) => {
-                let text = restored_text(&abs, &done);
-                out.attach("file", Some(&abs), text, self.profile.token_method);
+                let parts = restored_parts(&abs, &done);
+                let apart = self.profile.attachments.file_parts_as_messages;
+                out.attach_parts("file", Some(&abs), &parts, apart, self.profile.token_method);
                 out.decide(&subject, Verdict::INCLUDED, reason.into(), Some(abs));
             }
             _ => out.decide(
@@ -393,13 +401,17 @@ impl Session {
 }
 
 /// A restored file, rendered like an @-mentioned one (§3.11): the call note, then the result.
-fn restored_text(abs: &str, done: &TextFileRead) -> String {
+fn restored_parts(abs: &str, done: &TextFileRead) -> [String; 2] {
     let input = format!("{{\"file_path\":{}}}", json_string(abs));
     [
         call_note("Read", &input),
         tool_result("Read", &done.read.text),
     ]
-    .join("\n")
+}
+
+/// The restored file's text as one block (what its budget measures).
+fn restored_text(abs: &str, done: &TextFileRead) -> String {
+    restored_parts(abs, done).join("\n")
 }
 
 /// `compact_file_reference`: the file was too large to restore, its path is given.
