@@ -790,3 +790,34 @@ fn a_mentioned_file_is_sent_as_a_call_note_message_then_its_result_in_the_origin
     assert_eq!(messages.len(), 1, "{messages:#?}");
     assert_eq!(messages[0].len(), 2);
 }
+
+#[test]
+fn a_headless_session_never_seeds_claude_md_so_its_change_is_not_reported() {
+    for (headless, reported) in [(false, true), (true, false)] {
+        let mut profile = Profile::claude_code();
+        profile.file_context.headless = headless;
+        let mut s = Session::new(SessionOptions {
+            profile,
+            cwd: "/p".into(),
+            home: Some("/home/u".into()),
+            config: SessionConfig::default(),
+        })
+        .expect("valid options");
+        s.write_file("CLAUDE.md", "Use tabs.\n", 1_000).unwrap();
+        let turn = s.submit("hello", 2_000);
+        let user_context = &turn.request.as_ref().expect("a request").user_context;
+        assert!(
+            user_context.iter().any(|b| b.text.contains("Use tabs.")),
+            "the memory is sent either way"
+        );
+        let seeded = s.file_state().iter().any(|row| row.path == "/p/CLAUDE.md");
+        assert_eq!(seeded, !headless);
+        s.write_file("CLAUDE.md", "Use spaces.\n", 3_000).unwrap();
+        let turn = s.tool_round(4_000);
+        let noted = turn
+            .attachments
+            .iter()
+            .any(|a| a.kind == "edited_text_file" && a.path.as_deref() == Some("/p/CLAUDE.md"));
+        assert_eq!(noted, reported, "headless: {headless}: {turn:?}");
+    }
+}

@@ -120,6 +120,7 @@ switches!(crate::session::FileContextRules {
     refuse_writes_to_denied_files => "refuseWritesToDeniedFiles",
     hide_denied_entries => "hideDeniedEntries",
     scan_without_refreshing => "scanWithoutRefreshing",
+    headless => "headless",
 });
 
 switches!(crate::attachment::AttachmentRules {

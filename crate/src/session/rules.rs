@@ -62,6 +62,11 @@ pub struct FileContextRules {
     /// (original: the listing is `readdir`'s, denied names included; Glob and Grep hide
     /// them in both).
     pub hide_denied_entries: bool,
+    /// §4.4 (the lab): the session runs headless (`claude -p`), which never seeds the
+    /// read-file state with the eager memory files, so a changed CLAUDE.md is not reported
+    /// (the interactive client seeds them and reports the change). A setting of the run,
+    /// not a quirk: off in every preset.
+    pub headless: bool,
     /// Q27: the change scan peeks at entries instead of refreshing their recency, which in
     /// the original reverses the LRU order on every pass.
     pub scan_without_refreshing: bool,
@@ -89,6 +94,7 @@ impl FileContextRules {
             refuse_writes_to_denied_files: false,
             hide_denied_entries: false,
             scan_without_refreshing: false,
+            headless: false,
         }
     }
 
@@ -123,6 +129,7 @@ impl FileContextRules {
             refuse_writes_to_denied_files: true,
             hide_denied_entries: true,
             scan_without_refreshing: true,
+            headless: false,
         }
     }
 }
