@@ -350,7 +350,13 @@ fn session_memory_gives_way_to_full_compaction_when_its_tail_is_too_large() {
         .iter()
         .find(|d| d.subject == "session-memory compaction")
         .unwrap();
-    assert!(skipped.reason.contains("a full compaction runs instead"));
+    assert!(
+        skipped
+            .reason
+            .contains("threshold: a full compaction runs instead"),
+        "{}",
+        skipped.reason
+    );
     assert!(!report.summary.unwrap().contains("word for word"));
     assert!(report.tokens_after < 39_000);
 }
