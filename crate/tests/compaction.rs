@@ -10,6 +10,7 @@ use context_assembly::session::{
     CompactionOptions, CompactionReport, Fate, PermissionMode, Policy, ResponseBlock, Session,
     SessionConfig, SessionOptions, ToolCall, ToolInvocation, Trigger,
 };
+use context_assembly::tokens::{estimate_tokens, TokenMethod};
 use context_assembly::Profile;
 use proptest::prelude::*;
 
@@ -149,6 +150,23 @@ fn planning_changes_nothing_and_applying_clears_then_restores() {
     assert_eq!(fate(&report, "system prompt"), Fate::KEPT);
     // Full compaction keeps no message: only the summary and the attachments remain.
     assert!(report.visible.commands.is_empty());
+}
+
+#[test]
+fn a_file_under_the_limit_is_restored_though_its_rendering_is_over() {
+    // 340 lines of 56 characters: 4,845 tokens of content, over 5,000 once numbered, noted
+    // and wrapped. The original's restore gates the content, so the file comes back whole.
+    let line = "x".repeat(56) + "\n";
+    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    s.write_file("src/big.ts", line.repeat(340).as_str(), 1_000)
+        .unwrap();
+    s.submit("read it", 2_000);
+    s.respond(vec![read("r1", "src/big.ts")], 3_000).unwrap();
+    s.respond(vec![ResponseBlock::Text("Read.".into())], 4_000)
+        .unwrap();
+    let report = s.compact(full(), None, 5_000).unwrap();
+    assert_eq!(fate(&report, "/p/src/big.ts"), Fate::RESTORED);
+    assert!(report.restored[0].tokens > POST_COMPACT_MAX_TOKENS_PER_FILE);
 }
 
 #[test]
@@ -488,7 +506,12 @@ proptest! {
         };
         let report = s.compact(CompactionOptions { policy, ..full() }, None, 10_000).unwrap();
         prop_assert!(report.restored.len() <= POST_COMPACT_MAX_FILES_TO_RESTORE);
-        prop_assert!(report.restored.iter().all(|r| r.tokens <= POST_COMPACT_MAX_TOKENS_PER_FILE));
+        // The per-file limit is on the content the Read gate sees, not on the rendering.
+        for restored in &report.restored {
+            let index: usize = restored.path.trim_start_matches("/p/f").trim_end_matches(".ts").parse().unwrap();
+            let content = text(lines[index], "x");
+            prop_assert!(estimate_tokens(&content, TokenMethod::ClaudeCode, Some("ts")) <= POST_COMPACT_MAX_TOKENS_PER_FILE);
+        }
         prop_assert!(report.restored.iter().map(|r| r.tokens).sum::<u64>() <= POST_COMPACT_TOKEN_BUDGET);
         let request = s.current_request(10_000);
         let mut calls = Vec::new();
