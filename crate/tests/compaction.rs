@@ -526,3 +526,49 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn q57_the_breaker_stops_failing_auto_compactions_per_turn_or_for_the_session() {
+    // The system prompt alone is over the auto-compact threshold before anything was said:
+    // an auto-compaction finds nothing to summarise, which the original counts as a failure.
+    let attempts = |profile: Profile, lines: usize| {
+        let config = SessionConfig {
+            context_window: 30_000,
+            output_reserve: 1_000,
+            system_prompt: Some("Always write tests first.\n".repeat(lines)),
+            ..SessionConfig::default()
+        };
+        let mut s = session(profile, config);
+        let mut verdicts = Vec::new();
+        for round in 0..5 {
+            let turn = s.tool_round(10 + round);
+            let decision = turn
+                .decisions
+                .iter()
+                .find(|d| d.subject == "auto-compaction");
+            verdicts.push(decision.map_or("none", |d| d.verdict));
+        }
+        let turn = s.submit("go on", 100);
+        let after_turn = turn
+            .decisions
+            .iter()
+            .find(|d| d.subject == "auto-compaction");
+        (
+            verdicts,
+            after_turn.map(|d| d.verdict),
+            turn.compaction.len(),
+        )
+    };
+    let three_then_open = ["failed", "failed", "failed", "skipped", "skipped"];
+    // Claude Code forgets the failures when the human turn begins, and compacts again.
+    let (verdicts, after, compactions) = attempts(Profile::claude_code(), 3_300);
+    assert_eq!(verdicts, three_then_open);
+    assert_eq!((after, compactions), (None, 1));
+    // Fixed, the breaker is the session's: it stays open.
+    let (verdicts, after, compactions) = attempts(Profile::recommended(), 3_300);
+    assert_eq!(verdicts, three_then_open);
+    assert_eq!((after, compactions), (Some("skipped"), 0));
+    // Codex has no breaker: it tries every time.
+    let (verdicts, _, _) = attempts(Profile::codex(), 4_300);
+    assert_eq!(verdicts, ["failed"; 5]);
+}

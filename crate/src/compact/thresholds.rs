@@ -215,7 +215,7 @@ fn percent_left(tokens: u64, base: u64) -> u64 {
 /// fixed.on_human_turn();
 /// assert!(!fixed.allows());
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct CompactionBreaker {

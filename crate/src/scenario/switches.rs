@@ -147,6 +147,8 @@ switches!(crate::compact::rules::CompactionRules {
     restore_edited_first => "restoreEditedFirst",
     cheap_stage_first => "cheapStageFirst",
     reinsert_pinned => "reinsertPinned",
+    auto_compact_breaker => "autoCompactBreaker",
+    breaker_resets_each_human_turn => "breakerResetsEachHumanTurn",
 });
 
 switches!(crate::codex::rules::CodexRules {

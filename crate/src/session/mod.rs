@@ -270,6 +270,10 @@ impl Session {
         let mut memory_roots = MemoryRoots::new(&cwd);
         memory_roots.home = Some(home.clone());
         memory_roots.additional_dirs = additional_dirs;
+        let mut conversation = conversation::Conversation::new(config_mode);
+        conversation.breaker = crate::compact::thresholds::CompactionBreaker::new(
+            profile.compaction.breaker_resets_each_human_turn,
+        );
         Ok(Session {
             file_state: FileStateCache::new(profile.file_state),
             profile,
@@ -281,7 +285,7 @@ impl Session {
             memory_roots,
             loaded_memory: LoadedMemory::default(),
             memory_triggers: Vec::new(),
-            conversation: conversation::Conversation::new(config_mode),
+            conversation,
             work_left: 0,
             search_cache: None,
             clock_ms: 0,

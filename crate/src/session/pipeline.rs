@@ -79,7 +79,7 @@ impl Session {
         at_ms: u64,
     ) -> Turn {
         self.interrupt_pending_calls();
-        self.conversation.auto_compact_failures = 0;
+        self.conversation.breaker.on_human_turn();
         if self.profile.codex.turn_context {
             return self.codex_submit(prompt, at_ms);
         }
