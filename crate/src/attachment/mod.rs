@@ -47,8 +47,10 @@ pub struct Attachment {
     /// Byte offsets in `text` where the original starts another user message: a file's call
     /// note, its result and a truncation note are messages of their own (§3.11; the lab saw
     /// the call note arrive apart). Each offset follows the `\n` that joins two parts, and
-    /// `tokens` counts the parts apart. Empty when the text is sent as one block.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    /// `tokens` counts the parts apart. Empty when the text is sent as one block. Byte
+    /// offsets are Rust's alone: they are not serialised (JavaScript indexes by UTF-16), and
+    /// the request already shows the parts as blocks.
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub message_breaks: Vec<usize>,
 }
 
