@@ -418,13 +418,16 @@ mod tests {
         call(&mut t, "a", &"x".repeat(400)); // 100 tokens
         call(&mut t, "b", &"x".repeat(400));
         let tail = kept_tail_start(t.messages(), None, &config(10, 5, 100), METHOD);
-        // The last result alone reaches 100 tokens; its call comes along.
+        // The last result alone reaches 100 tokens (134 padded); its call comes along.
         assert_eq!(tail.start, 3);
         assert!(tail.decisions[0]
             .reason
-            .starts_with("100 tokens reach the maximum of 100"));
+            .starts_with("134 tokens reach the maximum of 100"));
         assert_eq!(tail.decisions[1].verdict, TailVerdict::MOVED);
-        assert_eq!(tail.tokens, 100 + record_tokens(&t.messages()[3], METHOD));
+        assert_eq!(
+            tail.tokens,
+            134 + kept_tail_tokens(&t.messages()[3], METHOD)
+        );
     }
 
     #[test]
