@@ -123,6 +123,12 @@
 //! * `serde`: `Serialize`/`Deserialize` on the public value types and rules (camelCase), as
 //!   the wasm package uses them, and the JSON scenario format (`scenario`), parsed with
 //!   `serde_json` (no_std + alloc).
+//!
+//! Always compiled in: `regex` (no_std + alloc) for Grep's patterns, with only the Unicode
+//! tables of `\w`, `\d`, `\s` and case-insensitive matching; unless another crate of the
+//! build turns more tables on, a pattern using another Unicode class (`\p{Greek}`) is an
+//! error result that says so. It costs about 300 KB of
+//! wasm, 120 KB gzipped (`make size`: 986 KB / 419 KB gzipped before it).
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -164,7 +164,11 @@ impl Profile {
             file_context: FileContextRules::codex(),
             attachments: AttachmentRules::codex(),
             thresholds: ThresholdFormula::Codex,
-            compaction: CompactionRules::claude_code(),
+            // Codex retries auto-compaction whenever the limit is reached: no breaker.
+            compaction: CompactionRules {
+                auto_compact_breaker: false,
+                ..CompactionRules::claude_code()
+            },
             codex: CodexRules::codex(),
         }
     }

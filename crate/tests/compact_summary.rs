@@ -89,6 +89,7 @@ fn file(path: &str, timestamp: u64) -> RestoreCandidate {
         last_access: 0,
         is_memory_file: false,
         was_edited: false,
+        content_tokens: 900,
         tokens_rendered: 1_000,
         record_json_tokens: 1_200,
         readable: true,
@@ -199,16 +200,63 @@ fn large_files_become_references_and_keep_their_slot() {
     let mut candidates: Vec<_> = (0..6u64)
         .map(|i| file(&format!("/w/{i}"), 10 - i))
         .collect();
-    candidates[0].tokens_rendered = POST_COMPACT_MAX_TOKENS_PER_FILE + 1;
+    candidates[0].content_tokens = POST_COMPACT_MAX_TOKENS_PER_FILE + 1;
     for rules in [
         CompactionRules::claude_code(),
         CompactionRules::recommended(),
     ] {
         let plan = select_restores(&candidates, &[], None, &rules);
-        assert_eq!(plan.references, ["/w/0"]);
+        let references: Vec<_> = plan.references.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(references, ["/w/0"]);
         assert_eq!(plan.restored.len(), 4);
         assert_eq!(plan.decisions[0].verdict, Verdict::TOO_LARGE);
     }
+}
+
+#[test]
+fn the_per_file_limit_gates_the_content_not_the_rendered_text() {
+    // 4,900 tokens of content render to 5,300 with the call note, the line numbers and the
+    // reminder: the original restores it, since its Read gate sees only the content.
+    let candidate = RestoreCandidate {
+        content_tokens: 4_900,
+        tokens_rendered: 5_300,
+        record_json_tokens: 6_000,
+        ..file("/w/a.rs", 1)
+    };
+    for rules in [
+        CompactionRules::claude_code(),
+        CompactionRules::recommended(),
+    ] {
+        let plan = select_restores(std::slice::from_ref(&candidate), &[], None, &rules);
+        assert_eq!(plan.restored.len(), 1, "{:?}", plan.decisions);
+        assert!(plan.references.is_empty());
+    }
+}
+
+#[test]
+fn references_count_toward_the_budget() {
+    // A reference's record costs 60 tokens, then four files of 12,490: 50,020 in all.
+    let mut candidates = vec![RestoreCandidate {
+        content_tokens: 9_000,
+        tokens_rendered: 40,
+        record_json_tokens: 60,
+        ..file("/w/big", 10)
+    }];
+    candidates.extend((0..4u64).map(|i| RestoreCandidate {
+        record_json_tokens: 12_490,
+        ..file(&format!("/w/{i}"), 9 - i)
+    }));
+    let plan = select_restores(&candidates, &[], None, &CompactionRules::claude_code());
+    assert_eq!(plan.references, [("/w/big".to_string(), 60)]);
+    assert_eq!(plan.restored.len(), 3);
+    let last = plan.decisions.last().unwrap();
+    assert_eq!(last.verdict, Verdict::OVER_BUDGET);
+    assert!(last.reason.contains("50020"), "{}", last.reason);
+    assert!(
+        plan.decisions[0].reason.contains("60 tokens"),
+        "{}",
+        plan.decisions[0].reason
+    );
 }
 
 #[test]
@@ -241,15 +289,21 @@ fn candidate() -> impl Strategy<Value = RestoreCandidate> {
     (
         (0u8..12, 0u64..20, 0u64..20, any::<bool>(), any::<bool>()),
         (0u64..9_000, 0u64..30_000, any::<bool>(), any::<bool>()),
+        0u64..9_000,
     )
         .prop_map(
-            |((name, timestamp, last_access, memory, edited), (rendered, json, readable, tail))| {
+            |(
+                (name, timestamp, last_access, memory, edited),
+                (rendered, json, readable, tail),
+                content,
+            )| {
                 RestoreCandidate {
                     path: format!("/w/{name}"),
                     timestamp,
                     last_access,
                     is_memory_file: memory,
                     was_edited: edited,
+                    content_tokens: content,
                     tokens_rendered: rendered,
                     record_json_tokens: json,
                     readable,
@@ -267,7 +321,9 @@ proptest! {
             let excluded = ["/w/1".to_string()];
             let plan = select_restores(&candidates, &excluded, Some("/w/2"), &rules);
             prop_assert!(plan.restored.len() + plan.references.len() <= POST_COMPACT_MAX_FILES_TO_RESTORE);
-            prop_assert!(plan.restored.iter().map(|(_, t)| t).sum::<u64>() <= POST_COMPACT_TOKEN_BUDGET);
+            // References count against the budget too (§9.4 item 5).
+            let used: u64 = plan.restored.iter().chain(&plan.references).map(|(_, t)| t).sum();
+            prop_assert!(used <= POST_COMPACT_TOKEN_BUDGET);
             prop_assert_eq!(plan.decisions.len(), candidates.len());
             for (path, tokens) in &plan.restored {
                 // Paths may repeat in generated input: some readable candidate of that path
@@ -275,7 +331,7 @@ proptest! {
                 let accounted = candidates.iter().any(|c| {
                     &c.path == path
                         && c.readable
-                        && c.tokens_rendered <= POST_COMPACT_MAX_TOKENS_PER_FILE
+                        && c.content_tokens <= POST_COMPACT_MAX_TOKENS_PER_FILE
                         && (*tokens == c.tokens_rendered || *tokens == c.record_json_tokens)
                 });
                 prop_assert!(accounted);

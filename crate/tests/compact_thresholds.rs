@@ -144,6 +144,16 @@ fn tiny_windows_saturate_to_zero() {
 }
 
 #[test]
+fn percent_left_rounds_the_float_the_original_computes() {
+    // (167,000 − 119,405) / 167,000 × 100 is 28.5 exactly, but 28.499999999999996 in
+    // double precision, which Math.round takes down.
+    let thresholds = claude_code_thresholds(&ThresholdInput::claude_code_default());
+    assert_eq!(token_warning(119_405, &thresholds).percent_left, 28);
+    assert_eq!(token_warning(0, &thresholds).percent_left, 100);
+    assert_eq!(token_warning(167_000, &thresholds).percent_left, 0);
+}
+
+#[test]
 fn the_breaker_opens_after_three_failures() {
     for resets in [true, false] {
         let mut breaker = CompactionBreaker::new(resets);

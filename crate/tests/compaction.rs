@@ -10,6 +10,7 @@ use context_assembly::session::{
     CompactionOptions, CompactionReport, Fate, PermissionMode, Policy, ResponseBlock, Session,
     SessionConfig, SessionOptions, ToolCall, ToolInvocation, Trigger,
 };
+use context_assembly::tokens::{estimate_tokens, TokenMethod};
 use context_assembly::Profile;
 use proptest::prelude::*;
 
@@ -152,6 +153,23 @@ fn planning_changes_nothing_and_applying_clears_then_restores() {
 }
 
 #[test]
+fn a_file_under_the_limit_is_restored_though_its_rendering_is_over() {
+    // 340 lines of 56 characters: 4,845 tokens of content, over 5,000 once numbered, noted
+    // and wrapped. The original's restore gates the content, so the file comes back whole.
+    let line = "x".repeat(56) + "\n";
+    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    s.write_file("src/big.ts", line.repeat(340).as_str(), 1_000)
+        .unwrap();
+    s.submit("read it", 2_000);
+    s.respond(vec![read("r1", "src/big.ts")], 3_000).unwrap();
+    s.respond(vec![ResponseBlock::Text("Read.".into())], 4_000)
+        .unwrap();
+    let report = s.compact(full(), None, 5_000).unwrap();
+    assert_eq!(fate(&report, "/p/src/big.ts"), Fate::RESTORED);
+    assert!(report.restored[0].tokens > POST_COMPACT_MAX_TOKENS_PER_FILE);
+}
+
+#[test]
 fn restored_files_respect_the_slot_and_token_limits() {
     let mut s = worked_session(Profile::claude_code(), 9, 900);
     let report = s.compact(full(), None, 14_000).unwrap();
@@ -286,12 +304,14 @@ fn invoked_skills_are_reinjected_newest_first() {
         .unwrap();
     assert!(skills.tokens > 0);
     let summary_request = s.current_request(17_000);
-    let text: String = summary_request.messages[0]
-        .content
+    // The restored files come first, each a call note message and a result message.
+    let text: String = summary_request
+        .messages
         .iter()
-        .map(|b| b.text.as_str())
+        .flat_map(|m| m.content.iter().map(|b| b.text.as_str()))
         .collect();
-    assert!(text.find("### Skill: lint") < text.find("### Skill: pdf"));
+    let (lint, pdf) = (text.find("### Skill: lint"), text.find("### Skill: pdf"));
+    assert!(lint.is_some() && lint < pdf, "{text}");
     assert_eq!(fate(&report, "pdf"), Fate::REINJECTED);
 }
 
@@ -348,7 +368,13 @@ fn session_memory_gives_way_to_full_compaction_when_its_tail_is_too_large() {
         .iter()
         .find(|d| d.subject == "session-memory compaction")
         .unwrap();
-    assert!(skipped.reason.contains("a full compaction runs instead"));
+    assert!(
+        skipped
+            .reason
+            .contains("threshold: a full compaction runs instead"),
+        "{}",
+        skipped.reason
+    );
     assert!(!report.summary.unwrap().contains("word for word"));
     assert!(report.tokens_after < 39_000);
 }
@@ -480,7 +506,12 @@ proptest! {
         };
         let report = s.compact(CompactionOptions { policy, ..full() }, None, 10_000).unwrap();
         prop_assert!(report.restored.len() <= POST_COMPACT_MAX_FILES_TO_RESTORE);
-        prop_assert!(report.restored.iter().all(|r| r.tokens <= POST_COMPACT_MAX_TOKENS_PER_FILE));
+        // The per-file limit is on the content the Read gate sees, not on the rendering.
+        for restored in &report.restored {
+            let index: usize = restored.path.trim_start_matches("/p/f").trim_end_matches(".ts").parse().unwrap();
+            let content = text(lines[index], "x");
+            prop_assert!(estimate_tokens(&content, TokenMethod::ClaudeCode, Some("ts")) <= POST_COMPACT_MAX_TOKENS_PER_FILE);
+        }
         prop_assert!(report.restored.iter().map(|r| r.tokens).sum::<u64>() <= POST_COMPACT_TOKEN_BUDGET);
         let request = s.current_request(10_000);
         let mut calls = Vec::new();
@@ -494,4 +525,50 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn q57_the_breaker_stops_failing_auto_compactions_per_turn_or_for_the_session() {
+    // The system prompt alone is over the auto-compact threshold before anything was said:
+    // an auto-compaction finds nothing to summarise, which the original counts as a failure.
+    let attempts = |profile: Profile, lines: usize| {
+        let config = SessionConfig {
+            context_window: 30_000,
+            output_reserve: 1_000,
+            system_prompt: Some("Always write tests first.\n".repeat(lines)),
+            ..SessionConfig::default()
+        };
+        let mut s = session(profile, config);
+        let mut verdicts = Vec::new();
+        for round in 0..5 {
+            let turn = s.tool_round(10 + round);
+            let decision = turn
+                .decisions
+                .iter()
+                .find(|d| d.subject == "auto-compaction");
+            verdicts.push(decision.map_or("none", |d| d.verdict));
+        }
+        let turn = s.submit("go on", 100);
+        let after_turn = turn
+            .decisions
+            .iter()
+            .find(|d| d.subject == "auto-compaction");
+        (
+            verdicts,
+            after_turn.map(|d| d.verdict),
+            turn.compaction.len(),
+        )
+    };
+    let three_then_open = ["failed", "failed", "failed", "skipped", "skipped"];
+    // Claude Code forgets the failures when the human turn begins, and compacts again.
+    let (verdicts, after, compactions) = attempts(Profile::claude_code(), 3_300);
+    assert_eq!(verdicts, three_then_open);
+    assert_eq!((after, compactions), (None, 1));
+    // Fixed, the breaker is the session's: it stays open.
+    let (verdicts, after, compactions) = attempts(Profile::recommended(), 3_300);
+    assert_eq!(verdicts, three_then_open);
+    assert_eq!((after, compactions), (Some("skipped"), 0));
+    // Codex has no breaker: it tries every time.
+    let (verdicts, _, _) = attempts(Profile::codex(), 4_300);
+    assert_eq!(verdicts, ["failed"; 5]);
 }

@@ -8,8 +8,8 @@
 
 use context_assembly::attachment::{Decision, Verdict};
 use context_assembly::session::{
-    CompactionOptions, PermissionMode, ResponseBlock, Session, SessionConfig, SessionOptions,
-    ToolCall, ToolInvocation, ToolResult, Turn,
+    CompactionOptions, GrepOutputMode, PermissionMode, ResponseBlock, Session, SessionConfig,
+    SessionOptions, ToolCall, ToolInvocation, ToolResult, Turn,
 };
 use context_assembly::Profile;
 use proptest::prelude::*;
@@ -94,6 +94,7 @@ fn grep(pattern: &str) -> ResponseBlock {
     let invocation = ToolInvocation::Grep {
         pattern: pattern.into(),
         path: None,
+        output_mode: GrepOutputMode::FilesWithMatches,
     };
     call("Grep", &format!("{{\"pattern\":{pattern:?}}}"), invocation)
 }
@@ -617,7 +618,11 @@ fn search(name: &str, pattern: &str, path: &str) -> ResponseBlock {
     let (pattern, path) = (String::from(pattern), Some(String::from(path)));
     let invocation = match name {
         "Glob" => ToolInvocation::Glob { pattern, path },
-        _ => ToolInvocation::Grep { pattern, path },
+        _ => ToolInvocation::Grep {
+            pattern,
+            path,
+            output_mode: GrepOutputMode::FilesWithMatches,
+        },
     };
     call(name, "{}", invocation)
 }

@@ -182,6 +182,39 @@ fn mentions_become_file_attachments_with_ranges() {
 }
 
 #[test]
+fn one_file_mentioned_twice_in_a_prompt_attaches_each_time_in_the_original() {
+    // Q2: the original checks "already read" for all of a prompt's mentions before it
+    // records any of them, so every spelling and every range of one file attaches.
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("src/a.ts", "l1\nl2\nl3\nl4\nl5\nl6\n", 1_000)
+        .unwrap();
+    let turn = s.submit("compare @src/a.ts#L1-2 with @src/a.ts#L5-6", 2_000);
+    assert_eq!(kinds(&turn), ["file", "file"]);
+    assert!(
+        turn.attachments[1].text.contains("\n5\tl5\n6\tl6\n"),
+        "{turn:?}"
+    );
+    let turn = s.submit("@src/b.ts @src/a.ts @./src/a.ts @/p/src/a.ts", 3_000);
+    assert_eq!(verdict_of(&turn, "@src/a.ts"), Some("already-in-context"));
+    s.write_file("src/a.ts", "l1\n", 4_000).unwrap();
+    s.tool_round(5_000);
+    let turn = s.submit("@src/a.ts @./src/a.ts @/p/src/a.ts", 6_000);
+    assert_eq!(kinds(&turn), ["file", "file", "file"]);
+    for subject in ["@src/a.ts", "@./src/a.ts", "@/p/src/a.ts"] {
+        assert_eq!(verdict_of(&turn, subject), Some("included"), "{subject}");
+    }
+    // The fix (Q2): spellings of one relative path collapse when extracted; the absolute
+    // spelling is read once and then pointed at, as is a range the full read covers.
+    let mut s = session(Profile::recommended(), &[]);
+    s.write_file("src/a.ts", "l1\nl2\nl3\nl4\nl5\nl6\n", 1_000)
+        .unwrap();
+    let turn = s.submit("@src/a.ts @./src/a.ts @/p/src/a.ts", 2_000);
+    assert_eq!(kinds(&turn), ["file", "already_read_file"]);
+    let turn = s.submit("compare @src/a.ts#L1-2 with @src/a.ts#L5-6", 3_000);
+    assert_eq!(kinds(&turn), ["already_read_file", "already_read_file"]);
+}
+
+#[test]
 fn an_unchanged_file_already_read_sends_nothing_in_the_original() {
     let mut s = session(Profile::claude_code(), &[]);
     s.write_file("a.txt", "a\nb\n", 1_000).unwrap();
@@ -381,17 +414,19 @@ fn a_mentioned_image_shows_its_ladder_as_decisions_and_costs_its_estimate() {
         .any(|d| d.subject == "@shot.png (image)" && d.verdict == "included"));
     assert!(s.file_state().is_empty(), "images are not cached (Q42)");
     let request = turn.request.expect("a human turn has a request");
-    let block = request
+    // The call note and the image are two messages (§3.11); the image's block carries it.
+    let blocks: Vec<_> = request
         .messages
         .iter()
         .flat_map(|m| m.content.iter())
-        .find(|b| b.source == "file")
-        .expect("the image's block");
+        .filter(|b| b.source == "file")
+        .collect();
+    assert_eq!(blocks.len(), 2);
     assert!(
-        block.media_tokens >= 2000,
+        blocks[1].media_tokens >= 2000,
         "the request counts the image too"
     );
-    assert_eq!(block.tokens, attachment.tokens);
+    assert_eq!(blocks[0].tokens + blocks[1].tokens, attachment.tokens);
 }
 
 #[test]
@@ -468,7 +503,9 @@ mod generated {
                         let turn = s.submit(&format!("look at @d{}/f{f}.txt and @d{} and @secret/x", f % 7, f % 7), at);
                         for a in &turn.attachments {
                             if a.kind != "file" || !a.text.contains("image") {
-                                prop_assert_eq!(a.tokens, context_assembly::tokens::estimate_tokens(&a.text, method, None));
+                                // Each part of the text is counted as the block it is sent as.
+                                let counted: u64 = a.messages().iter().map(|part| context_assembly::tokens::estimate_tokens(part, method, None)).sum();
+                                prop_assert_eq!(a.tokens, counted);
                             }
                         }
                         prop_assert!(turn.attachments.iter().all(|a| a.path.as_deref().is_none_or(|p| !p.starts_with("/p/secret"))));
@@ -591,7 +628,7 @@ fn a_range_read_before_a_change_is_named_for_a_reread_not_diffed() {
 
 #[test]
 fn glob_lists_oldest_first_and_grep_newest_first_relative_to_the_cwd() {
-    use context_assembly::session::{ResponseBlock, ToolCall, ToolInvocation};
+    use context_assembly::session::{GrepOutputMode, ResponseBlock, ToolCall, ToolInvocation};
     let search = |name: &str, invocation: ToolInvocation| {
         ResponseBlock::ToolUse(ToolCall {
             id: None,
@@ -615,6 +652,7 @@ fn glob_lists_oldest_first_and_grep_newest_first_relative_to_the_cwd() {
     let grep = ToolInvocation::Grep {
         pattern: "needle".into(),
         path: Some("src".into()),
+        output_mode: GrepOutputMode::FilesWithMatches,
     };
     let turn = s.respond(vec![search("Grep", grep)], 6_000).unwrap();
     assert_eq!(
@@ -627,4 +665,159 @@ fn glob_lists_oldest_first_and_grep_newest_first_relative_to_the_cwd() {
     };
     let turn = s.respond(vec![search("Glob", none)], 7_000).unwrap();
     assert_eq!(turn.tool_results[0].content, "No files found");
+}
+
+#[test]
+fn grep_matches_a_regular_expression_and_prints_lines_in_content_mode() {
+    use context_assembly::session::{GrepOutputMode, ResponseBlock, ToolCall, ToolInvocation};
+    let grep = |pattern: &str, output_mode: GrepOutputMode| {
+        ResponseBlock::ToolUse(ToolCall {
+            id: None,
+            name: "Grep".into(),
+            input: "{}".into(),
+            invocation: ToolInvocation::Grep {
+                pattern: pattern.into(),
+                path: None,
+                output_mode,
+            },
+        })
+    };
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("src/a.ts", "let needle = 1;\nother\nneeedle()\n", 1_000)
+        .unwrap();
+    s.write_file("src/b.ts", "no match here\n", 2_000).unwrap();
+    s.write_file("src/c.ts", "a needle\n", 3_000).unwrap();
+    s.submit("search", 4_000);
+    let turn = s
+        .respond(vec![grep("ne+dle", GrepOutputMode::Content)], 5_000)
+        .unwrap();
+    assert_eq!(
+        turn.tool_results[0].content,
+        "src/a.ts:1:let needle = 1;\nsrc/a.ts:3:neeedle()\nsrc/c.ts:1:a needle"
+    );
+    let turn = s
+        .respond(
+            vec![grep("^ne+dle\\(", GrepOutputMode::FilesWithMatches)],
+            6_000,
+        )
+        .unwrap();
+    assert_eq!(turn.tool_results[0].content, "Found 1 files\nsrc/a.ts");
+    let turn = s
+        .respond(vec![grep("haystack", GrepOutputMode::Content)], 7_000)
+        .unwrap();
+    assert_eq!(turn.tool_results[0].content, "No matches found");
+    let turn = s
+        .respond(vec![grep("needle(", GrepOutputMode::Content)], 8_000)
+        .unwrap();
+    let result = &turn.tool_results[0];
+    assert!(result.is_error, "{result:?}");
+    assert!(
+        result
+            .content
+            .contains("\"needle(\" is not a valid regular expression")
+            && result.content.contains("unclosed group"),
+        "{}",
+        result.content
+    );
+}
+
+#[test]
+fn a_mentioned_file_is_sent_as_a_call_note_message_then_its_result_in_the_original() {
+    use context_assembly::session::ResponseBlock;
+    let blocks_of = |turn: &Turn| -> Vec<Vec<(String, u64)>> {
+        let messages = &turn.request.as_ref().expect("a request").messages;
+        let last_answer = messages.iter().rposition(|m| m.role == "assistant");
+        messages[last_answer.map_or(0, |i| i + 1)..]
+            .iter()
+            .map(|m| {
+                m.content
+                    .iter()
+                    .map(|b| (b.text.clone(), b.tokens))
+                    .collect()
+            })
+            .collect()
+    };
+    let mut s = session(Profile::claude_code(), &[]);
+    s.write_file("src/a.ts", "l1\nl2\nl3\nl4\n", 1_000).unwrap();
+    s.write_file("src/b.ts", "b1\n", 1_000).unwrap();
+    s.submit("hello", 2_000);
+    s.respond(vec![ResponseBlock::Text("hi".into())], 3_000)
+        .unwrap();
+    let turn = s.submit("look at @src/a.ts#L2-3 and @src/b.ts", 4_000);
+    let messages = blocks_of(&turn);
+    // The first attachment's call note is a user message of its own; its result starts the
+    // next, into which the second attachment (call note, result) and the prompt merge.
+    assert_eq!(messages.len(), 2, "{messages:#?}");
+    assert_eq!(messages[0].len(), 1);
+    let call = &messages[0][0].0;
+    assert!(
+        call.starts_with("<system-reminder>\n")
+            && call.ends_with("{\"file_path\":\"/p/src/a.ts\"}\n</system-reminder>"),
+        "{call}"
+    );
+    let texts: Vec<&str> = messages[1].iter().map(|(text, _)| text.as_str()).collect();
+    assert_eq!(texts.len(), 4, "{texts:#?}");
+    assert!(texts[0].contains("\n2\tl2\n3\tl3\n") && texts[0].ends_with("</system-reminder>\n"));
+    assert!(texts[1].ends_with("{\"file_path\":\"/p/src/b.ts\"}\n</system-reminder>\n"));
+    assert!(texts[2].contains("\n1\tb1\n"));
+    assert_eq!(texts[3], "look at @src/a.ts#L2-3 and @src/b.ts");
+    // Each attachment's tokens are what its blocks cost apart.
+    let file_tokens: u64 = turn.attachments.iter().map(|a| a.tokens).sum();
+    let call_a = context_assembly::tokens::estimate_tokens(
+        call,
+        context_assembly::tokens::TokenMethod::ClaudeCode,
+        None,
+    );
+    assert_eq!(
+        turn.attachments[0].tokens,
+        call_a + {
+            let result = texts[0].strip_suffix('\n').unwrap();
+            context_assembly::tokens::estimate_tokens(
+                result,
+                context_assembly::tokens::TokenMethod::ClaudeCode,
+                None,
+            )
+        }
+    );
+    assert!(file_tokens > 0);
+    // The fix keeps each attachment one block.
+    let mut s = session(Profile::recommended(), &[]);
+    s.write_file("src/a.ts", "l1\n", 1_000).unwrap();
+    s.submit("hello", 2_000);
+    s.respond(vec![ResponseBlock::Text("hi".into())], 3_000)
+        .unwrap();
+    let messages = blocks_of(&s.submit("@src/a.ts", 4_000));
+    assert_eq!(messages.len(), 1, "{messages:#?}");
+    assert_eq!(messages[0].len(), 2);
+}
+
+#[test]
+fn a_headless_session_never_seeds_claude_md_so_its_change_is_not_reported() {
+    for (headless, reported) in [(false, true), (true, false)] {
+        let mut profile = Profile::claude_code();
+        profile.file_context.headless = headless;
+        let mut s = Session::new(SessionOptions {
+            profile,
+            cwd: "/p".into(),
+            home: Some("/home/u".into()),
+            config: SessionConfig::default(),
+        })
+        .expect("valid options");
+        s.write_file("CLAUDE.md", "Use tabs.\n", 1_000).unwrap();
+        let turn = s.submit("hello", 2_000);
+        let user_context = &turn.request.as_ref().expect("a request").user_context;
+        assert!(
+            user_context.iter().any(|b| b.text.contains("Use tabs.")),
+            "the memory is sent either way"
+        );
+        let seeded = s.file_state().iter().any(|row| row.path == "/p/CLAUDE.md");
+        assert_eq!(seeded, !headless);
+        s.write_file("CLAUDE.md", "Use spaces.\n", 3_000).unwrap();
+        let turn = s.tool_round(4_000);
+        let noted = turn
+            .attachments
+            .iter()
+            .any(|a| a.kind == "edited_text_file" && a.path.as_deref() == Some("/p/CLAUDE.md"));
+        assert_eq!(noted, reported, "headless: {headless}: {turn:?}");
+    }
 }

@@ -59,6 +59,10 @@ pub struct AttachmentRules {
     /// Q50: attachments of a tool round stay separate blocks after the tool results
     /// (original: folded into the last tool_result's text).
     pub keep_mid_turn_blocks_separate: bool,
+    /// §3.11 (the lab): a file attachment is sent as the original sends it, one user message
+    /// per part: the call note, the result, a truncation note. After an assistant message
+    /// they are separate messages; after a user message they merge into it (off: one block).
+    pub file_parts_as_messages: bool,
     /// Q58: post-compact attachments are placed after the compaction summary (original:
     /// finding no assistant message or tool result, they float above the summary and the
     /// user context into the first user message).
@@ -97,6 +101,7 @@ impl AttachmentRules {
             compaction_reminder_needs_1m: true,
             compaction_reminder_once: false,
             keep_mid_turn_blocks_separate: false,
+            file_parts_as_messages: true,
             attachments_after_summary: false,
             merge_user_messages: true,
             user_context_without_indent: false,
@@ -122,6 +127,7 @@ impl AttachmentRules {
             compaction_reminder_needs_1m: false,
             compaction_reminder_once: true,
             keep_mid_turn_blocks_separate: true,
+            file_parts_as_messages: false,
             attachments_after_summary: true,
             user_context_without_indent: true,
             ..AttachmentRules::claude_code()

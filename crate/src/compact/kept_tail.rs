@@ -9,8 +9,10 @@
 //! split (`adjustIndexToPreserveAPIInvariants`).
 //!
 //! Choices where our records differ from the original's messages:
-//! * Tokens are [`record_tokens`] with the caller's method; §6.4's `×4/3` padding and its
-//!   string-content quirk (Q45) are not applied (scale the config to emulate the padding).
+//! * Tokens are [`kept_tail_tokens`]: [`record_tokens`] with the caller's method, padded by
+//!   §6.4's `×4/3` and rounded up per record, as `estimateMessageTokens` pads each message.
+//!   Its string-content quirk (Q45: a prompt's string content counts nothing) is not
+//!   reproduced: every record's text counts.
 //! * A record "has text" as `hasTextBlocks` decides: a prompt with non-empty text, or an
 //!   assistant text block (even an empty one). Thinking, tool calls, tool results and
 //!   attachments do not count — the original's attachments are not user messages and its
@@ -66,7 +68,7 @@ pub struct KeptTail {
     /// Index into the records of the first kept record; the records' length when the tail
     /// is empty.
     pub start: usize,
-    /// Tokens of the kept records ([`record_tokens`] summed).
+    /// Tokens of the kept records ([`kept_tail_tokens`] summed: padded by a third).
     pub tokens: u64,
     /// Kept records with text (see the module docs).
     pub text_messages: usize,
@@ -108,6 +110,22 @@ pub fn is_compact_marker(message: &Message) -> bool {
 
 fn is_boundary(message: &Message) -> bool {
     matches!(message.record, Record::CompactBoundary { .. })
+}
+
+/// A record's tokens as the kept tail counts them: [`record_tokens`] ×4/3, rounded up (§6.4:
+/// `estimateMessageTokens` pads its estimate by a third).
+///
+/// # Example
+/// ```
+/// use context_assembly::compact::kept_tail::kept_tail_tokens;
+/// use context_assembly::tokens::TokenMethod;
+/// use context_assembly::transcript::{Record, Transcript};
+/// let mut transcript = Transcript::default();
+/// transcript.push(Record::Prompt { text: "x".repeat(40) }); // 10 tokens
+/// assert_eq!(kept_tail_tokens(&transcript.messages()[0], TokenMethod::ClaudeCode), 14);
+/// ```
+pub fn kept_tail_tokens(message: &Message, method: TokenMethod) -> u64 {
+    record_tokens(message, method).saturating_mul(4).div_ceil(3)
 }
 
 /// Where the kept tail of a session-memory compaction starts (§9.8).
@@ -158,13 +176,13 @@ pub fn kept_tail_start(
     let mut start = first;
     let mut tokens: u64 = records[first..]
         .iter()
-        .map(|m| record_tokens(m, method))
+        .map(|m| kept_tail_tokens(m, method))
         .sum();
     let mut texts = records[first..].iter().filter(|m| has_text(m)).count();
     let mut stop = stop_reason(tokens, texts, config);
     while stop.is_none() && start > floor {
         start -= 1;
-        tokens = tokens.saturating_add(record_tokens(&records[start], method));
+        tokens = tokens.saturating_add(kept_tail_tokens(&records[start], method));
         texts += usize::from(has_text(&records[start]));
         stop = stop_reason(tokens, texts, config);
     }
@@ -191,7 +209,10 @@ pub fn kept_tail_start(
     let kept_records = records.get(adjusted..).unwrap_or_default();
     KeptTail {
         start: adjusted,
-        tokens: kept_records.iter().map(|m| record_tokens(m, method)).sum(),
+        tokens: kept_records
+            .iter()
+            .map(|m| kept_tail_tokens(m, method))
+            .sum(),
         text_messages: kept_records.iter().filter(|m| has_text(m)).count(),
         decisions,
     }
@@ -397,13 +418,16 @@ mod tests {
         call(&mut t, "a", &"x".repeat(400)); // 100 tokens
         call(&mut t, "b", &"x".repeat(400));
         let tail = kept_tail_start(t.messages(), None, &config(10, 5, 100), METHOD);
-        // The last result alone reaches 100 tokens; its call comes along.
+        // The last result alone reaches 100 tokens (134 padded); its call comes along.
         assert_eq!(tail.start, 3);
         assert!(tail.decisions[0]
             .reason
-            .starts_with("100 tokens reach the maximum of 100"));
+            .starts_with("134 tokens reach the maximum of 100"));
         assert_eq!(tail.decisions[1].verdict, TailVerdict::MOVED);
-        assert_eq!(tail.tokens, 100 + record_tokens(&t.messages()[3], METHOD));
+        assert_eq!(
+            tail.tokens,
+            134 + kept_tail_tokens(&t.messages()[3], METHOD)
+        );
     }
 
     #[test]

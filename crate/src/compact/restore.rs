@@ -50,10 +50,14 @@ pub struct RestoreCandidate {
     pub is_memory_file: bool,
     /// The session edited or wrote the file.
     pub was_edited: bool,
-    /// Tokens of the file as it would be restored (its rendered text); above
-    /// [`POST_COMPACT_MAX_TOKENS_PER_FILE`] it becomes a reference.
+    /// Tokens of the file's content as the restore's Read gate estimates them (§3.3, by
+    /// file type); above [`POST_COMPACT_MAX_TOKENS_PER_FILE`] it becomes a reference. The
+    /// call note, the line numbers and the reminder around it do not count here.
+    pub content_tokens: u64,
+    /// Tokens of what would be attached, as rendered: the file, or the reference to it when
+    /// its content is over the limit.
     pub tokens_rendered: u64,
-    /// Tokens of the JSON-escaped attachment record with its metadata (§6.5, Q46).
+    /// Tokens of that attachment's JSON-escaped record with its metadata (§6.5, Q46).
     pub record_json_tokens: u64,
     /// The file can be read now: false when it was deleted, is denied, or is binary.
     pub readable: bool,
@@ -68,9 +72,10 @@ pub struct RestorePlan {
     /// Files restored in full, in restore order, with the tokens they cost against
     /// [`POST_COMPACT_TOKEN_BUDGET`] (the rendered text with Q46 fixed, else the record).
     pub restored: Vec<(String, u64)>,
-    /// Files over [`POST_COMPACT_MAX_TOKENS_PER_FILE`], restored as a reference to their path
-    /// (a one-line record, not counted against the budget).
-    pub references: Vec<String>,
+    /// Files whose content is over [`POST_COMPACT_MAX_TOKENS_PER_FILE`], restored as a
+    /// reference to their path, with what the reference costs against the budget (the
+    /// original's filter measures every record it restores, references included).
+    pub references: Vec<(String, u64)>,
     /// One decision per candidate.
     pub decisions: Vec<Decision>,
 }
@@ -83,9 +88,9 @@ pub struct RestorePlan {
 /// Read already shows. The rest are ranked newest first by timestamp (Q60 fixed: by last
 /// access; with `restore_edited_first`, edited files before read ones), ties keeping their
 /// order, and the first [`POST_COMPACT_MAX_FILES_TO_RESTORE`] take the slots. An unreadable
-/// file loses its slot (Q61 fixed: the next candidate gets it). A file over
-/// [`POST_COMPACT_MAX_TOKENS_PER_FILE`] becomes a reference; the others are kept while the
-/// budget allows, skipping one that does not fit and trying the next.
+/// file loses its slot (Q61 fixed: the next candidate gets it). A file whose content is over
+/// [`POST_COMPACT_MAX_TOKENS_PER_FILE`] becomes a reference; files and references are kept
+/// while the budget allows, skipping one that does not fit and trying the next.
 ///
 /// # Example
 /// ```
@@ -93,7 +98,8 @@ pub struct RestorePlan {
 /// use context_assembly::compact::rules::CompactionRules;
 /// let file = |path: &str, timestamp, readable| RestoreCandidate {
 ///     path: path.into(), timestamp, last_access: 0, is_memory_file: false, was_edited: false,
-///     tokens_rendered: 100, record_json_tokens: 130, readable, preserved_in_tail: false,
+///     content_tokens: 80, tokens_rendered: 100, record_json_tokens: 130, readable,
+///     preserved_in_tail: false,
 /// };
 /// let mut files: Vec<_> = (0..5).map(|i| file(&format!("/w/{i}"), 10, true)).collect();
 /// files[0].readable = false; // deleted since it was read
@@ -185,18 +191,14 @@ fn exclusion(
 }
 
 impl RestorePlan {
-    /// Restores a readable file in a slot: as a reference when it is too large, in full when
-    /// the budget allows.
+    /// Restores a readable file in a slot: as a reference when its content is too large,
+    /// in full otherwise, either way only while the budget allows.
     fn place(&mut self, candidate: &RestoreCandidate, used: &mut u64, rules: &CompactionRules) {
-        if candidate.tokens_rendered > POST_COMPACT_MAX_TOKENS_PER_FILE {
-            self.references.push(candidate.path.clone());
-            let reason = format!(
-                "{} tokens is over the {POST_COMPACT_MAX_TOKENS_PER_FILE} a restored file may use; its path is given instead",
-                candidate.tokens_rendered
-            );
-            self.decide(candidate, Verdict::TOO_LARGE, reason);
-            return;
-        }
+        let too_large = candidate.content_tokens > POST_COMPACT_MAX_TOKENS_PER_FILE;
+        let what = match too_large {
+            true => "its reference",
+            false => "it",
+        };
         let cost = match rules.measure_rendered_text {
             true => candidate.tokens_rendered,
             false => candidate.record_json_tokens,
@@ -204,12 +206,21 @@ impl RestorePlan {
         let total = used.saturating_add(cost);
         if total > POST_COMPACT_TOKEN_BUDGET {
             let reason = format!(
-                "{cost} tokens would bring the restored files to {total}, over the budget of {POST_COMPACT_TOKEN_BUDGET}"
+                "{cost} tokens for {what} would bring the restored files to {total}, over the budget of {POST_COMPACT_TOKEN_BUDGET}"
             );
             self.decide(candidate, Verdict::OVER_BUDGET, reason);
             return;
         }
         *used = total;
+        if too_large {
+            self.references.push((candidate.path.clone(), cost));
+            let reason = format!(
+                "its content is {} tokens, over the {POST_COMPACT_MAX_TOKENS_PER_FILE} a restored file may hold; its path is given instead ({cost} tokens; {total} of {POST_COMPACT_TOKEN_BUDGET} used)",
+                candidate.content_tokens
+            );
+            self.decide(candidate, Verdict::TOO_LARGE, reason);
+            return;
+        }
         self.restored.push((candidate.path.clone(), cost));
         let reason =
             format!("restored ({cost} tokens; {total} of {POST_COMPACT_TOKEN_BUDGET} used)");

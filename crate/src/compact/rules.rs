@@ -32,6 +32,13 @@ pub struct CompactionRules {
     pub cheap_stage_first: bool,
     /// The host's pinned files are attached again after a summary (ours).
     pub reinsert_pinned: bool,
+    /// §9.2: after three failed auto-compactions in a row, auto-compaction stops trying
+    /// (Codex has no such breaker: off).
+    pub auto_compact_breaker: bool,
+    /// Q57: the breaker's count starts afresh with every human turn, because it lives in
+    /// one `query()` call (original); off, it is the session's, so a conversation that cannot
+    /// be compacted stops retrying for good.
+    pub breaker_resets_each_human_turn: bool,
     /// Records at the end kept verbatim by full compaction, moved earlier so no tool call
     /// loses its result (original: 0, the summary replaces everything).
     pub keep_recent_records: usize,
@@ -49,6 +56,8 @@ impl CompactionRules {
             restore_edited_first: false,
             cheap_stage_first: false,
             reinsert_pinned: false,
+            auto_compact_breaker: true,
+            breaker_resets_each_human_turn: true,
             keep_recent_records: 0,
         }
     }
@@ -64,6 +73,8 @@ impl CompactionRules {
             restore_edited_first: true,
             cheap_stage_first: true,
             reinsert_pinned: true,
+            auto_compact_breaker: true,
+            breaker_resets_each_human_turn: false,
             keep_recent_records: 8,
         }
     }

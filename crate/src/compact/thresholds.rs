@@ -189,10 +189,14 @@ fn percent_left(tokens: u64, base: u64) -> u64 {
     if tokens >= base {
         return 0;
     }
-    let left = u128::from(base - tokens) * 100;
-    let base = u128::from(base);
-    // Math.round of a non-negative ratio: floor(x + 1/2) = floor((2·left + base) / (2·base)).
-    u64::try_from((2 * left + base) / (2 * base)).unwrap_or(100)
+    // The original's double-precision arithmetic, step by step: exact arithmetic differs
+    // where the ratio is a half that doubles cannot hold (119,405 of 167,000 is 28.5
+    // exactly, 28.499999999999996 in doubles, so 28, not 29). Token counts are far below
+    // 2^53, so the conversions are exact; IEEE division and multiplication round the same
+    // natively and in wasm.
+    let percent = (base - tokens) as f64 / base as f64 * 100.0;
+    // Math.round: floor(x + 0.5), and for a non-negative x the cast truncates to the floor.
+    (percent + 0.5) as u64
 }
 
 /// The auto-compaction circuit breaker (§9.2): after
@@ -215,7 +219,7 @@ fn percent_left(tokens: u64, base: u64) -> u64 {
 /// fixed.on_human_turn();
 /// assert!(!fixed.allows());
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct CompactionBreaker {

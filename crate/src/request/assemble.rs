@@ -84,6 +84,9 @@ pub fn assemble_messages(
                     continue;
                 }
                 match rules.merge_user_messages {
+                    true if content.len() > 1 && matches!(other, Record::Attachment(_)) => {
+                        push_parts(&mut messages, content)
+                    }
                     true => push_user(&mut messages, content),
                     false => messages.push(Message {
                         role: "user",
@@ -268,7 +271,7 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
             })
             .collect(),
         Record::Attachment(attachment) if !attachment.is_silent() => {
-            Vec::from([attachment_block(attachment, method)])
+            attachment_blocks(attachment, method)
         }
         Record::Summary { text } => Vec::from([Block::text(
             "compact_summary",
@@ -283,18 +286,46 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
     }
 }
 
-fn attachment_block(attachment: &Attachment, method: TokenMethod) -> Block {
+/// One block per user message the attachment is sent as (§3.11: a file's call note and its
+/// result apart, when it was made so).
+fn attachment_blocks(attachment: &Attachment, method: TokenMethod) -> Vec<Block> {
     let category = if is_memory_kind(attachment.kind) {
         Category::MEMORY
     } else {
         Category::ATTACHMENTS
     };
-    let mut block = Block::text(attachment.kind, category, attachment.text.clone(), method);
-    block.frequency = Some(attachment.frequency);
-    // An image or a document costs more than the note that stands for it.
-    block.media_tokens = attachment.tokens.saturating_sub(block.tokens);
-    block.tokens += block.media_tokens;
-    block
+    let mut blocks: Vec<Block> = attachment
+        .messages()
+        .into_iter()
+        .map(|text| {
+            let mut block = Block::text(attachment.kind, category, text.into(), method);
+            block.frequency = Some(attachment.frequency);
+            block
+        })
+        .collect();
+    let text_tokens: u64 = blocks.iter().map(|block| block.tokens).sum();
+    if let Some(last) = blocks.last_mut() {
+        // An image or a document costs more than the note that stands for it.
+        last.media_tokens = attachment.tokens.saturating_sub(text_tokens);
+        last.tokens += last.media_tokens;
+    }
+    blocks
+}
+
+/// An attachment sent as several user messages (§7.11): after an assistant message (or at
+/// the start) each part is a message of its own, and what follows merges into the last;
+/// after a user message the parts merge into it one after the other, each seam a `\n`.
+fn push_parts(messages: &mut Vec<Message>, parts: Vec<Block>) {
+    let after_user = messages.last().is_some_and(|last| last.role == "user");
+    for part in parts {
+        match after_user {
+            true => push_user(messages, Vec::from([part])),
+            false => messages.push(Message {
+                role: "user",
+                content: Vec::from([part]),
+            }),
+        }
+    }
 }
 
 /// A context item as its own message: a developer bundle keeps one block per section (X23).

@@ -11,8 +11,8 @@ use super::trace::{StepTrace, Trace};
 use super::switches::apply_switches;
 use super::{Action, AssistantStep, Scenario, ToolCall};
 use crate::session::{
-    PermissionMode, ResponseBlock, Session, SessionOptions, TodoItem, ToolCall as SessionCall,
-    ToolInvocation, Turn,
+    GrepOutputMode, PermissionMode, ResponseBlock, Session, SessionOptions, TodoItem,
+    ToolCall as SessionCall, ToolInvocation, Turn,
 };
 use crate::{Error, Profile};
 
@@ -335,6 +335,7 @@ fn invocation(call: &ToolCall, path: &str) -> Result<ToolInvocation, Error> {
         "Grep" => ToolInvocation::Grep {
             pattern: fields.string("pattern")?,
             path: fields.optional_string("path")?,
+            output_mode: fields.grep_output_mode()?,
         },
         "Glob" => ToolInvocation::Glob {
             pattern: fields.string("pattern")?,
@@ -384,6 +385,30 @@ impl Fields<'_> {
                 Err(self.error(key, format!("expected a string, got {}", type_name(other))))
             }
         }
+    }
+
+    /// Grep's `output_mode`: absent means files mode.
+    fn grep_output_mode(&self) -> Result<GrepOutputMode, Error> {
+        let Some(given) = self.optional_string("output_mode")? else {
+            return Ok(GrepOutputMode::default());
+        };
+        GrepOutputMode::NAMES
+            .iter()
+            .find(|(name, _)| *name == given)
+            .map(|(_, mode)| *mode)
+            .ok_or_else(|| {
+                let allowed: Vec<String> = GrepOutputMode::NAMES
+                    .iter()
+                    .map(|(name, _)| format!("\"{name}\""))
+                    .collect();
+                self.error(
+                    "output_mode",
+                    format!(
+                        "{given:?} is not simulated: expected one of {}",
+                        allowed.join(", ")
+                    ),
+                )
+            })
     }
 
     fn string(&self, key: &str) -> Result<String, Error> {

@@ -111,6 +111,7 @@ switches!(crate::session::FileContextRules {
     note_emptied_files => "noteEmptiedFiles",
     note_undiffable_changes => "noteUndiffableChanges",
     already_read_respects_ranges => "alreadyReadRespectsRanges",
+    mentions_checked_together => "mentionsCheckedTogether",
     read_oversized_mentions => "readOversizedMentions",
     call_note_shows_range => "callNoteShowsRange",
     truncation_note_states_range => "truncationNoteStatesRange",
@@ -119,6 +120,7 @@ switches!(crate::session::FileContextRules {
     refuse_writes_to_denied_files => "refuseWritesToDeniedFiles",
     hide_denied_entries => "hideDeniedEntries",
     scan_without_refreshing => "scanWithoutRefreshing",
+    headless => "headless",
 });
 
 switches!(crate::attachment::AttachmentRules {
@@ -130,6 +132,7 @@ switches!(crate::attachment::AttachmentRules {
     compaction_reminder_needs_1m => "compactionReminderNeeds1m",
     compaction_reminder_once => "compactionReminderOnce",
     keep_mid_turn_blocks_separate => "keepMidTurnBlocksSeparate",
+    file_parts_as_messages => "filePartsAsMessages",
     attachments_after_summary => "attachmentsAfterSummary",
     merge_user_messages => "mergeUserMessages",
     user_context_without_indent => "userContextWithoutIndent",
@@ -144,6 +147,8 @@ switches!(crate::compact::rules::CompactionRules {
     restore_edited_first => "restoreEditedFirst",
     cheap_stage_first => "cheapStageFirst",
     reinsert_pinned => "reinsertPinned",
+    auto_compact_breaker => "autoCompactBreaker",
+    breaker_resets_each_human_turn => "breakerResetsEachHumanTurn",
 });
 
 switches!(crate::codex::rules::CodexRules {

@@ -84,8 +84,9 @@ pub(super) struct Conversation {
     pub(super) plans_made: u64,
     /// The memory tool's warning was given and no clearing followed yet.
     pub(super) memory_warning_given: bool,
-    /// Failed auto-compactions since the human turn began (Q57's breaker).
-    pub(super) auto_compact_failures: u32,
+    /// Failed auto-compactions in a row, since the human turn began or the session did
+    /// (Q57).
+    pub(super) breaker: crate::compact::thresholds::CompactionBreaker,
     /// Codex's baseline and settings (used when the profile assembles Codex's context).
     pub(super) codex: super::codex_turn::CodexState,
 }

@@ -6,12 +6,12 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::tools::{ReadFailure, TextFileRead};
-use super::Session;
+use super::{FileContextRules, Session};
 use crate::attachment::{
     agent_note, call_note, json_string, malware_reminder, mcp_resource_note, pdf_reference_note,
     tool_result, truncation_note, wrap, Collected, Verdict,
 };
-use crate::file_state::Entry;
+use crate::file_state::{Entry, FileStateCache};
 use crate::mention::{extract_mentions, FileMention};
 use crate::read::{
     format_file_size, list_directory, mention_window, plan_image, plan_pdf, DirEntry, FileKind,
@@ -26,10 +26,15 @@ impl Session {
     /// Every mention of the prompt, in the original's order: files, MCP resources, agents.
     pub(super) fn mentioned_files(&mut self, prompt: &str, turn: &mut Collected) {
         let mentions = extract_mentions(prompt, &self.profile.mentions);
+        // Q2: the original reads a prompt's mentions in parallel, each checking "already
+        // read" before any has recorded its read, so each one sees the state of before.
+        let state_before = (self.profile.file_context.mentions_checked_together
+            && mentions.files.len() > 1)
+            .then(|| self.file_state.clone());
         for file in &mentions.files {
             let subject = format!("@{}", file.raw);
             if self.profile.file_context.attach_mentioned_files {
-                self.mentioned_file(&subject, file, turn);
+                self.mentioned_file(&subject, file, state_before.as_ref(), turn);
             } else {
                 turn.decide(
                     &subject,
@@ -100,7 +105,15 @@ impl Session {
         }
     }
 
-    fn mentioned_file(&mut self, subject: &str, file: &FileMention, turn: &mut Collected) {
+    /// One file mention; `state_before` is the read-file state "already read" is checked
+    /// against when it is not the current one (Q2).
+    fn mentioned_file(
+        &mut self,
+        subject: &str,
+        file: &FileMention,
+        state_before: Option<&FileStateCache>,
+        turn: &mut Collected,
+    ) {
         if let Some(problem) = &file.problem {
             turn.decide(subject, Verdict::FAILED, problem.clone(), None);
             return;
@@ -121,7 +134,7 @@ impl Session {
             Ok(stat) if stat.kind == EntryKind::Directory => {
                 self.mentioned_directory(subject, &abs, turn)
             }
-            Ok(stat) => self.mentioned_regular_file(subject, &abs, &stat, file, turn),
+            Ok(stat) => self.mentioned_regular_file(subject, &abs, &stat, file, state_before, turn),
             Err(error) if error.kind == FsErrorKind::NotFound => {
                 turn.decide(
                     subject,
@@ -188,12 +201,18 @@ impl Session {
             json_string(&command),
             json_string(&format!("Lists files in {abs}"))
         );
-        let text = [
+        let parts = [
             call_note("Bash", &input),
             tool_result("Bash", listing.trim_end()),
-        ]
-        .join("\n");
-        turn.attach("directory", Some(abs), text, self.profile.token_method);
+        ];
+        let apart = self.profile.attachments.file_parts_as_messages;
+        turn.attach_parts(
+            "directory",
+            Some(abs),
+            &parts,
+            apart,
+            self.profile.token_method,
+        );
         let shown = entries.len().min(self.profile.read.limits.max_dir_entries);
         let reason = format!("a directory: {shown} of {} entries listed", entries.len());
         turn.decide(subject, Verdict::INCLUDED, reason, None);
@@ -205,6 +224,7 @@ impl Session {
         abs: &str,
         stat: &Stat,
         file: &FileMention,
+        state_before: Option<&FileStateCache>,
         turn: &mut Collected,
     ) {
         if !self.take_work(stat.size, subject, turn) {
@@ -227,7 +247,10 @@ impl Session {
             return;
         }
         let window = mention_window(file.line_start, file.line_end, &self.profile.read);
-        if self.already_in_context(abs, stat, window.offset, window.limit, turn, subject) {
+        let state = state_before.unwrap_or(&self.file_state);
+        let rules = &self.profile.file_context;
+        if already_read(state, abs, stat, window.offset, window.limit, rules) {
+            self.already_in_context(abs, stat, turn, subject);
             return;
         }
         let oversized_unranged = stat.size > max && !ranged;
@@ -301,12 +324,12 @@ impl Session {
             None => "image of an unknown format".into(),
         };
         let input = format!("{{\"file_path\":{}}}", json_string(abs));
-        let text = [
+        let parts = [
             call_note("Read", &input),
             wrap(&format!("[{shape}, {}]", format_file_size(stat.size))),
-        ]
-        .join("\n");
-        turn.attach("file", Some(abs), text, self.profile.token_method);
+        ];
+        let apart = self.profile.attachments.file_parts_as_messages;
+        turn.attach_parts("file", Some(abs), &parts, apart, self.profile.token_method);
         if let Some(last) = turn.attachments.last_mut() {
             last.tokens += plan.tokens();
         }
@@ -319,54 +342,28 @@ impl Session {
         }
     }
 
-    /// §3.7 step 4: an unchanged file already in the read-file state.
-    fn already_in_context(
-        &mut self,
-        abs: &str,
-        stat: &Stat,
-        offset: Option<u64>,
-        limit: Option<i64>,
-        turn: &mut Collected,
-        subject: &str,
-    ) -> bool {
-        let Some(entry) = self.file_state.peek(abs) else {
-            return false;
-        };
-        if entry.timestamp != stat.mtime_ms {
-            return false;
-        }
-        let rules = &self.profile.file_context;
-        if rules.already_read_respects_ranges {
-            let wanted_limit = limit.map(|l| u64::try_from(l).unwrap_or(0));
-            let covers =
-                entry.is_full_view() || (entry.offset == offset && entry.limit == wanted_limit);
-            if !covers {
-                return false;
-            }
-            let text = wrap(&format!(
+    /// §3.7 step 4: an unchanged file already in the read-file state sends nothing (Q20), or
+    /// with the fix a short pointer to its contents above.
+    fn already_in_context(&self, abs: &str, stat: &Stat, turn: &mut Collected, subject: &str) {
+        let text = if self.profile.file_context.already_read_respects_ranges {
+            wrap(&format!(
                 "{abs} is unchanged since it was last read; its contents are already above."
-            ));
-            turn.attach(
-                "already_read_file",
-                Some(abs),
-                text,
-                self.profile.token_method,
-            );
+            ))
         } else {
-            turn.attach(
-                "already_read_file",
-                Some(abs),
-                String::new(),
-                self.profile.token_method,
-            );
-        }
+            String::new()
+        };
+        turn.attach(
+            "already_read_file",
+            Some(abs),
+            text,
+            self.profile.token_method,
+        );
         let reason = format!(
             "{abs} is in the read-file state and unchanged since (mtime {}); the original sends \
              nothing for it (Q20)",
             stat.mtime_ms
         );
         turn.decide(subject, Verdict::ALREADY_IN_CONTEXT, reason, None);
-        true
     }
 
     /// §3.7 step 7: too large or too many tokens → the first 2000 lines, with a note.
@@ -449,12 +446,8 @@ impl Session {
         }
         let mut parts = Vec::from([call_note("Read", &input), tool_result("Read", &output)]);
         parts.extend(truncated);
-        turn.attach(
-            "file",
-            Some(abs),
-            parts.join("\n"),
-            self.profile.token_method,
-        );
+        let apart = self.profile.attachments.file_parts_as_messages;
+        turn.attach_parts("file", Some(abs), &parts, apart, self.profile.token_method);
     }
 
     /// §3.7 step 3 and §3.9: a reference for a long PDF, a note (or the document) otherwise.
@@ -486,8 +479,9 @@ impl Session {
             }
             PdfOutcome::Note { text } => {
                 let input = format!("{{\"file_path\":{}}}", json_string(abs));
-                let body = [call_note("Read", &input), tool_result("Read", &text)].join("\n");
-                turn.attach("file", Some(abs), body, method);
+                let parts = [call_note("Read", &input), tool_result("Read", &text)];
+                let apart = self.profile.attachments.file_parts_as_messages;
+                turn.attach_parts("file", Some(abs), &parts, apart, method);
                 let reason = "a short PDF: only a one-line note reaches the model, the document is dropped (Q19)";
                 turn.decide(subject, Verdict::INCLUDED, reason.into(), None);
             }
@@ -509,6 +503,29 @@ impl Session {
             }
         }
     }
+}
+
+/// §3.7 step 4: whether `state` holds `abs` unchanged since it was read (same mtime). The
+/// original takes any entry (Q20); the fix only one whose read covered the mentioned range.
+fn already_read(
+    state: &FileStateCache,
+    abs: &str,
+    stat: &Stat,
+    offset: Option<u64>,
+    limit: Option<i64>,
+    rules: &FileContextRules,
+) -> bool {
+    let Some(entry) = state.peek(abs) else {
+        return false;
+    };
+    if entry.timestamp != stat.mtime_ms {
+        return false;
+    }
+    if !rules.already_read_respects_ranges {
+        return true;
+    }
+    let wanted_limit = limit.map(|l| u64::try_from(l).unwrap_or(0));
+    entry.is_full_view() || (entry.offset == offset && entry.limit == wanted_limit)
 }
 
 /// `shell-quote`'s quoting of one argument (§3.11): plain paths as they are; paths with

@@ -32,6 +32,7 @@ mod compaction;
 mod conversation;
 mod host;
 mod inputs;
+mod line_pattern;
 mod memories;
 mod memory_gate;
 mod mentions;
@@ -60,7 +61,7 @@ pub use inputs::*;
 pub use rules::FileContextRules;
 pub use tools::default_tools;
 pub use tools::{ToolResult, FILE_UNCHANGED_STUB};
-pub use turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
+pub use turn::{GrepOutputMode, ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 
 /// A resource of a connected MCP server, as an @-mention can reach it (§1.7).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -269,6 +270,10 @@ impl Session {
         let mut memory_roots = MemoryRoots::new(&cwd);
         memory_roots.home = Some(home.clone());
         memory_roots.additional_dirs = additional_dirs;
+        let mut conversation = conversation::Conversation::new(config_mode);
+        conversation.breaker = crate::compact::thresholds::CompactionBreaker::new(
+            profile.compaction.breaker_resets_each_human_turn,
+        );
         Ok(Session {
             file_state: FileStateCache::new(profile.file_state),
             profile,
@@ -280,7 +285,7 @@ impl Session {
             memory_roots,
             loaded_memory: LoadedMemory::default(),
             memory_triggers: Vec::new(),
-            conversation: conversation::Conversation::new(config_mode),
+            conversation,
             work_left: 0,
             search_cache: None,
             clock_ms: 0,

@@ -79,7 +79,7 @@ impl Session {
         at_ms: u64,
     ) -> Turn {
         self.interrupt_pending_calls();
-        self.conversation.auto_compact_failures = 0;
+        self.conversation.breaker.on_human_turn();
         if self.profile.codex.turn_context {
             return self.codex_submit(prompt, at_ms);
         }
@@ -497,12 +497,27 @@ impl Session {
         // computed where no turn is being collected.
         let mut gated = Collected::default();
         let files = self.gate_memory_files(eager.files, "eager memory", &mut gated);
+        // Startup seeds the read-file state with every eager memory file (§4.4), so nested
+        // memory does not load them a second time; headless `-p` never does (the lab).
+        let seeded = if self.profile.file_context.headless {
+            for file in &files {
+                gated.decide(
+                    &file.path,
+                    Verdict::SKIPPED,
+                    "a headless session does not put memory files in the read-file state, so \
+                     a later change to this one is not reported"
+                        .into(),
+                    None,
+                );
+            }
+            &[][..]
+        } else {
+            &files[..]
+        };
         self.conversation
             .context_decisions
             .append(&mut gated.decisions);
-        // Startup seeds the read-file state with every eager memory file (§4.4), so nested
-        // memory does not load them a second time.
-        for file in &files {
+        for file in seeded {
             let raw = Rc::clone(&file.raw);
             let entry = Entry::from_memory(raw, at_ms, file.content_differs_from_disk);
             self.file_state.set(&file.path, entry);

@@ -8,8 +8,9 @@ use alloc::vec::Vec;
 
 use super::conversation::PendingCalls;
 use super::inputs::{PermissionMode, PlanApproval, TaskItem, TodoItem};
+use super::line_pattern::LinePattern;
 use super::tools::ToolResult;
-use super::turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
+use super::turn::{GrepOutputMode, ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 use super::Session;
 use crate::attachment::Collected;
 use crate::codex::truncate::{
@@ -311,7 +312,11 @@ impl Session {
                  the user approves a plan."
                     .into(),
             ),
-            ToolInvocation::Grep { pattern, path } => self.grep(pattern, path.as_deref())?,
+            ToolInvocation::Grep {
+                pattern,
+                path,
+                output_mode,
+            } => self.grep(pattern, path.as_deref(), *output_mode)?,
             ToolInvocation::Glob { pattern, path } => self.glob(pattern, path.as_deref())?,
             ToolInvocation::TodoWrite { todos } => self.todo_write(todos),
             ToolInvocation::TaskCreate { subject } => self.task_create(subject),
@@ -345,21 +350,57 @@ impl Session {
         invoked.push((name, output.into()));
     }
 
-    /// Files under `path` (default: the cwd) whose text contains `pattern` literally:
-    /// `Found N files`, then their paths relative to the cwd, most recently modified first,
-    /// as the lab saw the original's Grep print them in its files mode.
-    fn grep(&self, pattern: &str, path: Option<&str>) -> Result<ToolResult, Error> {
+    /// Lines of the files under `path` (default: the cwd) that match the regular expression
+    /// `pattern`. Files mode: `Found N files`, then their paths relative to the cwd, most
+    /// recently modified first; content mode: each matching line as `path:line:text`, in the
+    /// tree's order; as the lab saw the original's Grep print them. An invalid pattern is an
+    /// error result that names the problem, as ripgrep's is.
+    fn grep(
+        &self,
+        pattern: &str,
+        path: Option<&str>,
+        output_mode: GrepOutputMode,
+    ) -> Result<ToolResult, Error> {
         let root = self.expand(path.unwrap_or("."))?;
+        let matcher = match LinePattern::new(pattern) {
+            Ok(matcher) => matcher,
+            Err(problem) => {
+                return Ok(ToolResult::error(format!(
+                    "{pattern:?} is not a valid regular expression: {problem}"
+                )))
+            }
+        };
         let mut found = Vec::new();
+        let mut lines = Vec::new();
         for file in self.files_under(&root) {
             if self.deny.check(&file, &self.cwd).is_some() {
                 continue;
             }
-            if let Ok(Content::Text(text)) = self.vfs.read(&file) {
-                if !pattern.is_empty() && text.contains(pattern) {
-                    found.push(file);
+            let Ok(Content::Text(text)) = self.vfs.read(&file) else {
+                continue;
+            };
+            let mut matched = false;
+            for (index, line) in text.split_terminator('\n').enumerate() {
+                if !matcher.matches(line) {
+                    continue;
+                }
+                matched = true;
+                if output_mode == GrepOutputMode::Content {
+                    let shown = relative(&self.cwd, &file);
+                    lines.push(format!("{shown}:{}:{line}", index + 1));
+                } else {
+                    break;
                 }
             }
+            if matched {
+                found.push(file);
+            }
+        }
+        if output_mode == GrepOutputMode::Content {
+            if lines.is_empty() {
+                return Ok(ToolResult::ok(NO_MATCHES_FOUND.into()));
+            }
+            return Ok(ToolResult::ok(search_report(None, &lines)));
         }
         let mut found = self.with_mtimes(found);
         // Stable: files modified at the same time keep the tree's order.
@@ -516,6 +557,9 @@ impl Session {
 
 /// What Grep and Glob answer when nothing matched.
 const NO_FILES_FOUND: &str = "No files found";
+
+/// Grep's answer in content mode when no line matched.
+const NO_MATCHES_FOUND: &str = "No matches found";
 
 /// The header, if any, then the first [`MAX_SEARCH_RESULTS`] paths, and a note when more
 /// matched.

@@ -32,6 +32,11 @@ pub struct FileContextRules {
     /// read covered the mentioned range, and then a short pointer is sent (original: any
     /// entry counts, and nothing is sent).
     pub already_read_respects_ranges: bool,
+    /// Q2: a prompt's mentions are checked against the read-file state as it was before
+    /// any of them was read, because the original handles them together; so every spelling
+    /// and every range of one file attaches (the lab saw `@src/app.ts` and `@./src/app.ts`
+    /// both attach the whole file). Off, each mention sees what the mentions before it read.
+    pub mentions_checked_together: bool,
     /// Q18: an oversized mention is still read: with a range, without the whole-file size
     /// check; without one, cut to its first lines (original: nothing).
     pub read_oversized_mentions: bool,
@@ -57,6 +62,11 @@ pub struct FileContextRules {
     /// (original: the listing is `readdir`'s, denied names included; Glob and Grep hide
     /// them in both).
     pub hide_denied_entries: bool,
+    /// §4.4 (the lab): the session runs headless (`claude -p`), which never seeds the
+    /// read-file state with the eager memory files, so a changed CLAUDE.md is not reported
+    /// (the interactive client seeds them and reports the change). A setting of the run,
+    /// not a quirk: off in every preset.
+    pub headless: bool,
     /// Q27: the change scan peeks at entries instead of refreshing their recency, which in
     /// the original reverses the LRU order on every pass.
     pub scan_without_refreshing: bool,
@@ -75,6 +85,7 @@ impl FileContextRules {
             note_emptied_files: false,
             note_undiffable_changes: false,
             already_read_respects_ranges: false,
+            mentions_checked_together: true,
             read_oversized_mentions: false,
             call_note_shows_range: false,
             truncation_note_states_range: false,
@@ -83,6 +94,7 @@ impl FileContextRules {
             refuse_writes_to_denied_files: false,
             hide_denied_entries: false,
             scan_without_refreshing: false,
+            headless: false,
         }
     }
 
@@ -108,6 +120,7 @@ impl FileContextRules {
             note_emptied_files: true,
             note_undiffable_changes: true,
             already_read_respects_ranges: true,
+            mentions_checked_together: false,
             read_oversized_mentions: true,
             call_note_shows_range: true,
             truncation_note_states_range: true,
@@ -116,6 +129,7 @@ impl FileContextRules {
             refuse_writes_to_denied_files: true,
             hide_denied_entries: true,
             scan_without_refreshing: true,
+            headless: false,
         }
     }
 }

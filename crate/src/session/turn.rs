@@ -89,6 +89,25 @@ pub struct ToolCall {
     pub invocation: ToolInvocation,
 }
 
+/// What Grep lists (its `output_mode` input).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GrepOutputMode {
+    /// `files_with_matches` (the default): `Found N files`, then the files' paths relative
+    /// to the cwd, most recently modified first.
+    #[default]
+    FilesWithMatches,
+    /// `content`: each matching line as `path:line:text`.
+    Content,
+}
+
+impl GrepOutputMode {
+    /// The modes by the names the tool's input uses.
+    pub const NAMES: [(&'static str, GrepOutputMode); 2] = [
+        ("files_with_matches", GrepOutputMode::FilesWithMatches),
+        ("content", GrepOutputMode::Content),
+    ];
+}
+
 /// A decoded tool call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToolInvocation {
@@ -117,12 +136,15 @@ pub enum ToolInvocation {
         /// The text.
         content: String,
     },
-    /// Search file contents for a literal pattern.
+    /// Search file contents for a regular expression, line by line (ripgrep's syntax, which
+    /// is the `regex` crate's).
     Grep {
-        /// The literal text.
+        /// The regular expression.
         pattern: String,
         /// Where to search; `None`: the cwd.
         path: Option<String>,
+        /// What the result lists (`output_mode`).
+        output_mode: GrepOutputMode,
     },
     /// List files whose paths match a glob.
     Glob {

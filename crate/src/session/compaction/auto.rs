@@ -10,7 +10,6 @@ use super::options::{CompactionOptions, Policy, Trigger};
 use super::report::CompactionReport;
 use crate::attachment::{Collected, Verdict};
 use crate::compact::policies::prune::PruneParams;
-use crate::compact::thresholds::MAX_CONSECUTIVE_AUTOCOMPACT_FAILURES;
 use crate::request::Request;
 use crate::session::Session;
 
@@ -54,11 +53,16 @@ impl Session {
             return reports;
         }
         let subject = "auto-compaction";
-        if self.conversation.auto_compact_failures >= MAX_CONSECUTIVE_AUTOCOMPACT_FAILURES {
+        let breaker = self.conversation.breaker;
+        if self.profile.compaction.auto_compact_breaker && !breaker.allows() {
+            let until = match breaker.breaker_resets_each_human_turn {
+                true => "until the next human turn (Q57)",
+                false => "for the rest of the session (Q57 fixed)",
+            };
             let reason = format!(
-                "{tokens} tokens reach the threshold of {threshold}, but {} attempts failed in \
-                 this turn: the breaker stops auto-compaction until the next human turn (Q57)",
-                self.conversation.auto_compact_failures
+                "{tokens} tokens reach the threshold of {threshold}, but {} attempts in a row \
+                 failed: the breaker stops auto-compaction {until}",
+                breaker.consecutive_failures()
             );
             out.decide(subject, Verdict::SKIPPED, reason, None);
             return reports;
@@ -91,12 +95,17 @@ impl Session {
             instructions: None,
         };
         match self.compact(full, None, at_ms) {
-            Ok(report) => {
-                self.conversation.auto_compact_failures = 0;
+            Ok(report) if report.applied => {
+                self.conversation.breaker.record_success();
                 reports.push(report);
             }
+            // The original throws when there is nothing to summarise, and counts it.
+            Ok(report) => {
+                self.conversation.breaker.record_failure();
+                out.decide(subject, Verdict::FAILED, report.reason, None);
+            }
             Err(error) => {
-                self.conversation.auto_compact_failures += 1;
+                self.conversation.breaker.record_failure();
                 out.decide(subject, Verdict::FAILED, format!("{error}"), None);
             }
         }

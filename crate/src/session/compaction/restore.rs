@@ -31,6 +31,15 @@ enum RestoreRead {
     Unreadable,
 }
 
+/// A restore candidate's read and sizes (see [`RestoreCandidate`]).
+struct SizedCandidate {
+    read: Option<TextFileRead>,
+    content_tokens: u64,
+    tokens_rendered: u64,
+    record_json_tokens: u64,
+    readable: bool,
+}
+
 /// Restored files: what to attach, and the reads that repopulate the file state.
 type Attached = (Vec<Attachment>, Vec<(String, TextFileRead)>);
 
@@ -100,20 +109,20 @@ impl Session {
         let mut reads: Vec<(String, Option<TextFileRead>)> = Vec::new();
         let mut candidates = Vec::new();
         for (rank, (path, timestamp)) in file_state.iter().cloned().enumerate() {
-            let (read, tokens_rendered, record_json_tokens, readable) =
-                self.restore_candidate(&path);
+            let sized = self.restore_candidate(&path);
             candidates.push(RestoreCandidate {
                 timestamp,
                 last_access: count - rank as u64,
                 is_memory_file: self.is_memory_path(&path),
                 was_edited: self.conversation.edited.contains(&path),
-                tokens_rendered,
-                record_json_tokens,
-                readable,
+                content_tokens: sized.content_tokens,
+                tokens_rendered: sized.tokens_rendered,
+                record_json_tokens: sized.record_json_tokens,
+                readable: sized.readable,
                 preserved_in_tail: preserved.contains(&path),
                 path: path.clone(),
             });
-            reads.push((path, read));
+            reads.push((path, sized.read));
         }
         let plan_file = self.plan_file();
         let selection = select_restores(
@@ -133,10 +142,17 @@ impl Session {
             else {
                 continue;
             };
-            out.attach("file", Some(path), restored_text(path, &done), method);
+            let apart = self.profile.attachments.file_parts_as_messages;
+            out.attach_parts(
+                "file",
+                Some(path),
+                &restored_parts(path, &done),
+                apart,
+                method,
+            );
             remembered.push((path.clone(), done));
         }
-        for path in &selection.references {
+        for (path, _) in &selection.references {
             out.attach(
                 "compact_file_reference",
                 Some(path),
@@ -147,32 +163,58 @@ impl Session {
         remembered
     }
 
-    /// One restore candidate: the read (when it fits), the rendered and record-JSON tokens,
-    /// and whether the file can be read at all. A file too large to restore counts one token
-    /// over the limit, which makes it a reference.
-    fn restore_candidate(&self, abs: &str) -> (Option<TextFileRead>, u64, u64, bool) {
+    /// One restore candidate: the read (when it fits), its content's tokens, what its
+    /// attachment (the file, or the reference when it is too large) costs rendered and as a
+    /// record, and whether the file can be read at all. A file too large to read counts one
+    /// token over the limit at least, which makes it a reference.
+    fn restore_candidate(&self, abs: &str) -> SizedCandidate {
         let method = self.profile.token_method;
+        let record = |kind: &str, field: &str, text: &str| {
+            let json = format!(
+                "{{\"type\":\"{kind}\",\"filename\":{},\"{field}\":{}}}",
+                json_string(abs),
+                json_string(text)
+            );
+            estimate_tokens(&json, method, None)
+        };
         match self.restore_read(abs) {
             RestoreRead::Fits(done) => {
                 let text = restored_text(abs, &done);
-                let json = format!(
-                    "{{\"type\":\"file\",\"filename\":{},\"content\":{}}}",
-                    json_string(abs),
-                    json_string(&text)
-                );
-                let tokens = estimate_tokens(&text, method, None);
-                (
-                    Some(done),
-                    tokens,
-                    estimate_tokens(&json, method, None),
-                    true,
-                )
+                let extension = abs.rsplit_once('.').map(|(_, ext)| ext);
+                let content = done.read.slice.as_str(&done.text);
+                SizedCandidate {
+                    content_tokens: estimate_tokens(
+                        content,
+                        self.profile.read.token_method,
+                        extension,
+                    ),
+                    tokens_rendered: estimate_tokens(&text, method, None),
+                    record_json_tokens: record("file", "content", &text),
+                    readable: true,
+                    read: Some(done),
+                }
             }
             RestoreRead::TooLarge => {
-                let tokens = self.whole_file_tokens(abs).max(RESTORE_READ_MAX_TOKENS + 1);
-                (None, tokens, tokens, true)
+                let text = compact_file_reference(abs);
+                SizedCandidate {
+                    content_tokens: self.whole_file_tokens(abs).max(RESTORE_READ_MAX_TOKENS + 1),
+                    tokens_rendered: estimate_tokens(&text, method, None),
+                    record_json_tokens: record(
+                        "compact_file_reference",
+                        "displayPath",
+                        &crate::path::relative(&self.cwd, abs),
+                    ),
+                    readable: true,
+                    read: None,
+                }
             }
-            RestoreRead::Unreadable => (None, 0, 0, false),
+            RestoreRead::Unreadable => SizedCandidate {
+                content_tokens: 0,
+                tokens_rendered: 0,
+                record_json_tokens: 0,
+                readable: false,
+                read: None,
+            },
         }
     }
 
@@ -331,8 +373,9 @@ impl Session {
         };
         match self.restore_read(&abs) {
             RestoreRead::Fits(done) => {
-                let text = restored_text(&abs, &done);
-                out.attach("file", Some(&abs), text, self.profile.token_method);
+                let parts = restored_parts(&abs, &done);
+                let apart = self.profile.attachments.file_parts_as_messages;
+                out.attach_parts("file", Some(&abs), &parts, apart, self.profile.token_method);
                 out.decide(&subject, Verdict::INCLUDED, reason.into(), Some(abs));
             }
             _ => out.decide(
@@ -393,13 +436,17 @@ impl Session {
 }
 
 /// A restored file, rendered like an @-mentioned one (§3.11): the call note, then the result.
-fn restored_text(abs: &str, done: &TextFileRead) -> String {
+fn restored_parts(abs: &str, done: &TextFileRead) -> [String; 2] {
     let input = format!("{{\"file_path\":{}}}", json_string(abs));
     [
         call_note("Read", &input),
         tool_result("Read", &done.read.text),
     ]
-    .join("\n")
+}
+
+/// The restored file's text as one block (what its budget measures).
+fn restored_text(abs: &str, done: &TextFileRead) -> String {
+    restored_parts(abs, done).join("\n")
 }
 
 /// `compact_file_reference`: the file was too large to restore, its path is given.

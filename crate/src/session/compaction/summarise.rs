@@ -150,7 +150,8 @@ impl Session {
             decisions.push(decide(
                 "session-memory compaction",
                 Verdict::SKIPPED,
-                "the kept tail and the summary would still reach the auto-compact threshold:                  a full compaction runs instead (§9.8)"
+                "the kept tail and the summary would still reach the auto-compact threshold: a full \
+                 compaction runs instead (§9.8)"
                     .into(),
             ));
             split = self.split(&Policy::Full, &mut decisions)?;

@@ -329,6 +329,8 @@ fn replace(
         }
         (Record::Attachment(attachment), None) => {
             attachment.tokens = estimate_tokens(&text, method, None);
+            // The notice is one block: the parts it replaces are gone.
+            attachment.message_breaks.clear();
             let subject = alloc::format!("record {id} (file {})", key.path);
             (subject, core::mem::replace(&mut attachment.text, text))
         }
