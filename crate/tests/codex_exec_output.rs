@@ -77,7 +77,19 @@ fn a_codex_session_records_exec_command_results_in_the_wrapper() {
         "{wrapped}"
     );
     assert!(wrapped.ends_with("Output:\n1\n2\n3\n"), "{wrapped}");
-    assert_eq!(wrapped, scenario("codex", "exec_command"), "the chunk id is deterministic");
-    assert_eq!(scenario("codex", "shell"), "1\n2\n3\n", "another tool is recorded as it is");
-    assert_eq!(scenario("claude-code", "exec_command"), "1\n2\n3\n", "Claude Code has no wrapper");
+    assert_eq!(
+        wrapped,
+        scenario("codex", "exec_command"),
+        "the chunk id is deterministic"
+    );
+    assert_eq!(
+        scenario("codex", "shell"),
+        "1\n2\n3\n",
+        "another tool is recorded as it is"
+    );
+    assert_eq!(
+        scenario("claude-code", "exec_command"),
+        "1\n2\n3\n",
+        "Claude Code has no wrapper"
+    );
 }
