@@ -23,7 +23,7 @@ help:
 	@echo "make bench   benchmarks (not part of make test)"
 	@echo "make size    gzipped size of the wasm module"
 	@echo "make screenshot  retake web/playground.png for the README"
-	@echo "make conformance  run the real Claude Code against a mock API and compare its requests with ours"
+	@echo "make conformance  run the real Claude Code against a mock API and compare its requests with ours (make test runs it)"
 	@echo "make conformance-codex  the same with the real Codex CLI against a mock Responses API"
 
 # ---- set-up: each step installs only what is missing ---------------------------------------
@@ -67,7 +67,7 @@ serve: pkg
 	python3 -m http.server $(PORT) --bind 127.0.0.1
 
 # ---- tests ------------------------------------------------------------------------------------
-test: setup check test-rust nostd pkg test-node test-fuzz typecheck test-browser
+test: setup check test-rust nostd pkg test-node test-fuzz conformance typecheck test-browser
 	@echo "make test: every check passed"
 
 check: setup-rust
@@ -106,22 +106,27 @@ typecheck: pkg setup-node
 test-browser: pkg setup-browser setup-node
 	node --test --test-concurrency=1 tests/browser/
 
-# ---- the conformance lab (not part of make test yet) --------------------------------------------
+# ---- the conformance lab ----------------------------------------------------------------------
 # The real clients, pinned by their own lockfile so the lab never follows a moving release.
-# Claude Code's vendored ripgrep ships without its exec bit, so the driver points it at the system one.
+# npm unpacks Claude Code's vendored ripgrep without its exec bit; the lab gives it back, since
+# Glob's order is that ripgrep's (rg 14 sorts --sort=modified across the tree, rg 13 per
+# directory). The system ripgrep is the fallback for a platform the package ships no rg for.
 ORACLES := tests/conformance/oracles
+CLAUDE_RG := $(ORACLES)/node_modules/@anthropic-ai/claude-code/vendor/ripgrep
 
 conformance-setup:
 	@if [ ! -d $(ORACLES)/node_modules ]; then npm ci --prefix $(ORACLES) --no-audit --no-fund; fi
+	@chmod +x $(CLAUDE_RG)/*-linux/rg $(CLAUDE_RG)/*-darwin/rg 2>/dev/null || true
 	@if ! command -v rg >/dev/null; then \
 	  echo "installing Debian's ripgrep"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ripgrep; \
 	fi
 
-# Recordings and target/conformance/report.json stay under target/: vendor requests are never committed.
+# The drivable teaching scenarios, the lab's own, 200 generated sessions and the self-test (which
+# reuses the lab scenarios' recordings). Recordings and target/conformance/report.json stay under
+# target/: vendor requests are never committed.
 conformance: pkg conformance-setup
-	node tests/conformance/run.mjs
-	node tests/conformance/run.mjs --self-test
+	node tests/conformance/run.mjs --all
 
 # The real Codex CLI: only its linux-x64 build, so `npm ci` accepts the lockfile (see its package.json).
 ORACLE_CODEX := tests/conformance/oracles-codex

@@ -11,32 +11,55 @@
 //   memory        a nested CLAUDE.md: its path and content
 //   user-context  the context message: its sections, the memory files in it (path, content)
 //   skill-listing the skills offered: their names
-//   tool-result   a tool's result: its call id, whether it failed, its numbered lines, or else
-//                 the paths a successful result names
+//   tool-result   a tool's result: its call id and tool, whether it failed, and its facts: a
+//                 Read's numbered lines, a Glob's or Grep's listing, a Bash call's output,
+//                 else the paths a successful result names
+//   todo-reminder the todo nudge: the items of the list it carries, as `N. [status] text` lines
+//                 with the list's brackets (Q49)
+//   plan-mode     a plan-mode reminder: full (`## Plan File Info:`), sparse, re-entry
+//                 (`## Re-entering Plan Mode`) or exit (`## Exited Plan Mode`), with the tools
+//                 and paths it names (Write for a plan file to create, Edit for one to update)
+//   compact-summary  the summary hand-off after a compaction: the formatted summary, whether a
+//                 transcript path is named, whether the carry-on instruction follows (a single
+//                 `\n` after the summary's paragraphs, §9.3 item 8)
+//   restored      a file restored after a compaction: a mention before the summary of a file
+//                 our compaction restored (§9.4; the new prompt's mentions share the place, Q58)
+//   file-reference / plan-reference  a compaction's pointer to a file too large to restore, or
+//                 to the plan file (§9.3 item 6): the paths named
+//   local-command a slash command's own messages (`<command-name>`, `<local-command-stdout>`, …)
 //   note          any other reminder: compared by place, the tool names and paths it mentions
 // An item found inside a tool_result carries `folded: true` (Q50: mid-turn attachments ride in
 // the last tool result). Only format facts are relied on: the `<system-reminder>` wrapper,
 // `N\t` line numbers, the call note's JSON, `# claudeMd`/`# currentDate`, `Contents of`,
-// `- name:` skill entries.
+// `- name:` skill entries, the plan-mode headings, `Summary:\n`, the local-command tags.
 
 /**
  * @typedef {{ kind: string, [fact: string]: unknown }} Item
  * @typedef {{ type: 'text' | 'tool_result', text: string, toolUseId?: string, isError?: boolean }} FlatBlock
- * @typedef {{ workspace: string, home: string, cwd: string, scenarioHome: string }} PathMap
+ * @typedef {{ workspace: string, root: string, home: string, scenarioHome: string, planFile?: string, scenarioPlanFile?: string }} PathMap
+ *   `workspace` is the temp directory that stands for the scenario's `root`
+ * @typedef {{ summaries?: string[], restored?: string[] }} ItemOptions  `summaries`: the formatted
+ *   summaries either side may carry (the mock's answers, our engine's), so the summary message
+ *   can be cut into facts; `restored`: the files our compaction restored before this request,
+ *   to tell them from the mentions of the prompt that share their place (Q58)
  */
 
 const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
 const NUMBERED_LINE = /^\d+\t/;
 const ABSOLUTE_PATH = /(?:^|[\s"'(])(\/[^\s"'`,;:)]+)/g;
 // Tool names are identifiers, not wording: a reminder that names TodoWrite is a todo reminder on
-// either side, whatever its sentences say.
+// either side, whatever its sentences say. A hyphenated word (`Read-only`) is not a name.
 const TOOL_NAME = ['Read', 'Edit', 'Write', 'Bash', 'Glob', 'Grep', 'TodoWrite', 'TaskCreate', 'TaskUpdate', 'Skill', 'ExitPlanMode', 'AskUserQuestion'];
 const CONTEXT_SECTION = /^# (claudeMd|currentDate|gitStatus)$/m;
 
 /** The items Claude Code sent after the last assistant message of `body`. */
-export function oracleItems(body, /** @type {PathMap} */ paths) {
-  const normalise = (text) => text.split(paths.workspace).join(paths.cwd).split(paths.home).join(paths.scenarioHome).replace(DATE, '<date>');
-  const { tail, callOrder } = afterLastAssistant(body.messages, (m) => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content));
+export function oracleItems(body, /** @type {PathMap} */ paths, /** @type {ItemOptions} */ options = {}) {
+  const normalise = (text) => {
+    // The client's plan file has a random name; it stands for the scenario's.
+    if (paths.planFile && paths.scenarioPlanFile) text = text.split(paths.planFile).join(paths.scenarioPlanFile);
+    return text.split(paths.workspace).join(paths.root === '/' ? '' : paths.root).split(paths.home).join(paths.scenarioHome).replace(DATE, '<date>');
+  };
+  const { tail, callOrder } = afterLastAssistant(body.messages, (m) => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content), (b) => ({ id: b.id, name: b.name }));
   /** @type {FlatBlock[]} */
   const blocks = [];
   for (const block of tail) {
@@ -46,59 +69,127 @@ export function oracleItems(body, /** @type {PathMap} */ paths) {
       blocks.push({ type: 'tool_result', text: normalise(text), toolUseId: block.tool_use_id, isError: block.is_error === true });
     }
   }
-  return itemsOf(blocks, callOrder);
+  return itemsOf(blocks, callOrder, options);
 }
 
 /** The items our engine assembled after the last assistant message of `request` (a `turn.request`). */
-export function engineItems(request) {
+export function engineItems(request, /** @type {ItemOptions} */ options = {}) {
   const messages = request.messages.map((m, index) => {
     if (index !== request.userContextAt?.message) return m;
     const content = [...m.content];
     content.splice(request.userContextAt.block, 0, ...request.userContext);
     return { ...m, content };
   });
-  const { tail, callOrder } = afterLastAssistant(messages, (m) => m.content, (b) => b.toolUseId);
+  const { tail, callOrder } = afterLastAssistant(messages, (m) => m.content, (b) => ({ id: b.toolUseId, name: b.source }));
   /** @type {FlatBlock[]} */
   const blocks = tail
     .filter((b) => b.type === 'text' || b.type === 'tool_result')
     .map((b) => ({ type: b.type, text: b.text.replace(DATE, '<date>'), toolUseId: b.toolUseId, isError: b.isError === true }));
-  return itemsOf(blocks, callOrder);
+  return itemsOf(blocks, callOrder, options);
 }
 
-function afterLastAssistant(messages, contentOf, idOf = (b) => b.id) {
+function afterLastAssistant(messages, contentOf, callOf) {
   let last = -1;
   messages.forEach((m, i) => m.role === 'assistant' && (last = i));
-  const callOrder = last < 0 ? [] : contentOf(messages[last]).filter((b) => b.type === 'tool_use').map(idOf);
+  const callOrder = last < 0 ? [] : contentOf(messages[last]).filter((b) => b.type === 'tool_use').map(callOf);
   return { tail: messages.slice(last + 1).flatMap(contentOf), callOrder };
 }
 
 /**
  * @param {FlatBlock[]} blocks
- * @param {string[]} callOrder the ids of the last assistant message's calls
+ * @param {{ id: string, name: string }[]} callOrder the last assistant message's calls
+ * @param {ItemOptions} options
  */
-function itemsOf(blocks, callOrder) {
+function itemsOf(blocks, callOrder, options) {
   // Claude Code runs read-only calls in parallel and sends their results in the order they
   // finish, which varies from run to run; the call order is the stable one.
-  const rank = (b) => (b.type === 'tool_result' ? callOrder.indexOf(b.toolUseId) : -1);
+  const rank = (b) => (b.type === 'tool_result' ? callOrder.findIndex((c) => c.id === b.toolUseId) : -1);
+  const toolOf = (b) => callOrder.find((c) => c.id === b.toolUseId)?.name;
   const results = blocks.filter((b) => b.type === 'tool_result').sort((a, b) => rank(a) - rank(b));
   const ordered = [...results, ...blocks.filter((b) => b.type !== 'tool_result')];
   /** @type {Item[]} */
   const items = [];
+  // Attachments folded into a tool result (Q50) ride in whichever result the client put last,
+  // which for parallel calls is the one that finished last: they are gathered after all the
+  // results. A Read result's own reminder (the malware note, a short-file warning) stays.
+  /** @type {Item[]} */
+  const folded = [];
   for (const block of ordered) {
-    for (const segment of segments(block.text)) {
+    const parts = segments(block.text);
+    let own = block.type === 'tool_result' && toolOf(block) === 'Read';
+    parts.forEach((segment, index) => {
       if (!segment.reminder) {
-        if (!segment.text.trim()) continue;
-        items.push(block.type === 'tool_result' ? toolResultItem(block, segment.text) : { kind: 'prompt', text: segment.text.trim() });
-      } else {
-        const item = reminderItem(segment.text);
-        items.push(block.type === 'tool_result' ? { ...item, folded: true } : item);
+        if (!segment.text.trim()) return;
+        // Folded attachments are joined to the result with blank lines (Q50): not the tool's.
+        const text = parts[index + 1]?.reminder ? segment.text.replace(/\n+$/, '') : segment.text;
+        items.push(block.type === 'tool_result' ? toolResultItem(block, toolOf(block), text) : textItem(text, options));
+        // A Read result's own reminder follows its numbered lines directly.
+        if (own && !numberedLines(segment.text).length) own = false;
+        return;
       }
-    }
-    if (block.type === 'tool_result' && !segments(block.text).some((s) => !s.reminder && s.text.trim())) {
-      items.push(toolResultItem(block, ''));
+      const item = reminderItem(segment.text);
+      if (block.type !== 'tool_result') return void items.push(item);
+      if (own && index <= 1) items.push({ ...item, folded: true });
+      else folded.push({ ...item, folded: true });
+      own = false;
+    });
+    if (block.type === 'tool_result' && !parts.some((s) => !s.reminder && s.text.trim())) {
+      items.push(toolResultItem(block, toolOf(block), ''));
     }
   }
-  return mergeCallsWithResults(items);
+  const lastResult = items.reduce((at, item, index) => (item.kind === 'tool-result' || item.folded ? index : at), -1);
+  items.splice(lastResult + 1, 0, ...folded);
+  return afterCompaction(mergeCallsWithResults(items), options.restored ?? []);
+}
+
+/**
+ * A text block outside any reminder: the typed prompt, the summary hand-off after a
+ * compaction, or a slash command's own messages.
+ * @returns {Item}
+ */
+function textItem(raw, /** @type {ItemOptions} */ options) {
+  const text = raw.trim();
+  const command = /^<(local-command-caveat|command-name|local-command-stdout|local-command-stderr)>([\s\S]*?)<\/\1>/.exec(text);
+  if (command) {
+    // The caveat is prose; the command's name and output are facts.
+    const facts = command[1] === 'local-command-caveat' ? {} : { text: command[2].split('\n')[0].trim() };
+    return { kind: 'local-command', tag: command[1], ...facts };
+  }
+  const at = text.indexOf('Summary:\n');
+  if (at >= 0) {
+    const known = (options.summaries ?? []).filter((s) => text.includes(s)).sort((a, b) => b.length - a.length)[0];
+    const summary = known ?? text.slice(at).split('\n\n')[0];
+    const rest = text.slice(text.indexOf(summary) + summary.length);
+    // After the summary: `\n\n` and the transcript sentence, which ends with its path; then a
+    // single `\n` before the instruction to carry on (§9.3 item 8).
+    const transcript = /^\n\n[^\n]*\/\S+\.jsonl/.test(rest);
+    const afterTranscript = transcript ? rest.replace(/^\n\n[^\n]*/, '') : rest;
+    return { kind: 'compact-summary', summary, transcript, followUp: /^\n(?!\n)\S/.test(afterTranscript) };
+  }
+  return { kind: 'prompt', text };
+}
+
+/**
+ * In the request after a compaction, what comes before the summary hand-off was attached by
+ * the compaction or by the new prompt (§9.3 item 6, Q58): a mention of a file our compaction
+ * restored (its first one, when the prompt mentions it again) is a restored file, a note
+ * naming the plan file is its reference, a note naming one file with the Read tool is a file
+ * reference.
+ */
+function afterCompaction(items, restored) {
+  const summaryAt = items.findIndex((i) => i.kind === 'compact-summary');
+  if (summaryAt < 0) return items;
+  const seen = new Set();
+  return items.map((item, index) => {
+    if (index > summaryAt) return item;
+    if (item.kind === 'mention' && restored.includes(item.path) && !seen.has(item.path)) {
+      seen.add(item.path);
+      return { ...item, kind: 'restored' };
+    }
+    if (item.kind === 'note' && item.paths.some((p) => /\/\.claude\/plans\//.test(p))) return { kind: 'plan-reference', paths: item.paths };
+    if (item.kind === 'note' && item.tools.includes('Read') && item.paths.length === 1) return { kind: 'file-reference', paths: item.paths };
+    return item;
+  });
 }
 
 /** Top-level `<system-reminder>` sections and the text between them; nested ones stay inside. */
@@ -137,12 +228,24 @@ const nestedNotes = (text) => segments(text).filter((s) => s.reminder).length;
 const nestedNumbers = (text) => segments(text).filter((s) => s.reminder).flatMap((s) => s.text.match(/\d+/g) ?? []).map(Number);
 const pathsIn = (text) => [...new Set([...text.matchAll(ABSOLUTE_PATH)].map((m) => m[1].replace(/[.]+$/, '')))];
 
-function toolResultItem(block, text) {
-  const item = { kind: 'tool-result', id: block.toolUseId, isError: block.isError };
+function toolResultItem(block, tool, text) {
+  const item = { kind: 'tool-result', id: block.toolUseId, tool, isError: block.isError };
+  // An error's text is wording only.
+  if (block.isError) return item;
+  const body = outsideReminders(text);
+  if (tool === 'Glob' || tool === 'Grep') {
+    // Paths relative to the cwd, `Found N files`, `No files found`: facts, in their order.
+    item.listing = body.split('\n').filter((l) => l.trim());
+    return item;
+  }
+  if (tool === 'Bash') {
+    item.output = body;
+    return item;
+  }
   const lines = numberedLines(text);
   if (lines.length) item.lines = lines;
-  // An error's text is wording only; a success names the file it acted on.
-  else if (!block.isError) item.paths = pathsIn(text);
+  // A success names the file it acted on.
+  else item.paths = pathsIn(text);
   return item;
 }
 
@@ -172,8 +275,25 @@ function reminderItem(raw) {
   if (memory) return { kind: 'memory', path: memory[1], content: memory[2].trim() };
   const skills = inner.split('\n').filter((l) => /^- [\w:.-]+: /.test(l));
   if (skills.length) return { kind: 'skill-listing', names: skills.map((l) => l.slice(2, l.indexOf(': '))) };
+  const tools = TOOL_NAME.filter((name) => new RegExp(`(?<![\\w-])${name}(?![\\w-])`).test(inner));
+  const plan = planVariant(inner, tools);
+  if (plan) return { kind: 'plan-mode', variant: plan, tools, paths: pathsIn(inner) };
+  if (tools.includes('TodoWrite') || tools.includes('TaskCreate')) {
+    // The list: `N. [status] text` (todos) or `#N. [status] subject` (tasks), inside `[` `]` (Q49).
+    const items = inner.split('\n').filter((l) => /^\[?#?\d+\. \[[\w-]+\] /.test(l));
+    return { kind: 'todo-reminder', tool: tools.includes('TaskCreate') ? 'TaskCreate' : 'TodoWrite', items };
+  }
   const [, ...rest] = inner.split('\n');
-  return { kind: 'note', nestedNotes: nestedNotes(inner), nestedNumbers: nestedNumbers(inner), tools: TOOL_NAME.filter((name) => new RegExp(`\\b${name}\\b`).test(inner)), paths: pathsIn(inner), body: rest };
+  return { kind: 'note', nestedNotes: nestedNotes(inner), nestedNumbers: nestedNumbers(inner), tools, paths: pathsIn(inner), body: rest };
+}
+
+/** Which plan-mode reminder `inner` is, by its headings (§7.5); undefined if it is none. */
+function planVariant(inner, tools) {
+  if (inner.includes('## Exited Plan Mode')) return 'exit';
+  if (inner.includes('## Re-entering Plan Mode')) return 'reentry';
+  if (inner.includes('## Plan File Info:')) return 'full';
+  if (tools.includes('ExitPlanMode') && /\/\.claude\/plans\//.test(inner)) return 'sparse';
+  return undefined;
 }
 
 function userContextItem(inner) {
@@ -218,7 +338,8 @@ function mergeCallsWithResults(items) {
  * Compares two item lists in order.
  * @param {Item[]} oracle
  * @param {Item[]} ours
- * @returns {{ matched: boolean, items: number, diff: string[] }}
+ * @returns {{ matched: boolean, items: number, diff: string[], pairs: { item: Item, side: 'matched' | 'oracleOnly' | 'oursOnly' }[] }}
+ *   `pairs`: every item once, matched ones once for both sides
  */
 export function compareItems(oracle, ours) {
   const a = oracle.map(canonical);
@@ -228,16 +349,29 @@ export function compareItems(oracle, ours) {
   for (let i = a.length - 1; i >= 0; i -= 1)
     for (let j = b.length - 1; j >= 0; j -= 1) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
   const diff = [];
+  const pairs = [];
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) (i += 1), (j += 1);
-    else if (j < b.length && (i === a.length || lcs[i][j + 1] >= lcs[i + 1][j])) diff.push(`+ ours only:   ${b[j++]}`);
-    else diff.push(`- oracle only: ${a[i++]}`);
+    if (i < a.length && j < b.length && a[i] === b[j]) pairs.push({ item: oracle[i], side: 'matched' }), (i += 1), (j += 1);
+    else if (j < b.length && (i === a.length || lcs[i][j + 1] >= lcs[i + 1][j])) pairs.push({ item: ours[j], side: 'oursOnly' }), diff.push(`+ ours only:   ${b[j++]}`);
+    else pairs.push({ item: oracle[i], side: 'oracleOnly' }), diff.push(`- oracle only: ${a[i++]}`);
   }
-  return { matched: diff.length === 0, items: Math.max(a.length, b.length), diff };
+  return { matched: diff.length === 0, items: Math.max(a.length, b.length), diff, pairs };
 }
 
 function canonical(item) {
   return JSON.stringify(item);
+}
+
+/**
+ * The summary text of a model's answer, as the client formats it (§9.3 item 8): the first
+ * `<analysis>…</analysis>` goes, `<summary>X</summary>` becomes `Summary:\n` and X trimmed,
+ * blank-line runs shrink to one, the ends are trimmed.
+ */
+export function formatCompactSummary(raw) {
+  let text = raw.replace(/<analysis>[\s\S]*?<\/analysis>/, '');
+  const summary = /<summary>([\s\S]*?)<\/summary>/.exec(text);
+  if (summary) text = text.replace(summary[0], () => `Summary:\n${summary[1].trim()}`);
+  return text.replace(/\n\n+/g, '\n\n').trim();
 }

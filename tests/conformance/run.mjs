@@ -3,150 +3,579 @@
 // request is compared item by item (compare.mjs). Exits non-zero on a mismatch that
 // known-differences.json does not list.
 //
-//   node tests/conformance/run.mjs              every drivable scenario
-//   node tests/conformance/run.mjs NAME…        only these (file names without .json)
-//   node tests/conformance/run.mjs --self-test  shows the comparator can fail: the lab's own
-//                                               scenarios with a quirk switch flipped on our side
-//                                               must mismatch
+//   node tests/conformance/run.mjs                   the drivable teaching scenarios and the lab's
+//   node tests/conformance/run.mjs NAME…             only these (file names without .json)
+//   node tests/conformance/run.mjs path/to/x.json    a scenario file
+//   node tests/conformance/run.mjs --generated 1-200 seeded sessions from generate.mjs
+//   node tests/conformance/run.mjs --all             the fixed scenarios and --generated 1-200
+//   node tests/conformance/run.mjs --self-test       shows the comparator can fail: the lab's own
+//                                                    scenarios with quirk switches flipped on our
+//                                                    side must mismatch
+//   --jobs N                                         sessions at a time (default 2: each is its
+//                                                    own Claude Code process)
+//   --verbose                                        also the differences known-differences.json
+//                                                    accounts for
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as engine from '../../pkg/context_assembly.js';
-import { compareItems, engineItems, oracleItems } from './compare.mjs';
-import { DEFAULT_CWD, DEFAULT_HOME, driveClaude, undrivableReasons } from './drive-claude.mjs';
+import { compareItems, engineItems, formatCompactSummary, oracleItems } from './compare.mjs';
+import { claudeSettings, DEFAULT_HOME, DEFAULT_PLAN_FILE, driveClaude, undrivableReasons } from './drive-claude.mjs';
+import { generateScenario, GENERATOR_VERSION } from './generate.mjs';
+import { FIXED_SUMMARY } from './mock-anthropic.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const VERBOSE = process.argv.includes('--verbose');
 const LAB = join(ROOT, 'tests/conformance');
 const OUT = join(ROOT, 'target/conformance');
 engine.initSync({ module: readFileSync(join(ROOT, 'pkg/context_assembly_bg.wasm')) });
 
 // Switches whose flip changes what the lab's scenarios send, each against a quirk the oracle
 // has: the trailing empty line of a read (Q16), the snippet's numbering from the old file (Q33),
-// the ranged call note that hides the range (Q21), silently emptied and deleted files (Q35, Q38).
+// the ranged call note that hides the range (Q21), silently emptied and deleted files (Q35,
+// Q38), the todo list in brackets (Q49), the plan-mode cadence that ignores the new prompt
+// (Q48), restored files above the summary (Q58).
 const SELF_TEST_SWITCHES = {
   'read.dropTrailingEmptyLine': true,
   'changeSnippets.numberFromNewFile': true,
   'fileContext.callNoteShowsRange': true,
   'fileContext.noteEmptiedFiles': true,
   'fileContext.noteDeletedFiles': true,
+  'attachments.todoPlainList': true,
+  'attachments.planCountsNewPrompt': true,
+  'attachments.attachmentsAfterSummary': true,
 };
 
-/** @type {{ scenario: string, match: string, reason: string }[]} */
-const KNOWN = JSON.parse(readFileSync(join(LAB, 'known-differences.json'), 'utf8')).differences;
+// The areas the report counts items in. An item belongs to the areas its kind names; every item
+// of a session with deny rules also counts under `deny`, and every item of a request that
+// follows a compaction under `compaction`.
+const AREAS = ['mentions', 'ranges', 'directories', 'deny', 'nested memory', 'eager memory', 'changed files', 'tools', 'todos', 'plan mode', 'compaction', 'other'];
 
-function scenarioFiles() {
+/**
+ * A difference accepted for now (known-differences.json), scoped to a scenario and an item kind:
+ * @typedef {{
+ *   scenario: string | string[], kind: string | string[], tool?: string, afterManualCompact?: boolean,
+ *   ignore?: string, normalise?: keyof typeof NORMALISERS, reorder?: keyof typeof REORDERS, match?: string,
+ *   reason: string,
+ * }} KnownDifference
+ *   `scenario`: a scenario's name (`lab/…`, a teaching file's name, `generated/<seed>`), a
+ *   list of them, `generated` for every generated session, or `*`; `kind` (and `tool`, for
+ *   tool results): the items it is about; `afterManualCompact`: only in requests that follow a
+ *   `/compact` step. Then one of: `ignore`, a fact left out of those
+ *   items on both sides; `normalise`, a named rewrite of our items into what the client sends
+ *   (each says what our engine would have to change); `reorder`, a named reordering of both
+ *   sides' items of that kind, for a difference of order alone; `match`, text a diff line of that kind
+ *   must contain (an item one side has and the other lacks).
+ */
+/** @type {KnownDifference[]} */
+const KNOWN = JSON.parse(readFileSync(join(LAB, 'known-differences.json'), 'utf8')).differences;
+/** How often each known difference was needed, to find the ones a fix made stale. */
+const KNOWN_USED = new Map(KNOWN.map((k) => [k, 0]));
+
+/** Rewrites of our items into the client's, for known differences (`normalise`). */
+const NORMALISERS = {
+  // The client's Bash result drops leading blank lines and trailing whitespace, and says so
+  // when nothing is left (BashTool.tsx mapToolResultToToolResultBlockParam).
+  bashOutput: (item) => {
+    const output = item.output.replace(/^(\s*\n)+/, '').trimEnd();
+    return { ...item, output: output || '(Bash completed with no output)' };
+  },
+  // The client's Grep says `Found 1 file` (GrepTool.ts: plural(numFiles, 'file')).
+  grepFileCount: (item) => ({ ...item, listing: item.listing.map((line) => line.replace(/^Found 1 files$/, 'Found 1 file')) }),
+};
+
+/** Reorderings of both sides' items, for known differences of order (`reorder`). */
+const REORDERS = {
+  // The client interleaves a file too large to restore with the restored files, in the
+  // restore's timestamp order (compact.ts createPostCompactFileAttachments); ours come after
+  // all the restored files. Both sides: references after the restored files before them.
+  referencesAfterRestored: (items) => {
+    const out = [...items];
+    for (let i = out.length - 1; i >= 0; i -= 1) {
+      if (out[i].kind !== 'file-reference') continue;
+      let j = i;
+      while (j + 1 < out.length && out[j + 1].kind === 'restored') j += 1;
+      out.splice(j, 0, ...out.splice(i, 1));
+    }
+    return out;
+  },
+};
+
+function inScope(k, name, where = {}) {
+  const scopes = Array.isArray(k.scenario) ? k.scenario : [k.scenario];
+  if (k.afterManualCompact && !where.afterManualCompact) return false;
+  return scopes.some((scope) => scope === '*' || scope === name || (scope === 'generated' && name.startsWith('generated/')));
+}
+
+const kindOf = (k, kind) => (Array.isArray(k.kind) ? k.kind.includes(kind) : k.kind === kind);
+const concerns = (k, item) => kindOf(k, item.kind) && (k.tool === undefined || item.tool === k.tool);
+
+/** Both sides' items with the known differences of `name` set aside (`ignore`, `normalise`). */
+function lenientItems(name, oracle, ours, where) {
+  const used = new Set();
+  const apply = (items, side) =>
+    items.map((item) => {
+      let out = item;
+      for (const k of KNOWN) {
+        if (!inScope(k, name, where) || !concerns(k, out)) continue;
+        if (k.ignore && k.ignore in out) {
+          const before = JSON.stringify(out);
+          out = { ...out };
+          delete out[k.ignore];
+          used.add({ k, before, side });
+        }
+        if (k.normalise && side === 'ours') {
+          const before = JSON.stringify(out);
+          out = NORMALISERS[k.normalise](out);
+          if (JSON.stringify(out) !== before) used.add({ k, before, side });
+        }
+      }
+      return out;
+    });
+  const reorder = (items) => {
+    let out = items;
+    for (const k of KNOWN) {
+      if (!k.reorder || !inScope(k, name, where) || !items.some((item) => concerns(k, item))) continue;
+      const next = REORDERS[k.reorder](out);
+      // A reordering counts as used whenever it moved something in a request that differs.
+      if (JSON.stringify(next) !== JSON.stringify(out)) used.add({ k, before: undefined, side: 'both' });
+      out = next;
+    }
+    return out;
+  };
+  return { oracle: reorder(apply(oracle, 'oracle')), ours: reorder(apply(ours, 'ours')), used };
+}
+
+/** The known difference that accounts for a diff line of `name` (`match`), if any. */
+function knownLine(name, line, where) {
+  const kind = /"kind":"([\w-]+)"/.exec(line)?.[1];
+  const tool = /"tool":"(\w+)"/.exec(line)?.[1];
+  return KNOWN.find((k) => k.match !== undefined && inScope(k, name, where) && kindOf(k, kind) && (k.tool === undefined || k.tool === tool) && line.includes(k.match));
+}
+
+function fixedScenarios() {
   const teaching = JSON.parse(readFileSync(join(ROOT, 'web/scenarios/index.json'), 'utf8')).map((entry) => ({
     name: entry.file.replace(/\.json$/, ''),
-    path: join(ROOT, 'web/scenarios', entry.file),
+    load: () => JSON.parse(readFileSync(join(ROOT, 'web/scenarios', entry.file), 'utf8')),
   }));
   const lab = readdirSync(join(LAB, 'scenarios'))
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => ({ name: `lab/${f.replace(/\.json$/, '')}`, path: join(LAB, 'scenarios', f) }));
+    .map((f) => ({ name: `lab/${f.replace(/\.json$/, '')}`, load: () => JSON.parse(readFileSync(join(LAB, 'scenarios', f), 'utf8')) }));
   return [...teaching, ...lab];
 }
 
-const isKnown = (scenario, line) => KNOWN.some((k) => (k.scenario === '*' || k.scenario === scenario) && line.includes(k.match));
+function parseSeeds(spec) {
+  const seeds = [];
+  for (const part of spec.split(',')) {
+    const [from, to = from] = part.split('-').map(Number);
+    if (!Number.isInteger(from) || !Number.isInteger(to) || to < from) throw new Error(`--generated ${spec}: expected seeds like 1-200 or 3,7,9-12`);
+    for (let seed = from; seed <= to; seed += 1) seeds.push(seed);
+  }
+  return seeds;
+}
 
-async function runScenarioPair(name, scenario, switches) {
+const generatedSession = (seed) => ({ name: `generated/${seed}`, seed, load: () => generateScenario(seed) });
+
+/**
+ * The scenario our engine runs: the claude-code profile; the settings file the driver writes
+ * for deny rules is a file of the workspace on both sides (Glob lists it, a directory mention
+ * shows it); a compaction the client asks the mock to summarise gets the same summary.
+ */
+function engineScenario(scenario, switches) {
   const ours = { ...scenario, profile: 'claude-code', switches: { ...(scenario.switches ?? {}), ...switches } };
-  const trace = engine.runScenario(ours);
-  const ourRequests = trace.steps.filter((s) => s.turn.request !== undefined).map((s) => s.turn.request);
+  const settings = claudeSettings(scenario);
+  if (settings) {
+    const files = Array.isArray(scenario.files) ? scenario.files : Object.entries(scenario.files ?? {}).map(([path, content]) => ({ path, content }));
+    ours.files = [...files, { path: '.claude/settings.json', content: settings }];
+  }
+  ours.steps = scenario.steps.map((step) => (step.kind === 'compact' && step.summary === undefined ? { ...step, summary: FIXED_SUMMARY } : step));
+  return ours;
+}
+
+/** Areas an item counts in (see AREAS), besides the session's and the request's. */
+function itemAreas(item, prompt) {
+  switch (item.kind) {
+    case 'mention':
+      return [prompt.includes(`${item.path.replace(/^\/project\//, '')}#L`) || item.input ? 'ranges' : 'mentions'];
+    case 'directory':
+      return ['directories'];
+    case 'memory':
+      return ['nested memory'];
+    case 'user-context':
+      return ['eager memory'];
+    case 'changed-file':
+      return ['changed files'];
+    case 'tool-result':
+      return item.tool === 'TodoWrite' ? ['tools', 'todos'] : item.tool === 'ExitPlanMode' ? ['tools', 'plan mode'] : ['tools'];
+    case 'todo-reminder':
+      return ['todos'];
+    case 'plan-mode':
+      return ['plan mode'];
+    case 'plan-reference':
+      return ['plan mode', 'compaction'];
+    case 'compact-summary':
+    case 'restored':
+    case 'file-reference':
+    case 'local-command':
+      return ['compaction'];
+    default:
+      return ['other'];
+  }
+}
+
+/** Our side of a session: the requests the model receives, and what each request follows. */
+function engineSide(scenario, switches) {
+  const trace = engine.runScenario(engineScenario(scenario, switches));
+  // The requests the model receives: a compaction step's "request as it now stands" is ours
+  // alone (the client sends the next one with the next prompt).
+  const paired = trace.steps
+    .map((s, index) => ({ s, index }))
+    .filter(({ s }) => s.turn.request !== undefined && (s.turn.round === 'human-turn' || s.turn.round === 'tool-round'));
+  const requests = paired.map(({ s }) => s.turn.request);
+  const context = paired.map(({ index }, i) => {
+    const since = i > 0 ? paired[i - 1].index + 1 : 0;
+    const between = trace.steps.slice(since, index + 1);
+    let prompt = '';
+    for (let j = index; j >= 0; j -= 1) if (trace.steps[j].input.kind === 'user') (prompt = trace.steps[j].input.prompt), (j = -1);
+    return {
+      // The prompt it answers, for the report's areas.
+      prompt,
+      // The compactions that ran since the previous request: before this one, or a /compact.
+      compactions: between.flatMap((step) => step.turn.compaction ?? []).filter((r) => r.applied),
+      afterManualCompact: trace.steps.slice(0, index).some((step) => step.input.kind === 'compact'),
+    };
+  });
+  // Our reports carry the whole summary message: the formatted summary starts at `Summary:\n`,
+  // and an auto-compaction's ends before the single-line carry-on instruction.
+  const summaries = [FIXED_SUMMARY, ...scenario.steps.filter((s) => s.kind === 'compact' && s.summary).map((s) => s.summary)].map(formatCompactSummary);
+  for (const step of trace.steps) {
+    for (const report of step.turn.compaction ?? []) {
+      const at = report.summary?.indexOf('Summary:\n') ?? -1;
+      if (at < 0) continue;
+      const formatted = report.summary.slice(at);
+      summaries.push(report.trigger === 'auto' ? formatted.slice(0, formatted.lastIndexOf('\n')) : formatted);
+    }
+  }
+  return { trace, requests, context, summaries };
+}
+
+/**
+ * Plays one session through the client and compares it with ours; with `selfTest`, also
+ * compares the same recordings with our side run under each of SELF_TEST_SWITCHES in turn
+ * (no second client run is needed: only our side changes), noting which switches moved it.
+ */
+async function runSession({ name, load }, { selfTest = false } = {}) {
+  const scenario = load();
+  const reasons = undrivableReasons(scenario);
+  if (reasons.length) return { name, skipped: reasons };
+  const ours = engineSide(scenario, {});
   const recordDir = join(OUT, 'recordings', name);
   rmSync(recordDir, { recursive: true, force: true });
-  const run = await driveClaude(scenario, { recordDir, stepTimes: trace.steps.map((s) => s.atMs) });
-  const paths = { workspace: run.workspace, home: run.home, cwd: scenario.cwd ?? DEFAULT_CWD, scenarioHome: scenario.home ?? DEFAULT_HOME };
+  // The eager memory files our first request lists, for the driver to seed (see driveClaude).
+  const eagerMemory = ours.requests.length ? engineItems(ours.requests[0]).filter((i) => i.kind === 'user-context').flatMap((i) => i.memories.map((m) => m.path)) : [];
+  // The client's token count follows ours (the mock reports our sizes as usage), so both
+  // reach the auto-compact threshold at the same request when they agree on what was added.
+  const run = await driveClaude(scenario, { recordDir, stepTimes: ours.trace.steps.map((s) => s.atMs), usage: (i) => ours.requests[i]?.tokens.total, eagerMemory });
+  const paths = {
+    workspace: run.workspace,
+    root: run.root,
+    home: run.home,
+    scenarioHome: scenario.home ?? DEFAULT_HOME,
+    planFile: run.planFile,
+    scenarioPlanFile: (scenario.home ?? DEFAULT_HOME) + DEFAULT_PLAN_FILE.slice(1),
+  };
   const oracleRequests = run.requests.filter((r) => r.role === 'main');
+  const summaryRequests = run.requests.filter((r) => r.role === 'summary').length;
+  const session = {
+    name,
+    ms: run.ms,
+    sideRequests: run.requests.length - oracleRequests.length - summaryRequests,
+    summaryRequests,
+    requests: compareSession(name, scenario, oracleRequests, ours, paths, eagerMemory, true),
+  };
+  if (selfTest) {
+    session.selfTest = Object.fromEntries(
+      Object.entries(SELF_TEST_SWITCHES).map(([key, value]) => {
+        // Moved: differences the unflipped comparison does not have.
+        const flipped = compareSession(name, scenario, oracleRequests, engineSide(scenario, { [key]: value }), paths, eagerMemory, false);
+        const baseline = new Set(session.requests.flatMap((r) => r.unknown.map((line) => `${r.n} ${line}`)));
+        return [key, flipped.some((r) => r.unknown.some((line) => !baseline.has(`${r.n} ${line}`)))];
+      }),
+    );
+  }
+  return session;
+}
+
+/** Each request of the client beside ours, item by item (see compare.mjs). */
+function compareSession(name, scenario, oracleRequests, ours, paths, eagerMemory, countUses) {
   const requests = [];
-  for (let i = 0; i < Math.max(oracleRequests.length, ourRequests.length); i += 1) {
-    const oracle = oracleRequests[i] ? oracleItems(oracleRequests[i].body, paths) : [];
-    const mine = ourRequests[i] ? engineItems(ourRequests[i]) : [];
+  for (let i = 0; i < Math.max(oracleRequests.length, ours.requests.length); i += 1) {
+    const context = ours.context[i] ?? { prompt: '', compactions: [], afterManualCompact: false };
+    const restored = context.compactions.flatMap((r) => r.restored.map((f) => f.path));
+    const options = { summaries: ours.summaries, restored };
+    const oracle = oracleRequests[i] ? oracleItems(oracleRequests[i].body, paths, options) : [];
+    const mine = ours.requests[i] ? engineItems(ours.requests[i], options) : [];
+    sortSeededTies(oracle, eagerMemory);
+    sortSeededTies(mine, eagerMemory);
+    // Judged on both sides alike: one side's known difference can turn a restored file into a
+    // mention.
+    if (Math.max(parallelReads(oracle), parallelReads(mine)) >= 2) sortMemoryRuns(oracle), sortMemoryRuns(mine);
+    // Our auto-compaction summarises without a model (extractive); the client's summary is the
+    // mock's: the summary's text is not comparable then, everything around it is.
+    if (context.compactions.some((r) => r.summarySource !== 'host')) for (const item of [...oracle, ...mine]) if (item.kind === 'compact-summary') delete item.summary;
     const result = compareItems(oracle, mine);
     if (!oracleRequests[i]) result.diff.unshift('- oracle sent no such request');
-    if (!ourRequests[i]) result.diff.unshift('+ we assemble no such request');
-    const unknown = result.diff.filter((line) => !isKnown(name, line));
+    if (!ours.requests[i]) result.diff.unshift('+ we assemble no such request');
+    // What fails the run: the differences left once the known ones are set aside.
+    const where = { afterManualCompact: context.afterManualCompact };
+    const lenient = lenientItems(name, oracle, mine, where);
+    const leftover = compareItems(lenient.oracle, lenient.ours).diff;
+    if (!oracleRequests[i] || !ours.requests[i]) leftover.unshift(result.diff[0]);
+    const unknown = leftover.filter((line) => !knownLine(name, line, where));
+    if (countUses && result.diff.length) {
+      // A set-aside fact counts as used when it was part of a difference.
+      const lines = new Set(result.diff.map((l) => l.replace(/^[-+] [a-z ]+:\s*/, '')));
+      for (const { k, before } of lenient.used) if (before === undefined || lines.has(before)) KNOWN_USED.set(k, KNOWN_USED.get(k) + 1);
+      for (const line of leftover) {
+        const k = knownLine(name, line, where);
+        if (k) KNOWN_USED.set(k, KNOWN_USED.get(k) + 1);
+      }
+    }
+    const afterCompaction = context.compactions.length > 0 || oracle.some((item) => item.kind === 'compact-summary');
+    const areas = {};
+    const count = (item, key) => {
+      const list = new Set([...itemAreas(item, context.prompt), ...(scenario.config?.deny?.length ? ['deny'] : []), ...(afterCompaction ? ['compaction'] : [])]);
+      for (const area of list) {
+        areas[area] ??= { items: 0, matched: 0, oracleOnly: 0, oursOnly: 0 };
+        areas[area][key] += 1;
+      }
+    };
+    for (const pair of result.pairs) count(pair.item, pair.side);
+    for (const area of Object.values(areas)) {
+      area.items = area.matched + Math.max(area.oracleOnly, area.oursOnly);
+      delete area.oracleOnly;
+      delete area.oursOnly;
+    }
     requests.push({
       n: i + 1,
       recording: oracleRequests[i]?.path,
       scripted: oracleRequests[i]?.scripted ?? false,
       items: result.items,
+      itemsMatched: result.pairs.filter((p) => p.side === 'matched').length,
       matched: result.diff.length === 0,
       knownOnly: result.diff.length > 0 && unknown.length === 0,
+      areas,
       diff: result.diff,
       unknown,
       oracleItems: oracle,
       ourItems: mine,
     });
   }
-  return { name, ms: run.ms, sideRequests: run.requests.length - oracleRequests.length, requests };
+  return requests;
 }
 
-function itemsMatched(request) {
-  // An item matches when it is on both sides unchanged: each diff line is one item of one side.
-  const oracleOnly = request.diff.filter((l) => l.startsWith('- oracle only')).length;
-  const oursOnly = request.diff.filter((l) => l.startsWith('+ ours only')).length;
-  return request.items - Math.max(oracleOnly, oursOnly);
+/**
+ * The eager memory files share one timestamp (the lab seeds them as the interactive client
+ * does at startup, see drive-claude.mjs), so where a compaction restores several of them in a
+ * row, their order among themselves is the read-file cache's recency order, which `-p`'s
+ * re-applied seeds disturb. Such runs are put in path order on both sides.
+ */
+function sortSeededTies(items, eagerMemory) {
+  const seeded = (item) => (item.kind === 'restored' || item.kind === 'file-reference') && eagerMemory.includes(item.path ?? item.paths?.[0]);
+  for (let start = 0; start < items.length; start += 1) {
+    if (!seeded(items[start])) continue;
+    let end = start;
+    while (end + 1 < items.length && seeded(items[end + 1])) end += 1;
+    const run = items.slice(start, end + 1).sort((a, b) => (a.path ?? a.paths[0]).localeCompare(b.path ?? b.paths[0]));
+    items.splice(start, run.length, ...run);
+    start = end;
+  }
+}
+
+/**
+ * The client reads a prompt's mentions in parallel (§3.7), and a response's Reads too, and
+ * each read queues its nested-memory triggers when it finishes (§8.1): with two reads or
+ * more, the order of the nested memory files they load is the order the reads finished in,
+ * which changes from run to run. Such runs of memory items are put in path order on both
+ * sides; with one read, their discovery order (§8.2) is compared as it is.
+ */
+const parallelReads = (items) => items.filter((i) => i.kind === 'mention' || (i.kind === 'tool-result' && i.tool === 'Read')).length;
+
+function sortMemoryRuns(items) {
+  for (let start = 0; start < items.length; start += 1) {
+    if (items[start].kind !== 'memory') continue;
+    let end = start;
+    while (end + 1 < items.length && items[end + 1].kind === 'memory') end += 1;
+    const run = items.slice(start, end + 1).sort((a, b) => a.path.localeCompare(b.path));
+    items.splice(start, run.length, ...run);
+    start = end;
+  }
+}
+
+/** Runs `tasks` with at most `jobs` at a time, calling `done` as each ends, in any order. */
+async function pool(tasks, jobs, done) {
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next;
+      next += 1;
+      done(index, await tasks[index]());
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, tasks.length) }, worker));
+}
+
+function reproducer(session) {
+  if (session.seed !== undefined) return `node tests/conformance/run.mjs --generated ${session.seed}   (scenario: node tests/conformance/generate.mjs ${session.seed})`;
+  return `node tests/conformance/run.mjs ${session.name.replace(/^lab\//, '')}`;
+}
+
+function printSession(session, chosen) {
+  if (session.skipped) return;
+  const requests = session.requests;
+  const matched = requests.filter((r) => r.matched).length;
+  const items = requests.reduce((sum, r) => sum + r.items, 0);
+  const good = requests.reduce((sum, r) => sum + r.itemsMatched, 0);
+  const failing = requests.some((r) => r.unknown.length > 0);
+  const known = requests.filter((r) => r.knownOnly).length;
+  console.log(
+    `${failing ? 'FAIL ' : ''}${session.name}: ${matched}/${requests.length} requests, ${good}/${items} items matched ` +
+      `${known ? `, ${known} with known differences only` : ''} (${session.ms} ms, ${session.summaryRequests} summary, ${session.sideRequests} side requests)`,
+  );
+  // Generated sessions show only what fails; fixed ones show their known differences too.
+  for (const r of requests.filter((r) => r.unknown.length > 0 || (VERBOSE && !r.matched))) {
+    console.log(`  request ${r.n}${r.knownOnly ? ' (known differences only)' : ''}:`);
+    for (const line of r.unknown) console.log(`    ${line.slice(0, 400)}`);
+    // The known ones in full only on request (--verbose): generated sessions repeat them.
+    if (VERBOSE) for (const line of r.diff.filter((l) => !r.unknown.includes(l))) console.log(`    (known) ${line.slice(0, 400)}`);
+  }
+  if (failing) console.log(`  reproduce: ${reproducer(chosen)}`);
+}
+
+function areaTotals(sessions) {
+  const totals = Object.fromEntries(AREAS.map((a) => [a, { sessions: 0, requests: 0, requestsMatched: 0, items: 0, itemsMatched: 0 }]));
+  for (const session of sessions) {
+    const seen = new Set();
+    for (const r of session.requests) {
+      for (const [area, counts] of Object.entries(r.areas)) {
+        const t = totals[area];
+        t.requests += 1;
+        if (counts.matched === counts.items) t.requestsMatched += 1;
+        t.items += counts.items;
+        t.itemsMatched += counts.matched;
+        seen.add(area);
+      }
+    }
+    for (const area of seen) totals[area].sessions += 1;
+  }
+  return totals;
 }
 
 async function main() {
   const args = process.argv.slice(2);
-  const selfTest = args.includes('--self-test');
-  const only = args.filter((a) => !a.startsWith('--'));
-  let chosen = scenarioFiles();
-  if (selfTest) chosen = chosen.filter((s) => s.name.startsWith('lab/'));
-  if (only.length) chosen = chosen.filter((s) => only.includes(s.name) || only.includes(s.name.replace(/^lab\//, '')));
+  const selfTestOnly = args.includes('--self-test');
+  const all = args.includes('--all');
+  const option = (flag) => {
+    const at = args.indexOf(flag);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const jobs = Number(option('--jobs') ?? 2);
+  const seedSpec = option('--generated') ?? (all ? '1-200' : undefined);
+  const only = args.filter((a, i) => !a.startsWith('--') && !['--jobs', '--generated'].includes(args[i - 1]));
+  let chosen = [];
+  if (!seedSpec || all || only.length) {
+    chosen = fixedScenarios();
+    if (selfTestOnly) chosen = chosen.filter((s) => s.name.startsWith('lab/'));
+    const files = only.filter((a) => a.endsWith('.json'));
+    if (only.length) chosen = chosen.filter((s) => only.includes(s.name) || only.includes(s.name.replace(/^lab\//, '')));
+    chosen.push(...files.map((f) => ({ name: `file/${f.replace(/^.*\//, '').replace(/\.json$/, '')}`, load: () => JSON.parse(readFileSync(resolve(f), 'utf8')) })));
+    if (only.length && !seedSpec && chosen.length === 0) throw new Error(`no scenario named ${only.join(', ')}`);
+  }
+  if (seedSpec && !selfTestOnly) chosen.push(...parseSeeds(seedSpec).map(generatedSession));
+  // The self-test runs on the lab's own scenarios, whose recordings it reuses.
+  const selfTest = selfTestOnly || all;
   mkdirSync(OUT, { recursive: true });
 
-  const sessions = [];
-  const skipped = [];
-  for (const { name, path } of chosen) {
-    const scenario = JSON.parse(readFileSync(path, 'utf8'));
-    const reasons = undrivableReasons(scenario);
-    if (reasons.length) {
-      skipped.push({ name, reasons });
-      continue;
-    }
-    const session = await runScenarioPair(name, scenario, selfTest ? SELF_TEST_SWITCHES : {});
-    sessions.push(session);
-    const requests = session.requests;
-    const matched = requests.filter((r) => r.matched).length;
-    const items = requests.reduce((sum, r) => sum + r.items, 0);
-    const good = requests.reduce((sum, r) => sum + itemsMatched(r), 0);
-    console.log(`${name}: ${matched}/${requests.length} requests, ${good}/${items} items matched (${session.ms} ms, ${session.sideRequests} side requests)`);
-    for (const r of requests.filter((r) => !r.matched)) {
-      console.log(`  request ${r.n}${r.knownOnly ? ' (known differences only)' : ''}:`);
-      for (const line of r.diff) console.log(`    ${isKnown(name, line) ? '(known) ' : ''}${line.slice(0, 400)}`);
-    }
-  }
-  for (const { name, reasons } of skipped) console.log(`${name}: not driven — ${reasons.join('; ')}`);
+  const started = Date.now();
+  /** @type {any[]} */
+  const results = new Array(chosen.length);
+  await pool(
+    chosen.map((c) => () => runSession(c, { selfTest: selfTest && c.name.startsWith('lab/') }).catch((error) => ({ name: c.name, error: String(error?.stack ?? error) }))),
+    jobs,
+    (index, result) => {
+      results[index] = result;
+      if (result.error) console.log(`ERROR ${result.name}: ${result.error.slice(0, 2000)}\n  reproduce: ${reproducer(chosen[index])}`);
+      else if (!selfTestOnly) printSession(result, chosen[index]);
+    },
+  );
+  const sessions = results.filter((r) => r.requests);
+  const skipped = results.filter((r) => r.skipped);
+  const errors = results.filter((r) => r.error);
+  if (!selfTestOnly) for (const { name, skipped: reasons } of skipped) console.log(`${name}: not driven — ${reasons.join('; ')}`);
 
-  const all = sessions.flatMap((s) => s.requests);
+  const allRequests = sessions.flatMap((s) => s.requests);
   const totals = {
     sessions: sessions.length,
-    requests: all.length,
-    requestsMatched: all.filter((r) => r.matched).length,
-    requestsWithKnownDifferencesOnly: all.filter((r) => r.knownOnly).length,
-    items: all.reduce((sum, r) => sum + r.items, 0),
-    itemsMatched: all.reduce((sum, r) => sum + itemsMatched(r), 0),
-    unknownMismatches: all.filter((r) => r.unknown.length > 0).length,
+    generatedSessions: sessions.filter((s) => s.name.startsWith('generated/')).length,
+    requests: allRequests.length,
+    requestsMatched: allRequests.filter((r) => r.matched).length,
+    requestsWithKnownDifferencesOnly: allRequests.filter((r) => r.knownOnly).length,
+    items: allRequests.reduce((sum, r) => sum + r.items, 0),
+    itemsMatched: allRequests.reduce((sum, r) => sum + r.itemsMatched, 0),
+    unknownMismatches: allRequests.filter((r) => r.unknown.length > 0).length,
+    errors: errors.length,
+    seconds: Math.round((Date.now() - started) / 1000),
   };
-  console.log(
-    `${totals.sessions} sessions × ${totals.requests} requests (${totals.requestsMatched} matched, ${totals.requestsWithKnownDifferencesOnly} with known differences only) × ` +
-      `${totals.items} items (${totals.itemsMatched} matched); ` +
-      `${totals.unknownMismatches} requests with differences not in known-differences.json`,
-  );
-  const report = { selfTest, switches: selfTest ? SELF_TEST_SWITCHES : {}, totals, sessions, skipped };
-  writeFileSync(join(OUT, selfTest ? 'self-test.json' : 'report.json'), JSON.stringify(report, null, 2));
-
-  if (selfTest) {
-    const unmoved = sessions.filter((s) => !s.requests.some((r) => r.unknown.length > 0)).map((s) => s.name);
-    if (unmoved.length === sessions.length) {
-      console.log(`self-test FAILED: flipping ${Object.keys(SELF_TEST_SWITCHES).join(', ')} changed no comparison`);
-      process.exit(1);
+  const areas = areaTotals(sessions);
+  if (!selfTestOnly) {
+    console.log('\narea            sessions  requests (matched)   items (matched)');
+    for (const [area, t] of Object.entries(areas)) {
+      if (t.items === 0) continue;
+      console.log(`${area.padEnd(15)} ${String(t.sessions).padStart(8)}  ${String(t.requests).padStart(8)} (${String(t.requestsMatched).padStart(7)})  ${String(t.items).padStart(6)} (${String(t.itemsMatched).padStart(7)})`);
     }
-    console.log(`self-test passed: the flipped switches produce mismatches in ${sessions.length - unmoved.length} of ${sessions.length} sessions`);
-    return;
+    console.log(
+      `${totals.sessions} sessions (${totals.generatedSessions} generated) × ${totals.requests} requests (${totals.requestsMatched} matched, ` +
+        `${totals.requestsWithKnownDifferencesOnly} with known differences only) × ${totals.items} items (${totals.itemsMatched} matched); ` +
+        `${totals.unknownMismatches} requests with differences not in known-differences.json; ${totals.errors} sessions failed to run; ${totals.seconds} s`,
+    );
   }
-  if (totals.unknownMismatches > 0) process.exit(1);
+  const failingSessions = sessions.filter((s) => s.requests.some((r) => r.unknown.length > 0));
+  const knownDifferences = KNOWN.map((k) => ({ ...k, used: KNOWN_USED.get(k) }));
+  if (all) for (const k of knownDifferences.filter((k) => k.used === 0)) console.log(`stale known difference (nothing needed it; remove it?): ${JSON.stringify({ scenario: k.scenario, kind: k.kind, tool: k.tool, ignore: k.ignore, normalise: k.normalise, reorder: k.reorder, match: k.match })}`);
+
+  // The self-test: every flipped switch must move at least one lab session.
+  let selfTestReport;
+  if (selfTest) {
+    const tested = sessions.filter((s) => s.selfTest);
+    const moved = Object.fromEntries(Object.keys(SELF_TEST_SWITCHES).map((key) => [key, tested.filter((s) => s.selfTest[key]).map((s) => s.name)]));
+    const unmoved = Object.entries(moved).filter(([, names]) => names.length === 0).map(([key]) => key);
+    selfTestReport = { sessions: tested.length, moved, passed: tested.length > 0 && unmoved.length === 0 };
+    for (const [key, names] of Object.entries(moved)) console.log(`self-test ${key}: ${names.length ? `mismatches in ${names.join(', ')}` : 'NO MISMATCH'}`);
+    console.log(selfTestReport.passed ? `self-test passed: each of ${Object.keys(SELF_TEST_SWITCHES).length} flipped switches makes the comparison fail` : `self-test FAILED: ${unmoved.join(', ')} changed no comparison`);
+  }
+
+  const report = {
+    generator: GENERATOR_VERSION,
+    totals,
+    areas,
+    selfTest: selfTestReport,
+    knownDifferences,
+    failing: failingSessions.map((s) => ({ name: s.name, reproduce: reproducer(chosen.find((c) => c.name === s.name)) })),
+    errors,
+    sessions: sessions.map((s) => {
+      const c = chosen.find((x) => x.name === s.name);
+      return { ...s, seed: c?.seed, reproduce: reproducer(c) };
+    }),
+    skipped,
+  };
+  writeFileSync(join(OUT, selfTestOnly ? 'self-test.json' : 'report.json'), JSON.stringify(report, null, 2));
+
+  if (failingSessions.length && !selfTestOnly) {
+    console.log('\nfailing sessions:');
+    for (const s of failingSessions) console.log(`  ${s.name}: ${reproducer(chosen.find((c) => c.name === s.name))}`);
+  }
+  const failed = errors.length > 0 || (selfTest && !selfTestReport.passed) || (!selfTestOnly && totals.unknownMismatches > 0);
+  if (failed) process.exit(1);
 }
 
 await main();
