@@ -3,18 +3,7 @@
 // changes between resumes, compaction in a small window,
 // and exec_command outputs of every size (`seq N`, `cat` of files with non-ASCII text). The same
 // seed gives the same session, so a failure is replayed with its seed.
-
-/** A small deterministic generator (mulberry32). */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../gen/random.mjs';
 
 const SANDBOXES = ['read-only', 'workspace-write', 'danger-full-access'];
 const WORDS = ['build', 'test', 'naïve', 'café', 'ünïcode', 'tabs', 'spaces', 'lint', 'deploy', '日本語'];
