@@ -9,6 +9,7 @@
 import { createServer } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { answerJson, eventStream, roughTokens } from './mock-http.mjs';
 
 /** @typedef {{ type: 'text', text: string } | { type: 'tool_use', id: string, name: string, input: object }} AssistantBlock */
 /** @typedef {{ n: number, path: string, role: 'main' | 'side', scripted: boolean, body: any }} RecordedRequest */
@@ -80,21 +81,9 @@ export async function startMockResponses({ recordDir }) {
   };
 }
 
-// Codex only uses the usage to decide on compaction and to show the context left; a rough
-// count keeps the lab's sessions far below any threshold unless a scenario asks for one.
-function roughTokens(text) {
-  return Math.max(1, Math.round(text.length / 4));
-}
-
-function answerJson(res, status, value) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
-}
-
 /** One assistant turn as a Responses stream: each text a message item, each call a function_call. */
 function streamResponse(res, id, model, blocks, inputTokens) {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const send = eventStream(res);
   const response = { id, object: 'response', model, status: 'in_progress', output: [] };
   send('response.created', { response });
   const output = blocks.map((block, index) =>

@@ -14,6 +14,7 @@
 import { createServer } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { answerJson, eventStream, roughTokens } from './mock-http.mjs';
 
 /** @typedef {{ type: 'text', text: string } | { type: 'tool_use', id: string, name: string, input: object }} AssistantBlock */
 /** @typedef {AssistantBlock[] | ((body: any) => AssistantBlock[])} ScriptedTurn */
@@ -132,20 +133,8 @@ export async function startMockAnthropic({ recordDir, usage }) {
   };
 }
 
-// Without a `usage` hook the client only uses the counts to decide on compaction, and such a
-// session stays far below any threshold, so a rough count is enough.
-function roughTokens(text) {
-  return Math.max(1, Math.round(text.length / 4));
-}
-
-function answerJson(res, status, value) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
-}
-
 function streamMessage(res, message, blocks, stopReason, usage) {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const send = eventStream(res);
   send('message_start', {
     message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } },
   });
