@@ -4,8 +4,8 @@
 use context_assembly::codex::agents_md::{load_agents_md, user_instructions, AgentsMdRules};
 use context_assembly::codex::context::environment::filesystem;
 use context_assembly::codex::context::{
-    build_initial_context, ApprovalPolicy, EnvironmentContext, NetworkDomains, SandboxMode, Skill,
-    TurnSettings,
+    build_initial_context, personality_message, ApprovalPolicy, BaseInstructions,
+    EnvironmentContext, NetworkDomains, SandboxMode, Skill, TurnSettings,
 };
 use context_assembly::codex::items::{Item, Part, Role};
 use context_assembly::codex::settings_diff::build_settings_update_items;
@@ -170,7 +170,7 @@ fn settings_strategy() -> impl Strategy<Value = TurnSettings> {
         (
             pick(&["m1", "m2"]),
             pick(&["", "BASE"]),
-            prop::option::of(pick(&["", "p1", "p2"])),
+            prop::option::of(pick(&["", "p1", "none", "pragmatic", "friendly"])),
             prop::option::of(pick(&["", "plan", "pair"])),
             prop::option::of(pick(&["d1", "d2"])),
             0..2usize,
@@ -248,9 +248,9 @@ fn expected_tags(
     {
         tags.push("<collaboration_mode>");
     }
-    if previous.personality != next.personality
+    if previous.effective_personality() != next.effective_personality()
         && previous.model == next.model
-        && next.personality.as_deref().is_some_and(|p| !p.is_empty())
+        && personality_message(next.effective_personality()).is_some()
     {
         tags.push("<personality_spec>");
     }
@@ -428,4 +428,66 @@ fn without_a_marker_only_cwd_is_searched_and_errors_drop_project_docs() {
     let loaded = load_agents_md(&vfs, "/h", "/repo/pkg/app", &AgentsMdRules::default());
     assert!(loaded.project_docs.is_empty());
     assert!(loaded.decisions.iter().any(|d| d.verdict == "failed"));
+}
+
+/// Codex 0.139.0 resolves an unset personality to `pragmatic` and writes the personality in
+/// force into the base instructions at the session's start (the lab's personality-default
+/// session): choosing `pragmatic` then changes nothing, `none` has no message to send, and a
+/// full context under another model states the default although none was chosen.
+#[test]
+fn the_default_personality_is_pragmatic_and_baked_into_the_base_instructions() {
+    let start = TurnSettings::default();
+    let first = build_initial_context(&start, None, None);
+    assert!(!first[0]
+        .message_text()
+        .unwrap()
+        .contains("<personality_spec>"));
+
+    let pragmatic = TurnSettings {
+        personality: Some("pragmatic".into()),
+        ..start.clone()
+    };
+    let (items, decisions) = build_settings_update_items(&start, &pragmatic, None);
+    assert!(items.is_empty());
+    let personality = decisions
+        .iter()
+        .find(|d| d.subject == "personality")
+        .unwrap();
+    assert_eq!(personality.reason, "same personality in force");
+    let friendly = TurnSettings {
+        personality: Some("friendly".into()),
+        ..start.clone()
+    };
+    let (update, _) = build_settings_update_items(&pragmatic, &friendly, None);
+    assert!(update[0]
+        .message_text()
+        .unwrap()
+        .contains("<personality_spec>"));
+    let none = TurnSettings {
+        personality: Some("none".into()),
+        ..start.clone()
+    };
+    assert!(build_settings_update_items(&friendly, &none, None)
+        .0
+        .is_empty());
+
+    let switched = TurnSettings {
+        model: "gpt-5.4".into(),
+        ..start.clone()
+    };
+    let full = build_initial_context(&switched, Some("gpt-5.3-codex"), None);
+    let developer = full[0].message_text().unwrap();
+    assert!(developer.contains("<personality_spec>"));
+    assert!(developer.contains(personality_message("pragmatic").unwrap()));
+
+    let unbaked = TurnSettings {
+        base_instructions: None::<BaseInstructions>,
+        personality: Some("Be terse.".into()),
+        ..start
+    };
+    let full = build_initial_context(&unbaked, None, None);
+    assert!(full[0]
+        .message_text()
+        .unwrap()
+        .contains("\nBe terse. </personality_spec>"));
 }

@@ -21,8 +21,8 @@ use alloc::vec::Vec;
 
 use super::context::{
     collaboration_mode_cleared, collaboration_mode_instructions, decide, initial_context, message,
-    model_switch_section, permissions_instructions, personality_spec, skills_instructions,
-    ContextRules, EnvironmentContext, TurnSettings,
+    model_switch_section, permissions_instructions, personality_message, personality_spec,
+    skills_instructions, ContextRules, EnvironmentContext, TurnSettings,
 };
 use super::items::{Item, Role};
 use crate::attachment::{Decision, Verdict};
@@ -166,25 +166,26 @@ fn personality_update(
     next: &TurnSettings,
     decisions: &mut Vec<Decision>,
 ) -> Option<String> {
-    let (verdict, reason) = if previous.personality == next.personality {
-        (Verdict::UNCHANGED, "same personality")
+    let personality = next.effective_personality();
+    let (verdict, reason) = if previous.effective_personality() == personality {
+        (Verdict::UNCHANGED, "same personality in force")
     } else if previous.model != next.model {
         (
             Verdict::SKIPPED,
             "the model changed too: personality is only diffed under the same model",
         )
-    } else if let Some(spec) = next.personality.as_deref().filter(|spec| !spec.is_empty()) {
+    } else if let Some(message) = personality_message(personality) {
         decide(
             decisions,
             "personality",
             Verdict::INCLUDED,
             "the personality changed",
         );
-        return Some(personality_spec(spec));
+        return Some(personality_spec(message));
     } else {
         (
             Verdict::SKIPPED,
-            "the new personality is empty: nothing to send",
+            "the new personality has no message: nothing to send",
         )
     };
     decide(decisions, "personality", verdict, reason);

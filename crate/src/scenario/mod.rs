@@ -226,7 +226,8 @@ pub struct TurnSettingsChange {
     pub sandbox_mode: Option<crate::codex::context::SandboxMode>,
     /// Whether sandboxed commands may use the network.
     pub network_access: Option<bool>,
-    /// The personality to adopt.
+    /// The personality to adopt: a Codex preset by name or a text; `null` goes back to the
+    /// client's default ([`crate::codex::context::DEFAULT_PERSONALITY`]).
     pub personality: Option<Option<String>>,
     /// The collaboration mode's instructions.
     pub collaboration_mode: Option<Option<String>>,

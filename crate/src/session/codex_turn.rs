@@ -10,7 +10,7 @@ use super::turn::{Round, Turn};
 use super::{local_date, Session};
 use crate::attachment::{Collected, Verdict};
 use crate::codex::agents_md::{load_agents_md, AgentsMdRules};
-use crate::codex::context::{Skill as CodexSkill, SkillScope, TurnSettings};
+use crate::codex::context::{BaseInstructions, Skill as CodexSkill, SkillScope, TurnSettings};
 use crate::codex::history_tokens::estimate_item_tokens;
 use crate::codex::items::{Item, Role};
 use crate::codex::settings_diff::turn_context_items;
@@ -56,6 +56,8 @@ pub(super) struct CodexState {
     pub(super) previous_model: Option<String>,
     /// AGENTS.md, loaded on the first turn and kept for the session (§7.7).
     pub(super) agents_md: Option<Option<String>>,
+    /// What the base instructions were rendered for, fixed at the first turn (§0.7).
+    pub(super) base_instructions: Option<BaseInstructions>,
 }
 
 impl Session {
@@ -99,6 +101,7 @@ impl Session {
     /// Records the turn's context items and advances the baseline (§2.1: every turn, even
     /// when nothing changed).
     fn record_turn_context(&mut self, at_ms: u64, out: &mut Collected) {
+        self.render_base_instructions(at_ms);
         let settings = self.current_turn_settings(at_ms);
         let agents_md = self.agents_md(out);
         if self.profile.codex.resend_full_context {
@@ -127,13 +130,29 @@ impl Session {
         codex.baseline = Some(settings);
     }
 
-    /// The settings of a turn now: the host's, with the session's cwd, the local date and
-    /// the configured skills and window.
+    /// Codex renders its base instructions once, for the first turn's model and personality
+    /// (§0.7): later turns keep them whatever the settings say.
+    fn render_base_instructions(&mut self, at_ms: u64) {
+        if self.conversation.codex.base_instructions.is_some() {
+            return;
+        }
+        let first = self.current_turn_settings(at_ms);
+        self.conversation.codex.base_instructions = Some(BaseInstructions {
+            personality: first.effective_personality().into(),
+            model: first.model,
+        });
+    }
+
+    /// The settings of a turn now: the host's, with the session's cwd, the local date, the
+    /// configured skills and window, and the session's base instructions.
     pub(super) fn current_turn_settings(&self, at_ms: u64) -> TurnSettings {
         let mut settings = self.conversation.codex.settings.clone();
         settings.cwd = self.cwd.clone();
         settings.current_date = local_date(at_ms, self.config.utc_offset_minutes);
         settings.context_window = Some(self.config.context_window);
+        settings
+            .base_instructions
+            .clone_from(&self.conversation.codex.base_instructions);
         settings.skills = self
             .config
             .skills

@@ -39,7 +39,8 @@ pub use fragments::{
     model_switch, permissions_instructions, personality_spec,
 };
 pub use settings::{
-    ApprovalPolicy, ContextRules, NetworkDomains, SandboxMode, Skill, SkillScope, TurnSettings,
+    personality_message, ApprovalPolicy, BaseInstructions, ContextRules, NetworkDomains,
+    SandboxMode, Skill, SkillScope, TurnSettings, DEFAULT_PERSONALITY, PERSONALITY_PRESETS,
 };
 pub use skills::{skills_instructions, SkillBudget, SkillsInstructions};
 
@@ -107,13 +108,7 @@ pub fn initial_context(
         settings.collaboration_mode.as_deref(),
         collaboration_mode_instructions,
     );
-    push_optional(
-        &mut developer,
-        &mut out.decisions,
-        "personality",
-        settings.personality.as_deref(),
-        personality_spec,
-    );
+    developer.extend(personality_section(settings, &mut out.decisions));
     match skills_instructions(&settings.skills, settings.context_window) {
         Some(listed) => {
             developer.push(listed.text);
@@ -172,6 +167,31 @@ pub(crate) fn model_switch_section(
 }
 
 /// Adds `render(text)` when `text` is set and not empty, deciding either way.
+/// The personality in force is stated unless it has no message or the base instructions
+/// already carry it (§1.3 row 6): after a model switch, or once the user chose another
+/// personality, a full context states it.
+fn personality_section(settings: &TurnSettings, decisions: &mut Vec<Decision>) -> Option<String> {
+    let personality = settings.effective_personality();
+    let (verdict, reason) = match personality_message(personality) {
+        None => (Verdict::SKIPPED, "the personality in force has no message"),
+        Some(_) if settings.personality_is_baked() => (
+            Verdict::SKIPPED,
+            "the base instructions were rendered for this model and personality",
+        ),
+        Some(message) => {
+            decide(
+                decisions,
+                "personality",
+                Verdict::INCLUDED,
+                "the base instructions do not carry the personality in force",
+            );
+            return Some(personality_spec(message));
+        }
+    };
+    decide(decisions, "personality", verdict, reason);
+    None
+}
+
 fn push_optional(
     sections: &mut Vec<String>,
     decisions: &mut Vec<Decision>,

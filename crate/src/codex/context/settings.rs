@@ -106,7 +106,8 @@ pub struct NetworkDomains {
 /// with the network restricted, no extra writable roots and no `$TMPDIR` (so cwd and `/tmp`
 /// are writable), model `gpt-5.3-codex` with a
 /// 272 000-token window, no model instructions (so no `<model_switch>` until the host sets
-/// them), no personality, collaboration mode, developer instructions or skills.
+/// them), the default personality (written into base instructions rendered for that model),
+/// no collaboration mode, developer instructions or skills.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TurnSettings {
@@ -140,7 +141,9 @@ pub struct TurnSettings {
     /// The model's full base instructions, carried by `<model_switch>` when the model
     /// changes (§1.4, X22); empty means the switch sends nothing.
     pub model_instructions: String,
-    /// The personality text the model should adopt; `None` for the default style.
+    /// The personality the user chose: one of Codex's presets by name
+    /// ([`PERSONALITY_PRESETS`]) or a text of its own; `None` for the client's default
+    /// ([`DEFAULT_PERSONALITY`]).
     pub personality: Option<String>,
     /// The collaboration mode's developer instructions; `None` or empty for no mode.
     pub collaboration_mode: Option<String>,
@@ -150,6 +153,57 @@ pub struct TurnSettings {
     pub skills: Vec<Skill>,
     /// The model's context window in tokens; sizes the skills list (§1.3 row 8).
     pub context_window: Option<u64>,
+    /// What the session's base instructions were rendered for; the session fills it in at
+    /// its first turn. `None`: nothing is baked in, so a personality is always stated.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub base_instructions: Option<BaseInstructions>,
+}
+
+/// The model and personality the session's base instructions were rendered with (§0.7).
+///
+/// Codex chooses its base instructions once, at the session's start, from that model's
+/// template with the personality then in force written in, so the personality needs no
+/// `<personality_spec>` of its own while the model and personality are those two
+/// (`has_baked_personality`, §1.3 row 6).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BaseInstructions {
+    /// The model whose template the instructions came from.
+    pub model: String,
+    /// The personality written into them ([`TurnSettings::effective_personality`]).
+    pub personality: String,
+}
+
+/// Codex 0.139.0's personality presets (`personality = "…"` in `config.toml`), each with the
+/// message that states it. The model catalogue's own messages are vendor text, so these are
+/// our words for the same styles; `none` has no message, so choosing it sends nothing.
+pub const PERSONALITY_PRESETS: [(&str, &str); 3] = [
+    ("none", ""),
+    (
+        "friendly",
+        "Be warm and encouraging. Explain your reasoning in plain words and check in with the \
+         user when a choice is theirs to make.",
+    ),
+    (
+        "pragmatic",
+        "Be direct and efficient. Lead with what you did and what is left, and skip what the \
+         user does not need.",
+    ),
+];
+
+/// The personality of a session that never chose one. Codex 0.139.0 resolves an unset
+/// personality to `pragmatic` (the lab: choosing `pragmatic` in such a session sends no
+/// `<personality_spec>`, choosing `friendly` does).
+pub const DEFAULT_PERSONALITY: &str = "pragmatic";
+
+/// The message that states `personality`: a preset's, or the text itself; `None` when there
+/// is nothing to say (`none`, or an empty text).
+pub fn personality_message(personality: &str) -> Option<&str> {
+    let message = PERSONALITY_PRESETS
+        .iter()
+        .find(|(name, _)| *name == personality)
+        .map_or(personality, |(_, message)| message);
+    Some(message).filter(|message| !message.is_empty())
 }
 
 impl Default for TurnSettings {
@@ -173,11 +227,33 @@ impl Default for TurnSettings {
             developer_instructions: None,
             skills: Vec::new(),
             context_window: Some(272_000),
+            base_instructions: Some(BaseInstructions {
+                model: "gpt-5.3-codex".into(),
+                personality: DEFAULT_PERSONALITY.into(),
+            }),
         }
     }
 }
 
 impl TurnSettings {
+    /// The personality in force: the chosen one, or [`DEFAULT_PERSONALITY`].
+    ///
+    /// ```
+    /// use context_assembly::codex::context::TurnSettings;
+    /// assert_eq!(TurnSettings::default().effective_personality(), "pragmatic");
+    /// ```
+    pub fn effective_personality(&self) -> &str {
+        self.personality.as_deref().unwrap_or(DEFAULT_PERSONALITY)
+    }
+
+    /// Whether the base instructions already carry the personality in force: same model,
+    /// same personality as when they were rendered.
+    pub fn personality_is_baked(&self) -> bool {
+        self.base_instructions.as_ref().is_some_and(|base| {
+            base.model == self.model && base.personality == self.effective_personality()
+        })
+    }
+
     /// Whether the permissions block would differ: approval, sandbox, network status or,
     /// under workspace-write, the writable roots (§2.2 row 2). A cwd change alone does not
     /// count, although the rendered block names cwd as a writable root: Codex compares the
