@@ -67,7 +67,7 @@ serve: pkg
 	python3 -m http.server $(PORT) --bind 127.0.0.1
 
 # ---- tests ------------------------------------------------------------------------------------
-test: setup check test-rust nostd pkg test-node test-fuzz conformance typecheck test-browser
+test: setup check test-rust nostd pkg test-node test-fuzz conformance conformance-codex typecheck test-browser
 	@echo "make test: every check passed"
 
 check: setup-rust
@@ -134,8 +134,9 @@ ORACLE_CODEX := tests/conformance/oracles-codex
 conformance-codex-setup:
 	@if [ ! -d $(ORACLE_CODEX)/node_modules ]; then npm ci --prefix $(ORACLE_CODEX) --no-audit --no-fund; fi
 
-# CODEX_SESSIONS: how many seeded sessions (tests/conformance/codex-generate.mjs) join the lab's own.
-CODEX_SESSIONS ?= 30
+# CODEX_SESSIONS: how many seeded sessions (tests/conformance/codex-generate.mjs) join the lab's own
+# and the drivable teaching scenarios; make test runs this target as it is.
+CODEX_SESSIONS ?= 200
 
 conformance-codex: pkg conformance-codex-setup
 	node tests/conformance/codex-run.mjs --generated=$(CODEX_SESSIONS)

@@ -10,6 +10,7 @@
 //   node tests/conformance/codex-run.mjs --self-test  shows the comparator can fail: the lab's own
 //                                                     scenarios with codex switches flipped on our
 //                                                     side must mismatch
+//   node tests/conformance/codex-run.mjs --jobs=N     sessions at a time (default 2)
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +18,7 @@ import * as engine from '../../pkg/context_assembly.js';
 import { compareItems, engineItems, oracleItems } from './codex-compare.mjs';
 import { driveCodex, undrivableReasons } from './codex-drive.mjs';
 import { generateSession } from './codex-generate.mjs';
+import { pool } from './pool.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const LAB = join(ROOT, 'tests/conformance');
@@ -95,6 +97,18 @@ async function runScenarioPair(name, scenario, switches) {
   return { name, ms: run.ms, sideRequests: run.requests.length - oracleRequests.length, requests };
 }
 
+function printSession(session) {
+  const { name, requests } = session;
+  const matched = requests.filter((r) => r.matched).length;
+  const items = requests.reduce((sum, r) => sum + r.items, 0);
+  const good = requests.reduce((sum, r) => sum + r.itemsMatched, 0);
+  console.log(`${name}: ${matched}/${requests.length} requests, ${good}/${items} items matched (${session.ms} ms, ${session.sideRequests} side requests)`);
+  for (const r of requests.filter((r) => !r.matched)) {
+    console.log(`  request ${r.n}${r.knownOnly ? ' (known differences only)' : ''}:`);
+    for (const line of r.diff) console.log(`    ${isKnown(name, line) ? '(known) ' : ''}${line.slice(0, 600)}`);
+  }
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const selfTest = args.includes('--self-test');
@@ -107,28 +121,26 @@ async function main() {
   if (only.length) chosen = chosen.filter((s) => only.includes(s.name) || only.includes(s.name.replace(/^lab\//, '')));
   mkdirSync(OUT, { recursive: true });
 
+  const jobs = Number(args.find((a) => a.startsWith('--jobs='))?.slice('--jobs='.length) ?? 2);
   const started = Date.now();
-  const sessions = [];
   const skipped = [];
+  const drivable = [];
   for (const { name, path, scenario: given } of chosen) {
     const scenario = given ?? (await loadScenario(path));
     const reasons = undrivableReasons(scenario);
-    if (reasons.length) {
-      skipped.push({ name, reasons });
-      continue;
-    }
-    const session = await runScenarioPair(name, scenario, selfTest ? SELF_TEST_SWITCHES : {});
-    sessions.push(session);
-    const requests = session.requests;
-    const matched = requests.filter((r) => r.matched).length;
-    const items = requests.reduce((sum, r) => sum + r.items, 0);
-    const good = requests.reduce((sum, r) => sum + r.itemsMatched, 0);
-    console.log(`${name}: ${matched}/${requests.length} requests, ${good}/${items} items matched (${session.ms} ms, ${session.sideRequests} side requests)`);
-    for (const r of requests.filter((r) => !r.matched)) {
-      console.log(`  request ${r.n}${r.knownOnly ? ' (known differences only)' : ''}:`);
-      for (const line of r.diff) console.log(`    ${isKnown(name, line) ? '(known) ' : ''}${line.slice(0, 600)}`);
-    }
+    if (reasons.length) skipped.push({ name, reasons });
+    else drivable.push({ name, scenario });
   }
+  // Sessions finish in any order; the report keeps the corpus order.
+  const sessions = new Array(drivable.length);
+  await pool(
+    drivable.map(({ name, scenario }) => () => runScenarioPair(name, scenario, selfTest ? SELF_TEST_SWITCHES : {})),
+    jobs,
+    (index, session) => {
+      sessions[index] = session;
+      printSession(session);
+    },
+  );
   for (const { name, reasons } of skipped) console.log(`${name}: not driven — ${reasons.join('; ')}`);
 
   const all = sessions.flatMap((s) => s.requests);

@@ -22,6 +22,7 @@ import { compareItems, engineItems, formatCompactSummary, oracleItems } from './
 import { claudeSettings, DEFAULT_HOME, DEFAULT_PLAN_FILE, driveClaude, undrivableReasons } from './drive-claude.mjs';
 import { generateScenario, GENERATOR_VERSION } from './generate.mjs';
 import { FIXED_SUMMARY } from './mock-anthropic.mjs';
+import { pool } from './pool.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const VERBOSE = process.argv.includes('--verbose');
@@ -410,19 +411,6 @@ function sortMemoryRuns(items) {
     items.splice(start, run.length, ...run);
     start = end;
   }
-}
-
-/** Runs `tasks` with at most `jobs` at a time, calling `done` as each ends, in any order. */
-async function pool(tasks, jobs, done) {
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) {
-      const index = next;
-      next += 1;
-      done(index, await tasks[index]());
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(jobs, tasks.length) }, worker));
 }
 
 function reproducer(session) {
