@@ -69,6 +69,8 @@ const UNDRIVABLE_CONFIG = {
  */
 export function undrivableReasons(scenario) {
   const reasons = [];
+  if (scenario.profile === 'codex') reasons.push('profile codex: the Codex lab (codex-run.mjs) plays it');
+  if (scenario.profile === 'recommended') reasons.push('profile recommended: it shows what our own profile changes, which no client does');
   const config = scenario.config ?? {};
   for (const key of Object.keys(config)) {
     if (UNDRIVABLE_CONFIG[key]) reasons.push(`config.${key}: ${UNDRIVABLE_CONFIG[key]}`);
