@@ -57,6 +57,71 @@ async function loadScenario(path) {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
+// The areas the report counts items in, by item kind; every item of a request that carries a
+// compaction summary also counts under `compaction`.
+const AREA_OF_KIND = {
+  permissions: 'permissions',
+  environment: 'environment',
+  'agents-md': 'AGENTS.md',
+  skills: 'skills',
+  model_switch: 'settings changes',
+  personality_spec: 'settings changes',
+  collaboration_mode: 'settings changes',
+  realtime_conversation: 'settings changes',
+  'developer-instructions': 'settings changes',
+  'tool-output': 'exec_command output',
+  summary: 'compaction',
+  user: 'prompts',
+};
+const AREAS = [...new Set(Object.values(AREA_OF_KIND))];
+
+/**
+ * Items per area on both sides: an area's items are the larger side's count, its matched items
+ * those present on both sides (as a multiset of whole items).
+ */
+function requestAreas(oracle, ours) {
+  const afterCompaction = [...oracle, ...ours].some((item) => item.kind === 'summary');
+  const areasOf = (item) => new Set([AREA_OF_KIND[item.kind] ?? 'prompts', ...(afterCompaction ? ['compaction'] : [])]);
+  const areas = {};
+  const tally = (items, side) => {
+    for (const item of items) {
+      for (const area of areasOf(item)) {
+        areas[area] ??= { oracle: new Map(), ours: new Map() };
+        const key = JSON.stringify(item);
+        areas[area][side].set(key, (areas[area][side].get(key) ?? 0) + 1);
+      }
+    }
+  };
+  tally(oracle, 'oracle');
+  tally(ours, 'ours');
+  return Object.fromEntries(
+    Object.entries(areas).map(([area, { oracle: a, ours: b }]) => {
+      const count = (m) => [...m.values()].reduce((sum, n) => sum + n, 0);
+      const matched = [...a].reduce((sum, [key, n]) => sum + Math.min(n, b.get(key) ?? 0), 0);
+      return [area, { items: Math.max(count(a), count(b)), matched }];
+    }),
+  );
+}
+
+function areaTotals(sessions) {
+  const totals = Object.fromEntries(AREAS.map((a) => [a, { sessions: 0, requests: 0, requestsMatched: 0, items: 0, itemsMatched: 0 }]));
+  for (const session of sessions) {
+    const seen = new Set();
+    for (const r of session.requests) {
+      for (const [area, counts] of Object.entries(r.areas)) {
+        const t = totals[area];
+        t.requests += 1;
+        if (counts.matched === counts.items) t.requestsMatched += 1;
+        t.items += counts.items;
+        t.itemsMatched += counts.matched;
+        seen.add(area);
+      }
+    }
+    for (const area of seen) totals[area].sessions += 1;
+  }
+  return totals;
+}
+
 const isKnown = (scenario, line) => KNOWN.some((k) => (k.scenario === '*' || k.scenario === scenario) && line.includes(k.match));
 
 // `codex exec` always runs with approval_policy=never; our side starts the same way.
@@ -88,6 +153,7 @@ async function runScenarioPair(name, scenario, switches) {
       itemsMatched: result.matched,
       matched: result.diff.length === 0,
       knownOnly: result.diff.length > 0 && unknown.length === 0,
+      areas: requestAreas(oracle, mine),
       diff: result.diff,
       unknown,
       oracleItems: oracle,
@@ -160,7 +226,15 @@ async function main() {
       `(${totals.requestsWithKnownDifferencesOnly} with known differences only) × ${totals.itemsMatched}/${totals.items} items; ` +
       `${totals.unknownMismatches} requests with differences not in codex-known-differences.json (${totals.ms} ms)`,
   );
-  const report = { selfTest, switches: selfTest ? SELF_TEST_SWITCHES : {}, totals, sessions, skipped };
+  const areas = areaTotals(sessions);
+  if (!selfTest) {
+    console.log('\narea                  sessions  requests (matched)   items (matched)');
+    for (const [area, t] of Object.entries(areas)) {
+      if (t.requests === 0) continue;
+      console.log(`${area.padEnd(21)} ${String(t.sessions).padStart(8)}  ${String(t.requests).padStart(8)} (${String(t.requestsMatched).padStart(7)})  ${String(t.items).padStart(6)} (${String(t.itemsMatched).padStart(7)})`);
+    }
+  }
+  const report = { selfTest, switches: selfTest ? SELF_TEST_SWITCHES : {}, totals, areas, sessions, skipped };
   writeFileSync(join(OUT, selfTest ? 'codex-self-test.json' : 'codex-report.json'), JSON.stringify(report, null, 2));
 
   if (selfTest) {
