@@ -3,8 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use context_assembly::attachment::relevant_memories::*;
 use context_assembly::attachment::{AttachmentRules, Collected, Verdict};
+use context_assembly::collectors::relevant_memories::*;
 use context_assembly::tokens::TokenMethod;
 use proptest::prelude::*;
 

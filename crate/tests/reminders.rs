@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use context_assembly::attachment::reminders::{self, PassInput, ReminderState};
 use context_assembly::attachment::{AttachmentRules, Collected, Verdict};
+use context_assembly::collectors::reminders::{self, PassInput, ReminderState};
 use context_assembly::session::{
     BackgroundStatus, Diagnostic, DiagnosticFile, IdeSelection, McpServer, PermissionMode,
     Severity, Skill, TaskItem, TodoItem,

@@ -28,9 +28,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::attachment::{Decision, Verdict};
 use crate::path::{join, parent};
 use crate::vfs::{EntryKind, FsError, FsErrorKind, Vfs};
+use crate::vocabulary::{Decision, Verdict};
 
 /// The per-directory override, preferred to [`PRIMARY_FILENAME`].
 pub const OVERRIDE_FILENAME: &str = "AGENTS.override.md";

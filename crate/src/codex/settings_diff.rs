@@ -25,7 +25,7 @@ use super::context::{
     skills_instructions, ContextRules, EnvironmentContext, TurnSettings,
 };
 use super::items::{Item, Role};
-use crate::attachment::{Decision, Verdict};
+use crate::vocabulary::{Decision, Verdict};
 
 /// The settings-update items under [`ContextRules::codex`]; see
 /// [`build_settings_update_items_with`].

@@ -27,10 +27,10 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::attachment::{Decision, Verdict};
 use crate::compact::policies::record_tokens;
 use crate::tokens::TokenMethod;
 use crate::transcript::{AssistantBlock, Message, Record};
+use crate::vocabulary::{Decision, Verdict};
 
 /// §9.8 `DEFAULT_SM_COMPACT_CONFIG.minTokens`.
 pub const MIN_TOKENS: u64 = 10_000;

@@ -17,9 +17,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::attachment::{Decision, Verdict};
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
+use crate::vocabulary::{Decision, Verdict};
 
 /// `COMPACTABLE_TOOLS`: the tools whose old results may be cleared.
 pub const COMPACTABLE_TOOLS: [&str; 9] = [

@@ -19,8 +19,8 @@ use alloc::vec::Vec;
 
 use super::kept_tail::{moved, preserve_api_invariants, TailVerdict};
 use super::policies::PolicyVerdict;
-use crate::attachment::Decision;
 use crate::transcript::{Message, Record};
+use crate::vocabulary::Decision;
 use crate::Error;
 
 /// Which side of the pivot a partial compaction summarises (§9.9).

@@ -11,8 +11,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::rules::CompactionRules;
-use crate::attachment::{Decision, Verdict};
 use crate::tokens::{estimate_tokens, TokenMethod};
+use crate::vocabulary::{Decision, Verdict};
 
 /// Files restored at most (`POST_COMPACT_MAX_FILES_TO_RESTORE`).
 pub const POST_COMPACT_MAX_FILES_TO_RESTORE: usize = 5;

@@ -16,8 +16,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::attachment::{Decision, Verdict};
 use crate::transcript::{ToolResultBlock, ToolUse};
+use crate::vocabulary::{Decision, Verdict};
 
 /// `MAX_TOOL_RESULTS_PER_MESSAGE_CHARS` (GrowthBook `tengu_hawthorn_window`).
 pub const MAX_TOOL_RESULTS_PER_MESSAGE_CHARS: u64 = 200_000;

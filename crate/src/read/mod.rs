@@ -22,6 +22,12 @@ pub use pdf::{pdf_page_count, plan_pdf, PdfOutcome, PdfPlan};
 pub use size::format_file_size;
 pub use text::{number_lines, read_text, ReadNotice, ReadRequest, SliceText, TextRead};
 
+/// What the Read tool answers when the same range of an unchanged file is read again
+/// (§3.4). One constant, so that other code can recognise it.
+pub const FILE_UNCHANGED_STUB: &str =
+    "The file has not changed since your last Read of it; the earlier Read result in this \
+     conversation is still current, so refer to it instead of reading again.";
+
 use alloc::string::String;
 use core::fmt;
 

@@ -5,11 +5,11 @@ use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::inputs::{
+use crate::attachment::Decision;
+use crate::collectors::reminders::ReminderState;
+use crate::host::{
     BackgroundStatus, DiagnosticFile, IdeSelection, PermissionMode, TaskItem, TodoItem,
 };
-use crate::attachment::reminders::ReminderState;
-use crate::attachment::Decision;
 use crate::request::MessageCache;
 use crate::transcript::{ToolResultBlock, Transcript};
 

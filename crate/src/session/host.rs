@@ -4,11 +4,11 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::inputs::{
+use super::{fs_error, Session};
+use crate::host::{
     BackgroundStatus, DiagnosticFile, IdeSelection, McpServer, PermissionMode, Skill, TaskItem,
     TodoItem,
 };
-use super::{fs_error, Session};
 use crate::Error;
 
 impl Session {

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use super::changes::VfsMemory;
 use super::pipeline::CollectorFailure;
 use super::Session;
-use crate::attachment::relevant_memories::memory_excerpt;
+use crate::collectors::relevant_memories::memory_excerpt;
 use crate::file_state::Entry;
 use crate::vfs::{Content, EntryKind, FsErrorKind};
 

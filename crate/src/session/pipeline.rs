@@ -13,17 +13,17 @@ use alloc::vec::Vec;
 
 use super::codex_turn::counted_as_items;
 use super::conversation::UserContext;
-use super::inputs::PermissionMode;
 use super::memory_gate::{sent_anyway, MemoryGate};
 use super::turn::{Round, Turn};
 use super::{local_date, Session};
-use crate::attachment::relevant_memories::{
+use crate::attachment::{Collected, Verdict};
+use crate::collectors::relevant_memories::{
     relevant_memories, MemoryCandidate, RelevantMemoryInput,
 };
-use crate::attachment::reminders::{self, PassInput};
-use crate::attachment::{Collected, Verdict};
+use crate::collectors::reminders::{self, PassInput};
 use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
 use crate::file_state::Entry;
+use crate::host::PermissionMode;
 use crate::memory::{eager_memory, render_claude_md};
 use crate::path::expand_path;
 use crate::request::{

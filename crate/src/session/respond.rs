@@ -7,7 +7,6 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::conversation::PendingCalls;
-use super::inputs::{PermissionMode, PlanApproval, TaskItem, TodoItem};
 use super::line_pattern::LinePattern;
 use super::tools::ToolResult;
 use super::turn::{GrepOutputMode, ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
@@ -17,6 +16,7 @@ use crate::codex::truncate::{
     exec_command_output, truncate_for_record, truncation_policy_for_model,
 };
 use crate::deny::gitignore::Gitignore;
+use crate::host::{PermissionMode, PlanApproval, TaskItem, TodoItem};
 use crate::path::relative;
 use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse};
 use crate::vfs::{Content, EntryKind};

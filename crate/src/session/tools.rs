@@ -40,11 +40,7 @@ impl ToolResult {
     }
 }
 
-/// What the Read tool answers when the same range of an unchanged file is read again
-/// (§3.4). One constant, so that other code can recognise it.
-pub const FILE_UNCHANGED_STUB: &str =
-    "The file has not changed since your last Read of it; the earlier Read result in this \
-     conversation is still current, so refer to it instead of reading again.";
+pub use crate::read::FILE_UNCHANGED_STUB;
 
 /// Why a text read over the VFS produced no text.
 #[derive(Debug)]

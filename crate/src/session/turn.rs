@@ -4,8 +4,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::compaction::CompactionReport;
-use super::inputs::{PlanApproval, TodoItem};
 use crate::attachment::{Attachment, Collected, Decision};
+use crate::host::{PlanApproval, TodoItem};
 use crate::request::Request;
 use crate::transcript::ToolResultBlock;
 

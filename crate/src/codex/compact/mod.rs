@@ -20,8 +20,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::attachment::Decision;
 use crate::codex::items::Item;
+use crate::vocabulary::Decision;
 
 pub use classify::{
     collect_user_messages, is_contextual_user_message, is_contextual_user_text, is_summary_message,

@@ -6,8 +6,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::item_label;
-use crate::attachment::{Decision, Verdict};
 use crate::codex::items::Item;
+use crate::vocabulary::{Decision, Verdict};
 
 /// `remove_first_item` (§5.5): removes `items[0]`, and with it the first output answering it if
 /// it is a call, or the first call it answers if it is an output, so the retry never sends an

@@ -9,9 +9,9 @@ use alloc::vec::Vec;
 use super::classify::{is_summary_message, user_turn_text};
 use super::prompt::{COMPACT_USER_MESSAGE_MAX_TOKENS, NO_SUMMARY_AVAILABLE};
 use super::HistoryEdit;
-use crate::attachment::{Decision, Verdict};
 use crate::codex::items::{Item, Role};
 use crate::codex::truncate::{approx_token_count, truncate_middle, TruncationPolicy};
+use crate::vocabulary::{Decision, Verdict};
 
 /// [`build_compacted_history_within`] at Codex's budget of 20 000 approximate tokens.
 pub fn build_compacted_history(user_messages: &[String], summary_text: &str) -> HistoryEdit {

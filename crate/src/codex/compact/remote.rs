@@ -6,8 +6,8 @@ use alloc::vec::Vec;
 
 use super::classify::is_contextual_user_message;
 use super::{item_label, HistoryEdit};
-use crate::attachment::{Decision, Verdict};
 use crate::codex::items::{Item, Role};
+use crate::vocabulary::{Decision, Verdict};
 
 /// Keeps the real user messages (summaries included), the assistant messages and the
 /// `compaction` items of the server's output, in order; drops developer messages, contextual

@@ -31,7 +31,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::items::{Item, Role};
-use crate::attachment::{Decision, Verdict};
+use crate::vocabulary::{Decision, Verdict};
 
 pub use environment::EnvironmentContext;
 pub use fragments::{

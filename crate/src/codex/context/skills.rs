@@ -14,7 +14,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::settings::Skill;
-use crate::attachment::{Decision, Verdict};
+use crate::vocabulary::{Decision, Verdict};
 
 /// The size limit of the skill lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

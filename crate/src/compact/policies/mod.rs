@@ -37,9 +37,9 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::attachment::Decision;
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
+use crate::vocabulary::Decision;
 
 /// What a policy made of the records.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub struct PolicyOutcome {
     pub prefix_kept: usize,
 }
 
-/// The verdicts of policy decisions, beside [`crate::attachment::Verdict`]'s.
+/// The verdicts of policy decisions, beside [`crate::vocabulary::Verdict`]'s.
 pub struct PolicyVerdict;
 
 impl PolicyVerdict {

@@ -20,9 +20,9 @@ use alloc::vec::Vec;
 use super::{
     decision, not_applied, outcome, thousands, total_tokens, PolicyOutcome, PolicyVerdict,
 };
-use crate::attachment::Decision;
 use crate::tokens::TokenMethod;
 use crate::transcript::{AssistantBlock, Message, Record};
+use crate::vocabulary::Decision;
 
 /// The policy's id.
 pub const POLICY_ID: &str = "cline.truncate";

@@ -8,9 +8,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::mem;
 
-use crate::attachment::reminders::{self, wording};
 use crate::attachment::render::{call_note, json_string, tool_result};
 use crate::attachment::{Attachment, Collected, Verdict};
+use crate::collectors::reminders::{self, wording};
 use crate::compact::restore::{select_restores, select_skills, RestoreCandidate};
 use crate::compact::summary::json;
 use crate::read::ReadError;

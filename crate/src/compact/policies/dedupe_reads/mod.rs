@@ -27,10 +27,11 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{decision, not_applied, outcome, result_subject, PolicyOutcome, PolicyVerdict};
-use crate::attachment::{call_note, Decision};
-use crate::session::FILE_UNCHANGED_STUB;
+use crate::attachment::call_note;
+use crate::read::FILE_UNCHANGED_STUB;
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
+use crate::vocabulary::Decision;
 
 mod json_fields;
 

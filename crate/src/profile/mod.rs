@@ -4,8 +4,11 @@
 //! presets reproduce Claude Code ([`Profile::claude_code`]) and OpenAI Codex CLI
 //! ([`Profile::codex`]) with their quirks, and [`Profile::recommended`] turns the fixes on.
 
+mod file_context;
+
 use core::fmt;
 use core::str::FromStr;
+pub use file_context::FileContextRules;
 
 use crate::attachment::AttachmentRules;
 use crate::codex::rules::CodexRules;
@@ -18,7 +21,7 @@ use crate::memory::MemoryRules;
 use crate::mention::MentionRules;
 use crate::path::ExpandRules;
 use crate::read::ReadRules;
-use crate::session::FileContextRules;
+
 use crate::tokens::TokenMethod;
 use crate::Error;
 

@@ -62,7 +62,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
-use super::{wrap, AttachmentRules, Collected, Verdict};
+use crate::attachment::{wrap, AttachmentRules, Collected, Verdict};
 use crate::tokens::TokenMethod;
 
 pub use excerpt::{memory_excerpt, MemoryExcerpt};
@@ -115,7 +115,8 @@ pub struct RelevantMemoryInput<'a> {
 /// # Example
 /// ```
 /// use std::collections::BTreeSet;
-/// use context_assembly::attachment::{relevant_memories::*, AttachmentRules, Collected};
+/// use context_assembly::attachment::{AttachmentRules, Collected};
+/// use context_assembly::collectors::relevant_memories::*;
 /// use context_assembly::tokens::TokenMethod;
 /// const DAY: u64 = 86_400_000;
 /// let candidates = [

@@ -7,7 +7,7 @@ use alloc::string::String;
 use super::wording::{self, PlanFacts};
 use super::{PassInput, ReminderState};
 use crate::attachment::{AttachmentRules, Collected, Verdict};
-use crate::session::PermissionMode;
+use crate::host::PermissionMode;
 use crate::tokens::TokenMethod;
 use crate::transcript::Transcript;
 

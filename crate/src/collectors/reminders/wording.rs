@@ -8,7 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::attachment::wrap;
-use crate::session::{McpServer, TaskItem, TodoItem};
+use crate::host::{McpServer, TaskItem, TodoItem};
 
 /// The tool that asks the user a question (named by the plan-mode reminders).
 const ASK_TOOL: &str = "AskUserQuestion";

@@ -29,7 +29,7 @@ use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::session::{
+use crate::host::{
     BackgroundStatus, DiagnosticFile, IdeSelection, McpServer, PermissionMode, Skill, TaskItem,
     TodoItem,
 };
@@ -168,7 +168,7 @@ impl<'a> PassInput<'a> {
     ///
     /// # Example
     /// ```
-    /// use context_assembly::attachment::reminders::{self, PassInput, ReminderState};
+    /// use context_assembly::collectors::reminders::{self, PassInput, ReminderState};
     /// use context_assembly::attachment::{AttachmentRules, Collected};
     /// use context_assembly::tokens::TokenMethod;
     /// use context_assembly::transcript::Transcript;

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use super::wording::{self, DESCRIPTION_CUT};
 use super::{utf16_len, utf16_prefix, PassInput, ReminderState};
 use crate::attachment::{AttachmentRules, Collected, Verdict};
-use crate::session::McpServer;
+use crate::host::McpServer;
 use crate::tokens::TokenMethod;
 
 /// `deferred_tools_delta` when the deferred tools differ from those announced: names added

@@ -8,7 +8,7 @@ use alloc::string::String;
 use super::wording;
 use super::{PassInput, ReminderState};
 use crate::attachment::{wrap, AttachmentRules, Collected, Verdict};
-use crate::session::BackgroundStatus;
+use crate::host::BackgroundStatus;
 use crate::tokens::TokenMethod;
 
 /// One `queued_command` per message the user typed while the agent worked, oldest first.
@@ -57,7 +57,7 @@ pub fn date_change(
 ///
 /// # Example
 /// ```
-/// use context_assembly::attachment::reminders::{ultrathink_effort, PassInput, ReminderState};
+/// use context_assembly::collectors::reminders::{ultrathink_effort, PassInput, ReminderState};
 /// use context_assembly::attachment::{AttachmentRules, Collected};
 /// use context_assembly::tokens::TokenMethod;
 /// use context_assembly::transcript::Transcript;
@@ -213,7 +213,7 @@ pub fn token_usage(
 ///
 /// # Example
 /// ```
-/// use context_assembly::attachment::reminders::{budget_usd, PassInput, ReminderState};
+/// use context_assembly::collectors::reminders::{budget_usd, PassInput, ReminderState};
 /// use context_assembly::attachment::{AttachmentRules, Collected};
 /// use context_assembly::tokens::TokenMethod;
 /// use context_assembly::transcript::Transcript;

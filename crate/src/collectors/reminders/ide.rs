@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use super::wording::{self, DIAGNOSTICS_TRUNCATED, SELECTION_TRUNCATED};
 use super::{utf16_len, utf16_prefix, PassInput, ReminderState};
 use crate::attachment::{AttachmentRules, Collected, Verdict};
-use crate::session::{Diagnostic, DiagnosticFile, Severity};
+use crate::host::{Diagnostic, DiagnosticFile, Severity};
 use crate::tokens::TokenMethod;
 
 /// `selected_lines_in_ide` for a non-empty selection in a file no deny rule covers
@@ -23,9 +23,9 @@ use crate::tokens::TokenMethod;
 ///
 /// # Example
 /// ```
-/// use context_assembly::attachment::reminders::{ide_selection, PassInput, ReminderState};
+/// use context_assembly::collectors::reminders::{ide_selection, PassInput, ReminderState};
 /// use context_assembly::attachment::{AttachmentRules, Collected};
-/// use context_assembly::session::IdeSelection;
+/// use context_assembly::host::IdeSelection;
 /// use context_assembly::tokens::TokenMethod;
 /// use context_assembly::transcript::Transcript;
 ///

@@ -21,7 +21,7 @@ pub(super) fn age_days(mtime_ms: u64, now_ms: u64) -> u64 {
 ///
 /// # Example
 /// ```
-/// use context_assembly::attachment::relevant_memories::memory_header;
+/// use context_assembly::collectors::relevant_memories::memory_header;
 /// const DAY: u64 = 86_400_000;
 /// let now = 10 * DAY;
 /// assert_eq!(memory_header("/m/a.md", now - 1, now), "Memory (saved today): /m/a.md:");

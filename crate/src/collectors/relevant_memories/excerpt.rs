@@ -33,7 +33,8 @@ pub struct MemoryExcerpt {
 ///
 /// # Example
 /// ```
-/// use context_assembly::attachment::{relevant_memories::memory_excerpt, AttachmentRules};
+/// use context_assembly::attachment::AttachmentRules;
+/// use context_assembly::collectors::relevant_memories::memory_excerpt;
 /// let rules = AttachmentRules { memory_max_bytes: 8, ..AttachmentRules::claude_code() };
 /// // "abc\ndef" is 7 bytes; adding "\nghi" would make 11: the excerpt stops there.
 /// let cut = memory_excerpt("/m/a.md", "abc\r\ndef\nghi", &rules);
