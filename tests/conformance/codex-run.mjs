@@ -18,6 +18,7 @@ import * as engine from '../../pkg/context_assembly.js';
 import { compareItems, engineItems, oracleItems } from './codex-compare.mjs';
 import { driveCodex, undrivableReasons } from './codex-drive.mjs';
 import { generateSession } from './codex-generate.mjs';
+import { areaTotals, printAreas } from './areas.mjs';
 import { pool } from './pool.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -101,25 +102,6 @@ function requestAreas(oracle, ours) {
       return [area, { items: Math.max(count(a), count(b)), matched }];
     }),
   );
-}
-
-function areaTotals(sessions) {
-  const totals = Object.fromEntries(AREAS.map((a) => [a, { sessions: 0, requests: 0, requestsMatched: 0, items: 0, itemsMatched: 0 }]));
-  for (const session of sessions) {
-    const seen = new Set();
-    for (const r of session.requests) {
-      for (const [area, counts] of Object.entries(r.areas)) {
-        const t = totals[area];
-        t.requests += 1;
-        if (counts.matched === counts.items) t.requestsMatched += 1;
-        t.items += counts.items;
-        t.itemsMatched += counts.matched;
-        seen.add(area);
-      }
-    }
-    for (const area of seen) totals[area].sessions += 1;
-  }
-  return totals;
 }
 
 const isKnown = (scenario, line) => KNOWN.some((k) => (k.scenario === '*' || k.scenario === scenario) && line.includes(k.match));
@@ -226,13 +208,9 @@ async function main() {
       `(${totals.requestsWithKnownDifferencesOnly} with known differences only) × ${totals.itemsMatched}/${totals.items} items; ` +
       `${totals.unknownMismatches} requests with differences not in codex-known-differences.json (${totals.ms} ms)`,
   );
-  const areas = areaTotals(sessions);
+  const areas = areaTotals(sessions, AREAS);
   if (!selfTest) {
-    console.log('\narea                  sessions  requests (matched)   items (matched)');
-    for (const [area, t] of Object.entries(areas)) {
-      if (t.requests === 0) continue;
-      console.log(`${area.padEnd(21)} ${String(t.sessions).padStart(8)}  ${String(t.requests).padStart(8)} (${String(t.requestsMatched).padStart(7)})  ${String(t.items).padStart(6)} (${String(t.itemsMatched).padStart(7)})`);
-    }
+    printAreas(areas);
   }
   const report = { selfTest, switches: selfTest ? SELF_TEST_SWITCHES : {}, totals, areas, sessions, skipped };
   writeFileSync(join(OUT, selfTest ? 'codex-self-test.json' : 'codex-report.json'), JSON.stringify(report, null, 2));

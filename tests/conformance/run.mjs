@@ -22,6 +22,7 @@ import { compareItems, engineItems, formatCompactSummary, oracleItems } from './
 import { claudeSettings, DEFAULT_HOME, DEFAULT_PLAN_FILE, driveClaude, undrivableReasons } from './drive-claude.mjs';
 import { generateScenario, GENERATOR_VERSION } from './generate.mjs';
 import { FIXED_SUMMARY } from './mock-anthropic.mjs';
+import { areaTotals, printAreas } from './areas.mjs';
 import { pool } from './pool.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -440,25 +441,6 @@ function printSession(session, chosen) {
   if (failing) console.log(`  reproduce: ${reproducer(chosen)}`);
 }
 
-function areaTotals(sessions) {
-  const totals = Object.fromEntries(AREAS.map((a) => [a, { sessions: 0, requests: 0, requestsMatched: 0, items: 0, itemsMatched: 0 }]));
-  for (const session of sessions) {
-    const seen = new Set();
-    for (const r of session.requests) {
-      for (const [area, counts] of Object.entries(r.areas)) {
-        const t = totals[area];
-        t.requests += 1;
-        if (counts.matched === counts.items) t.requestsMatched += 1;
-        t.items += counts.items;
-        t.itemsMatched += counts.matched;
-        seen.add(area);
-      }
-    }
-    for (const area of seen) totals[area].sessions += 1;
-  }
-  return totals;
-}
-
 async function main() {
   const args = process.argv.slice(2);
   const selfTestOnly = args.includes('--self-test');
@@ -514,13 +496,9 @@ async function main() {
     errors: errors.length,
     seconds: Math.round((Date.now() - started) / 1000),
   };
-  const areas = areaTotals(sessions);
+  const areas = areaTotals(sessions, AREAS);
   if (!selfTestOnly) {
-    console.log('\narea            sessions  requests (matched)   items (matched)');
-    for (const [area, t] of Object.entries(areas)) {
-      if (t.items === 0) continue;
-      console.log(`${area.padEnd(15)} ${String(t.sessions).padStart(8)}  ${String(t.requests).padStart(8)} (${String(t.requestsMatched).padStart(7)})  ${String(t.items).padStart(6)} (${String(t.itemsMatched).padStart(7)})`);
-    }
+    printAreas(areas);
     console.log(
       `${totals.sessions} sessions (${totals.generatedSessions} generated) × ${totals.requests} requests (${totals.requestsMatched} matched, ` +
         `${totals.requestsWithKnownDifferencesOnly} with known differences only) × ${totals.items} items (${totals.itemsMatched} matched); ` +
