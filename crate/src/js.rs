@@ -19,6 +19,20 @@ pub(crate) fn is_whitespace(c: char) -> bool {
     )
 }
 
+/// `String.prototype.length`: the length in UTF-16 code units, without decoding. Every byte
+/// that starts a character is one unit, and a four-byte character (U+10000 and above) is a
+/// surrogate pair, one unit more.
+pub(crate) fn utf16_len(text: &str) -> usize {
+    text.bytes()
+        .map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+        .sum()
+}
+
+/// [`utf16_len`] as a `u64`, for the counts kept in tokens and characters.
+pub(crate) fn utf16_units(text: &str) -> u64 {
+    utf16_len(text) as u64
+}
+
 /// `String.prototype.trim`.
 pub(crate) fn trim(text: &str) -> &str {
     text.trim_matches(is_whitespace)
@@ -54,6 +68,15 @@ pub(crate) fn write_json_string(value: &str, out: &mut alloc::string::String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf16_len_counts_surrogate_pairs() {
+        assert_eq!(utf16_len(""), 0);
+        assert_eq!(utf16_len("aé中"), 3);
+        assert_eq!(utf16_len("😀"), 2);
+        let text = "a😀é中\u{10FFFF}";
+        assert_eq!(utf16_len(text), text.encode_utf16().count());
+    }
 
     #[test]
     fn differs_from_rust_on_bom_and_nel() {

@@ -16,6 +16,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::js::utf16_units;
 use crate::transcript::{ToolResultBlock, ToolUse};
 use crate::vocabulary::{Decision, Verdict};
 
@@ -126,7 +127,7 @@ pub fn persist_output(tool_use_id: &str, content: &str, preview_chars: u64) -> P
         "{PERSISTED_OUTPUT_TAG}\n\
          The output was too large to include ({size}); the full text is saved at {path}\n\n\
          Its first {preview_size}:\n{preview}{tail}{PERSISTED_OUTPUT_CLOSING_TAG}",
-        size = format_size(utf16_len(content)),
+        size = format_size(utf16_units(content)),
         preview_size = format_size(preview_chars),
     );
     PersistedOutput {
@@ -190,10 +191,6 @@ fn tenths(units: u64, scale: u128, suffix: &str) -> String {
     }
 }
 
-fn utf16_len(text: &str) -> u64 {
-    text.chars().map(|ch| ch.len_utf16() as u64).sum()
-}
-
 /// One message's results after the budget.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -240,7 +237,7 @@ pub fn apply_tool_result_budget(
     calls: &[ToolUse],
     rules: &ToolResultBudgetRules,
 ) -> BudgetedResults {
-    let sizes: Vec<u64> = results.iter().map(|r| utf16_len(&r.content)).collect();
+    let sizes: Vec<u64> = results.iter().map(|r| utf16_units(&r.content)).collect();
     let total_before = sizes.iter().sum();
     let mut out = BudgetedResults {
         results: results.to_vec(),
@@ -306,7 +303,7 @@ impl BudgetedResults {
             return;
         }
         let persisted = persist_output(&id, &result.content, rules.preview_chars);
-        let new_size = utf16_len(&persisted.replacement);
+        let new_size = utf16_units(&persisted.replacement);
         if new_size >= size {
             self.decide(
                 &id,
@@ -357,7 +354,7 @@ mod tests {
         let content = "😀".repeat(1_500); // 3 000 units
         let (preview, more) = preview(&content, 2_001);
         assert!(more);
-        assert_eq!(utf16_len(preview), 2_000);
+        assert_eq!(utf16_units(preview), 2_000);
     }
 
     #[test]
@@ -365,7 +362,7 @@ mod tests {
         let content = format!("{}\n{}", "a".repeat(1_000), "b".repeat(5_000));
         let (preview, more) = preview(&content, 2_000);
         assert!(more);
-        assert_eq!(utf16_len(preview), 2_000);
+        assert_eq!(utf16_units(preview), 2_000);
         let (short, more) = preview_of_short();
         assert!(!more);
         assert_eq!(short, "short\n");

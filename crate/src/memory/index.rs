@@ -3,6 +3,7 @@
 use alloc::string::{String, ToString};
 
 use crate::js::is_whitespace as is_js_space;
+use crate::js::utf16_len;
 
 /// Lines of the `MEMORY.md` index kept (`MAX_ENTRYPOINT_LINES`).
 pub const MAX_INDEX_LINES: usize = 200;
@@ -78,10 +79,6 @@ pub fn truncate_memory_index(raw: &str) -> IndexTruncation {
         lines_cut,
         units_cut,
     }
-}
-
-fn utf16_len(text: &str) -> usize {
-    text.chars().map(char::len_utf16).sum()
 }
 
 /// The byte offset where UTF-16 unit `units` falls, moved back to a character boundary.

@@ -72,6 +72,7 @@ mod calibrated;
 
 use core::str::FromStr;
 
+use crate::js::utf16_units;
 use crate::Error;
 
 /// A token-counting method.
@@ -152,7 +153,7 @@ pub fn estimate_tokens(text: &str, method: TokenMethod, ext: Option<&str>) -> u6
         TokenMethod::ClaudeCode => {
             let units_per_token = if is_json_ext(ext) { 2 } else { 4 };
             // Math.round(n / d) for n >= 0 is floor((n + d/2) / d): halves round up.
-            (utf16_len(text) + units_per_token / 2) / units_per_token
+            (utf16_units(text) + units_per_token / 2) / units_per_token
         }
         TokenMethod::Codex => (text.len() as u64).div_ceil(4),
         TokenMethod::Calibrated => calibrated::estimate(text),
@@ -165,27 +166,9 @@ fn is_json_ext(ext: Option<&str>) -> bool {
     matches!(ext, "json" | "jsonl" | "jsonc")
 }
 
-/// The length in UTF-16 code units (what JavaScript's `String.length` counts), without
-/// decoding: every byte that starts a character is one unit, and a four-byte character
-/// (U+10000 and above) is a surrogate pair, one unit more.
-fn utf16_len(text: &str) -> u64 {
-    text.bytes()
-        .map(|b| u64::from(b & 0xC0 != 0x80) + u64::from(b >= 0xF0))
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn utf16_len_counts_surrogate_pairs() {
-        assert_eq!(utf16_len(""), 0);
-        assert_eq!(utf16_len("aé中"), 3);
-        assert_eq!(utf16_len("😀"), 2);
-        let text = "a😀é中\u{10FFFF}";
-        assert_eq!(utf16_len(text), text.encode_utf16().count() as u64);
-    }
 
     #[test]
     fn json_extensions_accept_a_leading_dot_only() {

@@ -33,6 +33,7 @@ use crate::host::{
     BackgroundStatus, DiagnosticFile, IdeSelection, McpServer, PermissionMode, Skill, TaskItem,
     TodoItem,
 };
+use crate::js::utf16_len;
 use crate::transcript::Transcript;
 
 pub use events::{
@@ -301,10 +302,6 @@ fn utf16_prefix(text: &str, max_units: usize) -> (&str, bool) {
         }
     }
     (text, false)
-}
-
-fn utf16_len(text: &str) -> usize {
-    text.chars().map(char::len_utf16).sum()
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ use alloc::vec::Vec;
 
 use super::{decision, not_applied, outcome, result_subject, PolicyOutcome, PolicyVerdict};
 use crate::attachment::call_note;
+use crate::js::utf16_units;
 use crate::read::FILE_UNCHANGED_STUB;
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
@@ -337,7 +338,7 @@ fn replace(
         }
         _ => return None,
     };
-    let detail = alloc::format!("{} characters elided", utf16_len(&old));
+    let detail = alloc::format!("{} characters elided", utf16_units(&old));
     Some(decision(
         &subject,
         PolicyVerdict::REPLACED,
@@ -346,23 +347,19 @@ fn replace(
     ))
 }
 
-fn utf16_len(text: &str) -> u64 {
-    text.chars().map(|c| c.len_utf16() as u64).sum()
-}
-
 /// Characters of one record's text, as the savings count them.
 fn record_chars(message: &Message) -> u64 {
     match &message.record {
-        Record::Prompt { text } | Record::Summary { text } => utf16_len(text),
+        Record::Prompt { text } | Record::Summary { text } => utf16_units(text),
         Record::CompactBoundary { .. } => 0,
-        Record::Context { item, .. } => utf16_len(&item.message_text().unwrap_or_default()),
+        Record::Context { item, .. } => utf16_units(&item.message_text().unwrap_or_default()),
         Record::Assistant { block, .. } => match block {
-            AssistantBlock::Text { text } => utf16_len(text),
-            AssistantBlock::Thinking { thinking } => utf16_len(thinking),
-            AssistantBlock::ToolUse(call) => utf16_len(&call.name) + utf16_len(&call.input),
+            AssistantBlock::Text { text } => utf16_units(text),
+            AssistantBlock::Thinking { thinking } => utf16_units(thinking),
+            AssistantBlock::ToolUse(call) => utf16_units(&call.name) + utf16_units(&call.input),
         },
-        Record::ToolResults { results } => results.iter().map(|r| utf16_len(&r.content)).sum(),
-        Record::Attachment(attachment) => utf16_len(&attachment.text),
+        Record::ToolResults { results } => results.iter().map(|r| utf16_units(&r.content)).sum(),
+        Record::Attachment(attachment) => utf16_units(&attachment.text),
     }
 }
 
