@@ -234,6 +234,10 @@ export async function driveClaude(scenario, { recordDir, stepTimes, usage, eager
         // stamps an entry with the file's mtime at that moment, so each file is given that
         // moment as its mtime for the seed, then its own mtime back.
         seeded = true;
+        // Startup comes after the outside writes that precede the first prompt (the engine seeds
+        // at the last millisecond before the first turn): an outside write stamped in this very
+        // millisecond would tie with the seed and make the restore order a matter of timing.
+        await sleep(5);
         const now = Date.now();
         for (const path of eagerMemory) {
           const file = mapPath(path);

@@ -72,6 +72,12 @@ const AREAS = ['mentions', 'ranges', 'directories', 'deny', 'nested memory', 'ea
 const KNOWN = JSON.parse(readFileSync(join(LAB, 'known-differences.json'), 'utf8')).differences;
 /** How often each known difference was needed, to find the ones a fix made stale. */
 const KNOWN_USED = new Map(KNOWN.map((k) => [k, 0]));
+/** The scenarios each known difference was needed in, to find the seeds a fix made stale. */
+const KNOWN_USED_IN = new Map(KNOWN.map((k) => [k, new Set()]));
+const useKnown = (k, name) => {
+  KNOWN_USED.set(k, KNOWN_USED.get(k) + 1);
+  KNOWN_USED_IN.get(k).add(name);
+};
 
 /** Rewrites of our items into the client's, for known differences (`normalise`). */
 const NORMALISERS = {
@@ -337,10 +343,10 @@ function compareSession(name, scenario, oracleRequests, ours, paths, eagerMemory
     if (countUses && result.diff.length) {
       // A set-aside fact counts as used when it was part of a difference.
       const lines = new Set(result.diff.map((l) => l.replace(/^[-+] [a-z ]+:\s*/, '')));
-      for (const { k, before } of lenient.used) if (before === undefined || lines.has(before)) KNOWN_USED.set(k, KNOWN_USED.get(k) + 1);
+      for (const { k, before } of lenient.used) if (before === undefined || lines.has(before)) useKnown(k, name);
       for (const line of leftover) {
         const k = knownLine(name, line, where);
-        if (k) KNOWN_USED.set(k, KNOWN_USED.get(k) + 1);
+        if (k) useKnown(k, name);
       }
     }
     const afterCompaction = context.compactions.length > 0 || oracle.some((item) => item.kind === 'compact-summary');
@@ -508,6 +514,15 @@ async function main() {
   const failingSessions = sessions.filter((s) => s.requests.some((r) => r.unknown.length > 0));
   const knownDifferences = KNOWN.map((k) => ({ ...k, used: KNOWN_USED.get(k) }));
   if (all) for (const k of knownDifferences.filter((k) => k.used === 0)) console.log(`stale known difference (nothing needed it; remove it?): ${JSON.stringify({ scenario: k.scenario, kind: k.kind, tool: k.tool, ignore: k.ignore, normalise: k.normalise, reorder: k.reorder, match: k.match })}`);
+  // An entry scoped to a list of scenarios or seeds can outlive some of them: after the full
+  // run, name the listed ones that ran and did not need it (only then is the list complete).
+  if (all) {
+    const ran = new Set(sessions.map((s) => s.name));
+    for (const k of knownDifferences.filter((k) => k.used > 0 && Array.isArray(k.scenario))) {
+      const unneeded = k.scenario.filter((name) => ran.has(name) && !KNOWN_USED_IN.get(KNOWN[knownDifferences.indexOf(k)]).has(name));
+      if (unneeded.length) console.log(`stale scenarios of a known difference (they ran without needing it; remove them?): ${unneeded.join(', ')} from ${JSON.stringify({ kind: k.kind, tool: k.tool, match: k.match })}`);
+    }
+  }
 
   // The self-test: every flipped switch must move at least one lab session.
   let selfTestReport;

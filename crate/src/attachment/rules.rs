@@ -73,6 +73,12 @@ pub struct AttachmentRules {
     /// Q51: the user-context block has no template indentation (original: six spaces
     /// before its closing caveat).
     pub user_context_without_indent: bool,
+    /// §9.11, §7.11: the user context (CLAUDE.md, the date) is computed when a human turn
+    /// begins and kept for the whole turn, so an auto-compaction inside the turn does not
+    /// refresh it and the model keeps seeing memory the agent edited before the compaction
+    /// as it was (original: the query takes it once; the compaction only clears the cache
+    /// for the next turn). Off: the request after the compaction carries it afresh.
+    pub user_context_kept_through_turn: bool,
 }
 
 impl AttachmentRules {
@@ -105,6 +111,7 @@ impl AttachmentRules {
             attachments_after_summary: false,
             merge_user_messages: true,
             user_context_without_indent: false,
+            user_context_kept_through_turn: true,
         }
     }
 
@@ -130,6 +137,7 @@ impl AttachmentRules {
             file_parts_as_messages: false,
             attachments_after_summary: true,
             user_context_without_indent: true,
+            user_context_kept_through_turn: false,
             ..AttachmentRules::claude_code()
         }
     }

@@ -70,6 +70,13 @@ pub struct FileContextRules {
     /// Q27: the change scan peeks at entries instead of refreshing their recency, which in
     /// the original reverses the LRU order on every pass.
     pub scan_without_refreshing: bool,
+    /// §4.4, §9.11: when a compaction makes the user context be computed again, the eager
+    /// memory files go back into the read-file state (a file already there keeps its
+    /// entry), so a later edit of CLAUDE.md is still reported and a mention of it is already
+    /// in context. Original: they are seeded once, at startup (REPL `onInit`); after a
+    /// compaction an edit of CLAUDE.md reaches the model neither as a change nor in the user
+    /// context, which stays cached until the next compaction.
+    pub reseed_memory_after_compaction: bool,
 }
 
 impl FileContextRules {
@@ -95,6 +102,7 @@ impl FileContextRules {
             hide_denied_entries: false,
             scan_without_refreshing: false,
             headless: false,
+            reseed_memory_after_compaction: false,
         }
     }
 
@@ -130,6 +138,7 @@ impl FileContextRules {
             hide_denied_entries: true,
             scan_without_refreshing: true,
             headless: false,
+            reseed_memory_after_compaction: true,
         }
     }
 }

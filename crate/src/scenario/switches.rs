@@ -121,6 +121,7 @@ switches!(crate::session::FileContextRules {
     hide_denied_entries => "hideDeniedEntries",
     scan_without_refreshing => "scanWithoutRefreshing",
     headless => "headless",
+    reseed_memory_after_compaction => "reseedMemoryAfterCompaction",
 });
 
 switches!(crate::attachment::AttachmentRules {
@@ -136,6 +137,7 @@ switches!(crate::attachment::AttachmentRules {
     attachments_after_summary => "attachmentsAfterSummary",
     merge_user_messages => "mergeUserMessages",
     user_context_without_indent => "userContextWithoutIndent",
+    user_context_kept_through_turn => "userContextKeptThroughTurn",
 });
 
 switches!(crate::compact::rules::CompactionRules {

@@ -68,6 +68,11 @@ pub(super) struct Conversation {
     /// Every tool-use id of the session, given or generated.
     pub(super) tool_ids: BTreeSet<String>,
     pub(super) user_context: Option<UserContext>,
+    /// A compaction inside the turn cleared the user context for the next human turn; the
+    /// turn's remaining requests keep it (`user_context_kept_through_turn`).
+    pub(super) user_context_expired: bool,
+    /// The eager memory files were put in the read-file state (at startup, §4.4).
+    pub(super) memory_seeded: bool,
     /// Decisions of the last computation of the user context not yet reported in a turn
     /// (eager memory files a deny rule covers).
     pub(super) context_decisions: Vec<Decision>,

@@ -24,7 +24,7 @@ use crate::collectors::reminders::{self, PassInput};
 use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
 use crate::file_state::Entry;
 use crate::host::PermissionMode;
-use crate::memory::{eager_memory, render_claude_md};
+use crate::memory::{eager_memory, render_claude_md, MemoryFile};
 use crate::path::expand_path;
 use crate::request::{
     system_blocks, tool_blocks, user_context_block, Block, Category, Channel, Environment, Request,
@@ -122,7 +122,11 @@ impl Session {
     /// One pass of the collectors, in emission order.
     pub(super) fn run_pass(&mut self, prompt: Option<&str>, at_ms: u64) -> Collected {
         let mut out = Collected::default();
-        // The session's start: the user context is computed (and memory seeded) once.
+        // The session's start: the user context is computed (and memory seeded) once. A
+        // human turn begins with the context a compaction in the last turn left expired.
+        if prompt.is_some() && core::mem::take(&mut self.conversation.user_context_expired) {
+            self.conversation.user_context = None;
+        }
         if !self.profile.codex.turn_context {
             self.user_context(at_ms);
             out.decisions
@@ -483,7 +487,8 @@ impl Session {
         )
     }
 
-    /// The user context, computed on the first request and kept (§7.7, §7.11).
+    /// The user context, computed on the first request and kept (§7.7, §7.11) until a
+    /// compaction clears it (§9.11, [`Session::expire_user_context`]).
     fn user_context(&mut self, at_ms: u64) -> UserContext {
         if let Some(context) = &self.conversation.user_context {
             return context.clone();
@@ -497,11 +502,25 @@ impl Session {
         // computed where no turn is being collected.
         let mut gated = Collected::default();
         let files = self.gate_memory_files(eager.files, "eager memory", &mut gated);
-        // Startup seeds the read-file state with every eager memory file (§4.4), so nested
-        // memory does not load them a second time; headless `-p` never does (the lab).
-        let seeded = if self.profile.file_context.headless {
-            for file in &files {
-                gated.decide(
+        self.seed_memory(&files, at_ms, &mut gated);
+        self.conversation
+            .context_decisions
+            .append(&mut gated.decisions);
+        let context = UserContext {
+            claude_md: render_claude_md(&files),
+            date: local_date(at_ms, self.config.utc_offset_minutes),
+        };
+        self.conversation.user_context = Some(context.clone());
+        context
+    }
+
+    /// Puts the eager memory files in the read-file state (§4.4), so nested memory does not
+    /// load them a second time and an edit of one is reported as a change. The interactive
+    /// client does it once, at startup (REPL `onInit`); headless `-p` never does (the lab).
+    fn seed_memory(&mut self, files: &[MemoryFile], at_ms: u64, out: &mut Collected) {
+        if self.profile.file_context.headless {
+            for file in files {
+                out.decide(
                     &file.path,
                     Verdict::SKIPPED,
                     "a headless session does not put memory files in the read-file state, so \
@@ -510,24 +529,79 @@ impl Session {
                     None,
                 );
             }
-            &[][..]
-        } else {
-            &files[..]
+            return;
+        }
+        let startup = !self.conversation.memory_seeded;
+        if !startup && !self.profile.file_context.reseed_memory_after_compaction {
+            out.decide(
+                "eager memory",
+                Verdict::SKIPPED,
+                "the user context was computed again after a compaction, but the original puts \
+                 the memory files in the read-file state only at startup (REPL onInit): a \
+                 restored one keeps its restore's entry, the others are no longer watched"
+                    .into(),
+                None,
+            );
+            return;
+        }
+        self.conversation.memory_seeded = true;
+        let stamp = match startup {
+            true => self.startup_ms(files, at_ms),
+            false => at_ms,
         };
-        self.conversation
-            .context_decisions
-            .append(&mut gated.decisions);
-        for file in seeded {
+        for file in files {
+            // After a compaction an entry already there came from the restore or a Read: what
+            // the model was really shown, which a seed must not replace.
+            if !startup && self.file_state.peek(&file.path).is_some() {
+                continue;
+            }
             let raw = Rc::clone(&file.raw);
-            let entry = Entry::from_memory(raw, at_ms, file.content_differs_from_disk);
+            let entry = Entry::from_memory(raw, stamp, file.content_differs_from_disk);
             self.file_state.set(&file.path, entry);
         }
-        let context = UserContext {
-            claude_md: render_claude_md(&files),
-            date: local_date(at_ms, self.config.utc_offset_minutes),
-        };
-        self.conversation.user_context = Some(context.clone());
-        context
+    }
+
+    /// When the interactive client started and seeded its memory files (§4.4, Q60): before
+    /// the user could type the first prompt, so the last millisecond before the session's
+    /// first turn (`at_ms`, the first time the context is needed). The seed is then older
+    /// than anything that turn loads (nested memory, rules), which outranks it in a
+    /// post-compact restore as in the client. But the client started after its files were
+    /// written: never before a memory file's mtime (a file written in the turn's own
+    /// millisecond is not a change), and at time 0 there is no earlier millisecond.
+    fn startup_ms(&self, files: &[MemoryFile], at_ms: u64) -> u64 {
+        let newest = files
+            .iter()
+            .filter_map(|file| self.vfs.stat(&file.path).ok())
+            .map(|stat| stat.mtime_ms)
+            .max()
+            .unwrap_or(0);
+        at_ms.saturating_sub(1).max(newest).min(at_ms)
+    }
+
+    /// A compaction clears the cached user context, so the next human turn computes it (and
+    /// its date) again (§9.11). The original's query takes the context once, when the human
+    /// turn begins: a compaction inside the turn (an auto-compaction) leaves the turn's
+    /// context to its remaining requests under `user_context_kept_through_turn` (§7.11).
+    pub(super) fn expire_user_context(&mut self, inside_turn: bool) {
+        if inside_turn && self.profile.attachments.user_context_kept_through_turn {
+            self.conversation.user_context_expired = true;
+            let mut kept = Collected::default();
+            kept.decide(
+                "user context",
+                Verdict::SKIPPED,
+                "the compaction ran inside a turn, which keeps the user context it began with \
+                 (as the original's query does): CLAUDE.md and the date are computed again at \
+                 the next human turn"
+                    .into(),
+                None,
+            );
+            self.conversation
+                .context_decisions
+                .append(&mut kept.decisions);
+            return;
+        }
+        self.conversation.user_context = None;
+        self.conversation.user_context_expired = false;
     }
 
     /// The tools the model has: the configured ones, or the built-in set, plus the

@@ -177,8 +177,9 @@ impl Session {
             self.conversation.transcript.push(record);
         }
         decisions.extend(out.decisions);
-        // §9.11: the user context (CLAUDE.md, the date) is computed again for the next request.
-        self.conversation.user_context = None;
+        // §9.11: the user context (CLAUDE.md, the date) is computed again, for the next
+        // request or, after an auto-compaction inside a turn, the next human turn.
+        self.expire_user_context(auto);
         self.conversation.messages.clear();
         let after = self.peek_request(at_ms);
         let reason = format!(
