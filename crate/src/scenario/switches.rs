@@ -121,6 +121,7 @@ switches!(crate::session::FileContextRules {
     hide_denied_entries => "hideDeniedEntries",
     scan_without_refreshing => "scanWithoutRefreshing",
     headless => "headless",
+    tidy_tool_output => "tidyToolOutput",
 });
 
 switches!(crate::attachment::AttachmentRules {

@@ -70,6 +70,12 @@ pub struct FileContextRules {
     /// Q27: the change scan peeks at entries instead of refreshing their recency, which in
     /// the original reverses the LRU order on every pass.
     pub scan_without_refreshing: bool,
+    /// The lab: a tool's output reaches the model as Claude Code shapes it, not as the tool
+    /// printed it: Bash's loses its leading blank lines and its trailing whitespace, and an
+    /// output that is empty (or only whitespace) becomes a sentence saying the tool
+    /// completed with no output. Not a quirk: on under `claude-code` and `recommended`,
+    /// off under `codex`, whose exec output has its own layout (codex.md §3.3).
+    pub tidy_tool_output: bool,
 }
 
 impl FileContextRules {
@@ -95,6 +101,7 @@ impl FileContextRules {
             hide_denied_entries: false,
             scan_without_refreshing: false,
             headless: false,
+            tidy_tool_output: true,
         }
     }
 
@@ -104,6 +111,7 @@ impl FileContextRules {
             attach_mentioned_files: false,
             detect_changes: false,
             load_nested_memory: false,
+            tidy_tool_output: false,
             ..FileContextRules::claude_code()
         }
     }
@@ -130,6 +138,7 @@ impl FileContextRules {
             hide_denied_entries: true,
             scan_without_refreshing: true,
             headless: false,
+            tidy_tool_output: true,
         }
     }
 }
