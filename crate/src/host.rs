@@ -119,6 +119,11 @@ pub struct TodoItem {
     pub content: String,
     /// `pending`, `in_progress` or `completed`.
     pub status: String,
+    /// The item in the present continuous (`Running tests`), which the original's schema
+    /// requires on every item: a list with an item without one, or with an empty one, is
+    /// refused whole (§7.6; the lab saw the list stay empty). `None`: the model left it out.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub active_form: Option<String>,
 }
 
 /// One task of the task tools (TaskCreate, TaskUpdate).

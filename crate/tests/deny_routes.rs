@@ -358,7 +358,7 @@ fn glob_and_grep_never_name_or_match_denied_files() {
         assert_eq!(first_result(&listed), "src/app.txt");
         assert!(!first_result(&listed).contains("key.txt"), "{listed:?}");
         let matched = s.respond(vec![grep("token")], 4_000).unwrap();
-        assert_eq!(first_result(&matched), "Found 1 files\nsrc/app.txt");
+        assert_eq!(first_result(&matched), "Found 1 file\nsrc/app.txt");
         assert!(!first_result(&matched).contains("key.txt"));
         let marker_search = s.respond(vec![grep("SECRET-MARKER")], 5_000).unwrap();
         assert_eq!(first_result(&marker_search), "No files found");

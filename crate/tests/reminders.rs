@@ -373,6 +373,7 @@ fn check_todo_cadence(responses: &[(bool, Vec<bool>)], by_response: bool, tasks:
         todos: vec![TodoItem {
             content: "write tests".into(),
             status: "in_progress".into(),
+            active_form: None,
         }],
         tasks: vec![TaskItem {
             id: 1,
@@ -470,10 +471,12 @@ fn the_todo_list_layout_follows_q49() {
         TodoItem {
             content: "a".into(),
             status: "pending".into(),
+            active_form: None,
         },
         TodoItem {
             content: "b".into(),
             status: "completed".into(),
+            active_form: None,
         },
     ];
     let render = |plain: bool| {

@@ -701,7 +701,7 @@ fn grep_matches_a_regular_expression_and_prints_lines_in_content_mode() {
             6_000,
         )
         .unwrap();
-    assert_eq!(turn.tool_results[0].content, "Found 1 files\nsrc/a.ts");
+    assert_eq!(turn.tool_results[0].content, "Found 1 file\nsrc/a.ts");
     let turn = s
         .respond(vec![grep("haystack", GrepOutputMode::Content)], 7_000)
         .unwrap();

@@ -35,7 +35,8 @@ engine.initSync({ module: readFileSync(join(ROOT, 'pkg/context_assembly_bg.wasm'
 // has: the trailing empty line of a read (Q16), the snippet's numbering from the old file (Q33),
 // the ranged call note that hides the range (Q21), silently emptied and deleted files (Q35,
 // Q38), the todo list in brackets (Q49), the plan-mode cadence that ignores the new prompt
-// (Q48), restored files above the summary (Q58).
+// (Q48), restored files above the summary (Q58); and one that is not a quirk, Bash's output
+// passed through verbatim instead of tidied as the client tidies it.
 const SELF_TEST_SWITCHES = {
   'read.dropTrailingEmptyLine': true,
   'changeSnippets.numberFromNewFile': true,
@@ -45,6 +46,7 @@ const SELF_TEST_SWITCHES = {
   'attachments.todoPlainList': true,
   'attachments.planCountsNewPrompt': true,
   'attachments.attachmentsAfterSummary': true,
+  'fileContext.tidyToolOutput': false,
 };
 
 // The areas the report counts items in. An item belongs to the areas its kind names; every item
@@ -79,17 +81,12 @@ const useKnown = (k, name) => {
   KNOWN_USED_IN.get(k).add(name);
 };
 
-/** Rewrites of our items into the client's, for known differences (`normalise`). */
-const NORMALISERS = {
-  // The client's Bash result drops leading blank lines and trailing whitespace, and says so
-  // when nothing is left (BashTool.tsx mapToolResultToToolResultBlockParam).
-  bashOutput: (item) => {
-    const output = item.output.replace(/^(\s*\n)+/, '').trimEnd();
-    return { ...item, output: output || '(Bash completed with no output)' };
-  },
-  // The client's Grep says `Found 1 file` (GrepTool.ts: plural(numFiles, 'file')).
-  grepFileCount: (item) => ({ ...item, listing: item.listing.map((line) => line.replace(/^Found 1 files$/, 'Found 1 file')) }),
-};
+/**
+ * Rewrites of our items into the client's, for known differences (`normalise`). None is
+ * needed now: the Bash output and Grep header rewrites went when the engine learnt them.
+ * @type {Record<string, (item: any) => any>}
+ */
+const NORMALISERS = {};
 
 /** Reorderings of both sides' items, for known differences of order (`reorder`). */
 const REORDERS = {

@@ -221,6 +221,9 @@ pub struct Denial {
 #[derive(Debug, Clone)]
 pub struct DenyRules {
     tool_wide: Option<(String, RuleSource)>,
+    /// Each tool a rule denies whole (`Read`, `Bash(*)`), with the first such rule: the
+    /// original leaves these out of the model's tools (whatever the switches say).
+    removed_tools: Vec<(String, String)>,
     groups: Vec<RootGroup>,
     /// The project root, and the additional directories its floating rules also cover
     /// (empty unless the switch is on).
@@ -282,14 +285,23 @@ impl DenyRules {
         let additional_directories = &roots.additional_directories;
         let roots = ResolvedRoots::new(roots)?;
         let mut tool_wide = None;
+        let mut removed_tools: Vec<(String, String)> = Vec::new();
         let mut groups: Vec<RootGroup> = Vec::new();
         for (index, spec) in rules.iter().enumerate() {
             let value = parse_rule(&spec.text).map_err(|reason| Error::InvalidConfig {
                 field: alloc::format!("permissions.deny[{index}]"),
                 reason,
             })?;
+            let removed = match &value {
+                RuleValue::ReadToolWide => Some("Read"),
+                RuleValue::OtherToolWide(tool) => Some(tool.as_str()),
+                RuleValue::OtherTool | RuleValue::ReadPattern(_) => None,
+            };
+            if let Some(tool) = removed.filter(|t| !removed_tools.iter().any(|(n, _)| n == t)) {
+                removed_tools.push((tool.into(), spec.text.clone()));
+            }
             match value {
-                RuleValue::OtherTool => {}
+                RuleValue::OtherTool | RuleValue::OtherToolWide(_) => {}
                 RuleValue::ReadToolWide => {
                     if switches.tool_wide_rules_deny_attachments && tool_wide.is_none() {
                         tool_wide = Some((spec.text.clone(), spec.source));
@@ -326,6 +338,7 @@ impl DenyRules {
         };
         Ok(DenyRules {
             tool_wide,
+            removed_tools,
             groups,
             original_cwd: roots.original_cwd,
             covered_directories,
@@ -406,6 +419,32 @@ impl DenyRules {
             }
         }
         None
+    }
+
+    /// The rule that denies the tool `name` whole (`Read`, `Read(*)`, `Bash`), which
+    /// removes it from the model's tools: the original filters its tool list by these
+    /// rules, so the model is not offered the tool and a call to it fails as a call to an
+    /// unknown tool. `None` when no rule does. Under every profile: a tool-wide `Read`
+    /// rule removes the Read tool even where it does not stop attachments (Q11).
+    ///
+    /// # Example
+    /// ```
+    /// use context_assembly::deny::{DenyRules, DenyRulesSwitches, Roots, RuleSource, RuleSpec};
+    /// let rules = [
+    ///     RuleSpec::new("Read", RuleSource::ProjectSettings),
+    ///     RuleSpec::new("Bash(rm *)", RuleSource::ProjectSettings), // some uses only
+    /// ];
+    /// let deny = DenyRules::new(&rules, &Roots::new("/p", "/h"), &DenyRulesSwitches::claude_code())
+    ///     .unwrap();
+    /// assert_eq!(deny.removing_tool("Read"), Some("Read"));
+    /// assert_eq!(deny.removing_tool("Bash"), None);
+    /// // Q11: under claude-code the rule still lets attachments read files.
+    /// assert!(deny.check("/p/a.ts", "/p").is_none());
+    /// ```
+    pub fn removing_tool(&self, name: &str) -> Option<&str> {
+        (self.removed_tools.iter())
+            .find(|(tool, _)| tool == name)
+            .map(|(_, rule)| rule.as_str())
     }
 
     /// Whether no rule can deny anything.

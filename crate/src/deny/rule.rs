@@ -3,11 +3,14 @@
 
 use alloc::string::String;
 
-/// What a rule says about the Read tool.
+/// What a rule says about the Read tool, and which tools it removes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum RuleValue {
-    /// A rule for another tool.
+    /// A rule for some of another tool's uses (`Bash(rm -rf *)`).
     OtherTool,
+    /// `Tool`, `Tool()` or `Tool(*)` for another tool: the whole tool, which the original
+    /// then leaves out of the model's tools.
+    OtherToolWide(String),
     /// `Read`, `Read()` or `Read(*)`: the whole tool.
     ReadToolWide,
     /// `Read(content)`, content unescaped.
@@ -36,11 +39,11 @@ pub(super) fn parse_rule(text: &str) -> Result<RuleValue, String> {
         return Err(alloc::format!("{text:?} has no tool name: {ALLOWED}"));
     }
     let raw = &text[open + 1..text.len() - 1];
+    if raw.is_empty() || raw == "*" {
+        return Ok(tool_wide_or_other(tool));
+    }
     if tool != "Read" {
         return Ok(RuleValue::OtherTool);
-    }
-    if raw.is_empty() || raw == "*" {
-        return Ok(RuleValue::ReadToolWide);
     }
     Ok(RuleValue::ReadPattern(unescape(raw)))
 }
@@ -49,7 +52,7 @@ fn tool_wide_or_other(tool: &str) -> RuleValue {
     if tool == "Read" {
         RuleValue::ReadToolWide
     } else {
-        RuleValue::OtherTool
+        RuleValue::OtherToolWide(tool.into())
     }
 }
 
@@ -93,7 +96,15 @@ mod tests {
         assert_eq!(parse_rule("Read(a(1).txt)"), pattern("a(1).txt"));
         assert_eq!(parse_rule("Read(x\\\\)"), pattern("x\\"));
         assert_eq!(parse_rule("Edit(x)"), Ok(RuleValue::OtherTool));
-        assert_eq!(parse_rule("Bash"), Ok(RuleValue::OtherTool));
+        assert_eq!(
+            parse_rule("Bash"),
+            Ok(RuleValue::OtherToolWide("Bash".into()))
+        );
+        assert_eq!(
+            parse_rule("Bash(*)"),
+            Ok(RuleValue::OtherToolWide("Bash".into()))
+        );
+        assert_eq!(parse_rule("Bash(ls)"), Ok(RuleValue::OtherTool));
         assert!(parse_rule("").is_err());
         assert!(parse_rule("Read(x").is_err());
         assert!(parse_rule("Read(x)y").is_err());

@@ -77,6 +77,12 @@ pub struct FileContextRules {
     /// compaction an edit of CLAUDE.md reaches the model neither as a change nor in the user
     /// context, which stays cached until the next compaction.
     pub reseed_memory_after_compaction: bool,
+    /// The lab: a tool's output reaches the model as Claude Code shapes it, not as the tool
+    /// printed it: Bash's loses its leading blank lines and its trailing whitespace, and an
+    /// output that is empty (or only whitespace) becomes a sentence saying the tool
+    /// completed with no output. Not a quirk: on under `claude-code` and `recommended`,
+    /// off under `codex`, whose exec output has its own layout (codex.md §3.3).
+    pub tidy_tool_output: bool,
 }
 
 impl FileContextRules {
@@ -103,6 +109,7 @@ impl FileContextRules {
             scan_without_refreshing: false,
             headless: false,
             reseed_memory_after_compaction: false,
+            tidy_tool_output: true,
         }
     }
 
@@ -112,6 +119,7 @@ impl FileContextRules {
             attach_mentioned_files: false,
             detect_changes: false,
             load_nested_memory: false,
+            tidy_tool_output: false,
             ..FileContextRules::claude_code()
         }
     }
@@ -139,6 +147,7 @@ impl FileContextRules {
             scan_without_refreshing: true,
             headless: false,
             reseed_memory_after_compaction: true,
+            tidy_tool_output: true,
         }
     }
 }

@@ -468,6 +468,8 @@ impl Fields<'_> {
                 Ok(TodoItem {
                     content: fields.string("content")?,
                     status: fields.status("status")?,
+                    // Left to the session, which refuses the call as the original does.
+                    active_form: fields.optional_string("activeForm")?,
                 })
             })
             .collect()

@@ -122,6 +122,7 @@ switches!(crate::session::FileContextRules {
     scan_without_refreshing => "scanWithoutRefreshing",
     headless => "headless",
     reseed_memory_after_compaction => "reseedMemoryAfterCompaction",
+    tidy_tool_output => "tidyToolOutput",
 });
 
 switches!(crate::attachment::AttachmentRules {

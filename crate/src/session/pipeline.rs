@@ -605,15 +605,18 @@ impl Session {
     }
 
     /// The tools the model has: the configured ones, or the built-in set, plus the
-    /// deferred ones (announced by name only).
+    /// deferred ones (announced by name only), less those a deny rule denies whole (the
+    /// original filters its tool list by them; see [`crate::deny::DenyRules::removing_tool`]).
     pub(super) fn tool_definitions(&self) -> Vec<ToolDefinition> {
         let mut tools = if self.config.tools.is_empty() {
             super::default_tools()
         } else {
             self.config.tools.clone()
         };
+        tools.retain(|tool| self.deny.removing_tool(&tool.name).is_none());
         for name in &self.config.deferred_tools {
-            if !tools.iter().any(|tool| &tool.name == name) {
+            let removed = self.deny.removing_tool(name).is_some();
+            if !removed && !tools.iter().any(|tool| &tool.name == name) {
                 tools.push(ToolDefinition {
                     name: name.clone(),
                     description: String::new(),

@@ -17,6 +17,7 @@ use crate::codex::truncate::{
 };
 use crate::deny::gitignore::Gitignore;
 use crate::host::{PermissionMode, PlanApproval, TaskItem, TodoItem};
+use crate::js::{self, locale_compare};
 use crate::path::relative;
 use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse};
 use crate::vfs::{Content, EntryKind};
@@ -64,7 +65,12 @@ impl Session {
                     let id = call.id.clone().unwrap_or_else(|| self.next_tool_id());
                     self.conversation.tool_ids.insert(id.clone());
                     let result = match &call.invocation {
-                        ToolInvocation::External { output: None } => None,
+                        // A removed tool is not the host's to run: it fails here.
+                        ToolInvocation::External { output: None }
+                            if self.deny.removing_tool(&call.name).is_none() =>
+                        {
+                            None
+                        }
                         _ => {
                             // Every path was checked above: a failure here is the tool's
                             // error for the model, so the response is applied whole.
@@ -136,7 +142,11 @@ impl Session {
                 });
             }
         }
-        for result in results {
+        for mut result in results {
+            if !result.is_error {
+                let name = self.call_name(&result.tool_use_id).unwrap_or_default();
+                result.content = self.tidy_output(name, result.content);
+            }
             let slot = pending
                 .calls
                 .iter_mut()
@@ -204,6 +214,24 @@ impl Session {
             result.content = truncate_for_record(&result.content, policy);
         }
         result
+    }
+
+    /// A tool's output as the model receives it, with `tidy_tool_output`: Bash's without
+    /// its leading blank lines and trailing whitespace, and any empty output replaced by
+    /// a sentence that says so, as the original's result mapping does (the model is never
+    /// sent an empty result).
+    fn tidy_output(&self, tool: &str, output: String) -> String {
+        if !self.profile.file_context.tidy_tool_output {
+            return output;
+        }
+        let output = match tool {
+            "Bash" => tidy_bash_output(&output).to_string(),
+            _ => output,
+        };
+        if js::trim(&output).is_empty() {
+            return format!("({tool} completed with no output)");
+        }
+        output
     }
 
     /// The name of the call `id` answers, from the latest response's records.
@@ -291,6 +319,18 @@ impl Session {
 
     /// Runs one call; the flag says the user stopped the turn.
     fn run_tool(&mut self, call: &ToolCall, at_ms: u64) -> Result<(ToolResult, bool), Error> {
+        if let Some(rule) = self.deny.removing_tool(&call.name) {
+            // The original answers a call to a tool it does not offer before looking at
+            // the input; the rule is ours to add, so the model knows why.
+            return Ok((
+                ToolResult::error(format!(
+                    "No such tool available: {}. The deny rule `{rule}` removes it from the \
+                     tools offered.",
+                    call.name
+                )),
+                false,
+            ));
+        }
         let result = match &call.invocation {
             ToolInvocation::Read {
                 file_path,
@@ -327,7 +367,7 @@ impl Session {
                 if call.name == "Skill" {
                     self.remember_skill(&call.input, &output);
                 }
-                ToolResult::ok(output)
+                ToolResult::ok(self.tidy_output(&call.name, output))
             }
         };
         Ok((result, false))
@@ -403,31 +443,55 @@ impl Session {
             return Ok(ToolResult::ok(search_report(None, &lines)));
         }
         let mut found = self.with_mtimes(found);
-        // Stable: files modified at the same time keep the tree's order.
-        found.sort_by_key(|(_, mtime)| core::cmp::Reverse(*mtime));
+        // Newest first; files modified at the same moment in the order of their absolute
+        // paths by `localeCompare`, as the original sorts ripgrep's list (so `a/x.ts`,
+        // `b.ts`, `Z.ts`, not the tree's or the bytes' order).
+        found.sort_by(|(a, a_mtime), (b, b_mtime)| {
+            b_mtime.cmp(a_mtime).then_with(|| locale_compare(a, b))
+        });
         let paths = self.display_paths(&found);
         if paths.is_empty() {
             return Ok(ToolResult::ok(NO_FILES_FOUND.into()));
         }
-        let header = format!("Found {} files", paths.len());
+        let noun = if paths.len() == 1 { "file" } else { "files" };
+        let header = format!("Found {} {noun}", paths.len());
         Ok(ToolResult::ok(search_report(Some(&header), &paths)))
     }
 
-    /// Files under `path` (default: the cwd) whose path relative to it matches `pattern`:
-    /// their paths relative to the cwd, least recently modified first, with no header, as
-    /// the lab saw the original's Glob print them.
+    /// Files under `path` (default: the cwd) whose path matches `pattern`: their paths
+    /// relative to the cwd, least recently modified first, with no header, as the lab saw
+    /// the original's Glob print them.
+    ///
+    /// The original runs ripgrep from the session's cwd with `path` as the root to search
+    /// and the pattern as `--glob`, which ripgrep matches against each file's path relative
+    /// to its own working directory: the pattern is relative to the cwd, never to `path`
+    /// (`src/*` under `path: "src"` lists `src/main.ts`; `main.ts` there would need `*`). A
+    /// pattern without a `/` matches a file's name at any depth; a file's own path must
+    /// match (a matching directory lists nothing). An absolute pattern searches below its
+    /// part before the first wildcard instead of `path`, and its rest is matched as above.
+    /// Below a root outside the cwd only patterns that float (no `/`, or a leading `**/`)
+    /// match, against the path from `/`, as ripgrep matches there. Files modified at the
+    /// same moment keep the tree's order: ripgrep's are in the directory's on-disk order,
+    /// which no workspace of ours has.
     fn glob(&self, pattern: &str, path: Option<&str>) -> Result<ToolResult, Error> {
-        let root = self.expand(path.unwrap_or("."))?;
+        let (root, pattern) = match split_absolute_pattern(pattern) {
+            Some((base, rest)) => (self.expand(base)?, rest),
+            None => (self.expand(path.unwrap_or("."))?, pattern),
+        };
         let matcher = Gitignore::new(&[pattern], false);
-        let prefix = format!("{}/", root.trim_end_matches('/'));
+        let cwd = format!("{}/", self.cwd.trim_end_matches('/'));
+        let floats = !pattern.trim_end_matches('/').contains('/') || pattern.starts_with("**/");
         // Denied files are hidden, as the original's Glob does (§2.5 item 4): a listed name
         // already tells the model something about a file it may not read.
         let found: Vec<String> = self
             .files_under(&root)
             .into_iter()
             .filter(|file| {
-                let relative = file.strip_prefix(&prefix).unwrap_or(file);
-                matcher.ignores(relative) && self.deny.check(file, &self.cwd).is_none()
+                let matched = match file.strip_prefix(&cwd) {
+                    Some(relative) => matcher.matches_itself(relative),
+                    None => floats && matcher.matches_itself(file.trim_start_matches('/')),
+                };
+                matched && self.deny.check(file, &self.cwd).is_none()
             })
             .collect();
         let mut found = self.with_mtimes(found);
@@ -458,8 +522,16 @@ impl Session {
             .collect()
     }
 
-    /// Every file below `root`.
+    /// Every file below `root`; `root` itself when it is a file (ripgrep searches a file
+    /// it is given).
     fn files_under(&self, root: &str) -> Vec<String> {
+        if self
+            .vfs
+            .stat(root)
+            .is_ok_and(|stat| stat.kind == EntryKind::File)
+        {
+            return Vec::from([root.to_string()]);
+        }
         // Depth first, each directory's entries in byte order: the listing is the tree's
         // order, a directory's files before its subdirectories' (no sort needed).
         let mut files = Vec::new();
@@ -481,7 +553,29 @@ impl Session {
         files
     }
 
+    /// Replaces the list, if every item satisfies the original's schema: a non-empty
+    /// `content` and a non-empty `activeForm`. Otherwise the call fails whole, naming the
+    /// first item's field at fault, and the list stays as it was (the original's input
+    /// validation runs before the tool).
     fn todo_write(&mut self, todos: &[TodoItem]) -> ToolResult {
+        let problem = todos.iter().enumerate().find_map(|(index, item)| {
+            if item.content.is_empty() {
+                return Some(format!("todos[{index}].content is empty"));
+            }
+            match item.active_form.as_deref() {
+                None => Some(format!("todos[{index}].activeForm is missing")),
+                Some("") => Some(format!("todos[{index}].activeForm is empty")),
+                Some(_) => None,
+            }
+        });
+        if let Some(problem) = problem {
+            return ToolResult::error(format!(
+                "TodoWrite's input is invalid: {problem}. Every item needs a non-empty \
+                 content (what to do, e.g. \"Run tests\"), a status (pending, in_progress or \
+                 completed) and a non-empty activeForm (the same in the present continuous, \
+                 e.g. \"Running tests\"). The todo list is unchanged."
+            ));
+        }
         self.conversation.todos = todos.to_vec();
         ToolResult::ok(
             "The todo list is updated. Keep working through it and mark items as they are done."
@@ -553,6 +647,31 @@ impl Session {
             ),
         }
     }
+}
+
+/// An absolute Glob pattern split as the original splits it before calling ripgrep: the
+/// directory before the first wildcard (`*`, `?`, `[`, `{`) to search, and the rest as the
+/// glob; without a wildcard, the parent directory and the name. `None` for a relative
+/// pattern.
+fn split_absolute_pattern(pattern: &str) -> Option<(&str, &str)> {
+    if !pattern.starts_with('/') {
+        return None;
+    }
+    let fixed = pattern
+        .find(['*', '?', '[', '{'])
+        .map_or(pattern, |at| &pattern[..at]);
+    // The pattern starts with `/`, so there is one.
+    let slash = fixed.rfind('/').unwrap_or(0);
+    let base = if slash == 0 { "/" } else { &pattern[..slash] };
+    Some((base, &pattern[slash + 1..]))
+}
+
+/// Bash's output without its leading blank lines (the leading whitespace up to its last
+/// line feed: the indentation of the first line stays) and its trailing whitespace.
+fn tidy_bash_output(output: &str) -> &str {
+    let first_visible = output.len() - output.trim_start_matches(js::is_whitespace).len();
+    let start = output[..first_visible].rfind('\n').map_or(0, |at| at + 1);
+    output[start..].trim_end_matches(js::is_whitespace)
 }
 
 /// What Grep and Glob answer when nothing matched.

@@ -92,6 +92,23 @@ impl Gitignore {
         }
     }
 
+    /// Whether a pattern matches `path` itself, whatever its parent directories match:
+    /// how ripgrep's `--glob` picks files (a file is listed when its own path matches; a
+    /// directory that matches lists nothing by itself). `path` must be relative, as for
+    /// [`Gitignore::ignoring_pattern`].
+    ///
+    /// # Example
+    /// ```
+    /// use context_assembly::deny::gitignore::Gitignore;
+    /// let glob = Gitignore::new(&["src/*"], false);
+    /// assert!(glob.matches_itself("src/main.ts"));
+    /// assert!(!glob.matches_itself("src/lib/a.ts")); // `*` stops at a `/`
+    /// assert!(glob.ignores("src/lib/a.ts")); // gitignore: inside the matching `src/lib`
+    /// ```
+    pub fn matches_itself(&self, path: &str) -> bool {
+        is_relative(path) && matches!(self.test_one(path), Verdict::Ignored(_))
+    }
+
     /// Whether `path` is ignored; see [`Gitignore::ignoring_pattern`].
     pub fn ignores(&self, path: &str) -> bool {
         self.ignoring_pattern(path).is_some()
