@@ -117,6 +117,16 @@ pub enum Record {
         /// The whole message: preamble, summary, and the closing sentences.
         text: String,
     },
+    /// A message a slash command leaves in the conversation, as plain user text: a
+    /// `/compact`'s caveat, its own input and its output (§9.3 item 7). It stays where it
+    /// was recorded (it is no attachment, so nothing floats past it).
+    LocalCommand {
+        /// The message, tags and all (`<command-name>…`, `<local-command-stdout>…`).
+        text: String,
+        /// A meta message (the caveat): the human-turn definitions do not count it; the
+        /// command's input and output are not meta, and they count.
+        meta: bool,
+    },
 }
 
 /// A record with its id.
@@ -132,14 +142,24 @@ impl Message {
     /// Plan and auto mode's human turn: a user record, not meta, without tool results
     /// (§7.4). Attachments are meta records and never count.
     pub fn is_human_turn_for_plan_mode(&self) -> bool {
-        matches!(self.record, Record::Prompt { .. } | Record::Summary { .. })
+        matches!(
+            self.record,
+            Record::Prompt { .. }
+                | Record::Summary { .. }
+                | Record::LocalCommand { meta: false, .. }
+        )
     }
 
     /// Verify-plan's human turn (`isHumanTurn`): not meta and without a tool-use result
     /// (§7.4). Over the records this library stores it agrees with plan mode's; it is kept
     /// apart so that a record kind added later is classified deliberately.
     pub fn is_human_turn_for_verify_plan(&self) -> bool {
-        matches!(self.record, Record::Prompt { .. } | Record::Summary { .. })
+        matches!(
+            self.record,
+            Record::Prompt { .. }
+                | Record::Summary { .. }
+                | Record::LocalCommand { meta: false, .. }
+        )
     }
 
     /// The todo cadence's unit: an assistant record that is not thinking-only (§7.4).

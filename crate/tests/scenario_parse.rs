@@ -144,6 +144,7 @@ const FULL: &str = r#"{
     "pinned": ["src/app.ts"],
     "planFile": "/home/ada/.claude/plans/p.md",
     "memoryDir": "/home/ada/.claude/memory",
+    "transcriptPath": "~/.claude/projects/-p/s.jsonl",
     "permissionMode": "plan"
   },
   "files": { "z.ts": "last\n", "a.ts": "first\n" },
@@ -261,6 +262,7 @@ fn every_field_is_read() {
             permission_mode: PermissionMode::Plan,
             auto_compact: false,
             pinned: vec!["src/app.ts".into()],
+            transcript_path: Some("~/.claude/projects/-p/s.jsonl".into()),
         }
     );
     let file = |path: &str, content: &str| InitialFile {
@@ -653,7 +655,7 @@ fn the_schema_and_the_parser_agree_on_every_object_s_keys() {
 fn the_schema_and_the_parser_agree_on_config_keys_and_enums() {
     let schema = schema();
     let config_keys = parser_keys(r#"{"steps":[],"config":{"ZZZ":0}}"#);
-    assert_eq!(config_keys.len(), 27);
+    assert_eq!(config_keys.len(), 28);
     assert_eq!(
         schema.pointer("/properties/config/$ref"),
         Some(&json!("#/$defs/config"))

@@ -47,6 +47,7 @@ const SELF_TEST_SWITCHES = {
   'attachments.planCountsNewPrompt': true,
   'attachments.attachmentsAfterSummary': true,
   'fileContext.tidyToolOutput': false,
+  'compaction.keepCommandMessages': false,
 };
 
 // The areas the report counts items in. An item belongs to the areas its kind names; every item
@@ -58,17 +59,15 @@ const AREAS = ['mentions', 'ranges', 'directories', 'deny', 'nested memory', 'ea
  * A difference accepted for now (known-differences.json), scoped to a scenario and an item kind:
  * @typedef {{
  *   scenario: string | string[], kind: string | string[], tool?: string, afterManualCompact?: boolean,
- *   ignore?: string, normalise?: keyof typeof NORMALISERS, reorder?: keyof typeof REORDERS, match?: string,
+ *   normalise?: keyof typeof NORMALISERS, match?: string,
  *   reason: string,
  * }} KnownDifference
  *   `scenario`: a scenario's name (`lab/…`, a teaching file's name, `generated/<seed>`), a
  *   list of them, `generated` for every generated session, or `*`; `kind` (and `tool`, for
  *   tool results): the items it is about; `afterManualCompact`: only in requests that follow a
- *   `/compact` step. Then one of: `ignore`, a fact left out of those
- *   items on both sides; `normalise`, a named rewrite of our items into what the client sends
- *   (each says what our engine would have to change); `reorder`, a named reordering of both
- *   sides' items of that kind, for a difference of order alone; `match`, text a diff line of that kind
- *   must contain (an item one side has and the other lacks).
+ *   `/compact` step. Then one of: `normalise`, a named rewrite of our items into what the
+ *   client sends (each says what our engine would have to change); `match`, text a diff line
+ *   of that kind must contain (an item one side has and the other lacks).
  */
 /** @type {KnownDifference[]} */
 const KNOWN = JSON.parse(readFileSync(join(LAB, 'known-differences.json'), 'utf8')).differences;
@@ -88,23 +87,6 @@ const useKnown = (k, name) => {
  */
 const NORMALISERS = {};
 
-/** Reorderings of both sides' items, for known differences of order (`reorder`). */
-const REORDERS = {
-  // The client interleaves a file too large to restore with the restored files, in the
-  // restore's timestamp order (compact.ts createPostCompactFileAttachments); ours come after
-  // all the restored files. Both sides: references after the restored files before them.
-  referencesAfterRestored: (items) => {
-    const out = [...items];
-    for (let i = out.length - 1; i >= 0; i -= 1) {
-      if (out[i].kind !== 'file-reference') continue;
-      let j = i;
-      while (j + 1 < out.length && out[j + 1].kind === 'restored') j += 1;
-      out.splice(j, 0, ...out.splice(i, 1));
-    }
-    return out;
-  },
-};
-
 function inScope(k, name, where = {}) {
   const scopes = Array.isArray(k.scenario) ? k.scenario : [k.scenario];
   if (k.afterManualCompact && !where.afterManualCompact) return false;
@@ -114,7 +96,7 @@ function inScope(k, name, where = {}) {
 const kindOf = (k, kind) => (Array.isArray(k.kind) ? k.kind.includes(kind) : k.kind === kind);
 const concerns = (k, item) => kindOf(k, item.kind) && (k.tool === undefined || item.tool === k.tool);
 
-/** Both sides' items with the known differences of `name` set aside (`ignore`, `normalise`). */
+/** Both sides' items with the known differences of `name` set aside (`normalise`). */
 function lenientItems(name, oracle, ours, where) {
   const used = new Set();
   const apply = (items, side) =>
@@ -122,12 +104,6 @@ function lenientItems(name, oracle, ours, where) {
       let out = item;
       for (const k of KNOWN) {
         if (!inScope(k, name, where) || !concerns(k, out)) continue;
-        if (k.ignore && k.ignore in out) {
-          const before = JSON.stringify(out);
-          out = { ...out };
-          delete out[k.ignore];
-          used.add({ k, before, side });
-        }
         if (k.normalise && side === 'ours') {
           const before = JSON.stringify(out);
           out = NORMALISERS[k.normalise](out);
@@ -136,18 +112,7 @@ function lenientItems(name, oracle, ours, where) {
       }
       return out;
     });
-  const reorder = (items) => {
-    let out = items;
-    for (const k of KNOWN) {
-      if (!k.reorder || !inScope(k, name, where) || !items.some((item) => concerns(k, item))) continue;
-      const next = REORDERS[k.reorder](out);
-      // A reordering counts as used whenever it moved something in a request that differs.
-      if (JSON.stringify(next) !== JSON.stringify(out)) used.add({ k, before: undefined, side: 'both' });
-      out = next;
-    }
-    return out;
-  };
-  return { oracle: reorder(apply(oracle, 'oracle')), ours: reorder(apply(ours, 'ours')), used };
+  return { oracle: apply(oracle, 'oracle'), ours: apply(ours, 'ours'), used };
 }
 
 /** The known difference that accounts for a diff line of `name` (`match`), if any. */
@@ -186,8 +151,14 @@ const generatedSession = (seed) => ({ name: `generated/${seed}`, seed, load: () 
  * for deny rules is a file of the workspace on both sides (Glob lists it, a directory mention
  * shows it); a compaction the client asks the mock to summarise gets the same summary.
  */
+/** The transcript our side's summary messages name (see engineScenario). */
+const TRANSCRIPT_PATH = '~/.claude/projects/-project/lab-session.jsonl';
+
 function engineScenario(scenario, switches) {
   const ours = { ...scenario, profile: 'claude-code', switches: { ...(scenario.switches ?? {}), ...switches } };
+  // The client always keeps a transcript and its summary message names it (§9.3 item 8);
+  // the comparison checks that a path is named, not which (the session id is the client's).
+  ours.config = { transcriptPath: TRANSCRIPT_PATH, ...(scenario.config ?? {}) };
   const settings = claudeSettings(scenario);
   if (settings) {
     const files = Array.isArray(scenario.files) ? scenario.files : Object.entries(scenario.files ?? {}).map(([path, content]) => ({ path, content }));
@@ -250,15 +221,19 @@ function engineSide(scenario, switches) {
       afterManualCompact: trace.steps.slice(0, index).some((step) => step.input.kind === 'compact'),
     };
   });
-  // Our reports carry the whole summary message: the formatted summary starts at `Summary:\n`,
-  // and an auto-compaction's ends before the single-line carry-on instruction.
+  // Our reports carry the whole summary message: the formatted summary starts at `Summary:\n`
+  // and ends before the transcript sentence and an auto-compaction's single-line carry-on
+  // instruction.
   const summaries = [FIXED_SUMMARY, ...scenario.steps.filter((s) => s.kind === 'compact' && s.summary).map((s) => s.summary)].map(formatCompactSummary);
   for (const step of trace.steps) {
     for (const report of step.turn.compaction ?? []) {
       const at = report.summary?.indexOf('Summary:\n') ?? -1;
       if (at < 0) continue;
-      const formatted = report.summary.slice(at);
-      summaries.push(report.trigger === 'auto' ? formatted.slice(0, formatted.lastIndexOf('\n')) : formatted);
+      let formatted = report.summary.slice(at);
+      if (report.trigger === 'auto') formatted = formatted.slice(0, formatted.lastIndexOf('\n'));
+      // The transcript sentence, after a blank line, ends with the path.
+      const path = formatted.indexOf(TRANSCRIPT_PATH);
+      summaries.push(path < 0 ? formatted : formatted.slice(0, formatted.lastIndexOf('\n\n', path)));
     }
   }
   return { trace, requests, context, summaries };
@@ -340,7 +315,7 @@ function compareSession(name, scenario, oracleRequests, ours, paths, eagerMemory
     if (countUses && result.diff.length) {
       // A set-aside fact counts as used when it was part of a difference.
       const lines = new Set(result.diff.map((l) => l.replace(/^[-+] [a-z ]+:\s*/, '')));
-      for (const { k, before } of lenient.used) if (before === undefined || lines.has(before)) useKnown(k, name);
+      for (const { k, before } of lenient.used) if (lines.has(before)) useKnown(k, name);
       for (const line of leftover) {
         const k = knownLine(name, line, where);
         if (k) useKnown(k, name);
@@ -510,7 +485,7 @@ async function main() {
   }
   const failingSessions = sessions.filter((s) => s.requests.some((r) => r.unknown.length > 0));
   const knownDifferences = KNOWN.map((k) => ({ ...k, used: KNOWN_USED.get(k) }));
-  if (all) for (const k of knownDifferences.filter((k) => k.used === 0)) console.log(`stale known difference (nothing needed it; remove it?): ${JSON.stringify({ scenario: k.scenario, kind: k.kind, tool: k.tool, ignore: k.ignore, normalise: k.normalise, reorder: k.reorder, match: k.match })}`);
+  if (all) for (const k of knownDifferences.filter((k) => k.used === 0)) console.log(`stale known difference (nothing needed it; remove it?): ${JSON.stringify({ scenario: k.scenario, kind: k.kind, tool: k.tool, normalise: k.normalise, match: k.match })}`);
   // An entry scoped to a list of scenarios or seeds can outlive some of them: after the full
   // run, name the listed ones that ran and did not need it (only then is the list complete).
   if (all) {

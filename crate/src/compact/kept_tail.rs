@@ -91,7 +91,9 @@ impl TailVerdict {
 /// Whether the original's `hasTextBlocks` would say the record has text.
 fn has_text(message: &Message) -> bool {
     match &message.record {
-        Record::Prompt { text } | Record::Summary { text } => !text.is_empty(),
+        Record::Prompt { text } | Record::Summary { text } | Record::LocalCommand { text, .. } => {
+            !text.is_empty()
+        }
         Record::Assistant { block, .. } => matches!(block, AssistantBlock::Text { .. }),
         Record::ToolResults { .. }
         | Record::Attachment(_)
@@ -339,6 +341,7 @@ pub fn preserve_api_invariants(records: &[Message], start: usize) -> usize {
             Record::Prompt { .. }
             | Record::Attachment(_)
             | Record::Summary { .. }
+            | Record::LocalCommand { .. }
             | Record::Context { .. }
             | Record::CompactBoundary { .. } => usize::MAX,
         }

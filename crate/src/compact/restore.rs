@@ -76,6 +76,11 @@ pub struct RestorePlan {
     /// reference to their path, with what the reference costs against the budget (the
     /// original's filter measures every record it restores, references included).
     pub references: Vec<(String, u64)>,
+    /// Every path of `restored` and `references`, in the order they are attached: the
+    /// ranking's order, a reference in its file's place (§9.4 steps 3-4: the original maps
+    /// the ranked candidates one by one, so a reference can come first or between restored
+    /// files).
+    pub order: Vec<String>,
     /// One decision per candidate.
     pub decisions: Vec<Decision>,
 }
@@ -212,6 +217,7 @@ impl RestorePlan {
             return;
         }
         *used = total;
+        self.order.push(candidate.path.clone());
         if too_large {
             self.references.push((candidate.path.clone(), cost));
             let reason = format!(

@@ -39,6 +39,16 @@ pub struct CompactionRules {
     /// one `query()` call (original); off, it is the session's, so a conversation that cannot
     /// be compacted stops retrying for good.
     pub breaker_resets_each_human_turn: bool,
+    /// §9.3 item 7: a typed `/compact` leaves its own messages after the summary — the
+    /// local-command caveat, the command with its instructions, and its output — as user
+    /// text before the next prompt (original); off, they are left out: the model needs
+    /// none of them, and the two that are not meta count as human turns for plan mode.
+    pub keep_command_messages: bool,
+    /// §9.4, §8.1: the Reads of a typed `/compact`'s restore queue nested-memory triggers
+    /// for the session, so the next turn loads the CLAUDE.md files and conditional rules of
+    /// the restored files' directories (ours); off, they go to the command's own trigger
+    /// set, created for it and dropped with it, so none loads (original).
+    pub manual_restore_loads_nested_memory: bool,
     /// Records at the end kept verbatim by full compaction, moved earlier so no tool call
     /// loses its result (original: 0, the summary replaces everything).
     pub keep_recent_records: usize,
@@ -58,6 +68,8 @@ impl CompactionRules {
             reinsert_pinned: false,
             auto_compact_breaker: true,
             breaker_resets_each_human_turn: true,
+            keep_command_messages: true,
+            manual_restore_loads_nested_memory: false,
             keep_recent_records: 0,
         }
     }
@@ -75,6 +87,8 @@ impl CompactionRules {
             reinsert_pinned: true,
             auto_compact_breaker: true,
             breaker_resets_each_human_turn: false,
+            keep_command_messages: false,
+            manual_restore_loads_nested_memory: true,
             keep_recent_records: 8,
         }
     }

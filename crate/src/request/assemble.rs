@@ -210,7 +210,9 @@ fn reorder(records: &[transcript::Message], summary_stops: bool) -> (Vec<&Record
                 insert_at = ordered.len();
                 seen_stop = true;
             }
-            record @ (Record::Prompt { .. } | Record::Summary { .. }) => ordered.push(record),
+            record @ (Record::Prompt { .. }
+            | Record::Summary { .. }
+            | Record::LocalCommand { .. }) => ordered.push(record),
             Record::CompactBoundary { .. } => {}
         }
     }
@@ -275,6 +277,12 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
         }
         Record::Summary { text } => Vec::from([Block::text(
             "compact_summary",
+            Category::CONVERSATION,
+            text.clone(),
+            method,
+        )]),
+        Record::LocalCommand { text, .. } => Vec::from([Block::text(
+            "local_command",
             Category::CONVERSATION,
             text.clone(),
             method,

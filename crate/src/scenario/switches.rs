@@ -152,6 +152,8 @@ switches!(crate::compact::rules::CompactionRules {
     reinsert_pinned => "reinsertPinned",
     auto_compact_breaker => "autoCompactBreaker",
     breaker_resets_each_human_turn => "breakerResetsEachHumanTurn",
+    keep_command_messages => "keepCommandMessages",
+    manual_restore_loads_nested_memory => "manualRestoreLoadsNestedMemory",
 });
 
 switches!(crate::codex::rules::CodexRules {

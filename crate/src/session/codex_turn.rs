@@ -185,7 +185,9 @@ impl Session {
         let mut items = Vec::new();
         for message in self.conversation.transcript.messages() {
             match &message.record {
-                Record::Prompt { text } | Record::Summary { text } => {
+                Record::Prompt { text }
+                | Record::Summary { text }
+                | Record::LocalCommand { text, .. } => {
                     items.push(Item::text(Role::User, text));
                 }
                 Record::Context { item, .. } => items.push(item.clone()),

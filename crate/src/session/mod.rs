@@ -135,6 +135,11 @@ pub struct SessionConfig {
     /// Files the host pinned: attached again after a summary when the profile's
     /// `reinsert_pinned` is on.
     pub pinned: Vec<String>,
+    /// Where the host keeps the session's full transcript. The summary message names it, so
+    /// the model can look up what the summary left out (§9.3 item 8); Claude Code always
+    /// has one (`~/.claude/projects/<cwd slug>/<session id>.jsonl`). `None`: the sentence
+    /// is left out.
+    pub transcript_path: Option<String>,
 }
 
 impl Default for SessionConfig {
@@ -167,6 +172,7 @@ impl Default for SessionConfig {
             permission_mode: PermissionMode::Default,
             auto_compact: true,
             pinned: Vec::new(),
+            transcript_path: None,
         }
     }
 }

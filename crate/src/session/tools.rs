@@ -209,8 +209,11 @@ impl Session {
 
     /// §3.4's de-duplication: a full view with a defined offset, the same offset and limit,
     /// and a timestamp equal to the file's mtime.
-    fn is_unchanged_reread(&self, abs: &str, offset: Option<u64>, limit: Option<i64>) -> bool {
-        let Some(entry) = self.file_state.peek(abs) else {
+    fn is_unchanged_reread(&mut self, abs: &str, offset: Option<u64>, limit: Option<i64>) -> bool {
+        // The original looks the entry up with `get()`, which makes it the most recently used
+        // whether or not the stub is sent: a re-read moves the file ahead of the others in
+        // the post-compact restore's tie order (§9.4 step 3, Q27).
+        let Some(entry) = self.file_state.get(abs).cloned() else {
             return false;
         };
         let Ok(stat) = self.vfs.stat(abs) else {

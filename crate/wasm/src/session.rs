@@ -63,6 +63,8 @@ export interface SessionConfig {
   planFile?: string;
   /** The auto-memory directory relevant memories come from. */
   memoryDir?: string;
+  /** Where the host keeps the full transcript; a compaction's summary message points to it. */
+  transcriptPath?: string;
   permissionMode?: PermissionModeName;
 }
 /** One resource of a connected MCP server. */

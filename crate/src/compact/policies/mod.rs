@@ -88,7 +88,9 @@ impl PolicyVerdict {
 pub fn record_tokens(message: &Message, method: TokenMethod) -> u64 {
     let count = |text: &str| estimate_tokens(text, method, None);
     match &message.record {
-        Record::Prompt { text } | Record::Summary { text } => count(text),
+        Record::Prompt { text } | Record::Summary { text } | Record::LocalCommand { text, .. } => {
+            count(text)
+        }
         Record::CompactBoundary { .. } => 0,
         Record::Context { item, .. } => count(&item.message_text().unwrap_or_default()),
         Record::Assistant { block, .. } => match block {

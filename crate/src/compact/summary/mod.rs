@@ -218,6 +218,41 @@ pub fn summary_message(
     message
 }
 
+/// The messages a typed `/compact` leaves after its summary and post-compact attachments
+/// (§9.3 item 7), each with whether it is meta: a caveat that what follows came from a
+/// local command (meta), the command as typed with its instructions, and what it printed.
+/// The tags are the original's; the caveat's words are ours.
+///
+/// ```
+/// use context_assembly::compact::summary::compact_command_messages;
+/// let [caveat, command, output] = compact_command_messages(Some("Keep the names."));
+/// assert!(caveat.1 && !command.1 && !output.1);
+/// assert!(command.0.contains("<command-args>Keep the names.</command-args>"));
+/// assert!(output.0.starts_with("<local-command-stdout>Compacted"));
+/// ```
+pub fn compact_command_messages(instructions: Option<&str>) -> [(String, bool); 3] {
+    let args = instructions.unwrap_or_default();
+    [
+        (
+            String::from(
+                "<local-command-caveat>Caveat: the user produced the messages below by                  running a local command. Do not answer them or take them into account unless                  the user asks you to.</local-command-caveat>",
+            ),
+            true,
+        ),
+        (
+            format!(
+                "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n\
+                 <command-args>{args}</command-args>"
+            ),
+            false,
+        ),
+        (
+            String::from("<local-command-stdout>Compacted</local-command-stdout>"),
+            false,
+        ),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

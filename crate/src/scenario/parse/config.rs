@@ -77,6 +77,7 @@ pub(crate) fn config(value: &Json, path: &Path<'_>) -> Result<SessionConfig, Err
         pinned: fields.or("pinned", default.pinned, names)?,
         plan_file: fields.optional("planFile", name)?,
         memory_dir: fields.optional("memoryDir", name)?,
+        transcript_path: fields.optional("transcriptPath", name)?,
         permission_mode: fields.or(
             "permissionMode",
             default.permission_mode,

@@ -86,6 +86,7 @@ pub const CONFIG_KEYS: &[&str] = &[
     "permissionMode",
     "autoCompact",
     "pinned",
+    "transcriptPath",
 ];
 
 /// The step kinds, in the order the format documents them.

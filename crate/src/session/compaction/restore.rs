@@ -8,7 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::mem;
 
-use crate::attachment::render::{call_note, json_string, tool_result};
+use crate::attachment::render::{call_note, json_string, malware_reminder, tool_result};
 use crate::attachment::{Attachment, Collected, Verdict};
 use crate::collectors::reminders::{self, wording};
 use crate::compact::restore::{select_restores, select_skills, RestoreCandidate};
@@ -133,8 +133,19 @@ impl Session {
         );
         out.decisions.extend(selection.decisions);
         let method = self.profile.token_method;
+        let malware_note = self.profile.file_context.malware_reminder_in_attachments;
         let mut remembered = Vec::new();
-        for (path, _) in &selection.restored {
+        // In the ranking's order, a reference in its file's place (§9.4 steps 3-4).
+        for path in &selection.order {
+            if selection.references.iter().any(|(p, _)| p == path) {
+                out.attach(
+                    "compact_file_reference",
+                    Some(path),
+                    compact_file_reference(path),
+                    method,
+                );
+                continue;
+            }
             let Some(done) = reads
                 .iter_mut()
                 .find(|(p, _)| p == path)
@@ -146,19 +157,11 @@ impl Session {
             out.attach_parts(
                 "file",
                 Some(path),
-                &restored_parts(path, &done),
+                &restored_parts(path, &done, malware_note),
                 apart,
                 method,
             );
             remembered.push((path.clone(), done));
-        }
-        for (path, _) in &selection.references {
-            out.attach(
-                "compact_file_reference",
-                Some(path),
-                compact_file_reference(path),
-                method,
-            );
         }
         remembered
     }
@@ -373,7 +376,8 @@ impl Session {
         };
         match self.restore_read(&abs) {
             RestoreRead::Fits(done) => {
-                let parts = restored_parts(&abs, &done);
+                let malware_note = self.profile.file_context.malware_reminder_in_attachments;
+                let parts = restored_parts(&abs, &done, malware_note);
                 let apart = self.profile.attachments.file_parts_as_messages;
                 out.attach_parts("file", Some(&abs), &parts, apart, self.profile.token_method);
                 out.decide(&subject, Verdict::INCLUDED, reason.into(), Some(abs));
@@ -435,18 +439,23 @@ impl Session {
     }
 }
 
-/// A restored file, rendered like an @-mentioned one (§3.11): the call note, then the result.
-fn restored_parts(abs: &str, done: &TextFileRead) -> [String; 2] {
+/// A restored file, rendered like an @-mentioned one (§3.11, §9.4 item 6): the call note,
+/// then the result, which carries the malware note as a mention's does when `malware_note`
+/// (Q23: the profile's `malware_reminder_in_attachments`).
+fn restored_parts(abs: &str, done: &TextFileRead, malware_note: bool) -> [String; 2] {
     let input = format!("{{\"file_path\":{}}}", json_string(abs));
-    [
-        call_note("Read", &input),
-        tool_result("Read", &done.read.text),
-    ]
+    let mut output = done.read.text.clone();
+    if malware_note && done.read.notice.is_none() {
+        output.push_str(&malware_reminder());
+    }
+    [call_note("Read", &input), tool_result("Read", &output)]
 }
 
-/// The restored file's text as one block (what its budget measures).
+/// The restored file's text as one block, without the malware note: what its budget
+/// measures, since the original's budget measures the attachment's record, which holds the
+/// file and not the note added when it is rendered (§6.5).
 fn restored_text(abs: &str, done: &TextFileRead) -> String {
-    restored_parts(abs, done).join("\n")
+    restored_parts(abs, done, false).join("\n")
 }
 
 /// `compact_file_reference`: the file was too large to restore, its path is given.

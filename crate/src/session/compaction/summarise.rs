@@ -15,7 +15,8 @@ use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTa
 use crate::compact::partial::{split_at_pivot, PartialDirection};
 use crate::compact::policies::total_tokens;
 use crate::compact::summary::{
-    extractive_summary, format_compact_summary, summary_message, summary_request,
+    compact_command_messages, extractive_summary, format_compact_summary, summary_message,
+    summary_request,
 };
 use crate::request::Request;
 use crate::session::Session;
@@ -158,7 +159,13 @@ impl Session {
             formatted = self.summary_text(summary, &split.summarised)?.0;
             is_session_memory = false;
         }
-        let message = summary_message(&formatted, None, is_session_memory, auto);
+        let transcript_path = self.config.transcript_path.clone();
+        let message = summary_message(
+            &formatted,
+            transcript_path.as_deref(),
+            is_session_memory,
+            auto,
+        );
         let snapshot = self.survival_snapshot(&before);
         let file_state = self.file_state_entries();
         if !is_session_memory {
@@ -169,12 +176,45 @@ impl Session {
         let mut out = Collected::default();
         let (attachments, reads) =
             self.post_compact(&file_state, &split.kept, is_session_memory, false, &mut out);
+        let typed = self.typed_compact(plan);
+        let own_triggers = typed
+            && !reads.is_empty()
+            && !self.profile.compaction.manual_restore_loads_nested_memory;
+        let session_triggers = own_triggers.then(|| self.memory_triggers.clone());
         for (abs, done) in reads {
             self.remember_read(&abs, &done, Some(1), None);
+        }
+        if let Some(triggers) = session_triggers {
+            // A typed /compact restores with its own context: the nested-memory triggers its
+            // Reads add are that command's, dropped with it (§8.1, §9.4).
+            self.memory_triggers = triggers;
+            decisions.push(decide(
+                "restore",
+                Verdict::SKIPPED,
+                "a typed /compact reads the restored files in its own context: their \
+                 nested-memory triggers are dropped with it, so no CLAUDE.md or rule loads for \
+                 them on the next turn"
+                    .into(),
+            ));
         }
         for attachment in &attachments {
             let record = Record::Attachment(attachment.clone());
             self.conversation.transcript.push(record);
+        }
+        if typed && self.profile.compaction.keep_command_messages {
+            // §9.3 item 7: the command's caveat, input and output stay after the summary.
+            let instructions = plan.options.instructions.as_deref();
+            for (text, meta) in compact_command_messages(instructions) {
+                let record = Record::LocalCommand { text, meta };
+                self.conversation.transcript.push(record);
+            }
+            decisions.push(decide(
+                "/compact",
+                Verdict::INCLUDED,
+                "the command's caveat, input and output follow the summary, as the original \
+                 keeps them (§9.3 item 7)"
+                    .into(),
+            ));
         }
         decisions.extend(out.decisions);
         // §9.11: the user context (CLAUDE.md, the date) is computed again, for the next
@@ -264,6 +304,13 @@ impl Session {
                 transcript.push(record);
             }
         }
+    }
+
+    /// A compaction the user typed (`/compact`): manual, and one of the policies the command
+    /// runs (full, or session memory when no instructions are given).
+    fn typed_compact(&self, plan: &CompactionPlan) -> bool {
+        plan.trigger == Trigger::MANUAL
+            && matches!(plan.options.policy, Policy::Full | Policy::SessionMemory)
     }
 
     /// The read-file state's keys and timestamps, most recently used first.

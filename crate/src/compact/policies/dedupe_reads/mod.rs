@@ -350,7 +350,9 @@ fn replace(
 /// Characters of one record's text, as the savings count them.
 fn record_chars(message: &Message) -> u64 {
     match &message.record {
-        Record::Prompt { text } | Record::Summary { text } => utf16_units(text),
+        Record::Prompt { text } | Record::Summary { text } | Record::LocalCommand { text, .. } => {
+            utf16_units(text)
+        }
         Record::CompactBoundary { .. } => 0,
         Record::Context { item, .. } => utf16_units(&item.message_text().unwrap_or_default()),
         Record::Assistant { block, .. } => match block {
