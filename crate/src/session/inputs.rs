@@ -21,7 +21,7 @@ pub enum PermissionMode {
     Default,
     /// Accept edits.
     AcceptEdits,
-    /// Plan mode: read-only until the plan is approved.
+    /// Plan mode: read-only but for the plan file until the plan is approved.
     Plan,
     /// Auto mode (the transcript classifier decides).
     Auto,

@@ -297,21 +297,27 @@ impl Session {
                 offset,
                 limit,
             } => self.read(file_path, *offset, *limit, at_ms)?,
+            // In plan mode the plan file stays writable with either tool: the full
+            // reminder tells the model to edit an existing plan with Edit (§7.5).
             ToolInvocation::Edit {
                 file_path,
                 old_string,
                 new_string,
-            } if !self.in_plan_mode() => self.edit(file_path, old_string, new_string, at_ms)?,
+            } if self.may_change_in_current_mode(file_path)? => {
+                self.edit(file_path, old_string, new_string, at_ms)?
+            }
             ToolInvocation::Write { file_path, content }
-                if !self.in_plan_mode() || self.expand(file_path)? == self.plan_file() =>
+                if self.may_change_in_current_mode(file_path)? =>
             {
                 self.write(file_path, content, at_ms)?
             }
-            ToolInvocation::Edit { .. } | ToolInvocation::Write { .. } => ToolResult::error(
-                "Plan mode is active: files other than the plan file cannot be changed until \
-                 the user approves a plan."
-                    .into(),
-            ),
+            ToolInvocation::Edit { .. } | ToolInvocation::Write { .. } => {
+                ToolResult::error(format!(
+                    "Plan mode is active: only the plan file ({}) can be changed until the \
+                     user approves a plan.",
+                    self.plan_file()
+                ))
+            }
             ToolInvocation::Grep {
                 pattern,
                 path,
@@ -331,6 +337,12 @@ impl Session {
             }
         };
         Ok((result, false))
+    }
+
+    /// Whether Edit and Write may change `path` now: any file outside plan mode, only the
+    /// plan file in it.
+    fn may_change_in_current_mode(&self, path: &str) -> Result<bool, Error> {
+        Ok(!self.in_plan_mode() || self.expand(path)? == self.plan_file())
     }
 
     /// A skill the model invoked, for the post-compact re-injection (§9.5): its name from
