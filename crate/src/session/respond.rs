@@ -327,7 +327,9 @@ impl Session {
             ToolInvocation::TodoWrite { todos } => self.todo_write(todos),
             ToolInvocation::TaskCreate { subject } => self.task_create(subject),
             ToolInvocation::TaskUpdate { task_id, status } => self.task_update(*task_id, status),
-            ToolInvocation::ExitPlanMode { approval } => return Ok(self.exit_plan_mode(approval)),
+            ToolInvocation::ExitPlanMode { approval } => {
+                return Ok(self.exit_plan_mode(approval, at_ms))
+            }
             ToolInvocation::External { output } => {
                 let output = output.clone().unwrap_or_default();
                 if call.name == "Skill" {
@@ -523,7 +525,7 @@ impl Session {
 
     /// The user's answer to a plan: approval leaves plan mode; a rejection with feedback
     /// stays in it; a rejection without feedback stops the turn.
-    fn exit_plan_mode(&mut self, approval: &PlanApproval) -> (ToolResult, bool) {
+    fn exit_plan_mode(&mut self, approval: &PlanApproval, at_ms: u64) -> (ToolResult, bool) {
         if !self.in_plan_mode() {
             let refusal = "Plan mode is not active, so there is no plan to approve.";
             return (ToolResult::error(refusal.into()), false);
@@ -534,6 +536,7 @@ impl Session {
             .filter(|f| !f.trim().is_empty());
         match (approval.approved, feedback) {
             (true, feedback) => {
+                self.write_back_plan(at_ms);
                 let back = match self.conversation.mode_before_plan {
                     PermissionMode::Plan => PermissionMode::Default,
                     other => other,
@@ -563,6 +566,22 @@ impl Session {
                 ),
                 true,
             ),
+        }
+    }
+
+    /// An approved plan is written back to its file, as the original's ExitPlanMode does
+    /// (§3.4, Q32): the client puts the plan file's text into the call's input, and the
+    /// approved call writes that input to the file. The text is the same, but the mtime
+    /// moves, so the next change scan re-reads the file (no note, the text is unchanged) and
+    /// stores it as a full read: a later Read of the unchanged plan gets the stub. The
+    /// write goes around the file state, as the original's does. Without a plan file there
+    /// is nothing to inject, so nothing is written.
+    fn write_back_plan(&mut self, at_ms: u64) {
+        let path = self.plan_file();
+        if let Ok(Content::Text(text)) = self.vfs.read(&path) {
+            // A write the file system refuses is only logged by the original; the approval
+            // stands either way.
+            let _ = self.vfs.write_file(&path, Content::Text(text), at_ms);
         }
     }
 }
