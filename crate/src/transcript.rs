@@ -111,6 +111,11 @@ pub enum Record {
         /// The item, with one part per section.
         item: crate::codex::items::Item,
     },
+    /// The user stopped the turn at a tool call (a plan rejected without feedback): the
+    /// original then stores a user message holding only [`INTERRUPTED_FOR_TOOL_USE`]. It is
+    /// neither meta nor a tool result, so plan and auto mode's human-turn definition counts
+    /// it, as the original's does (§7.4).
+    Interruption,
     /// The user message carrying a compaction's summary (`isCompactSummary`): not meta, so
     /// the human-turn definitions of plan and auto mode count it, as the original's do.
     Summary {
@@ -118,6 +123,10 @@ pub enum Record {
         text: String,
     },
 }
+
+/// The text of an [`Record::Interruption`]: a marker the model is trained on, so it is the
+/// original's exactly.
+pub const INTERRUPTED_FOR_TOOL_USE: &str = "[Request interrupted by user for tool use]";
 
 /// A record with its id.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,14 +141,20 @@ impl Message {
     /// Plan and auto mode's human turn: a user record, not meta, without tool results
     /// (§7.4). Attachments are meta records and never count.
     pub fn is_human_turn_for_plan_mode(&self) -> bool {
-        matches!(self.record, Record::Prompt { .. } | Record::Summary { .. })
+        matches!(
+            self.record,
+            Record::Prompt { .. } | Record::Summary { .. } | Record::Interruption
+        )
     }
 
     /// Verify-plan's human turn (`isHumanTurn`): not meta and without a tool-use result
     /// (§7.4). Over the records this library stores it agrees with plan mode's; it is kept
     /// apart so that a record kind added later is classified deliberately.
     pub fn is_human_turn_for_verify_plan(&self) -> bool {
-        matches!(self.record, Record::Prompt { .. } | Record::Summary { .. })
+        matches!(
+            self.record,
+            Record::Prompt { .. } | Record::Summary { .. } | Record::Interruption
+        )
     }
 
     /// The todo cadence's unit: an assistant record that is not thinking-only (§7.4).

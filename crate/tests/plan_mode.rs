@@ -1,12 +1,15 @@
 //! Plan mode's tools as Claude Code 2.1.88 runs them (§7.5, §3.4, Q32), each found by the
-//! conformance lab: the plan file is editable in plan mode, and an approved plan is written
-//! back to its file.
+//! conformance lab: the plan file is editable in plan mode, a plan rejected without
+//! feedback interrupts the turn, and an approved plan is written back to its file.
 
 use context_assembly::session::{
     PermissionMode, PlanApproval, ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall,
     ToolInvocation, Turn, FILE_UNCHANGED_STUB,
 };
 use context_assembly::Profile;
+
+/// The marker the original sends after the results of a turn the user stopped.
+const INTERRUPTED: &str = "[Request interrupted by user for tool use]";
 
 const PLAN: &str = "/home/u/.claude/plans/plan.md";
 
@@ -108,6 +111,80 @@ fn the_plan_file_can_be_edited_in_plan_mode_and_no_other_file() {
             Some("a\n")
         );
     }
+}
+
+/// The session after a plan rejected without feedback, and the next human turn.
+fn rejected_then_prompt() -> (Session, Turn) {
+    let mut session = session(Profile::claude_code());
+    session.set_mode(PermissionMode::Plan);
+    session.submit("plan it", 1_000);
+    let stopped = session
+        .respond(vec![exit_plan("x", false, None)], 2_000)
+        .unwrap();
+    assert_eq!(stopped.round, "end-of-turn");
+    assert!(stopped.request.is_none());
+    let next = session.submit("one question first", 3_000);
+    (session, next)
+}
+
+#[test]
+fn a_plan_rejected_without_feedback_interrupts_the_turn() {
+    let (_, next) = rejected_then_prompt();
+    let request = next.request.unwrap();
+    let last = request.messages.last().unwrap();
+    let blocks: Vec<(&str, &str)> = last
+        .content
+        .iter()
+        .map(|b| (b.block_type, b.text.as_str()))
+        .filter(|(_, text)| !text.starts_with("<system-reminder>"))
+        .collect();
+    // One user message: the rejected result, the marker, then the new prompt; the marker
+    // gets the seam's `\n`, as any text merged before another text does (§7.11).
+    assert_eq!(blocks.len(), 3, "{blocks:?}");
+    assert_eq!(blocks[0].0, "tool_result");
+    assert_eq!(blocks[1], ("text", format!("{INTERRUPTED}\n").as_str()));
+    assert_eq!(blocks[2], ("text", "one question first"));
+}
+
+#[test]
+fn a_rejection_with_feedback_or_an_approval_does_not_interrupt() {
+    for (approved, feedback) in [(false, Some("Also the README.")), (true, None)] {
+        let mut session = session(Profile::claude_code());
+        session.set_mode(PermissionMode::Plan);
+        session.submit("plan it", 1_000);
+        let turn = session
+            .respond(vec![exit_plan("x", approved, feedback)], 2_000)
+            .unwrap();
+        let request = turn.request.unwrap();
+        let texts: Vec<&str> = request
+            .messages
+            .iter()
+            .flat_map(|m| m.content.iter().map(|b| b.text.as_str()))
+            .collect();
+        assert!(!texts.contains(&INTERRUPTED), "{approved} {feedback:?}");
+    }
+}
+
+#[test]
+fn the_interruption_counts_as_a_human_turn_for_plan_mode() {
+    // The first plan_mode reminder came with "plan it"; the next one is due when five
+    // human turns (plan mode's definition, §7.4) lie between: the interruption and the
+    // four prompts after "one question first" make five.
+    let (mut session, next) = rejected_then_prompt();
+    assert!(!kinds(&next).contains(&"plan_mode"));
+    let mut due = None;
+    for n in 1..=6_u64 {
+        let turn = session.submit("more", 4_000 + n * 1_000);
+        if kinds(&turn).contains(&"plan_mode") {
+            due = Some(n);
+            break;
+        }
+    }
+    assert_eq!(
+        due,
+        Some(4),
+        "one prompt earlier than without the interruption"
+    );
 }
 
 #[test]

@@ -92,6 +92,7 @@ impl TailVerdict {
 fn has_text(message: &Message) -> bool {
     match &message.record {
         Record::Prompt { text } | Record::Summary { text } => !text.is_empty(),
+        Record::Interruption => true,
         Record::Assistant { block, .. } => matches!(block, AssistantBlock::Text { .. }),
         Record::ToolResults { .. }
         | Record::Attachment(_)
@@ -337,6 +338,7 @@ pub fn preserve_api_invariants(records: &[Message], start: usize) -> usize {
                 .min()
                 .unwrap_or(usize::MAX),
             Record::Prompt { .. }
+            | Record::Interruption
             | Record::Attachment(_)
             | Record::Summary { .. }
             | Record::Context { .. }

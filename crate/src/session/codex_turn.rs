@@ -169,6 +169,10 @@ impl Session {
                 Record::Prompt { text } | Record::Summary { text } => {
                     items.push(Item::text(Role::User, text));
                 }
+                Record::Interruption => {
+                    let marker = crate::transcript::INTERRUPTED_FOR_TOOL_USE;
+                    items.push(Item::text(Role::User, marker));
+                }
                 Record::Context { item, .. } => items.push(item.clone()),
                 Record::Assistant { block, .. } => match block {
                     AssistantBlock::Text { text } => items.push(Item::text(Role::Assistant, text)),

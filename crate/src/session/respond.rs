@@ -175,6 +175,9 @@ impl Session {
             results: results.clone(),
         });
         let mut turn = if pending.stopped {
+            // The original answers a stopped turn's calls, then records the interruption
+            // after them; the next request sends it between the results and the prompt.
+            self.conversation.transcript.push(Record::Interruption);
             Turn::from_collected(Round::END_OF_TURN, Collected::default())
         } else {
             self.tool_round(at_ms)

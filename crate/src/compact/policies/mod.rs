@@ -89,6 +89,7 @@ pub fn record_tokens(message: &Message, method: TokenMethod) -> u64 {
     let count = |text: &str| estimate_tokens(text, method, None);
     match &message.record {
         Record::Prompt { text } | Record::Summary { text } => count(text),
+        Record::Interruption => count(crate::transcript::INTERRUPTED_FOR_TOOL_USE),
         Record::CompactBoundary { .. } => 0,
         Record::Context { item, .. } => count(&item.message_text().unwrap_or_default()),
         Record::Assistant { block, .. } => match block {

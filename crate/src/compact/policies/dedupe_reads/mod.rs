@@ -353,6 +353,7 @@ fn utf16_len(text: &str) -> u64 {
 fn record_chars(message: &Message) -> u64 {
     match &message.record {
         Record::Prompt { text } | Record::Summary { text } => utf16_len(text),
+        Record::Interruption => utf16_len(crate::transcript::INTERRUPTED_FOR_TOOL_USE),
         Record::CompactBoundary { .. } => 0,
         Record::Context { item, .. } => utf16_len(&item.message_text().unwrap_or_default()),
         Record::Assistant { block, .. } => match block {
