@@ -230,3 +230,49 @@ fn a_rejected_plan_is_not_written_back() {
         .unwrap();
     assert_eq!(session.stat(PLAN).unwrap().mtime_ms, 2_000);
 }
+
+#[test]
+fn calls_after_a_stopping_rejection_are_not_run() {
+    // The original cancels the calls queued after the one the user stopped at: they get an
+    // error result and do nothing, and a host-run call is not waited for.
+    let mut session = session(Profile::claude_code());
+    session.set_mode(PermissionMode::Plan);
+    session.submit("plan it", 1_000);
+    let bash = ResponseBlock::ToolUse(ToolCall {
+        id: Some("b".into()),
+        name: "Bash".into(),
+        input: "{\"command\":\"true\"}".into(),
+        invocation: ToolInvocation::External { output: None },
+    });
+    let turn = session
+        .respond(
+            vec![
+                exit_plan("x", false, None),
+                write("w", PLAN, "1. Late.\n"),
+                bash,
+            ],
+            2_000,
+        )
+        .unwrap();
+    assert_eq!(turn.round, "end-of-turn");
+    assert_eq!(turn.tool_results.len(), 3);
+    assert!(turn.tool_results.iter().all(|r| r.is_error));
+    assert!(
+        session.stat(PLAN).is_err(),
+        "the Write after the stop did not run"
+    );
+    let next = session.submit("sorry", 3_000).request.unwrap();
+    let texts: Vec<&str> = next
+        .messages
+        .last()
+        .unwrap()
+        .content
+        .iter()
+        .map(|b| b.text.as_str())
+        .collect();
+    assert_eq!(
+        texts.iter().filter(|t| t.starts_with(INTERRUPTED)).count(),
+        1,
+        "one interruption for the turn: {texts:?}"
+    );
+}

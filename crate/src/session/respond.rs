@@ -36,7 +36,8 @@ const MAX_SEARCH_RESULTS: usize = 100;
 
 impl Session {
     /// The model's response: stored, its tool calls executed; a tool round follows when it
-    /// called tools, unless the user stopped the turn (a plan rejected without feedback).
+    /// called tools, unless the user stopped the turn (a plan rejected without feedback):
+    /// then the calls after that one are cancelled, not run.
     ///
     /// # Errors
     /// Only for a tool path that cannot be used at all (NUL, above the root).
@@ -64,6 +65,13 @@ impl Session {
                     let id = call.id.clone().unwrap_or_else(|| self.next_tool_id());
                     self.conversation.tool_ids.insert(id.clone());
                     let result = match &call.invocation {
+                        // The user stopped the turn at an earlier call: the original cancels
+                        // the calls queued after it, so they neither run nor await the host.
+                        _ if pending.stopped => Some(ToolResultBlock {
+                            tool_use_id: id.clone(),
+                            content: CANCELLED_AFTER_STOP.into(),
+                            is_error: true,
+                        }),
                         ToolInvocation::External { output: None } => None,
                         _ => {
                             // Every path was checked above: a failure here is the tool's
@@ -588,6 +596,10 @@ impl Session {
         }
     }
 }
+
+/// The result of a call queued after the one at which the user stopped the turn.
+const CANCELLED_AFTER_STOP: &str =
+    "Not run: the user stopped the turn at an earlier tool call. Wait for their next message.";
 
 /// What Grep and Glob answer when nothing matched.
 const NO_FILES_FOUND: &str = "No files found";
