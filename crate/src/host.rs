@@ -9,7 +9,8 @@ use alloc::vec::Vec;
 pub struct PlanApproval {
     /// Approved: plan mode ends.
     pub approved: bool,
-    /// What the user said; a rejection without feedback ends the turn.
+    /// What the user said; a rejection without feedback interrupts the turn (the next
+    /// request carries the interruption marker).
     pub feedback: Option<String>,
 }
 
@@ -21,7 +22,7 @@ pub enum PermissionMode {
     Default,
     /// Accept edits.
     AcceptEdits,
-    /// Plan mode: read-only until the plan is approved.
+    /// Plan mode: read-only but for the plan file until the plan is approved.
     Plan,
     /// Auto mode (the transcript classifier decides).
     Auto,

@@ -111,6 +111,11 @@ pub enum Record {
         /// The item, with one part per section.
         item: crate::codex::items::Item,
     },
+    /// The user stopped the turn at a tool call (a plan rejected without feedback): the
+    /// original then stores a user message holding only [`INTERRUPTED_FOR_TOOL_USE`]. It is
+    /// neither meta nor a tool result, so plan and auto mode's human-turn definition counts
+    /// it, as the original's does (§7.4).
+    Interruption,
     /// The user message carrying a compaction's summary (`isCompactSummary`): not meta, so
     /// the human-turn definitions of plan and auto mode count it, as the original's do.
     Summary {
@@ -128,6 +133,10 @@ pub enum Record {
         meta: bool,
     },
 }
+
+/// The text of an [`Record::Interruption`]: a marker the model is trained on, so it is the
+/// original's exactly.
+pub const INTERRUPTED_FOR_TOOL_USE: &str = "[Request interrupted by user for tool use]";
 
 /// A record with its id.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -147,6 +156,7 @@ impl Message {
             Record::Prompt { .. }
                 | Record::Summary { .. }
                 | Record::LocalCommand { meta: false, .. }
+                | Record::Interruption
         )
     }
 
@@ -159,6 +169,7 @@ impl Message {
             Record::Prompt { .. }
                 | Record::Summary { .. }
                 | Record::LocalCommand { meta: false, .. }
+                | Record::Interruption
         )
     }
 

@@ -94,6 +94,7 @@ fn has_text(message: &Message) -> bool {
         Record::Prompt { text } | Record::Summary { text } | Record::LocalCommand { text, .. } => {
             !text.is_empty()
         }
+        Record::Interruption => true,
         Record::Assistant { block, .. } => matches!(block, AssistantBlock::Text { .. }),
         Record::ToolResults { .. }
         | Record::Attachment(_)
@@ -339,6 +340,7 @@ pub fn preserve_api_invariants(records: &[Message], start: usize) -> usize {
                 .min()
                 .unwrap_or(usize::MAX),
             Record::Prompt { .. }
+            | Record::Interruption
             | Record::Attachment(_)
             | Record::Summary { .. }
             | Record::LocalCommand { .. }

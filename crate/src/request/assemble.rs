@@ -210,9 +210,12 @@ fn reorder(records: &[transcript::Message], summary_stops: bool) -> (Vec<&Record
                 insert_at = ordered.len();
                 seen_stop = true;
             }
+            // A user message without tool results: attachments float above it (as the
+            // original's reorder does), so it does not stop them.
             record @ (Record::Prompt { .. }
             | Record::Summary { .. }
-            | Record::LocalCommand { .. }) => ordered.push(record),
+            | Record::LocalCommand { .. }
+            | Record::Interruption) => ordered.push(record),
             Record::CompactBoundary { .. } => {}
         }
     }
@@ -275,6 +278,12 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
         Record::Attachment(attachment) if !attachment.is_silent() => {
             attachment_blocks(attachment, method)
         }
+        Record::Interruption => Vec::from([Block::text(
+            "interruption",
+            Category::CONVERSATION,
+            crate::transcript::INTERRUPTED_FOR_TOOL_USE.into(),
+            method,
+        )]),
         Record::Summary { text } => Vec::from([Block::text(
             "compact_summary",
             Category::CONVERSATION,

@@ -59,8 +59,9 @@ pub struct Block {
     /// The API block type: `text`, `tool_use` or `tool_result`.
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub block_type: &'static str,
-    /// What produced it: `prompt`, `assistant`, `tool`, `user_context`, `system_static`,
-    /// `environment`, a tool's name, or an attachment kind.
+    /// What produced it: `prompt`, `assistant`, `tool`, `interruption` (the user stopped the
+    /// turn), `user_context`, `system_static`, `environment`, a tool's name, or an attachment
+    /// kind.
     pub source: String,
     /// Which channel of the request it travels in: see [`Channel`].
     pub channel: &'static str,

@@ -190,6 +190,10 @@ impl Session {
                 | Record::LocalCommand { text, .. } => {
                     items.push(Item::text(Role::User, text));
                 }
+                Record::Interruption => {
+                    let marker = crate::transcript::INTERRUPTED_FOR_TOOL_USE;
+                    items.push(Item::text(Role::User, marker));
+                }
                 Record::Context { item, .. } => items.push(item.clone()),
                 Record::Assistant { block, .. } => match block {
                     AssistantBlock::Text { text } => items.push(Item::text(Role::Assistant, text)),

@@ -37,7 +37,8 @@ const MAX_SEARCH_RESULTS: usize = 100;
 
 impl Session {
     /// The model's response: stored, its tool calls executed; a tool round follows when it
-    /// called tools, unless the user stopped the turn (a plan rejected without feedback).
+    /// called tools, unless the user stopped the turn (a plan rejected without feedback):
+    /// then the calls after that one are cancelled, not run.
     ///
     /// # Errors
     /// Only for a tool path that cannot be used at all (NUL, above the root).
@@ -65,6 +66,13 @@ impl Session {
                     let id = call.id.clone().unwrap_or_else(|| self.next_tool_id());
                     self.conversation.tool_ids.insert(id.clone());
                     let result = match &call.invocation {
+                        // The user stopped the turn at an earlier call: the original cancels
+                        // the calls queued after it, so they neither run nor await the host.
+                        _ if pending.stopped => Some(ToolResultBlock {
+                            tool_use_id: id.clone(),
+                            content: CANCELLED_AFTER_STOP.into(),
+                            is_error: true,
+                        }),
                         // A removed tool is not the host's to run: it fails here.
                         ToolInvocation::External { output: None }
                             if self.deny.removing_tool(&call.name).is_none() =>
@@ -185,6 +193,9 @@ impl Session {
             results: results.clone(),
         });
         let mut turn = if pending.stopped {
+            // The original answers a stopped turn's calls, then records the interruption
+            // after them; the next request sends it between the results and the prompt.
+            self.conversation.transcript.push(Record::Interruption);
             Turn::from_collected(Round::END_OF_TURN, Collected::default())
         } else {
             self.tool_round(at_ms)
@@ -337,21 +348,27 @@ impl Session {
                 offset,
                 limit,
             } => self.read(file_path, *offset, *limit, at_ms)?,
+            // In plan mode the plan file stays writable with either tool: the full
+            // reminder tells the model to edit an existing plan with Edit (§7.5).
             ToolInvocation::Edit {
                 file_path,
                 old_string,
                 new_string,
-            } if !self.in_plan_mode() => self.edit(file_path, old_string, new_string, at_ms)?,
+            } if self.may_change_in_current_mode(file_path)? => {
+                self.edit(file_path, old_string, new_string, at_ms)?
+            }
             ToolInvocation::Write { file_path, content }
-                if !self.in_plan_mode() || self.expand(file_path)? == self.plan_file() =>
+                if self.may_change_in_current_mode(file_path)? =>
             {
                 self.write(file_path, content, at_ms)?
             }
-            ToolInvocation::Edit { .. } | ToolInvocation::Write { .. } => ToolResult::error(
-                "Plan mode is active: files other than the plan file cannot be changed until \
-                 the user approves a plan."
-                    .into(),
-            ),
+            ToolInvocation::Edit { .. } | ToolInvocation::Write { .. } => {
+                ToolResult::error(format!(
+                    "Plan mode is active: only the plan file ({}) can be changed until the \
+                     user approves a plan.",
+                    self.plan_file()
+                ))
+            }
             ToolInvocation::Grep {
                 pattern,
                 path,
@@ -361,7 +378,9 @@ impl Session {
             ToolInvocation::TodoWrite { todos } => self.todo_write(todos),
             ToolInvocation::TaskCreate { subject } => self.task_create(subject),
             ToolInvocation::TaskUpdate { task_id, status } => self.task_update(*task_id, status),
-            ToolInvocation::ExitPlanMode { approval } => return Ok(self.exit_plan_mode(approval)),
+            ToolInvocation::ExitPlanMode { approval } => {
+                return Ok(self.exit_plan_mode(approval, at_ms))
+            }
             ToolInvocation::External { output } => {
                 let output = output.clone().unwrap_or_default();
                 if call.name == "Skill" {
@@ -371,6 +390,12 @@ impl Session {
             }
         };
         Ok((result, false))
+    }
+
+    /// Whether Edit and Write may change `path` now: any file outside plan mode, only the
+    /// plan file in it.
+    fn may_change_in_current_mode(&self, path: &str) -> Result<bool, Error> {
+        Ok(!self.in_plan_mode() || self.expand(path)? == self.plan_file())
     }
 
     /// A skill the model invoked, for the post-compact re-injection (§9.5): its name from
@@ -605,7 +630,7 @@ impl Session {
 
     /// The user's answer to a plan: approval leaves plan mode; a rejection with feedback
     /// stays in it; a rejection without feedback stops the turn.
-    fn exit_plan_mode(&mut self, approval: &PlanApproval) -> (ToolResult, bool) {
+    fn exit_plan_mode(&mut self, approval: &PlanApproval, at_ms: u64) -> (ToolResult, bool) {
         if !self.in_plan_mode() {
             let refusal = "Plan mode is not active, so there is no plan to approve.";
             return (ToolResult::error(refusal.into()), false);
@@ -616,6 +641,7 @@ impl Session {
             .filter(|f| !f.trim().is_empty());
         match (approval.approved, feedback) {
             (true, feedback) => {
+                self.write_back_plan(at_ms);
                 let back = match self.conversation.mode_before_plan {
                     PermissionMode::Plan => PermissionMode::Default,
                     other => other,
@@ -647,6 +673,22 @@ impl Session {
             ),
         }
     }
+
+    /// An approved plan is written back to its file, as the original's ExitPlanMode does
+    /// (§3.4, Q32): the client puts the plan file's text into the call's input, and the
+    /// approved call writes that input to the file. The text is the same, but the mtime
+    /// moves, so the next change scan re-reads the file (no note, the text is unchanged) and
+    /// stores it as a full read: a later Read of the unchanged plan gets the stub. The
+    /// write goes around the file state, as the original's does. Without a plan file there
+    /// is nothing to inject, so nothing is written.
+    fn write_back_plan(&mut self, at_ms: u64) {
+        let path = self.plan_file();
+        if let Ok(Content::Text(text)) = self.vfs.read(&path) {
+            // A write the file system refuses is only logged by the original; the approval
+            // stands either way.
+            let _ = self.vfs.write_file(&path, Content::Text(text), at_ms);
+        }
+    }
 }
 
 /// An absolute Glob pattern split as the original splits it before calling ripgrep: the
@@ -673,6 +715,10 @@ fn tidy_bash_output(output: &str) -> &str {
     let start = output[..first_visible].rfind('\n').map_or(0, |at| at + 1);
     output[start..].trim_end_matches(js::is_whitespace)
 }
+
+/// The result of a call queued after the one at which the user stopped the turn.
+const CANCELLED_AFTER_STOP: &str =
+    "Not run: the user stopped the turn at an earlier tool call. Wait for their next message.";
 
 /// What Grep and Glob answer when nothing matched.
 const NO_FILES_FOUND: &str = "No files found";

@@ -98,7 +98,7 @@ export type Category = "system" | "tools" | "memory" | "attachments" | "conversa
 /** One content block of a request. */
 export interface Block {
   type: "text" | "thinking" | "tool_use" | "tool_result" | "tool_definition";
-  /** What produced it: "prompt", "assistant", "tool", "user_context", "system_static", "environment", a tool's name, or an attachment kind. */
+  /** What produced it: "prompt", "assistant", "tool", "interruption" (the user stopped the turn), "user_context", "system_static", "environment", a tool's name, or an attachment kind. */
   source: string;
   /** The channel it travels in. */
   channel: "system" | "tools" | "userContext" | "messages";

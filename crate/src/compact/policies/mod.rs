@@ -91,6 +91,7 @@ pub fn record_tokens(message: &Message, method: TokenMethod) -> u64 {
         Record::Prompt { text } | Record::Summary { text } | Record::LocalCommand { text, .. } => {
             count(text)
         }
+        Record::Interruption => count(crate::transcript::INTERRUPTED_FOR_TOOL_USE),
         Record::CompactBoundary { .. } => 0,
         Record::Context { item, .. } => count(&item.message_text().unwrap_or_default()),
         Record::Assistant { block, .. } => match block {

@@ -353,6 +353,7 @@ fn record_chars(message: &Message) -> u64 {
         Record::Prompt { text } | Record::Summary { text } | Record::LocalCommand { text, .. } => {
             utf16_units(text)
         }
+        Record::Interruption => utf16_units(crate::transcript::INTERRUPTED_FOR_TOOL_USE),
         Record::CompactBoundary { .. } => 0,
         Record::Context { item, .. } => utf16_units(&item.message_text().unwrap_or_default()),
         Record::Assistant { block, .. } => match block {
