@@ -114,7 +114,7 @@ fn cwd_change_restates_cwd_and_shell_but_not_agents_md() {
     );
     assert!(!text[0].contains("AGENTS.md"));
     let agents = decisions.iter().find(|d| d.subject == "agents_md").unwrap();
-    assert_eq!(agents.verdict, "skipped");
+    assert_eq!(agents.verdict.as_str(), "skipped");
 }
 
 #[test]
@@ -289,7 +289,7 @@ proptest! {
             prop_assert_eq!(emitted, expected_tags(previous, next, &previous.model));
             for subject in ["agents_md", "developer_instructions", "skills"] {
                 let decision = decisions.iter().find(|d| d.subject == subject).unwrap();
-                prop_assert_eq!(decision.verdict, "skipped");
+                prop_assert_eq!(decision.verdict.as_str(), "skipped");
             }
             prop_assert!(items.len() <= 2);
         }
@@ -348,7 +348,7 @@ fn root_mid_and_cwd_docs_with_override_beating_primary() {
         .iter()
         .find(|d| d.subject == "/repo/pkg/AGENTS.md")
         .unwrap();
-    assert_eq!(shadowed.verdict, "excluded");
+    assert_eq!(shadowed.verdict.as_str(), "excluded");
 }
 
 #[test]
@@ -389,7 +389,7 @@ fn the_budget_cuts_a_doc_then_stops() {
             .decisions
             .iter()
             .find(|d| d.subject == subject)
-            .map(|d| d.verdict)
+            .map(|d| d.verdict.as_str())
     };
     assert_eq!(verdict("/repo/pkg/AGENTS.override.md"), Some("truncated"));
     assert_eq!(verdict("/repo/pkg/app/AGENTS.md"), Some("over-budget"));
@@ -427,7 +427,10 @@ fn without_a_marker_only_cwd_is_searched_and_errors_drop_project_docs() {
     .unwrap();
     let loaded = load_agents_md(&vfs, "/h", "/repo/pkg/app", &AgentsMdRules::default());
     assert!(loaded.project_docs.is_empty());
-    assert!(loaded.decisions.iter().any(|d| d.verdict == "failed"));
+    assert!(loaded
+        .decisions
+        .iter()
+        .any(|d| d.verdict.as_str() == "failed"));
 }
 
 /// Codex 0.139.0 resolves an unset personality to `pragmatic` and writes the personality in

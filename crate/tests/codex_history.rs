@@ -204,7 +204,10 @@ fn remote_output_keeps_users_assistants_and_compaction_items() {
         ]
     );
     assert_eq!(edit.decisions.len(), 3);
-    assert!(edit.decisions.iter().all(|d| d.verdict == "excluded"));
+    assert!(edit
+        .decisions
+        .iter()
+        .all(|d| d.verdict.as_str() == "excluded"));
 }
 
 #[test]

@@ -8,10 +8,11 @@ use context_assembly::compact::policies::{
     masking::{self, MaskingParams},
     prune::{self, PruneParams},
     truncate::{self, TruncateParams, TruncationMode},
-    PolicyOutcome, PolicyVerdict,
+    PolicyOutcome,
 };
 use context_assembly::tokens::{estimate_tokens, TokenMethod};
 use context_assembly::transcript::{AssistantBlock, Message, Record, ToolResultBlock, ToolUse};
+use context_assembly::vocabulary::Verdict;
 use proptest::prelude::*;
 
 const METHOD: TokenMethod = TokenMethod::ClaudeCode;
@@ -127,7 +128,7 @@ fn every_policy_leaves_an_empty_transcript_alone_and_says_why() {
     for outcome in outcomes {
         assert!(outcome.records.is_empty());
         assert_eq!(outcome.decisions.len(), 1);
-        assert_eq!(outcome.decisions[0].verdict, PolicyVerdict::NOT_APPLIED);
+        assert_eq!(outcome.decisions[0].verdict, Verdict::NotApplied);
         assert!(!outcome.decisions[0].reason.is_empty());
         assert_eq!((outcome.tokens_before, outcome.tokens_after), (0, 0));
     }
@@ -164,7 +165,7 @@ fn prune_clears_outputs_beyond_the_protected_40k_and_keeps_the_last_two_turns() 
     // Applying it again stops at the first placeholder: nothing more to do.
     let again = prune::apply(&outcome.records, &PruneParams::default(), METHOD);
     assert_eq!(again.records, outcome.records);
-    assert_eq!(again.decisions[0].verdict, PolicyVerdict::NOT_APPLIED);
+    assert_eq!(again.decisions[0].verdict, Verdict::NotApplied);
 }
 
 #[test]
@@ -211,7 +212,7 @@ fn masking_keeps_the_last_n_and_counts_lines_of_the_rest() {
     assert!(outcome
         .decisions
         .iter()
-        .all(|d| d.verdict == PolicyVerdict::MASKED));
+        .all(|d| d.verdict == Verdict::Masked));
     assert_eq!(outcome.decisions.len(), 2);
 }
 
@@ -449,7 +450,7 @@ fn check_common(input: &[Message], outcome: &PolicyOutcome, again: &PolicyOutcom
         assert!(outcome
             .decisions
             .iter()
-            .any(|d| d.verdict != PolicyVerdict::NOT_APPLIED));
+            .any(|d| d.verdict != Verdict::NotApplied));
     }
 }
 

@@ -123,7 +123,7 @@ fn q59_memory_files_outside_the_exact_paths_win_slots() {
         .iter()
         .find(|d| d.subject == "/w/CLAUDE.md")
         .unwrap();
-    assert_eq!(root.verdict, Verdict::EXCLUDED);
+    assert_eq!(root.verdict, Verdict::Excluded);
     let fixed = select_restores(
         &candidates,
         &excluded,
@@ -167,7 +167,7 @@ fn q61_failed_slots_backfilled_only_when_fixed() {
     let last = original.decisions.last().unwrap();
     assert_eq!(
         (last.subject.as_str(), last.verdict),
-        ("/w/5", Verdict::SKIPPED)
+        ("/w/5", Verdict::Skipped)
     );
     let fixed = restored_paths(&candidates, &CompactionRules::recommended());
     assert_eq!(fixed, ["/w/0", "/w/2", "/w/4", "/w/5"]);
@@ -185,7 +185,7 @@ fn q46_the_budget_measure_and_the_filter_that_does_not_break() {
         .collect();
     let original = select_restores(&candidates, &[], None, &CompactionRules::claude_code());
     assert_eq!(original.restored.len(), 4);
-    assert_eq!(original.decisions[4].verdict, Verdict::OVER_BUDGET);
+    assert_eq!(original.decisions[4].verdict, Verdict::OverBudget);
     let fixed = select_restores(&candidates, &[], None, &CompactionRules::recommended());
     assert_eq!(fixed.restored.iter().map(|(_, t)| t).sum::<u64>(), 20_000);
     // A filter, not a break: after a file that does not fit, a smaller one still does.
@@ -209,7 +209,7 @@ fn large_files_become_references_and_keep_their_slot() {
         let references: Vec<_> = plan.references.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(references, ["/w/0"]);
         assert_eq!(plan.restored.len(), 4);
-        assert_eq!(plan.decisions[0].verdict, Verdict::TOO_LARGE);
+        assert_eq!(plan.decisions[0].verdict, Verdict::TooLarge);
     }
 }
 
@@ -250,7 +250,7 @@ fn references_count_toward_the_budget() {
     assert_eq!(plan.references, [("/w/big".to_string(), 60)]);
     assert_eq!(plan.restored.len(), 3);
     let last = plan.decisions.last().unwrap();
-    assert_eq!(last.verdict, Verdict::OVER_BUDGET);
+    assert_eq!(last.verdict, Verdict::OverBudget);
     assert!(last.reason.contains("50020"), "{}", last.reason);
     assert!(
         plan.decisions[0].reason.contains("60 tokens"),
@@ -273,8 +273,8 @@ fn plan_file_tail_and_edited_first() {
         Some("/w/plan.md"),
         &CompactionRules::claude_code(),
     );
-    assert_eq!(original.decisions[0].verdict, Verdict::EXCLUDED);
-    assert_eq!(original.decisions[1].verdict, Verdict::ALREADY_IN_CONTEXT);
+    assert_eq!(original.decisions[0].verdict, Verdict::Excluded);
+    assert_eq!(original.decisions[1].verdict, Verdict::AlreadyInContext);
     assert!(!original.restored.iter().any(|(p, _)| p == "/w/old-edit.rs"));
     let fixed = select_restores(
         &candidates,
@@ -391,8 +391,8 @@ fn skills_are_a_filter_newest_first() {
         .collect();
     assert_eq!(names, ["a", "b", "c", "d", "e", "g"]);
     let verdicts: Vec<_> = selection.decisions.iter().map(|d| d.verdict).collect();
-    assert_eq!(verdicts[1], Verdict::TRUNCATED);
-    assert_eq!(verdicts[5], Verdict::OVER_BUDGET);
+    assert_eq!(verdicts[1], Verdict::Truncated);
+    assert_eq!(verdicts[5], Verdict::OverBudget);
 }
 
 // ---------------------------------------------------------------- extractive summary

@@ -10,12 +10,12 @@ use context_assembly::compact::kept_tail::{
 };
 use context_assembly::compact::partial::{split_at_pivot, PartialDirection};
 use context_assembly::compact::policies::dedupe_reads::{self, notice, DedupeReadsParams};
-use context_assembly::compact::policies::PolicyVerdict;
 use context_assembly::session::FILE_UNCHANGED_STUB;
 use context_assembly::tokens::TokenMethod;
 use context_assembly::transcript::{
     AssistantBlock, Message, Record, ToolResultBlock, ToolUse, Transcript,
 };
+use context_assembly::vocabulary::Verdict;
 use context_assembly::Error;
 use proptest::prelude::*;
 
@@ -264,7 +264,7 @@ fn dedupe_keeps_the_latest_read_and_needs_truncation_below_30_percent() {
     let last = dedupe.outcome.decisions.last().cloned();
     assert_eq!(
         last.map(|d| (d.subject, d.verdict)),
-        Some(("truncation".to_string(), dedupe_reads::TRUNCATION_NEEDED))
+        Some(("truncation".to_string(), Verdict::Needed))
     );
 }
 
@@ -331,7 +331,7 @@ proptest! {
         // The chosen record stays in the later part.
         prop_assert!(later.iter().any(|m| m.id == pivot.id));
         split_keeps_pairs_and_responses(records, earlier.len()).map_err(TestCaseError::fail)?;
-        prop_assert!(split.decisions.iter().all(|d| d.verdict != PolicyVerdict::DROPPED));
+        prop_assert!(split.decisions.iter().all(|d| d.verdict != Verdict::Dropped));
     }
 
     #[test]
@@ -397,7 +397,7 @@ proptest! {
         }
         let decisions = &dedupe.outcome.decisions;
         prop_assert_eq!(
-            decisions.iter().filter(|d| d.verdict == PolicyVerdict::REPLACED).count(),
+            decisions.iter().filter(|d| d.verdict == Verdict::Replaced).count(),
             replaced
         );
         let last = decisions.last().map(|d| d.subject.as_str());

@@ -436,7 +436,7 @@ proptest! {
         let out = time_based_microcompact(&before, 1_000 + gap, Some(1_000), &rules, TokenMethod::Codex);
         prop_assert_eq!(out.messages, before);
         prop_assert_eq!(out.cleared, 0);
-        prop_assert_eq!(out.decisions[0].verdict, Verdict::SKIPPED);
+        prop_assert_eq!(out.decisions[0].verdict, Verdict::Skipped);
     }
 }
 
@@ -462,7 +462,7 @@ fn microcompact_reports_each_result_and_the_tokens_freed() {
     );
     assert_eq!(out.cleared, 2);
     assert_eq!(out.tokens_freed, 100 + 10);
-    let verdicts: Vec<(&str, &str)> = out
+    let verdicts: Vec<(&str, Verdict)> = out
         .decisions
         .iter()
         .map(|d| (d.subject.as_str(), d.verdict))
@@ -470,9 +470,9 @@ fn microcompact_reports_each_result_and_the_tokens_freed() {
     assert_eq!(
         verdicts,
         [
-            ("toolu_0", Verdict::TRUNCATED),
-            ("toolu_2", Verdict::TRUNCATED),
-            ("toolu_3", Verdict::INCLUDED),
+            ("toolu_0", Verdict::Truncated),
+            ("toolu_2", Verdict::Truncated),
+            ("toolu_3", Verdict::Included),
         ]
     );
     assert_eq!(out.decisions[0].detail.as_deref(), Some("Read"));
@@ -497,13 +497,13 @@ fn microcompact_does_nothing_when_off_or_without_an_assistant_message() {
         let out = time_based_microcompact(&messages, now, last, &rules, TokenMethod::ClaudeCode);
         assert_eq!(out.messages, messages);
         assert_eq!(out.decisions.len(), 1);
-        assert_eq!(out.decisions[0].verdict, Verdict::SKIPPED);
+        assert_eq!(out.decisions[0].verdict, Verdict::Skipped);
     }
     // Only empty results to clear: the saving is zero and nothing changes.
     let empty = transcript_of(&[Step::Call(0, String::new()), Step::Call(0, "y".into())]);
     let out = time_based_microcompact(&empty, HOUR_MS, Some(0), &on, TokenMethod::ClaudeCode);
     assert_eq!(out.messages, empty);
-    assert_eq!(out.decisions[0].verdict, Verdict::UNCHANGED);
+    assert_eq!(out.decisions[0].verdict, Verdict::Unchanged);
 }
 
 // ---- tool-result budget ----
@@ -572,7 +572,7 @@ fn within_budget_or_switched_off_nothing_changes() {
     let results = [result("a", "a".repeat(200_000))];
     let out = apply_tool_result_budget(&results, &[], &ToolResultBudgetRules::claude_code());
     assert_eq!(out.results, results);
-    assert_eq!(out.decisions[0].verdict, Verdict::UNCHANGED);
+    assert_eq!(out.decisions[0].verdict, Verdict::Unchanged);
     let big = [result("a", "a".repeat(300_000))];
     let off = ToolResultBudgetRules {
         enabled: false,
@@ -580,7 +580,7 @@ fn within_budget_or_switched_off_nothing_changes() {
     };
     let out = apply_tool_result_budget(&big, &[], &off);
     assert_eq!(out.results, big);
-    assert_eq!(out.decisions[0].verdict, Verdict::SKIPPED);
+    assert_eq!(out.decisions[0].verdict, Verdict::Skipped);
 }
 
 #[test]
@@ -593,10 +593,10 @@ fn read_and_persisted_results_stay_and_the_shortfall_is_reported() {
         &ToolResultBudgetRules::claude_code(),
     );
     assert_eq!(out.results, results);
-    let verdicts: Vec<&str> = out.decisions.iter().map(|d| d.verdict).collect();
+    let verdicts: Vec<Verdict> = out.decisions.iter().map(|d| d.verdict).collect();
     assert_eq!(
         verdicts,
-        [Verdict::SKIPPED, Verdict::UNCHANGED, Verdict::OVER_BUDGET]
+        [Verdict::Skipped, Verdict::Unchanged, Verdict::OverBudget]
     );
 }
 

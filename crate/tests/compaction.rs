@@ -546,7 +546,7 @@ fn q57_the_breaker_stops_failing_auto_compactions_per_turn_or_for_the_session() 
                 .decisions
                 .iter()
                 .find(|d| d.subject == "auto-compaction");
-            verdicts.push(decision.map_or("none", |d| d.verdict));
+            verdicts.push(decision.map_or("none", |d| d.verdict.as_str()));
         }
         let turn = s.submit("go on", 100);
         let after_turn = turn
@@ -555,7 +555,7 @@ fn q57_the_breaker_stops_failing_auto_compactions_per_turn_or_for_the_session() 
             .find(|d| d.subject == "auto-compaction");
         (
             verdicts,
-            after_turn.map(|d| d.verdict),
+            after_turn.map(|d| d.verdict.as_str()),
             turn.compaction.len(),
         )
     };

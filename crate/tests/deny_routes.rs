@@ -51,7 +51,7 @@ fn assert_unseen(turn: &Turn, marker: &str) {
     );
 }
 
-fn decision<'t>(decisions: &'t [Decision], subject: &str, verdict: &str) -> &'t Decision {
+fn decision<'t>(decisions: &'t [Decision], subject: &str, verdict: Verdict) -> &'t Decision {
     decisions
         .iter()
         .find(|d| d.subject == subject && d.verdict == verdict)
@@ -62,7 +62,7 @@ fn decision<'t>(decisions: &'t [Decision], subject: &str, verdict: &str) -> &'t 
 fn assert_sent_anyway(decisions: &[Decision], subject: &str, spec_entry: &str) {
     let says_so = |d: &&Decision| {
         d.subject == subject
-            && d.verdict == Verdict::INCLUDED
+            && d.verdict == Verdict::Included
             && d.reason.contains("covers")
             && d.reason.contains(spec_entry)
     };
@@ -131,7 +131,7 @@ fn eager_case(files: &[(&str, &str)], deny: &[&str], config: SessionConfig, cove
             let route = marker(path.rsplit('/').next().unwrap());
             if denies {
                 assert_unseen(&turn, &route);
-                decision(&turn.decisions, path, Verdict::DENIED);
+                decision(&turn.decisions, path, Verdict::Denied);
             } else {
                 let request = turn.request.as_ref().unwrap();
                 let user_context = format!("{:?}", request.user_context);
@@ -226,7 +226,7 @@ fn what_a_denied_memory_file_includes_is_left_out_with_it() {
         .unwrap();
     let turn = s.submit("hello", 2_000);
     assert_unseen(&turn, &marker("included"));
-    let left_out = decision(&turn.decisions, "/p/notes/private.md", Verdict::DENIED);
+    let left_out = decision(&turn.decisions, "/p/notes/private.md", Verdict::Denied);
     assert_eq!(left_out.detail.as_deref(), Some("/p/CLAUDE.local.md"));
 }
 
@@ -248,7 +248,7 @@ fn nested_memory_of_a_denied_directory() {
         let turn = s.respond(vec![read("src/main.rs")], 3_000).unwrap();
         if denies {
             assert_unseen(&turn, &marker("nested"));
-            decision(&turn.decisions, "/p/src/CLAUDE.md", Verdict::DENIED);
+            decision(&turn.decisions, "/p/src/CLAUDE.md", Verdict::Denied);
         } else {
             assert!(seen(&turn).contains(&marker("nested")));
             assert_sent_anyway(&turn.decisions, "/p/src/CLAUDE.md", "Q15");
@@ -280,7 +280,7 @@ fn relevant_memories_in_a_denied_directory() {
         let path = "/home/user/memory/deploys.md";
         if denies {
             assert_unseen(&turn, &marker("memory"));
-            decision(&turn.decisions, path, Verdict::DENIED);
+            decision(&turn.decisions, path, Verdict::Denied);
             assert!(turn
                 .attachments
                 .iter()
@@ -328,7 +328,7 @@ fn a_denied_plan_file_after_a_summary() {
         let turn = s.after_compaction(report, 10_000);
         if denies {
             assert_unseen(&turn, &marker("plan"));
-            decision(&decisions, "plan file", Verdict::DENIED);
+            decision(&decisions, "plan file", Verdict::Denied);
         } else {
             assert!(seen(&turn).contains(&marker("plan")));
             assert_sent_anyway(&decisions, "plan file", "§9.5");
@@ -422,7 +422,7 @@ fn mentions_of_a_denied_file_directory_or_range() {
             2_000,
         );
         assert_unseen(&turn, &marker("mention"));
-        decision(&turn.decisions, "@secrets", Verdict::DENIED);
+        decision(&turn.decisions, "@secrets", Verdict::Denied);
     }
 }
 
@@ -441,7 +441,7 @@ fn a_directory_listing_hides_denied_names_under_recommended() {
         assert!(listed, "{:?}", turn.decisions);
         assert_eq!(!seen(&turn).contains(&marker("name")), hides);
         if hides {
-            decision(&turn.decisions, "@secrets", Verdict::DENIED);
+            decision(&turn.decisions, "@secrets", Verdict::Denied);
         }
     }
 }
@@ -538,7 +538,7 @@ fn the_restore_after_a_summary_skips_a_denied_memory_file() {
             .unwrap();
         if seeded {
             // It was a candidate, and its slot failed on the deny check.
-            decision(&report.decisions, "/p/.claude/CLAUDE.md", Verdict::FAILED);
+            decision(&report.decisions, "/p/.claude/CLAUDE.md", Verdict::Failed);
         }
         let turn = s.after_compaction(report, 10_000);
         // Under claude-code the user context carries it anyway (Q15); the messages, where
@@ -683,13 +683,13 @@ fn an_ide_selection_or_opened_file_in_a_denied_file_is_not_sent() {
         s.set_ide(Some(selection), None);
         let turn = s.submit("what is this?", 2_000);
         assert_unseen(&turn, &marker("ide"));
-        decision(&turn.decisions, "~/.ssh//id_rsa", Verdict::DENIED);
+        decision(&turn.decisions, "~/.ssh//id_rsa", Verdict::Denied);
         s.set_ide(None, Some("~/.ssh/id_rsa".into()));
         let turn = s.submit("and this?", 3_000);
         assert!(turn
             .attachments
             .iter()
             .all(|a| a.kind != "opened_file_in_ide"));
-        decision(&turn.decisions, "~/.ssh/id_rsa", Verdict::DENIED);
+        decision(&turn.decisions, "~/.ssh/id_rsa", Verdict::Denied);
     }
 }

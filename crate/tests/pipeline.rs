@@ -183,7 +183,7 @@ fn a_failing_collector_is_a_decision_and_the_others_go_on() {
         .iter()
         .find(|d| d.subject == "relevant_memories")
         .expect("a decision for the failed collector");
-    assert_eq!(failed.verdict, Verdict::FAILED);
+    assert_eq!(failed.verdict, Verdict::Failed);
     assert_eq!(kinds(&turn), ["file"], "the mention still arrives");
     session
         .set_transient_error("/home/user/memory", None)
@@ -213,7 +213,7 @@ fn the_work_budget_cancels_file_work_and_says_so() {
     let over: Vec<&str> = turn
         .decisions
         .iter()
-        .filter(|d| d.verdict == Verdict::OVER_BUDGET)
+        .filter(|d| d.verdict == Verdict::OverBudget)
         .map(|d| d.subject.as_str())
         .collect();
     assert_eq!(over, ["@b.txt", "@c.txt", "attachment pass"]);

@@ -81,7 +81,7 @@ impl Case {
     }
 }
 
-fn verdict_of<'a>(out: &'a Collected, subject: &str) -> Vec<&'a str> {
+fn verdict_of(out: &Collected, subject: &str) -> Vec<Verdict> {
     out.decisions
         .iter()
         .filter(|d| d.subject == subject)
@@ -107,7 +107,7 @@ fn single_word_prompts_prefetch_nothing() {
         let case = Case::new(prompt, vec![File::new("/m/deploy.md", "deploy", 0)]);
         let (paths, out) = case.run();
         assert!(paths.is_empty());
-        assert_eq!(verdict_of(&out, "relevant_memories"), [Verdict::SKIPPED]);
+        assert_eq!(verdict_of(&out, "relevant_memories"), [Verdict::Skipped]);
     }
     let case = Case::new("deploy\tnow", vec![File::new("/m/deploy.md", "deploy", 0)]);
     assert_eq!(case.run().0, ["/m/deploy.md"]);
@@ -127,15 +127,15 @@ fn surfaced_and_file_state_paths_are_excluded_each_with_a_decision() {
     case.in_state.insert("/m/b.md".into());
     let (paths, out) = case.run();
     assert_eq!(paths, ["/m/c.md"]);
-    assert_eq!(verdict_of(&out, "/m/a.md"), [Verdict::EXCLUDED]);
-    assert_eq!(verdict_of(&out, "/m/b.md"), [Verdict::EXCLUDED]);
-    assert_eq!(verdict_of(&out, "/m/c.md"), [Verdict::INCLUDED]);
+    assert_eq!(verdict_of(&out, "/m/a.md"), [Verdict::Excluded]);
+    assert_eq!(verdict_of(&out, "/m/b.md"), [Verdict::Excluded]);
+    assert_eq!(verdict_of(&out, "/m/c.md"), [Verdict::Included]);
     // The host choosing an excluded file changes nothing.
     case.host = Some(vec!["/m/a.md".into(), "/m/b.md".into()]);
     let (paths, out) = case.run();
     assert!(paths.is_empty());
-    assert_eq!(verdict_of(&out, "/m/a.md"), [Verdict::EXCLUDED]);
-    assert_eq!(verdict_of(&out, "/m/c.md"), [Verdict::SKIPPED]);
+    assert_eq!(verdict_of(&out, "/m/a.md"), [Verdict::Excluded]);
+    assert_eq!(verdict_of(&out, "/m/c.md"), [Verdict::Skipped]);
 }
 
 #[test]
@@ -163,14 +163,14 @@ fn the_host_selection_keeps_its_order_and_reports_unknown_and_extra_paths() {
         paths,
         ["/m/2.md", "/m/0.md", "/m/7.md", "/m/1.md", "/m/3.md"]
     );
-    assert_eq!(verdict_of(&out, "/m/nope.md"), [Verdict::NOT_FOUND]);
-    assert_eq!(verdict_of(&out, "/m/5.md"), [Verdict::OVER_BUDGET]);
-    assert_eq!(verdict_of(&out, "/m/6.md"), [Verdict::OVER_BUDGET]);
-    assert_eq!(verdict_of(&out, "/m/4.md"), [Verdict::SKIPPED], "not named");
+    assert_eq!(verdict_of(&out, "/m/nope.md"), [Verdict::NotFound]);
+    assert_eq!(verdict_of(&out, "/m/5.md"), [Verdict::OverBudget]);
+    assert_eq!(verdict_of(&out, "/m/6.md"), [Verdict::OverBudget]);
+    assert_eq!(verdict_of(&out, "/m/4.md"), [Verdict::Skipped], "not named");
     assert!(out
         .decisions
         .iter()
-        .filter(|d| d.verdict == Verdict::INCLUDED)
+        .filter(|d| d.verdict == Verdict::Included)
         .all(|d| d.detail.as_deref() == Some("chosen by the host")));
 }
 
@@ -197,7 +197,7 @@ fn the_keyword_scorer_ranks_and_reports_scores() {
         .expect("decided");
     assert_eq!(
         (style.verdict, style.detail.as_deref()),
-        (Verdict::SKIPPED, Some("score 0"))
+        (Verdict::Skipped, Some("score 0"))
     );
     let billing = out
         .decisions
@@ -219,15 +219,15 @@ fn only_the_200_newest_markdown_files_are_scanned() {
     assert!(paths.is_empty());
     assert_eq!(
         verdict_of(&out, "/m/000.md"),
-        [Verdict::OVER_BUDGET],
+        [Verdict::OverBudget],
         "too old to be scanned"
     );
     assert_eq!(
         verdict_of(&out, "/m/030.md"),
-        [Verdict::SKIPPED],
+        [Verdict::Skipped],
         "scanned, not chosen"
     );
-    assert_eq!(verdict_of(&out, "/m/029.md"), [Verdict::OVER_BUDGET]);
+    assert_eq!(verdict_of(&out, "/m/029.md"), [Verdict::OverBudget]);
 }
 
 #[test]
@@ -286,7 +286,7 @@ fn truncated_memories_say_why_and_where_the_whole_file_is() {
     assert!(lines.text.ends_with("/m/lines.md\n</system-reminder>"));
     let bytes = &out.attachments[1];
     assert!(bytes.text.contains("(4096 byte limit)"));
-    assert_eq!(verdict_of(&out, "/m/bytes.md"), [Verdict::TRUNCATED]);
+    assert_eq!(verdict_of(&out, "/m/bytes.md"), [Verdict::Truncated]);
     let excerpt = memory_excerpt("/m/lines.md", &long_lines, &AttachmentRules::claude_code());
     assert_eq!(excerpt.truncated_lines, Some(200));
     assert_eq!(
@@ -309,14 +309,11 @@ fn a_memory_that_would_pass_the_session_cap_is_left_out_and_a_smaller_one_fits()
     case.session_units = 60 * 1024 - 100;
     let (paths, out) = case.run();
     assert_eq!(paths, ["/m/small.md"]);
-    assert_eq!(verdict_of(&out, "/m/big.md"), [Verdict::OVER_BUDGET]);
+    assert_eq!(verdict_of(&out, "/m/big.md"), [Verdict::OverBudget]);
     case.session_units = 60 * 1024;
     let (paths, out) = case.run();
     assert!(paths.is_empty());
-    assert_eq!(
-        verdict_of(&out, "relevant_memories"),
-        [Verdict::OVER_BUDGET]
-    );
+    assert_eq!(verdict_of(&out, "relevant_memories"), [Verdict::OverBudget]);
 }
 
 /// Contents with long lines, many lines, multi-byte text and carriage returns.

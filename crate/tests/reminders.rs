@@ -195,7 +195,7 @@ fn check_plan_cadence(tool_rounds: &[u8], counts_new_prompt: bool) {
                 since = Some(0);
             } else {
                 assert!(out.attachments.is_empty(), "turn {turn} round {round}");
-                assert_eq!(out.decisions[0].verdict, Verdict::THROTTLED);
+                assert_eq!(out.decisions[0].verdict, Verdict::Throttled);
                 let n = counted.unwrap_or_default();
                 assert_eq!(
                     out.decisions[0].reason,
@@ -686,7 +686,7 @@ proptest! {
         let over: BTreeSet<String> = out
             .decisions
             .iter()
-            .filter(|d| d.verdict == Verdict::OVER_BUDGET)
+            .filter(|d| d.verdict == Verdict::OverBudget)
             .map(|d| d.subject.clone())
             .collect();
         prop_assert_eq!(listed.len() + over.len(), sim.setup.skills.len());
@@ -770,7 +770,7 @@ proptest! {
                 Some(kept) => {
                     prop_assert!(utf16(kept) <= 2000 && utf16(kept) >= 1999);
                     prop_assert!(text.starts_with(kept));
-                    prop_assert_eq!(out.decisions[0].verdict, Verdict::TRUNCATED);
+                    prop_assert_eq!(out.decisions[0].verdict, Verdict::Truncated);
                 }
                 None => prop_assert_eq!(content, text.as_str()),
             }
@@ -815,7 +815,7 @@ proptest! {
         } else {
             let kept = capped.strip_suffix("…[truncated]").expect("marker");
             prop_assert!(full.starts_with(kept) && utf16(kept) >= 3987);
-            prop_assert_eq!(decisions[0].verdict, Verdict::TRUNCATED);
+            prop_assert_eq!(decisions[0].verdict, Verdict::Truncated);
         }
     }
 }
@@ -833,7 +833,7 @@ fn denied_files_are_decisions_not_attachments() {
     let rules = AttachmentRules::claude_code();
     let out = ide_pass(&rules, Some(&selection), Some("/w/.env"), &[], &deny);
     assert!(out.attachments.is_empty());
-    assert_eq!(out.decisions[0].verdict, Verdict::DENIED);
+    assert_eq!(out.decisions[0].verdict, Verdict::Denied);
     assert_eq!(out.decisions[0].detail.as_deref(), Some("Read(./.env)"));
     // An opened file with no selection text is denied by itself.
     let out = ide_pass(&rules, None, Some("/w/.env"), &[], &deny);

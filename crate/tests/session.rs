@@ -47,11 +47,11 @@ fn kinds(turn: &Turn) -> Vec<&str> {
     turn.attachments.iter().map(|a| a.kind).collect()
 }
 
-fn verdict_of<'a>(turn: &'a Turn, subject: &str) -> Option<&'a str> {
+fn verdict_of(turn: &Turn, subject: &str) -> Option<&'static str> {
     turn.decisions
         .iter()
         .find(|d| d.subject == subject)
-        .map(|d| d.verdict)
+        .map(|d| d.verdict.as_str())
 }
 
 #[test]
@@ -411,7 +411,7 @@ fn a_mentioned_image_shows_its_ladder_as_decisions_and_costs_its_estimate() {
     assert!(turn
         .decisions
         .iter()
-        .any(|d| d.subject == "@shot.png (image)" && d.verdict == "included"));
+        .any(|d| d.subject == "@shot.png (image)" && d.verdict.as_str() == "included"));
     assert!(s.file_state().is_empty(), "images are not cached (Q42)");
     let request = turn.request.expect("a human turn has a request");
     // The call note and the image are two messages (§3.11); the image's block carries it.
@@ -452,7 +452,7 @@ fn invalid_utf8_is_binary_with_a_decision_not_a_panic() {
         .iter()
         .find(|d| d.subject == "@blob.txt")
         .unwrap();
-    assert_eq!(decision.verdict, "failed");
+    assert_eq!(decision.verdict.as_str(), "failed");
     assert!(decision.reason.contains("not UTF-8"), "{}", decision.reason);
     assert!(s.read("blob.txt", None, None, 3_000).unwrap().is_error);
 }

@@ -177,7 +177,7 @@ impl Collected {
     pub fn decide(
         &mut self,
         subject: &str,
-        verdict: &'static str,
+        verdict: Verdict,
         reason: String,
         detail: Option<String>,
     ) {

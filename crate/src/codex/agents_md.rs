@@ -154,7 +154,7 @@ pub fn load_agents_md(
         decide(
             &mut loaded.decisions,
             cwd,
-            Verdict::SKIPPED,
+            Verdict::Skipped,
             "project docs are disabled (project_doc_max_bytes = 0)",
             None,
         );
@@ -184,7 +184,7 @@ fn load_global(vfs: &Vfs, codex_home: &str, decisions: &mut Vec<Decision>) -> Op
                 Some("") => decide(
                     decisions,
                     &path,
-                    Verdict::SKIPPED,
+                    Verdict::Skipped,
                     "empty once trimmed",
                     None,
                 ),
@@ -192,21 +192,21 @@ fn load_global(vfs: &Vfs, codex_home: &str, decisions: &mut Vec<Decision>) -> Op
                     decide(
                         decisions,
                         &path,
-                        Verdict::INCLUDED,
+                        Verdict::Included,
                         "the global doc, outside the project budget",
                         None,
                     );
                     return Some(String::from(text));
                 }
-                None => decide(decisions, &path, Verdict::FAILED, "not UTF-8 text", None),
+                None => decide(decisions, &path, Verdict::Failed, "not UTF-8 text", None),
             },
             Err(error) if is_missing(&error) => {
-                decide(decisions, &path, Verdict::NOT_FOUND, "no such file", None);
+                decide(decisions, &path, Verdict::NotFound, "no such file", None);
             }
             Err(error) => decide(
                 decisions,
                 &path,
-                Verdict::FAILED,
+                Verdict::Failed,
                 "could not be read",
                 Some(error.code().into()),
             ),
@@ -261,7 +261,7 @@ fn doc_paths(
                     Some(winner) => decide(
                         decisions,
                         &path,
-                        Verdict::EXCLUDED,
+                        Verdict::Excluded,
                         "shadowed: one doc per directory",
                         Some(format!("{winner} comes first")),
                     ),
@@ -276,7 +276,7 @@ fn doc_paths(
             None => decide(
                 decisions,
                 &join(directory, PRIMARY_FILENAME),
-                Verdict::NOT_FOUND,
+                Verdict::NotFound,
                 "no AGENTS.override.md, AGENTS.md or fallback in this directory",
                 None,
             ),
@@ -307,7 +307,7 @@ fn read_docs(
             decide(
                 &mut loaded.decisions,
                 path,
-                Verdict::OVER_BUDGET,
+                Verdict::OverBudget,
                 "the project docs' byte budget is spent",
                 Some(format!("budget {max_bytes} bytes")),
             );
@@ -319,7 +319,7 @@ fn read_docs(
                 decide(
                     &mut loaded.decisions,
                     path,
-                    Verdict::NOT_FOUND,
+                    Verdict::NotFound,
                     "gone before it was read",
                     None,
                 );
@@ -337,7 +337,7 @@ fn read_docs(
             decide(
                 &mut loaded.decisions,
                 path,
-                Verdict::SKIPPED,
+                Verdict::Skipped,
                 "whitespace only: no budget used",
                 None,
             );
@@ -351,7 +351,7 @@ fn read_docs(
             decide(
                 &mut loaded.decisions,
                 path,
-                Verdict::TRUNCATED,
+                Verdict::Truncated,
                 "cut to the bytes left in the project docs' budget",
                 Some(detail),
             );
@@ -359,7 +359,7 @@ fn read_docs(
             decide(
                 &mut loaded.decisions,
                 path,
-                Verdict::INCLUDED,
+                Verdict::Included,
                 "a project doc",
                 Some(detail),
             );
@@ -382,15 +382,15 @@ fn fail(loaded: &mut LoadedAgentsMd, project_start: usize, error: &FsError) {
         .get_mut(project_start..)
         .unwrap_or_default();
     for decision in project {
-        if decision.verdict == Verdict::INCLUDED || decision.verdict == Verdict::TRUNCATED {
-            decision.verdict = Verdict::EXCLUDED;
+        if decision.verdict == Verdict::Included || decision.verdict == Verdict::Truncated {
+            decision.verdict = Verdict::Excluded;
             decision.reason = "dropped: the project docs' discovery failed".into();
         }
     }
     decide(
         &mut loaded.decisions,
         &error.path,
-        Verdict::FAILED,
+        Verdict::Failed,
         "a file-system error stops the project docs' discovery: none is loaded",
         Some(String::from(error.code())),
     );
@@ -406,7 +406,7 @@ fn is_missing(error: &FsError) -> bool {
 fn decide(
     decisions: &mut Vec<Decision>,
     subject: &str,
-    verdict: &'static str,
+    verdict: Verdict,
     reason: &str,
     detail: Option<String>,
 ) {

@@ -52,7 +52,7 @@ pub fn build_settings_update_items(
 /// // X21: leaving a mode for one without instructions sends nothing; the plan mode stays in force
 /// let (items, decisions) = build_settings_update_items_with(&ContextRules::codex(), &planning, &cleared, None);
 /// assert!(items.is_empty());
-/// assert!(decisions.iter().any(|d| d.subject == "collaboration_mode" && d.verdict == "skipped"));
+/// assert!(decisions.iter().any(|d| d.subject == "collaboration_mode" && d.verdict.as_str() == "skipped"));
 /// let (items, _) = build_settings_update_items_with(&ContextRules::recommended(), &planning, &cleared, None);
 /// assert!(items[0].message_text().unwrap().starts_with("<collaboration_mode>"));
 /// ```
@@ -70,14 +70,14 @@ pub fn build_settings_update_items_with(
         decide(
             &mut decisions,
             "permissions",
-            Verdict::INCLUDED,
+            Verdict::Included,
             "approval or sandbox changed: the whole block is re-sent",
         );
     } else {
         decide(
             &mut decisions,
             "permissions",
-            Verdict::UNCHANGED,
+            Verdict::Unchanged,
             "approval and sandbox unchanged",
         );
     }
@@ -95,7 +95,7 @@ pub fn build_settings_update_items_with(
             decide(
                 &mut decisions,
                 subject,
-                Verdict::SKIPPED,
+                Verdict::Skipped,
                 "never diffed (X20)",
             );
         }
@@ -103,7 +103,7 @@ pub fn build_settings_update_items_with(
     decide(
         &mut decisions,
         "agents_md",
-        Verdict::SKIPPED,
+        Verdict::Skipped,
         "loaded once per session and never diffed (X19)",
     );
     let environment = environment_update(previous, next, &mut decisions);
@@ -125,7 +125,7 @@ fn collaboration_mode_update(
         decide(
             decisions,
             "collaboration_mode",
-            Verdict::UNCHANGED,
+            Verdict::Unchanged,
             "same mode",
         );
         return None;
@@ -139,7 +139,7 @@ fn collaboration_mode_update(
             decide(
                 decisions,
                 "collaboration_mode",
-                Verdict::INCLUDED,
+                Verdict::Included,
                 "the mode changed",
             );
             Some(collaboration_mode_instructions(text))
@@ -148,13 +148,13 @@ fn collaboration_mode_update(
             decide(
                 decisions,
                 "collaboration_mode",
-                Verdict::INCLUDED,
+                Verdict::Included,
                 "the mode was cleared: its end is announced",
             );
             Some(collaboration_mode_cleared())
         }
         None => {
-            decide(decisions, "collaboration_mode", Verdict::SKIPPED, "the new mode has no instructions: nothing is sent and the old ones stay in the history (X21)");
+            decide(decisions, "collaboration_mode", Verdict::Skipped, "the new mode has no instructions: nothing is sent and the old ones stay in the history (X21)");
             None
         }
     }
@@ -168,23 +168,23 @@ fn personality_update(
 ) -> Option<String> {
     let personality = next.effective_personality();
     let (verdict, reason) = if previous.effective_personality() == personality {
-        (Verdict::UNCHANGED, "same personality in force")
+        (Verdict::Unchanged, "same personality in force")
     } else if previous.model != next.model {
         (
-            Verdict::SKIPPED,
+            Verdict::Skipped,
             "the model changed too: personality is only diffed under the same model",
         )
     } else if let Some(message) = personality_message(personality) {
         decide(
             decisions,
             "personality",
-            Verdict::INCLUDED,
+            Verdict::Included,
             "the personality changed",
         );
         return Some(personality_spec(message));
     } else {
         (
-            Verdict::SKIPPED,
+            Verdict::Skipped,
             "the new personality has no message: nothing to send",
         )
     };
@@ -203,7 +203,7 @@ fn granular_updates(
         decide(
             decisions,
             "developer_instructions",
-            Verdict::UNCHANGED,
+            Verdict::Unchanged,
             "same instructions",
         );
     } else if let Some(text) = next
@@ -215,34 +215,34 @@ fn granular_updates(
         decide(
             decisions,
             "developer_instructions",
-            Verdict::INCLUDED,
+            Verdict::Included,
             "the instructions changed",
         );
     } else {
         decide(
             decisions,
             "developer_instructions",
-            Verdict::SKIPPED,
+            Verdict::Skipped,
             "the instructions were removed: nothing to send",
         );
     }
     let skills_changed = previous.skills != next.skills
         || (!next.skills.is_empty() && previous.context_window != next.context_window);
     if !skills_changed {
-        decide(decisions, "skills", Verdict::UNCHANGED, "same skills");
+        decide(decisions, "skills", Verdict::Unchanged, "same skills");
     } else if let Some(listed) = skills_instructions(&next.skills, next.context_window) {
         sections.push(listed.text);
         decide(
             decisions,
             "skills",
-            Verdict::INCLUDED,
+            Verdict::Included,
             "the skills changed: the list is re-sent",
         );
     } else {
         decide(
             decisions,
             "skills",
-            Verdict::SKIPPED,
+            Verdict::Skipped,
             "no skills left: nothing to send",
         );
     }
@@ -255,14 +255,14 @@ fn environment_update(
     decisions: &mut Vec<Decision>,
 ) -> Option<String> {
     let shell = if previous.shell == next.shell {
-        (Verdict::UNCHANGED, "same shell")
+        (Verdict::Unchanged, "same shell")
     } else if previous.cwd == next.cwd {
         (
-            Verdict::SKIPPED,
+            Verdict::Skipped,
             "environments are compared without the shell; it is re-stated only with a cwd change",
         )
     } else {
-        (Verdict::INCLUDED, "re-stated with the new cwd")
+        (Verdict::Included, "re-stated with the new cwd")
     };
     decide(decisions, "shell", shell.0, shell.1);
     match EnvironmentContext::diff(previous, next) {
@@ -270,7 +270,7 @@ fn environment_update(
             decide(
                 decisions,
                 "environment_context",
-                Verdict::INCLUDED,
+                Verdict::Included,
                 "cwd, date, time zone, network or filesystem changed",
             );
             Some(context.render())
@@ -279,7 +279,7 @@ fn environment_update(
             decide(
                 decisions,
                 "environment_context",
-                Verdict::UNCHANGED,
+                Verdict::Unchanged,
                 "cwd, date, time zone, network and filesystem unchanged",
             );
             None
@@ -351,11 +351,11 @@ mod tests {
     use crate::codex::context::{ApprovalPolicy, Skill};
     use alloc::vec;
 
-    fn verdict_of<'a>(decisions: &'a [Decision], subject: &str) -> &'a str {
+    fn verdict_of(decisions: &[Decision], subject: &str) -> Option<Verdict> {
         decisions
             .iter()
             .find(|d| d.subject == subject)
-            .map_or("missing", |d| d.verdict)
+            .map(|d| d.verdict)
     }
 
     #[test]
@@ -366,9 +366,9 @@ mod tests {
         assert!(items.is_empty());
         assert_eq!(
             verdict_of(&decisions, "environment_context"),
-            Verdict::UNCHANGED
+            Some(Verdict::Unchanged)
         );
-        assert_eq!(verdict_of(&decisions, "agents_md"), Verdict::SKIPPED);
+        assert_eq!(verdict_of(&decisions, "agents_md"), Some(Verdict::Skipped));
     }
 
     #[test]
@@ -397,7 +397,10 @@ mod tests {
         .collect();
         assert_eq!(starts, [true, true, true]);
         assert_eq!(items.len(), 1);
-        assert_eq!(verdict_of(&decisions, "personality"), Verdict::UNCHANGED);
+        assert_eq!(
+            verdict_of(&decisions, "personality"),
+            Some(Verdict::Unchanged)
+        );
     }
 
     #[test]
@@ -418,7 +421,10 @@ mod tests {
         };
         let (items, decisions) = build_settings_update_items(&previous, &switched, None);
         assert!(items.is_empty());
-        assert_eq!(verdict_of(&decisions, "personality"), Verdict::SKIPPED);
+        assert_eq!(
+            verdict_of(&decisions, "personality"),
+            Some(Verdict::Skipped)
+        );
     }
 
     #[test]
@@ -437,7 +443,7 @@ mod tests {
         let (items, decisions) =
             build_settings_update_items_with(&ContextRules::recommended(), &previous, &next, None);
         assert_eq!(items[0].message_text().unwrap().get(..3), Some("new"));
-        assert_eq!(verdict_of(&decisions, "skills"), Verdict::INCLUDED);
+        assert_eq!(verdict_of(&decisions, "skills"), Some(Verdict::Included));
     }
 
     #[test]

@@ -19,7 +19,7 @@
 //!   tool results carry `tool_result` blocks, not `text` ones.
 //! * Without a last summarised id (a resumed session, where the original does not know what
 //!   the session memory covers) the tail starts empty. An id that is not in the records is
-//!   treated the same way, with a [`Verdict::NOT_FOUND`] decision: the original gives up on
+//!   treated the same way, with a [`Verdict::NotFound`] decision: the original gives up on
 //!   session-memory compaction there and falls back to full compaction, which is the host's
 //!   call, not this function's.
 
@@ -75,17 +75,6 @@ pub struct KeptTail {
     /// Why the tail starts where it does: where it stopped growing and, if the start moved to
     /// keep pairs and responses whole, by how much.
     pub decisions: Vec<Decision>,
-}
-
-/// The verdicts of kept-tail and partial-split decisions, beside [`Verdict`]'s.
-pub struct TailVerdict;
-
-impl TailVerdict {
-    /// Where the kept records start, and why there.
-    pub const KEPT: &'static str = "kept";
-    /// A start or a pivot moved earlier so that a call keeps its result and a response
-    /// stays whole.
-    pub const MOVED: &'static str = "moved";
 }
 
 /// Whether the original's `hasTextBlocks` would say the record has text.
@@ -235,7 +224,7 @@ fn first_candidate(
         None => {
             decisions.push(Decision {
                 subject: alloc::format!("last summarised record {id}"),
-                verdict: Verdict::NOT_FOUND,
+                verdict: Verdict::NotFound,
                 reason: String::from(
                     "not among the records (a resumed session?): the tail starts empty; the original falls back to full compaction here",
                 ),
@@ -279,7 +268,7 @@ fn span(records: &[Message], start: usize) -> String {
 fn kept(reason: String, detail: Option<String>) -> Decision {
     Decision {
         subject: String::from("kept tail"),
-        verdict: TailVerdict::KEPT,
+        verdict: Verdict::Kept,
         reason,
         detail,
     }
@@ -288,7 +277,7 @@ fn kept(reason: String, detail: Option<String>) -> Decision {
 pub(super) fn moved(subject: &str, reason: String, detail: String) -> Decision {
     Decision {
         subject: subject.into(),
-        verdict: TailVerdict::MOVED,
+        verdict: Verdict::Moved,
         reason,
         detail: Some(detail),
     }
@@ -428,7 +417,7 @@ mod tests {
         assert!(tail.decisions[0]
             .reason
             .starts_with("134 tokens reach the maximum of 100"));
-        assert_eq!(tail.decisions[1].verdict, TailVerdict::MOVED);
+        assert_eq!(tail.decisions[1].verdict, Verdict::Moved);
         assert_eq!(
             tail.tokens,
             134 + kept_tail_tokens(&t.messages()[3], METHOD)
@@ -472,7 +461,7 @@ mod tests {
         t.push(Record::Prompt { text: "b".into() });
         let tail = kept_tail_start(t.messages(), Some(99), &config(0, 0, 10), METHOD);
         assert_eq!(tail.start, 2);
-        assert_eq!(tail.decisions[0].verdict, Verdict::NOT_FOUND);
+        assert_eq!(tail.decisions[0].verdict, Verdict::NotFound);
     }
 
     #[test]

@@ -132,7 +132,7 @@ pub fn time_based_microcompact(
     method: TokenMethod,
 ) -> Microcompaction {
     if let Some(reason) = not_due(now_ms, last_assistant_ms, rules) {
-        return unchanged(messages, Verdict::SKIPPED, reason);
+        return unchanged(messages, Verdict::Skipped, reason);
     }
     let calls = compactable_calls(messages);
     let keep = kept_ids(&calls, rules.keep_recent);
@@ -152,16 +152,16 @@ pub fn time_based_microcompact(
             };
             let subject = result.tool_use_id.clone();
             let (verdict, reason) = if keep.contains(result.tool_use_id.as_str()) {
-                (Verdict::INCLUDED, kept_reason(rules.keep_recent))
+                (Verdict::Included, kept_reason(rules.keep_recent))
             } else if result.content == TIME_BASED_MC_CLEARED_MESSAGE {
-                (Verdict::UNCHANGED, String::from("cleared already"))
+                (Verdict::Unchanged, String::from("cleared already"))
             } else {
                 let tokens = estimate_tokens(&result.content, method, None);
                 out.tokens_freed = out.tokens_freed.saturating_add(tokens);
                 out.cleared += 1;
                 result.content = String::from(TIME_BASED_MC_CLEARED_MESSAGE);
                 (
-                    Verdict::TRUNCATED,
+                    Verdict::Truncated,
                     format!("older than the {} most recent compactable results; ~{tokens} tokens cleared", keep_count(rules.keep_recent)),
                 )
             };
@@ -176,7 +176,7 @@ pub fn time_based_microcompact(
     if out.cleared == 0 || out.tokens_freed == 0 {
         return unchanged(
             messages,
-            Verdict::UNCHANGED,
+            Verdict::Unchanged,
             String::from(
                 "nothing to clear: every old compactable result is empty or cleared already",
             ),
@@ -209,7 +209,7 @@ fn not_due(
     }
 }
 
-fn unchanged(messages: &[Message], verdict: &'static str, reason: String) -> Microcompaction {
+fn unchanged(messages: &[Message], verdict: Verdict, reason: String) -> Microcompaction {
     Microcompaction {
         messages: messages.to_vec(),
         cleared: 0,

@@ -17,10 +17,10 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::kept_tail::{moved, preserve_api_invariants, TailVerdict};
-use super::policies::PolicyVerdict;
+use super::kept_tail::{moved, preserve_api_invariants};
 use crate::transcript::{Message, Record};
 use crate::vocabulary::Decision;
+use crate::vocabulary::Verdict;
 use crate::Error;
 
 /// Which side of the pivot a partial compaction summarises (§9.9).
@@ -97,7 +97,7 @@ pub fn split_at_pivot(
     };
     decisions.push(Decision {
         subject: String::from("partial compaction"),
-        verdict: TailVerdict::KEPT,
+        verdict: Verdict::Kept,
         reason: summary_reason(direction, pivot_id, summarised.len(), kept.len()),
         detail: None,
     });
@@ -136,7 +136,7 @@ fn without_markers(later: &[Message], decisions: &mut Vec<Decision>) -> Vec<Mess
         match marker {
             Some(marker) => decisions.push(Decision {
                 subject: alloc::format!("record {}", message.id),
-                verdict: PolicyVerdict::DROPPED,
+                verdict: Verdict::Dropped,
                 reason: alloc::format!(
                     "an earlier compaction's {marker}: a new summary replaces it"
                 ),
@@ -228,7 +228,7 @@ mod tests {
             };
             assert_eq!(ids(earlier), [0]);
             assert_eq!(ids(later), [1, 2, 3, 4]);
-            assert_eq!(split.decisions[0].verdict, TailVerdict::MOVED);
+            assert_eq!(split.decisions[0].verdict, Verdict::Moved);
             assert_eq!(
                 split.decisions[0].detail.as_deref(),
                 Some("the later part starts at record 1")
@@ -255,7 +255,7 @@ mod tests {
         let split = split_at_pivot(t.messages(), 3, PartialDirection::UpTo);
         let split = split.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(ids(&split.kept), [3, 4]);
-        assert_eq!(split.decisions[0].verdict, PolicyVerdict::DROPPED);
+        assert_eq!(split.decisions[0].verdict, Verdict::Dropped);
         assert_eq!(
             split.decisions[0].subject,
             alloc::format!("record {boundary}")

@@ -146,7 +146,7 @@ pub fn select_restores(
     for candidate in eligible {
         if slots >= POST_COMPACT_MAX_FILES_TO_RESTORE {
             let reason = format!("only {POST_COMPACT_MAX_FILES_TO_RESTORE} files are restored, and newer ones took the slots");
-            plan.decide(candidate, Verdict::SKIPPED, reason);
+            plan.decide(candidate, Verdict::Skipped, reason);
             continue;
         }
         if !candidate.readable {
@@ -154,7 +154,7 @@ pub fn select_restores(
                 slots += 1;
             }
             let reason = "it could not be read (deleted, denied or binary)".into();
-            plan.decide(candidate, Verdict::FAILED, reason);
+            plan.decide(candidate, Verdict::Failed, reason);
             continue;
         }
         slots += 1;
@@ -169,25 +169,25 @@ fn exclusion(
     excluded_exact_paths: &[String],
     plan_file: Option<&str>,
     rules: &CompactionRules,
-) -> Option<(&'static str, &'static str)> {
+) -> Option<(Verdict, &'static str)> {
     if plan_file == Some(candidate.path.as_str()) {
         Some((
-            Verdict::EXCLUDED,
+            Verdict::Excluded,
             "the plan file comes back as its own reference",
         ))
     } else if excluded_exact_paths.contains(&candidate.path) {
         Some((
-            Verdict::EXCLUDED,
+            Verdict::Excluded,
             "memory files at these paths are loaded again, not restored",
         ))
     } else if rules.exclude_all_memory_files && candidate.is_memory_file {
         Some((
-            Verdict::EXCLUDED,
+            Verdict::Excluded,
             "memory files are loaded again by the memory loader, not restored",
         ))
     } else if candidate.preserved_in_tail {
         Some((
-            Verdict::ALREADY_IN_CONTEXT,
+            Verdict::AlreadyInContext,
             "a Read of it is among the kept messages",
         ))
     } else {
@@ -213,7 +213,7 @@ impl RestorePlan {
             let reason = format!(
                 "{cost} tokens for {what} would bring the restored files to {total}, over the budget of {POST_COMPACT_TOKEN_BUDGET}"
             );
-            self.decide(candidate, Verdict::OVER_BUDGET, reason);
+            self.decide(candidate, Verdict::OverBudget, reason);
             return;
         }
         *used = total;
@@ -224,16 +224,16 @@ impl RestorePlan {
                 "its content is {} tokens, over the {POST_COMPACT_MAX_TOKENS_PER_FILE} a restored file may hold; its path is given instead ({cost} tokens; {total} of {POST_COMPACT_TOKEN_BUDGET} used)",
                 candidate.content_tokens
             );
-            self.decide(candidate, Verdict::TOO_LARGE, reason);
+            self.decide(candidate, Verdict::TooLarge, reason);
             return;
         }
         self.restored.push((candidate.path.clone(), cost));
         let reason =
             format!("restored ({cost} tokens; {total} of {POST_COMPACT_TOKEN_BUDGET} used)");
-        self.decide(candidate, Verdict::INCLUDED, reason);
+        self.decide(candidate, Verdict::Included, reason);
     }
 
-    fn decide(&mut self, candidate: &RestoreCandidate, verdict: &'static str, reason: String) {
+    fn decide(&mut self, candidate: &RestoreCandidate, verdict: Verdict, reason: String) {
         self.decisions.push(Decision {
             subject: candidate.path.clone(),
             verdict,
@@ -287,13 +287,13 @@ pub fn select_skills(
         let total = used.saturating_add(tokens);
         let subject = format!("skill {name}");
         let (verdict, reason) = if total > POST_COMPACT_SKILLS_TOKEN_BUDGET {
-            (Verdict::OVER_BUDGET, format!("{tokens} tokens would bring the skills to {total}, over the budget of {POST_COMPACT_SKILLS_TOKEN_BUDGET}"))
+            (Verdict::OverBudget, format!("{tokens} tokens would bring the skills to {total}, over the budget of {POST_COMPACT_SKILLS_TOKEN_BUDGET}"))
         } else if cut {
-            (Verdict::TRUNCATED, format!("cut to {tokens} tokens, within the {POST_COMPACT_MAX_TOKENS_PER_SKILL} a skill may use"))
+            (Verdict::Truncated, format!("cut to {tokens} tokens, within the {POST_COMPACT_MAX_TOKENS_PER_SKILL} a skill may use"))
         } else {
-            (Verdict::INCLUDED, format!("re-injected ({tokens} tokens)"))
+            (Verdict::Included, format!("re-injected ({tokens} tokens)"))
         };
-        if verdict != Verdict::OVER_BUDGET {
+        if verdict != Verdict::OverBudget {
             used = total;
             selection.skills.push((name.clone(), content, tokens));
         }

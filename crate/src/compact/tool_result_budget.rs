@@ -247,12 +247,12 @@ pub fn apply_tool_result_budget(
         decisions: Vec::new(),
     };
     if !rules.enabled {
-        out.decide(SUBJECT, Verdict::SKIPPED, String::from("switched off"));
+        out.decide(SUBJECT, Verdict::Skipped, String::from("switched off"));
         return out;
     }
     if total_before <= rules.per_message_chars {
         let reason = format!("{total_before} of {} characters", rules.per_message_chars);
-        out.decide(SUBJECT, Verdict::UNCHANGED, reason);
+        out.decide(SUBJECT, Verdict::Unchanged, reason);
         return out;
     }
     let mut largest_first: Vec<usize> = (0..results.len()).collect();
@@ -268,7 +268,7 @@ pub fn apply_tool_result_budget(
             "still {} of {} characters: nothing else may be persisted",
             out.total_after, rules.per_message_chars
         );
-        out.decide(SUBJECT, Verdict::OVER_BUDGET, reason);
+        out.decide(SUBJECT, Verdict::OverBudget, reason);
     }
     out
 }
@@ -293,13 +293,13 @@ impl BudgetedResults {
         if name.is_some_and(|name| max_result_size_chars(name).is_none()) {
             self.decide(
                 &id,
-                Verdict::SKIPPED,
+                Verdict::Skipped,
                 String::from("Read results are never persisted"),
             );
             return;
         }
         if result.content.starts_with(PERSISTED_OUTPUT_TAG) {
-            self.decide(&id, Verdict::UNCHANGED, String::from("persisted already"));
+            self.decide(&id, Verdict::Unchanged, String::from("persisted already"));
             return;
         }
         let persisted = persist_output(&id, &result.content, rules.preview_chars);
@@ -307,7 +307,7 @@ impl BudgetedResults {
         if new_size >= size {
             self.decide(
                 &id,
-                Verdict::SKIPPED,
+                Verdict::Skipped,
                 String::from("a preview would not be shorter"),
             );
             return;
@@ -319,10 +319,10 @@ impl BudgetedResults {
             rules.per_message_chars, persisted.path
         );
         self.persisted.push(persisted);
-        self.decide(&id, Verdict::TRUNCATED, reason);
+        self.decide(&id, Verdict::Truncated, reason);
     }
 
-    fn decide(&mut self, subject: &str, verdict: &'static str, reason: String) {
+    fn decide(&mut self, subject: &str, verdict: Verdict, reason: String) {
         self.decisions.push(Decision {
             subject: String::from(subject),
             verdict,

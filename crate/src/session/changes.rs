@@ -48,7 +48,7 @@ impl Session {
         if let Some(denial) = self.deny.check(key, &self.cwd) {
             turn.decide(
                 key,
-                Verdict::DENIED,
+                Verdict::Denied,
                 "a watched file that the permission settings deny".into(),
                 Some(denial.rule),
             );
@@ -68,7 +68,7 @@ impl Session {
                 }
                 turn.decide(
                     key,
-                    Verdict::EVICTED,
+                    Verdict::Evicted,
                     "the file is gone, so its entry was dropped (the original says nothing, Q38)"
                         .into(),
                     None,
@@ -79,7 +79,7 @@ impl Session {
                 let reason =
                     "the file could not be checked; its entry is kept and checked again next pass"
                         .into();
-                turn.decide(key, Verdict::FAILED, reason, Some(error.to_string()));
+                turn.decide(key, Verdict::Failed, reason, Some(error.to_string()));
                 return;
             }
         };
@@ -128,7 +128,7 @@ impl Session {
         );
         let reason =
             format!("changed on disk after {range} were read; the note asks to read them again");
-        turn.decide(key, Verdict::INCLUDED, reason, None);
+        turn.decide(key, Verdict::Included, reason, None);
     }
 
     fn content_differs(&self, key: &str, entry: &Entry) -> bool {
@@ -163,7 +163,7 @@ impl Session {
             Err(failure) => {
                 let reason =
                     "the changed file could not be read; its entry is kept unchanged (Q39)".into();
-                turn.decide(key, Verdict::FAILED, reason, Some(failure.message()));
+                turn.decide(key, Verdict::Failed, reason, Some(failure.message()));
                 return;
             }
         };
@@ -176,7 +176,7 @@ impl Session {
         if snippet.budget_exhausted && snippet.text.is_empty() {
             turn.decide(
                 key,
-                Verdict::UNCHANGED,
+                Verdict::Unchanged,
                 "the diff ran out of its work budget (the original's timeout): nothing is sent"
                     .into(),
                 Some(format!("work {}", snippet.work)),
@@ -190,14 +190,14 @@ impl Session {
                     file_gone_note(key, "emptied"),
                     self.profile.token_method,
                 );
-                turn.decide(key, Verdict::INCLUDED, "the file was emptied".into(), None);
+                turn.decide(key, Verdict::Included, "the file was emptied".into(), None);
             } else {
                 let reason = if emptied {
                     "the file was emptied; deleted lines are not shown, so the original sends nothing (Q35)"
                 } else {
                     "touched, or only lines deleted: the snippet shows nothing, so nothing is sent"
                 };
-                turn.decide(key, Verdict::UNCHANGED, reason.into(), None);
+                turn.decide(key, Verdict::Unchanged, reason.into(), None);
             }
         } else {
             turn.attach(
@@ -213,7 +213,7 @@ impl Session {
             let reason = format!("changed on disk since it was read or written ({hunks})");
             turn.decide(
                 key,
-                Verdict::INCLUDED,
+                Verdict::Included,
                 reason,
                 snippet
                     .truncated_lines
@@ -239,7 +239,7 @@ impl Session {
             self.profile.token_method,
         );
         let reason = "changed on disk, but too large for the Read tool, so no snippet".into();
-        turn.decide(key, Verdict::TRUNCATED, reason, Some(error.into()));
+        turn.decide(key, Verdict::Truncated, reason, Some(error.into()));
     }
 
     /// An image (tracked with Q42 fixed) or a file that stopped being text.
@@ -266,14 +266,14 @@ impl Session {
                 );
                 turn.decide(
                     key,
-                    Verdict::INCLUDED,
+                    Verdict::Included,
                     "a tracked image changed (Q42 fixed)".into(),
                     None,
                 );
             }
             None => {
                 let reason = format!("the file is not text ({kind:?}): nothing is sent (an edited image renders to nothing, Q42)");
-                turn.decide(key, Verdict::SKIPPED, reason, None);
+                turn.decide(key, Verdict::Skipped, reason, None);
             }
         }
     }
@@ -301,7 +301,7 @@ impl Session {
             for skip in found.skipped {
                 turn.decide(
                     &skip.path,
-                    Verdict::SKIPPED,
+                    Verdict::Skipped,
                     format!("nested memory: {}", skip.reason.as_str()),
                     None,
                 );
@@ -315,7 +315,7 @@ impl Session {
                     self.profile.token_method,
                 );
                 let reason = format!("loaded for {target} ({})", file.reason.as_str());
-                turn.decide(&file.path, Verdict::INCLUDED, reason, None);
+                turn.decide(&file.path, Verdict::Included, reason, None);
                 let entry =
                     Entry::from_memory(Rc::clone(&file.raw), at_ms, file.content_differs_from_disk);
                 self.file_state.set(&file.path, entry);

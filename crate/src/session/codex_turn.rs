@@ -78,7 +78,7 @@ impl Session {
     pub(super) fn codex_submit(&mut self, prompt: &str, at_ms: u64) -> Turn {
         let mut out = Collected::default();
         if let Err(error) = check_user_input(prompt) {
-            out.decide("prompt", Verdict::FAILED, alloc::format!("{error}"), None);
+            out.decide("prompt", Verdict::Failed, alloc::format!("{error}"), None);
             return Turn::from_collected(Round::EVENT, out);
         }
         // Pre-turn compaction runs before the context and the message are recorded, so the

@@ -59,7 +59,7 @@ impl Session {
                 );
                 out.decide(
                     &file.path,
-                    Verdict::DENIED,
+                    Verdict::Denied,
                     reason,
                     file.included_by.clone(),
                 );
@@ -71,13 +71,13 @@ impl Session {
                 MemoryGate::Denied(rule) => {
                     let reason =
                         format!("{route}: a memory file the permission settings deny (Q15 fixed)");
-                    out.decide(&file.path, Verdict::DENIED, reason, Some(rule));
+                    out.decide(&file.path, Verdict::Denied, reason, Some(rule));
                     denied.push(file.path);
                 }
                 MemoryGate::SentAnyway(rule) => {
                     out.decide(
                         &file.path,
-                        Verdict::INCLUDED,
+                        Verdict::Included,
                         sent_anyway(route),
                         Some(rule),
                     );

@@ -38,7 +38,7 @@ impl Session {
             } else {
                 turn.decide(
                     &subject,
-                    Verdict::SKIPPED,
+                    Verdict::Skipped,
                     "a mention is the path as plain text in the prompt; the model reads the \
                      file with its own tools (spec/codex.md X24)"
                         .into(),
@@ -63,14 +63,14 @@ impl Session {
                     turn.attach("mcp_resource", None, text, self.profile.token_method);
                     turn.decide(
                         &subject,
-                        Verdict::INCLUDED,
+                        Verdict::Included,
                         "a resource of a connected MCP server".into(),
                         None,
                     );
                 }
                 None => turn.decide(
                     &subject,
-                    Verdict::NOT_FOUND,
+                    Verdict::NotFound,
                     format!(
                         "no connected MCP server \"{}\" lists the resource \"{}\"",
                         mcp.server, mcp.uri
@@ -90,14 +90,14 @@ impl Session {
                 );
                 turn.decide(
                     &subject,
-                    Verdict::INCLUDED,
+                    Verdict::Included,
                     format!("the agent \"{}\" exists", agent.agent_type),
                     None,
                 );
             } else {
                 turn.decide(
                     &subject,
-                    Verdict::NOT_FOUND,
+                    Verdict::NotFound,
                     format!("no agent of type \"{}\" is defined", agent.agent_type),
                     None,
                 );
@@ -115,19 +115,19 @@ impl Session {
         turn: &mut Collected,
     ) {
         if let Some(problem) = &file.problem {
-            turn.decide(subject, Verdict::FAILED, problem.clone(), None);
+            turn.decide(subject, Verdict::Failed, problem.clone(), None);
             return;
         }
         let abs = match self.expand(&file.path) {
             Ok(abs) => abs,
             Err(error) => {
-                turn.decide(subject, Verdict::FAILED, error.to_string(), None);
+                turn.decide(subject, Verdict::Failed, error.to_string(), None);
                 return;
             }
         };
         if let Some(denial) = self.deny.check(&abs, &self.cwd) {
             let reason = format!("{abs} is denied by the permission settings");
-            turn.decide(subject, Verdict::DENIED, reason, Some(denial.rule));
+            turn.decide(subject, Verdict::Denied, reason, Some(denial.rule));
             return;
         }
         match self.vfs.stat(&abs) {
@@ -138,14 +138,14 @@ impl Session {
             Err(error) if error.kind == FsErrorKind::NotFound => {
                 turn.decide(
                     subject,
-                    Verdict::NOT_FOUND,
+                    Verdict::NotFound,
                     format!("{abs} does not exist"),
                     None,
                 );
             }
             Err(error) => turn.decide(
                 subject,
-                Verdict::FAILED,
+                Verdict::Failed,
                 format!("{abs} could not be read"),
                 Some(error.to_string()),
             ),
@@ -159,7 +159,7 @@ impl Session {
             Err(error) => {
                 turn.decide(
                     subject,
-                    Verdict::FAILED,
+                    Verdict::Failed,
                     format!("{abs} could not be listed"),
                     Some(error.to_string()),
                 );
@@ -179,7 +179,7 @@ impl Session {
         if hidden > 0 {
             turn.decide(
                 subject,
-                Verdict::DENIED,
+                Verdict::Denied,
                 format!(
                     "{hidden} entries of {abs} are denied by the permission settings and left \
                      out of its listing"
@@ -215,7 +215,7 @@ impl Session {
         );
         let shown = entries.len().min(self.profile.read.limits.max_dir_entries);
         let reason = format!("a directory: {shown} of {} entries listed", entries.len());
-        turn.decide(subject, Verdict::INCLUDED, reason, None);
+        turn.decide(subject, Verdict::Included, reason, None);
     }
 
     fn mentioned_regular_file(
@@ -239,7 +239,7 @@ impl Session {
                 format_file_size(stat.size),
                 format_file_size(max)
             );
-            turn.decide(subject, Verdict::TOO_LARGE, reason, None);
+            turn.decide(subject, Verdict::TooLarge, reason, None);
             return;
         }
         if is_pdf {
@@ -268,7 +268,7 @@ impl Session {
                 self.remember_read(abs, &done, window.offset, window.limit);
                 turn.decide(
                     subject,
-                    Verdict::INCLUDED,
+                    Verdict::Included,
                     format!("{} lines of {abs}", done.read.num_lines),
                     None,
                 );
@@ -280,7 +280,7 @@ impl Session {
             Err(ReadFailure::NotText(FileKind::Image { info })) => {
                 self.mentioned_image(subject, abs, stat, info.as_ref(), turn);
             }
-            Err(failure) => turn.decide(subject, Verdict::FAILED, failure.message(), None),
+            Err(failure) => turn.decide(subject, Verdict::Failed, failure.message(), None),
         }
     }
 
@@ -297,9 +297,9 @@ impl Session {
         let plan = plan_image(info, stat.size, &self.profile.read);
         for step in &plan.steps {
             let verdict = if step.accepted {
-                Verdict::INCLUDED
+                Verdict::Included
             } else {
-                Verdict::SKIPPED
+                Verdict::Skipped
             };
             let detail = format!(
                 "{:?}, about {} bytes, {} tokens",
@@ -363,7 +363,7 @@ impl Session {
              nothing for it (Q20)",
             stat.mtime_ms
         );
-        turn.decide(subject, Verdict::ALREADY_IN_CONTEXT, reason, None);
+        turn.decide(subject, Verdict::AlreadyInContext, reason, None);
     }
 
     /// §3.7 step 7: too large or too many tokens → the first 2000 lines, with a note.
@@ -378,7 +378,7 @@ impl Session {
         if self.deny.check(abs, &self.cwd).is_some() {
             turn.decide(
                 subject,
-                Verdict::DENIED,
+                Verdict::Denied,
                 format!("{abs} is denied by the permission settings"),
                 None,
             );
@@ -405,14 +405,14 @@ impl Session {
                 self.remember_read(abs, &done, offset, Some(TRUNCATED_READ_LINES));
                 turn.decide(
                     subject,
-                    Verdict::TRUNCATED,
+                    Verdict::Truncated,
                     format!("{abs} was cut to its first lines"),
                     Some(error.to_string()),
                 );
             }
             Err(failure) => turn.decide(
                 subject,
-                Verdict::TOO_LARGE,
+                Verdict::TooLarge,
                 failure.message(),
                 Some(error.to_string()),
             ),
@@ -457,7 +457,7 @@ impl Session {
             Err(error) => {
                 turn.decide(
                     subject,
-                    Verdict::FAILED,
+                    Verdict::Failed,
                     format!("{abs} could not be read"),
                     Some(error.to_string()),
                 );
@@ -475,7 +475,7 @@ impl Session {
                     "{} pages: more than a mention reads at once",
                     plan.effective_page_count
                 );
-                turn.decide(subject, Verdict::INCLUDED, reason, None);
+                turn.decide(subject, Verdict::Included, reason, None);
             }
             PdfOutcome::Note { text } => {
                 let input = format!("{{\"file_path\":{}}}", json_string(abs));
@@ -483,7 +483,7 @@ impl Session {
                 let apart = self.profile.attachments.file_parts_as_messages;
                 turn.attach_parts("file", Some(abs), &parts, apart, method);
                 let reason = "a short PDF: only a one-line note reaches the model, the document is dropped (Q19)";
-                turn.decide(subject, Verdict::INCLUDED, reason.into(), None);
+                turn.decide(subject, Verdict::Included, reason.into(), None);
             }
             PdfOutcome::Document => {
                 turn.attach(
@@ -499,7 +499,7 @@ impl Session {
                     "a short PDF, sent as a document of {} pages",
                     plan.effective_page_count
                 );
-                turn.decide(subject, Verdict::INCLUDED, reason, None);
+                turn.decide(subject, Verdict::Included, reason, None);
             }
         }
     }

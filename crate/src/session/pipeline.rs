@@ -138,7 +138,7 @@ impl Session {
             self.run_reminder(reminders::queued_commands, prompt, &facts, &mut out);
             out.decide(
                 "attachments",
-                Verdict::SKIPPED,
+                Verdict::Skipped,
                 "attachments are switched off (CLAUDE_CODE_DISABLE_ATTACHMENTS or --bare): only \
                  queued commands are delivered"
                     .into(),
@@ -152,7 +152,7 @@ impl Session {
             if !self.profile.attachments.reminders {
                 out.decide(
                     "reminders",
-                    Verdict::SKIPPED,
+                    Verdict::Skipped,
                     "this profile sends no reminder attachments (Codex CLI has none of Claude \
                      Code's)"
                         .into(),
@@ -166,7 +166,7 @@ impl Session {
         if self.work_left == 0 {
             out.decide(
                 "attachment pass",
-                Verdict::OVER_BUDGET,
+                Verdict::OverBudget,
                 "the pass's work budget ran out (it stands in for the original's 1000 ms \
                  deadline); file work after that point was cancelled"
                     .into(),
@@ -374,7 +374,7 @@ impl Session {
                     MemoryGate::Denied(rule) => {
                         let reason = "relevant memories: a memory file the permission \
                                       settings deny (Q15 fixed)";
-                        out.decide(path, Verdict::DENIED, reason.into(), Some(rule));
+                        out.decide(path, Verdict::Denied, reason.into(), Some(rule));
                         false
                     }
                     MemoryGate::Allowed | MemoryGate::SentAnyway(_) => true,
@@ -411,13 +411,13 @@ impl Session {
                 for path in &surfaced {
                     if let MemoryGate::SentAnyway(rule) = self.memory_gate(path) {
                         let reason = sent_anyway("relevant memories");
-                        out.decide(path, Verdict::INCLUDED, reason, Some(rule));
+                        out.decide(path, Verdict::Included, reason, Some(rule));
                     }
                 }
                 self.remember_memories(&surfaced, &files);
             }
             Err(CollectorFailure(reason)) => {
-                out.decide("relevant_memories", Verdict::FAILED, reason, Some(dir));
+                out.decide("relevant_memories", Verdict::Failed, reason, Some(dir));
             }
         }
         out
@@ -522,7 +522,7 @@ impl Session {
             for file in files {
                 out.decide(
                     &file.path,
-                    Verdict::SKIPPED,
+                    Verdict::Skipped,
                     "a headless session does not put memory files in the read-file state, so \
                      a later change to this one is not reported"
                         .into(),
@@ -535,7 +535,7 @@ impl Session {
         if !startup && !self.profile.file_context.reseed_memory_after_compaction {
             out.decide(
                 "eager memory",
-                Verdict::SKIPPED,
+                Verdict::Skipped,
                 "the user context was computed again after a compaction, but the original puts \
                  the memory files in the read-file state only at startup (REPL onInit): a \
                  restored one keeps its restore's entry, the others are no longer watched"
@@ -588,7 +588,7 @@ impl Session {
             let mut kept = Collected::default();
             kept.decide(
                 "user context",
-                Verdict::SKIPPED,
+                Verdict::Skipped,
                 "the compaction ran inside a turn, which keeps the user context it began with \
                  (as the original's query does): CLAUDE.md and the date are computed again at \
                  the next human turn"
@@ -635,7 +635,7 @@ impl Session {
             self.work_left = 0;
             out.decide(
                 subject,
-                Verdict::OVER_BUDGET,
+                Verdict::OverBudget,
                 "the pass's work budget ran out before this file could be read (the budget \
                  stands in for the original's 1000 ms deadline)"
                     .into(),

@@ -86,7 +86,7 @@ export type Frequency = "throttled" | "delta" | "first-then-incremental" | "even
 /** Something added to the model's context, rendered as the model sees it ("" for kinds that render to nothing). */
 export interface Attachment { kind: string; frequency: Frequency; path?: string; tokens: number; text: string; payloadUnits?: number }
 /** What a decision concluded. */
-export type Verdict = "included" | "truncated" | "silent" | "denied" | "too-large" | "already-in-context" | "unchanged" | "evicted" | "skipped" | "not-found" | "failed" | "throttled" | "over-budget" | "excluded";
+export type Verdict = "included" | "truncated" | "silent" | "denied" | "too-large" | "already-in-context" | "unchanged" | "evicted" | "skipped" | "not-found" | "failed" | "throttled" | "over-budget" | "excluded" | "cleared" | "masked" | "dropped" | "replaced" | "not-applied" | "needed" | "kept" | "moved";
 /** Something considered, with what was decided and why (denied, too large, unchanged…). */
 export interface Decision { subject: string; verdict: Verdict; reason: string; detail?: string }
 /** Which kind of round a step was. */

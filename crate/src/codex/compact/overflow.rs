@@ -57,7 +57,7 @@ pub fn remove_first_item(items: &mut Vec<Item>) -> Vec<Decision> {
 fn removed(item: &Item, reason: &str) -> Decision {
     Decision {
         subject: item_label(item),
-        verdict: Verdict::OVER_BUDGET,
+        verdict: Verdict::OverBudget,
         reason: String::from(reason),
         detail: None,
     }

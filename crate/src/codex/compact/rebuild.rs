@@ -34,7 +34,7 @@ pub fn build_compacted_history(user_messages: &[String], summary_text: &str) -> 
 /// let texts: Vec<_> = edit.items.iter().filter_map(|item| item.message_text()).collect();
 /// assert_eq!(texts[0], format!("{}…4 tokens truncated…{}", "y".repeat(12), "y".repeat(12)));
 /// assert_eq!(texts[1..], ["go on", "SUMMARY"]);
-/// let verdicts: Vec<_> = edit.decisions.iter().map(|d| d.verdict).collect();
+/// let verdicts: Vec<_> = edit.decisions.iter().map(|d| d.verdict.as_str()).collect();
 /// assert_eq!(verdicts, ["over-budget", "truncated", "included", "included"]);
 /// ```
 pub fn build_compacted_history_within(
@@ -76,7 +76,7 @@ pub fn build_compacted_history_within(
     items.push(Item::text(Role::User, summary));
     decisions.push(Decision {
         subject: String::from("summary"),
-        verdict: Verdict::INCLUDED,
+        verdict: Verdict::Included,
         reason: String::from("installed last, as a user message (X3)"),
         detail: Some(format!("{} tokens", approx_token_count(summary))),
     });
@@ -86,7 +86,7 @@ pub fn build_compacted_history_within(
 fn kept_whole(subject: String, tokens: u64, remaining: u64) -> Decision {
     Decision {
         subject,
-        verdict: Verdict::INCLUDED,
+        verdict: Verdict::Included,
         reason: String::from("kept whole: it fits the retained-message budget, newest first (X5)"),
         detail: Some(format!("{tokens} tokens; {remaining} were left")),
     }
@@ -95,7 +95,7 @@ fn kept_whole(subject: String, tokens: u64, remaining: u64) -> Decision {
 fn cut(subject: String, tokens: u64, remaining: u64) -> Decision {
     Decision {
         subject,
-        verdict: Verdict::TRUNCATED,
+        verdict: Verdict::Truncated,
         reason: String::from(
             "middle-truncated to the budget left; older messages are dropped (X5)",
         ),
@@ -106,7 +106,7 @@ fn cut(subject: String, tokens: u64, remaining: u64) -> Decision {
 fn dropped(subject: String, tokens: u64, budget: u64) -> Decision {
     Decision {
         subject,
-        verdict: Verdict::OVER_BUDGET,
+        verdict: Verdict::OverBudget,
         reason: format!(
             "dropped: newer messages used the retained-message budget of {budget} tokens (X5)"
         ),
@@ -224,7 +224,7 @@ mod tests {
             edit.items[0].message_text().as_deref(),
             Some(NO_SUMMARY_AVAILABLE)
         );
-        assert_eq!(edit.decisions[0].verdict, Verdict::OVER_BUDGET);
+        assert_eq!(edit.decisions[0].verdict, Verdict::OverBudget);
     }
 
     #[test]
@@ -232,7 +232,7 @@ mod tests {
         let messages = [String::from("old"), String::from("12345678")];
         let edit = build_compacted_history_within(&messages, "S", 2);
         assert_eq!(edit.items.len(), 2);
-        assert_eq!(edit.decisions[0].verdict, Verdict::OVER_BUDGET);
-        assert_eq!(edit.decisions[1].verdict, Verdict::INCLUDED);
+        assert_eq!(edit.decisions[0].verdict, Verdict::OverBudget);
+        assert_eq!(edit.decisions[1].verdict, Verdict::Included);
     }
 }

@@ -25,7 +25,7 @@ use crate::vocabulary::{Decision, Verdict};
 /// ];
 /// let edit = process_remote_compacted_history(output);
 /// assert_eq!(edit.items.len(), 2);
-/// assert_eq!(edit.decisions[0].verdict, "excluded");
+/// assert_eq!(edit.decisions[0].verdict.as_str(), "excluded");
 /// ```
 pub fn process_remote_compacted_history(items: Vec<Item>) -> HistoryEdit {
     let mut kept = Vec::with_capacity(items.len());
@@ -35,7 +35,7 @@ pub fn process_remote_compacted_history(items: Vec<Item>) -> HistoryEdit {
             None => kept.push(item),
             Some(reason) => decisions.push(Decision {
                 subject: item_label(&item),
-                verdict: Verdict::EXCLUDED,
+                verdict: Verdict::Excluded,
                 reason: String::from(reason),
                 detail: None,
             }),

@@ -91,7 +91,7 @@ pub fn initial_context(
     decide(
         &mut out.decisions,
         "permissions",
-        Verdict::INCLUDED,
+        Verdict::Included,
         "always sent",
     );
     push_optional(
@@ -114,7 +114,7 @@ pub fn initial_context(
             developer.push(listed.text);
             out.decisions.extend(listed.decisions);
         }
-        None => decide(&mut out.decisions, "skills", Verdict::SKIPPED, "no skills"),
+        None => decide(&mut out.decisions, "skills", Verdict::Skipped, "no skills"),
     }
     let mut user: Vec<String> = Vec::new();
     push_optional(
@@ -128,7 +128,7 @@ pub fn initial_context(
     decide(
         &mut out.decisions,
         "environment_context",
-        Verdict::INCLUDED,
+        Verdict::Included,
         "always sent",
     );
     out.items.extend(message(rules, Role::Developer, developer));
@@ -144,19 +144,19 @@ pub(crate) fn model_switch_section(
     decisions: &mut Vec<Decision>,
 ) -> Option<String> {
     let (verdict, reason) = match previous_model {
-        None => (Verdict::SKIPPED, "no previous regular turn"),
+        None => (Verdict::Skipped, "no previous regular turn"),
         Some(previous) if previous == settings.model => {
-            (Verdict::UNCHANGED, "same model as the previous turn")
+            (Verdict::Unchanged, "same model as the previous turn")
         }
         Some(_) if settings.model_instructions.is_empty() => (
-            Verdict::SKIPPED,
+            Verdict::Skipped,
             "the new model has no instructions to send",
         ),
         Some(_) => {
             decide(
                 decisions,
                 "model_switch",
-                Verdict::INCLUDED,
+                Verdict::Included,
                 "the model changed",
             );
             return Some(model_switch(&settings.model_instructions));
@@ -173,16 +173,16 @@ pub(crate) fn model_switch_section(
 fn personality_section(settings: &TurnSettings, decisions: &mut Vec<Decision>) -> Option<String> {
     let personality = settings.effective_personality();
     let (verdict, reason) = match personality_message(personality) {
-        None => (Verdict::SKIPPED, "the personality in force has no message"),
+        None => (Verdict::Skipped, "the personality in force has no message"),
         Some(_) if settings.personality_is_baked() => (
-            Verdict::SKIPPED,
+            Verdict::Skipped,
             "the base instructions were rendered for this model and personality",
         ),
         Some(message) => {
             decide(
                 decisions,
                 "personality",
-                Verdict::INCLUDED,
+                Verdict::Included,
                 "the base instructions do not carry the personality in force",
             );
             return Some(personality_spec(message));
@@ -202,18 +202,13 @@ fn push_optional(
     match text.filter(|text| !text.is_empty()) {
         Some(text) => {
             sections.push(render(text));
-            decide(decisions, subject, Verdict::INCLUDED, "set");
+            decide(decisions, subject, Verdict::Included, "set");
         }
-        None => decide(decisions, subject, Verdict::SKIPPED, "not set"),
+        None => decide(decisions, subject, Verdict::Skipped, "not set"),
     }
 }
 
-pub(crate) fn decide(
-    decisions: &mut Vec<Decision>,
-    subject: &str,
-    verdict: &'static str,
-    reason: &str,
-) {
+pub(crate) fn decide(decisions: &mut Vec<Decision>, subject: &str, verdict: Verdict, reason: &str) {
     decisions.push(Decision {
         subject: subject.into(),
         verdict,

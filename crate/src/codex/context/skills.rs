@@ -82,7 +82,7 @@ pub struct SkillsInstructions {
 /// // to what fits, the skill stays listed
 /// let out = skills_instructions(&[skill], Some(500)).unwrap();
 /// assert!(out.text.contains("\n- pdf: xxxxxxxx (file: /s/pdf/SKILL.md)\n"));
-/// assert_eq!(out.decisions[0].verdict, "truncated");
+/// assert_eq!(out.decisions[0].verdict.as_str(), "truncated");
 /// ```
 pub fn skills_instructions(
     skills: &[Skill],
@@ -99,12 +99,12 @@ pub fn skills_instructions(
     let mut decisions = Vec::new();
     for (skill, kept) in ordered.iter().zip(kept) {
         let (verdict, reason) = match kept {
-            None => (Verdict::OVER_BUDGET, "the skills list's budget is spent"),
+            None => (Verdict::OverBudget, "the skills list's budget is spent"),
             Some(chars) if chars < skill.description.chars().count() => (
-                Verdict::TRUNCATED,
+                Verdict::Truncated,
                 "the description was shortened to fit the skills list's budget",
             ),
-            Some(_) => (Verdict::INCLUDED, "listed in full"),
+            Some(_) => (Verdict::Included, "listed in full"),
         };
         if let Some(chars) = kept {
             lines.push(skill_line(skill, chars));
@@ -292,8 +292,8 @@ mod tests {
         assert_eq!(listed.len(), 2);
         let cost: u64 = listed.iter().map(|l| codex_tokens(l)).sum();
         assert!((39..=40).contains(&cost), "{cost}");
-        assert_eq!(out.decisions[0].verdict, Verdict::TRUNCATED);
-        assert_eq!(out.decisions[1].verdict, Verdict::INCLUDED);
+        assert_eq!(out.decisions[0].verdict, Verdict::Truncated);
+        assert_eq!(out.decisions[1].verdict, Verdict::Included);
     }
 
     #[test]
@@ -303,7 +303,7 @@ mod tests {
         let over = out
             .decisions
             .iter()
-            .filter(|d| d.verdict == Verdict::OVER_BUDGET)
+            .filter(|d| d.verdict == Verdict::OverBudget)
             .count();
         assert!(over > 0 && over < 50);
         assert!(skills_instructions(&[], None).is_none());

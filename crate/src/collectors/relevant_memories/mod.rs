@@ -9,22 +9,22 @@
 //! # Steps
 //!
 //! 1. **Gate.** Nothing is prefetched when the prompt, trimmed, holds no whitespace (a
-//!    single word, [`Verdict::SKIPPED`]) or when the relevant memories still in the
-//!    transcript reach `memory_session_cap` UTF-16 units ([`Verdict::OVER_BUDGET`]).
+//!    single word, [`Verdict::Skipped`]) or when the relevant memories still in the
+//!    transcript reach `memory_session_cap` UTF-16 units ([`Verdict::OverBudget`]).
 //! 2. **Scan.** The candidates are ordered newest first (mtime descending, then path) and
 //!    the first [`MAX_SCANNED_FILES`] `.md` files are scanned; the auto-memory index
 //!    `MEMORY.md` is not a candidate (it is loaded with the system prompt). Paths surfaced
-//!    earlier in the session and paths in the read-file state are [`Verdict::EXCLUDED`].
+//!    earlier in the session and paths in the read-file state are [`Verdict::Excluded`].
 //! 3. **Choose** at most `memories_per_turn` (5):
 //!    * the host's selection, in the host's order; a path that is not a candidate is
-//!      [`Verdict::NOT_FOUND`], candidates it did not name are [`Verdict::SKIPPED`];
+//!      [`Verdict::NotFound`], candidates it did not name are [`Verdict::Skipped`];
 //!    * otherwise the keyword scorer (below).
 //! 4. **Read** each chosen file as `readFileInRange(path, 0, 200, 4096,
 //!    {truncateOnByteLimit})` does ([`memory_excerpt`]): whole lines that fit in 200 lines
 //!    and 4096 bytes, then, when cut, `\n\n> ` and a note naming the reason (`4096 byte
 //!    limit` or `first 200 lines`) and the path.
 //! 5. **Budget.** The session cap counts the UTF-16 units of memory contents: a memory
-//!    that would take the session past it is left out ([`Verdict::OVER_BUDGET`]). Claude
+//!    that would take the session past it is left out ([`Verdict::OverBudget`]). Claude
 //!    Code only checks the cap before the prefetch, so it can end a turn over it; here the
 //!    cap is never exceeded.
 //! 6. **Emit** one `relevant_memories` attachment per memory, text
@@ -137,7 +137,7 @@ pub struct RelevantMemoryInput<'a> {
 /// let mut out = Collected::default();
 /// let one_word = RelevantMemoryInput { prompt: " deploy ", ..input };
 /// assert!(relevant_memories(&one_word, &rules, TokenMethod::ClaudeCode, &mut out).is_empty());
-/// assert_eq!(out.decisions[0].verdict, "skipped");
+/// assert_eq!(out.decisions[0].verdict.as_str(), "skipped");
 /// ```
 pub fn relevant_memories(
     input: &RelevantMemoryInput<'_>,
@@ -160,7 +160,7 @@ pub fn relevant_memories(
 fn gate(input: &RelevantMemoryInput<'_>, rules: &AttachmentRules, out: &mut Collected) -> bool {
     if !crate::js::trim(input.prompt).contains(crate::js::is_whitespace) {
         let reason = "The prompt is a single word, too little to choose memories by.";
-        out.decide(KIND, Verdict::SKIPPED, reason.into(), None);
+        out.decide(KIND, Verdict::Skipped, reason.into(), None);
         return false;
     }
     if input.session_units >= rules.memory_session_cap {
@@ -169,12 +169,12 @@ fn gate(input: &RelevantMemoryInput<'_>, rules: &AttachmentRules, out: &mut Coll
             "{} of {} UTF-16 units",
             input.session_units, rules.memory_session_cap
         );
-        out.decide(KIND, Verdict::OVER_BUDGET, reason.into(), Some(detail));
+        out.decide(KIND, Verdict::OverBudget, reason.into(), Some(detail));
         return false;
     }
     if input.candidates.is_empty() {
         let reason = "The memory directory holds no memory files.";
-        out.decide(KIND, Verdict::SKIPPED, reason.into(), None);
+        out.decide(KIND, Verdict::Skipped, reason.into(), None);
         return false;
     }
     true
@@ -192,27 +192,27 @@ fn scan<'c>(input: &RelevantMemoryInput<'c>, out: &mut Collected) -> Vec<&'c Mem
         let base = path.rsplit('/').next().unwrap_or(path);
         let (verdict, reason) = if !seen.insert(path) {
             (
-                Verdict::SKIPPED,
+                Verdict::Skipped,
                 "Listed twice; the newest copy was considered.",
             )
         } else if !path.ends_with(".md") {
-            (Verdict::SKIPPED, "Not a Markdown file.")
+            (Verdict::Skipped, "Not a Markdown file.")
         } else if base == "MEMORY.md" {
             (
-                Verdict::SKIPPED,
+                Verdict::Skipped,
                 "The memory index, loaded with the system prompt.",
             )
         } else if scanned == MAX_SCANNED_FILES {
             (
-                Verdict::OVER_BUDGET,
+                Verdict::OverBudget,
                 "Older than the 200 newest memory files scanned.",
             )
         } else {
             scanned += 1;
             if input.surfaced.contains(path) {
-                (Verdict::EXCLUDED, "Surfaced earlier in this session.")
+                (Verdict::Excluded, "Surfaced earlier in this session.")
             } else if (input.in_file_state)(path) {
-                (Verdict::EXCLUDED, "Already in the read-file state.")
+                (Verdict::Excluded, "Already in the read-file state.")
             } else {
                 eligible.push(candidate);
                 continue;
@@ -256,20 +256,20 @@ fn host_choice<'c>(
                     "The host chose more than {} memories for one prompt.",
                     rules.memories_per_turn
                 );
-                out.decide(path, Verdict::OVER_BUDGET, reason, None);
+                out.decide(path, Verdict::OverBudget, reason, None);
             }
             // A candidate that was not eligible has its decision from the scan already.
             None if known => {}
             None => {
                 let reason = "The host chose a file that is not in the memory directory.";
-                out.decide(path, Verdict::NOT_FOUND, reason.into(), None);
+                out.decide(path, Verdict::NotFound, reason.into(), None);
             }
         }
     }
     for candidate in eligible {
         if !named.contains(candidate.path) {
             let reason = "The host did not choose it.";
-            out.decide(candidate.path, Verdict::SKIPPED, reason.into(), None);
+            out.decide(candidate.path, Verdict::Skipped, reason.into(), None);
         }
     }
     chosen
@@ -295,13 +295,13 @@ fn scored_choice<'c>(
         if score == 0 {
             let reason = "No word of the prompt matches its name, description, file name or \
                           first lines.";
-            out.decide(candidate.path, Verdict::SKIPPED, reason.into(), detail);
+            out.decide(candidate.path, Verdict::Skipped, reason.into(), detail);
         } else if chosen.len() == rules.memories_per_turn {
             let reason = format!(
                 "{} memories with higher or equal scores, or newer, were chosen first.",
                 rules.memories_per_turn
             );
-            out.decide(candidate.path, Verdict::OVER_BUDGET, reason, detail);
+            out.decide(candidate.path, Verdict::OverBudget, reason, detail);
         } else {
             chosen.push(Chosen {
                 candidate,
@@ -337,7 +337,7 @@ fn surface(
                 "{chooser}; {units} UTF-16 units, {used} of {} used",
                 rules.memory_session_cap
             );
-            out.decide(path, Verdict::OVER_BUDGET, reason.into(), Some(detail));
+            out.decide(path, Verdict::OverBudget, reason.into(), Some(detail));
             continue;
         }
         used += units;
@@ -349,11 +349,11 @@ fn surface(
         }
         let (verdict, reason, detail) = match &excerpt.truncation {
             Some(cut) => (
-                Verdict::TRUNCATED,
+                Verdict::Truncated,
                 "Relevant to the prompt; cut to fit one memory's limits.",
                 format!("{chooser}; cut at the {cut}"),
             ),
-            None => (Verdict::INCLUDED, "Relevant to the prompt.", chooser),
+            None => (Verdict::Included, "Relevant to the prompt.", chooser),
         };
         out.decide(path, verdict, reason.into(), Some(detail));
         surfaced.push(String::from(path));
@@ -402,7 +402,7 @@ mod tests {
     fn the_session_cap_gates_the_prefetch() {
         let (paths, out) = run("deploy it", &[memory("/m/a.md", 1)], None, 60 * 1024);
         assert!(paths.is_empty());
-        assert_eq!(out.decisions[0].verdict, Verdict::OVER_BUDGET);
+        assert_eq!(out.decisions[0].verdict, Verdict::OverBudget);
     }
 
     #[test]
@@ -421,7 +421,7 @@ mod tests {
         let candidates = [memory("/m/MEMORY.md", 1), memory("/m/a.txt", 1)];
         let (paths, out) = run("deploy it", &candidates, None, 0);
         assert!(paths.is_empty());
-        assert!(out.decisions.iter().all(|d| d.verdict == Verdict::SKIPPED));
+        assert!(out.decisions.iter().all(|d| d.verdict == Verdict::Skipped));
     }
 
     #[test]
@@ -431,6 +431,6 @@ mod tests {
         let (paths, out) = run("deploy it", &candidates, Some(&host), 0);
         assert_eq!(paths, vec!["/m/a.md"]);
         let verdicts: Vec<_> = out.decisions.iter().map(|d| d.verdict).collect();
-        assert_eq!(verdicts, vec![Verdict::EXCLUDED, Verdict::INCLUDED]);
+        assert_eq!(verdicts, vec![Verdict::Excluded, Verdict::Included]);
     }
 }

@@ -45,7 +45,7 @@ pub fn date_change(
     );
     out.decide(
         "date_change",
-        Verdict::INCLUDED,
+        Verdict::Included,
         "the local date changed since the last pass".into(),
         Some(format!("{previous} → {}", input.today)),
     );
@@ -148,7 +148,7 @@ pub fn compaction_reminder(
     if rules.compaction_reminder_once && state.compaction_reminded {
         out.decide(
             "compaction_reminder",
-            Verdict::THROTTLED,
+            Verdict::Throttled,
             "already sent since the conversation crossed its threshold".into(),
             detail,
         );
@@ -163,7 +163,7 @@ pub fn compaction_reminder(
     );
     out.decide(
         "compaction_reminder",
-        Verdict::INCLUDED,
+        Verdict::Included,
         format!(
             "the conversation holds at least {}% of the effective window",
             rules.compaction_reminder_percent

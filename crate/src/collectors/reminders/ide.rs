@@ -73,7 +73,7 @@ pub fn ide_selection(
     let content = if cut {
         out.decide(
             &selection.path,
-            Verdict::TRUNCATED,
+            Verdict::Truncated,
             format!(
                 "the IDE selection is cut to its first {} characters",
                 rules.selection_cap
@@ -143,7 +143,7 @@ pub fn diagnostics(
     if !input.has_tool("Bash") {
         out.decide(
             "diagnostics",
-            Verdict::SKIPPED,
+            Verdict::Skipped,
             "diagnostics are only sent when the Bash tool is available to act on them".into(),
             None,
         );
@@ -154,7 +154,7 @@ pub fn diagnostics(
     if summary.len() < full.len() {
         out.decide(
             "diagnostics",
-            Verdict::TRUNCATED,
+            Verdict::Truncated,
             format!(
                 "the diagnostics summary is cut to {} characters",
                 rules.diagnostics_cap
@@ -223,7 +223,7 @@ fn denied(input: &PassInput<'_>, path: &str, kind: &str, out: &mut Collected) ->
     };
     out.decide(
         path,
-        Verdict::DENIED,
+        Verdict::Denied,
         format!("a Read deny rule keeps {kind} out"),
         Some(rule),
     );

@@ -134,7 +134,7 @@ pub fn skill_listing(
         if used.saturating_add(cost) > budget {
             out.decide(
                 &skill.name,
-                Verdict::OVER_BUDGET,
+                Verdict::OverBudget,
                 "the skill listing's character budget is spent".into(),
                 Some(format!(
                     "{cost} characters needed, {} of {budget} left",
@@ -148,7 +148,7 @@ pub fn skill_listing(
         if cut {
             out.decide(
                 &skill.name,
-                Verdict::TRUNCATED,
+                Verdict::Truncated,
                 format!(
                     "description cut to {} characters in the skill listing",
                     rules.skill_description_cap
@@ -173,7 +173,7 @@ pub fn skill_listing(
     );
     out.decide(
         "skill_listing",
-        Verdict::INCLUDED,
+        Verdict::Included,
         reason,
         Some(format!("{used} of {budget} characters")),
     );
@@ -219,7 +219,7 @@ fn announce(
     out.attach(kind, None, text, method);
     out.decide(
         kind,
-        Verdict::INCLUDED,
+        Verdict::Included,
         format!(
             "{} added, {} removed since the last announcement",
             added.len(),

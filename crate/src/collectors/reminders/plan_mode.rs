@@ -49,7 +49,7 @@ pub fn plan_mode(
         );
         out.decide(
             "plan_mode_reentry",
-            Verdict::INCLUDED,
+            Verdict::Included,
             "plan mode was entered again and the earlier plan file still exists".into(),
             Some(String::from(input.plan_file)),
         );
@@ -80,7 +80,7 @@ pub fn plan_mode_exit(
     if input.mode == PermissionMode::Plan {
         out.decide(
             "plan_mode_exit",
-            Verdict::SKIPPED,
+            Verdict::Skipped,
             "plan mode is on again, so its exit is not announced".into(),
             None,
         );
@@ -95,7 +95,7 @@ pub fn plan_mode_exit(
     );
     out.decide(
         "plan_mode_exit",
-        Verdict::INCLUDED,
+        Verdict::Included,
         "plan mode was left since the last pass".into(),
         None,
     );
@@ -142,7 +142,7 @@ pub fn auto_mode_exit(
     out.attach("auto_mode_exit", None, wording::auto_mode_exit(), method);
     out.decide(
         "auto_mode_exit",
-        Verdict::INCLUDED,
+        Verdict::Included,
         "auto mode was left since the last pass".into(),
         None,
     );
@@ -168,7 +168,7 @@ fn throttled(
     }
     out.decide(
         subject,
-        Verdict::THROTTLED,
+        Verdict::Throttled,
         format!(
             "{turns} of {} human turns since the last reminder",
             rules.plan_turns_between
@@ -182,7 +182,7 @@ fn included(subject: &str, since: &str, count: u64, full: bool, out: &mut Collec
     let variant = if full { "full" } else { "sparse" };
     out.decide(
         subject,
-        Verdict::INCLUDED,
+        Verdict::Included,
         format!("{variant} reminder, number {count} since {since}"),
         None,
     );

@@ -66,7 +66,7 @@ pub fn todo_reminders(
     {
         out.decide(
             variant.kind,
-            Verdict::THROTTLED,
+            Verdict::Throttled,
             format!(
                 "{} of {} {unit} since the list was last written (or since the start), {} of {} \
                  since the last nudge",
@@ -87,7 +87,7 @@ pub fn todo_reminders(
     out.attach(variant.kind, None, text, method);
     out.decide(
         variant.kind,
-        Verdict::INCLUDED,
+        Verdict::Included,
         format!(
             "{} {unit} since the list was last written (or since the start), {} since the last \
              nudge",

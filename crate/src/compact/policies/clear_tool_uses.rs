@@ -17,10 +17,11 @@ use alloc::vec::Vec;
 
 use super::{
     decision, not_applied, outcome, record_tokens, result_subject, thousands, total_tokens,
-    PolicyOutcome, PolicyVerdict,
+    PolicyOutcome,
 };
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
+use crate::vocabulary::Verdict;
 
 /// The policy's id.
 pub const POLICY_ID: &str = "anthropic.clear_tool_uses";
@@ -278,7 +279,7 @@ fn clear(
             after[c.call] = cleared_input(&after[c.call]);
             decisions.push(decision(
                 &subject,
-                PolicyVerdict::CLEARED,
+                Verdict::Cleared,
                 String::from("input cleared: older than the tool uses kept"),
                 Some(alloc::format!("{} tokens freed", thousands(c.input_saving))),
             ));
@@ -291,7 +292,7 @@ fn clear(
             }
             decisions.push(decision(
                 &subject,
-                PolicyVerdict::CLEARED,
+                Verdict::Cleared,
                 String::from("result cleared: older than the tool uses kept"),
                 Some(alloc::format!(
                     "{} tokens freed",
@@ -305,7 +306,7 @@ fn clear(
     }
     decisions.push(decision(
         POLICY_ID,
-        PolicyVerdict::CLEARED,
+        Verdict::Cleared,
         alloc::format!(
             "cleared {cleared_uses} tool uses, {} input tokens",
             thousands(clearable)

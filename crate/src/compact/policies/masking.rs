@@ -21,12 +21,10 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{
-    decision, not_applied, outcome, result_subject, thousands, tool_names, PolicyOutcome,
-    PolicyVerdict,
-};
+use super::{decision, not_applied, outcome, result_subject, thousands, tool_names, PolicyOutcome};
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{Message, Record};
+use crate::vocabulary::Verdict;
 
 /// The policy's id.
 pub const POLICY_ID: &str = "swe.observation_mask";
@@ -199,7 +197,7 @@ pub fn apply(records: &[Message], params: &MaskingParams, method: TokenMethod) -
             if estimate_tokens(&text, method, None) > before {
                 decisions.push(decision(
                     &subject,
-                    PolicyVerdict::NOT_APPLIED,
+                    Verdict::NotApplied,
                     String::from("shorter than its placeholder"),
                     None,
                 ));
@@ -208,7 +206,7 @@ pub fn apply(records: &[Message], params: &MaskingParams, method: TokenMethod) -
             result.content = text;
             decisions.push(decision(
                 &subject,
-                PolicyVerdict::MASKED,
+                Verdict::Masked,
                 reason,
                 Some(alloc::format!(
                     "{lines} lines, {} tokens",

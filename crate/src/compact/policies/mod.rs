@@ -19,12 +19,13 @@
 //! `tool_use_id`, and a dropped call takes its result with it.
 //!
 //! ```
-//! use context_assembly::compact::policies::{masking, PolicyVerdict};
+//! use context_assembly::compact::policies::masking;
+//! use context_assembly::vocabulary::Verdict;
 //! use context_assembly::tokens::TokenMethod;
 //! // An empty transcript is not an error: nothing changes, and the decision says why.
 //! let outcome = masking::apply(&[], &masking::MaskingParams::default(), TokenMethod::Calibrated);
 //! assert!(outcome.records.is_empty());
-//! assert_eq!(outcome.decisions[0].verdict, PolicyVerdict::NOT_APPLIED);
+//! assert_eq!(outcome.decisions[0].verdict, Verdict::NotApplied);
 //! ```
 
 pub mod clear_tool_uses;
@@ -40,6 +41,7 @@ use alloc::vec::Vec;
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
 use crate::vocabulary::Decision;
+use crate::vocabulary::Verdict;
 
 /// What a policy made of the records.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,22 +56,6 @@ pub struct PolicyOutcome {
     pub tokens_after: u64,
     /// How many leading records are unchanged: the prompt-cache prefix the policy keeps intact.
     pub prefix_kept: usize,
-}
-
-/// The verdicts of policy decisions, beside [`crate::vocabulary::Verdict`]'s.
-pub struct PolicyVerdict;
-
-impl PolicyVerdict {
-    /// A tool result's (or a call's input's) content was replaced by a placeholder.
-    pub const CLEARED: &'static str = "cleared";
-    /// An observation was replaced by a placeholder that says how much it held (§9).
-    pub const MASKED: &'static str = "masked";
-    /// A record was removed.
-    pub const DROPPED: &'static str = "dropped";
-    /// A record's text was replaced by a notice (§2.5).
-    pub const REPLACED: &'static str = "replaced";
-    /// The policy looked and chose not to act; the reason says why.
-    pub const NOT_APPLIED: &'static str = "not-applied";
 }
 
 /// The tokens one record costs with `method`: a prompt's text, an assistant block's text or
@@ -142,16 +128,11 @@ fn not_applied(
     reason: String,
     method: TokenMethod,
 ) -> PolicyOutcome {
-    let decision = decision(policy, PolicyVerdict::NOT_APPLIED, reason, None);
+    let decision = decision(policy, Verdict::NotApplied, reason, None);
     outcome(records, records.to_vec(), alloc::vec![decision], method)
 }
 
-fn decision(
-    subject: &str,
-    verdict: &'static str,
-    reason: String,
-    detail: Option<String>,
-) -> Decision {
+fn decision(subject: &str, verdict: Verdict, reason: String, detail: Option<String>) -> Decision {
     Decision {
         subject: subject.into(),
         verdict,

@@ -15,12 +15,10 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{
-    decision, not_applied, outcome, result_subject, thousands, tool_names, PolicyOutcome,
-    PolicyVerdict,
-};
+use super::{decision, not_applied, outcome, result_subject, thousands, tool_names, PolicyOutcome};
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{Message, Record};
+use crate::vocabulary::Verdict;
 
 /// The policy's id.
 pub const POLICY_ID: &str = "opencode.prune";
@@ -117,7 +115,7 @@ pub fn apply(records: &[Message], params: &PruneParams, method: TokenMethod) -> 
         let tool = names.get(result.tool_use_id.as_str()).copied();
         decisions.push(decision(
             &result_subject(&result.tool_use_id, tool),
-            PolicyVerdict::CLEARED,
+            Verdict::Cleared,
             alloc::format!(
                 "older than the newest {} tokens of tool output",
                 thousands(params.protect_recent_tokens)

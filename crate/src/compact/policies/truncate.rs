@@ -17,12 +17,11 @@ use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{
-    decision, not_applied, outcome, thousands, total_tokens, PolicyOutcome, PolicyVerdict,
-};
+use super::{decision, not_applied, outcome, thousands, total_tokens, PolicyOutcome};
 use crate::tokens::TokenMethod;
 use crate::transcript::{AssistantBlock, Message, Record};
 use crate::vocabulary::Decision;
+use crate::vocabulary::Verdict;
 
 /// The policy's id.
 pub const POLICY_ID: &str = "cline.truncate";
@@ -220,7 +219,7 @@ fn cut_and_repair(
             *prompt = CONTINUE_NOTICE.into();
             decisions.push(decision(
                 "first prompt",
-                PolicyVerdict::REPLACED,
+                Verdict::Replaced,
                 String::from("replaced by the continue notice (§2.5)"),
                 None,
             ));
@@ -233,7 +232,7 @@ fn cut_and_repair(
 fn dropped(message: &Message, reason: &str) -> Decision {
     decision(
         &alloc::format!("record {}", message.id),
-        PolicyVerdict::DROPPED,
+        Verdict::Dropped,
         reason.into(),
         None,
     )
@@ -272,7 +271,7 @@ fn write_notice(
     *block = AssistantBlock::text(TRUNCATION_NOTICE);
     decisions.push(decision(
         &alloc::format!("record {id}"),
-        PolicyVerdict::REPLACED,
+        Verdict::Replaced,
         String::from("replaced by the truncation notice (§2.5)"),
         None,
     ));
@@ -325,7 +324,7 @@ fn repair_pairs(
                 for result in results.iter().filter(|r| orphaned(&r.tool_use_id)) {
                     decisions.push(decision(
                         &alloc::format!("tool result {}", result.tool_use_id),
-                        PolicyVerdict::DROPPED,
+                        Verdict::Dropped,
                         String::from("its tool call was dropped (§2.6)"),
                         None,
                     ));

@@ -64,7 +64,7 @@ impl Session {
                  failed: the breaker stops auto-compaction {until}",
                 breaker.consecutive_failures()
             );
-            out.decide(subject, Verdict::SKIPPED, reason, None);
+            out.decide(subject, Verdict::Skipped, reason, None);
             return reports;
         }
         if self.profile.compaction.cheap_stage_first {
@@ -102,11 +102,11 @@ impl Session {
             // The original throws when there is nothing to summarise, and counts it.
             Ok(report) => {
                 self.conversation.breaker.record_failure();
-                out.decide(subject, Verdict::FAILED, report.reason, None);
+                out.decide(subject, Verdict::Failed, report.reason, None);
             }
             Err(error) => {
                 self.conversation.breaker.record_failure();
-                out.decide(subject, Verdict::FAILED, format!("{error}"), None);
+                out.decide(subject, Verdict::Failed, format!("{error}"), None);
             }
         }
         reports

@@ -10,9 +10,7 @@ use super::report::{CompactionPlan, CompactionReport};
 use super::report_of;
 use crate::attachment::{Attachment, Decision, Verdict};
 use crate::compact::microcompact::time_based_microcompact;
-use crate::compact::policies::{
-    clear_tool_uses, dedupe_reads, masking, prune, truncate, PolicyVerdict,
-};
+use crate::compact::policies::{clear_tool_uses, dedupe_reads, masking, prune, truncate};
 use crate::compact::tool_result_budget::{apply_tool_result_budget, PersistedOutput};
 use crate::session::Session;
 use crate::transcript::{Message, Record, ToolUse};
@@ -48,14 +46,14 @@ impl Session {
             let touched = outcome
                 .decisions
                 .iter()
-                .filter(|d| d.verdict != PolicyVerdict::NOT_APPLIED)
+                .filter(|d| d.verdict != Verdict::NotApplied)
                 .count();
             plan.reason = format!("{touched} items will be cleared, masked or dropped");
         } else {
             plan.reason = outcome
                 .decisions
                 .iter()
-                .find(|d| d.verdict == PolicyVerdict::NOT_APPLIED || d.verdict == Verdict::SKIPPED)
+                .find(|d| d.verdict == Verdict::NotApplied || d.verdict == Verdict::Skipped)
                 .map_or_else(|| String::from("nothing qualifies"), |d| d.reason.clone());
         }
     }
@@ -77,7 +75,7 @@ impl Session {
                 .transcript
                 .push(Record::Attachment(warning));
             self.conversation.memory_warning_given = true;
-            decisions.push(super::decide("memory warning", Verdict::INCLUDED, "the memory tool is on: the model is warned before anything is cleared (externalise before evict)".into()));
+            decisions.push(super::decide("memory warning", Verdict::Included, "the memory tool is on: the model is warned before anything is cleared (externalise before evict)".into()));
         } else {
             self.conversation.transcript.replace(outcome.records);
             self.conversation.memory_warning_given = false;
@@ -213,7 +211,7 @@ fn tool_result_budget(
     if outcome.persisted.is_empty() {
         outcome.decisions.push(super::decide(
             super::TOOL_RESULT_BUDGET,
-            PolicyVerdict::NOT_APPLIED,
+            Verdict::NotApplied,
             format!(
                 "no message's tool results exceed {} characters",
                 rules.per_message_chars

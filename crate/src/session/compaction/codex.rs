@@ -47,7 +47,7 @@ impl Session {
             .collect();
         plan.decisions.push(decide(
             "file state",
-            Verdict::SKIPPED,
+            Verdict::Skipped,
             "Codex keeps no read-file state, so nothing is cleared and no file is restored (X1, X2)".into(),
         ));
         plan.applies = true;

@@ -43,8 +43,8 @@ pub use report::{
 
 use super::turn::{Round, Turn};
 use super::Session;
-use crate::attachment::Decision;
 use crate::request::{Block, Request};
+use crate::vocabulary::{Decision, Verdict};
 use crate::Error;
 
 impl Session {
@@ -250,7 +250,7 @@ fn sent_blocks(request: &Request) -> impl Iterator<Item = (&'static str, &Block)
 }
 
 /// A decision with no detail.
-fn decide(subject: &str, verdict: &'static str, reason: String) -> Decision {
+fn decide(subject: &str, verdict: Verdict, reason: String) -> Decision {
     Decision {
         subject: subject.into(),
         verdict,

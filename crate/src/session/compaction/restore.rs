@@ -58,7 +58,7 @@ impl Session {
         if session_memory {
             out.decide(
                 "restore",
-                Verdict::SKIPPED,
+                Verdict::Skipped,
                 "session-memory compaction restores no files: the read-file state is kept".into(),
                 None,
             );
@@ -78,7 +78,7 @@ impl Session {
             out.attach("plan_mode", None, text, self.profile.token_method);
             out.decide(
                 "plan_mode",
-                Verdict::INCLUDED,
+                Verdict::Included,
                 "plan mode is on: its full reminder follows the summary".into(),
                 None,
             );
@@ -259,7 +259,7 @@ impl Session {
             if self.profile.compaction.deny_plan_file {
                 out.decide(
                     "plan file",
-                    Verdict::DENIED,
+                    Verdict::Denied,
                     "the plan file exists, but the permission settings deny reading it: no \
                      reference follows the summary (§9.5 fixed)"
                         .into(),
@@ -292,7 +292,7 @@ impl Session {
                 denial.rule
             ),
         };
-        out.decide("plan file", Verdict::INCLUDED, reason, Some(path));
+        out.decide("plan file", Verdict::Included, reason, Some(path));
     }
 
     /// `invoked_skills` (§9.5): newest first, each within 5,000 tokens, 25,000 in all.
@@ -368,7 +368,7 @@ impl Session {
         let Ok(abs) = self.expand(path) else {
             out.decide(
                 &subject,
-                Verdict::FAILED,
+                Verdict::Failed,
                 "the path cannot be used".into(),
                 None,
             );
@@ -380,11 +380,11 @@ impl Session {
                 let parts = restored_parts(&abs, &done, malware_note);
                 let apart = self.profile.attachments.file_parts_as_messages;
                 out.attach_parts("file", Some(&abs), &parts, apart, self.profile.token_method);
-                out.decide(&subject, Verdict::INCLUDED, reason.into(), Some(abs));
+                out.decide(&subject, Verdict::Included, reason.into(), Some(abs));
             }
             _ => out.decide(
                 &subject,
-                Verdict::FAILED,
+                Verdict::Failed,
                 "it cannot be read within 5,000 tokens (missing, denied, binary or too large)"
                     .into(),
                 Some(abs),

@@ -56,7 +56,7 @@ impl Session {
         plan.cleared.nested_memory = self.loaded_memory_paths();
         plan.decisions.push(decide(
             "skill listing",
-            Verdict::UNCHANGED,
+            Verdict::Unchanged,
             "the names of skills already listed are not cleared, so the listing is not sent \
              again after the summary (§9.3 item 5)"
                 .into(),
@@ -120,7 +120,7 @@ impl Session {
                 let start = preserve_api_invariants(records, wanted);
                 decisions.push(decide(
                     "kept tail",
-                    Verdict::INCLUDED,
+                    Verdict::Included,
                     format!(
                         "the last {} records are kept verbatim (asked: {keep}; moved earlier so \
                          no tool call loses its result)",
@@ -150,7 +150,7 @@ impl Session {
             // gives way to a full one.
             decisions.push(decide(
                 "session-memory compaction",
-                Verdict::SKIPPED,
+                Verdict::Skipped,
                 "the kept tail and the summary would still reach the auto-compact threshold: a full \
                  compaction runs instead (§9.8)"
                     .into(),
@@ -190,7 +190,7 @@ impl Session {
             self.memory_triggers = triggers;
             decisions.push(decide(
                 "restore",
-                Verdict::SKIPPED,
+                Verdict::Skipped,
                 "a typed /compact reads the restored files in its own context: their \
                  nested-memory triggers are dropped with it, so no CLAUDE.md or rule loads for \
                  them on the next turn"
@@ -210,7 +210,7 @@ impl Session {
             }
             decisions.push(decide(
                 "/compact",
-                Verdict::INCLUDED,
+                Verdict::Included,
                 "the command's caveat, input and output follow the summary, as the original \
                  keeps them (§9.3 item 7)"
                     .into(),

@@ -10,13 +10,14 @@ use super::report::{
     CompactionReport, Dropped, Fate, ItemKind, Reinjected, Restored, Survival, Visible,
 };
 use crate::attachment::Attachment;
-use crate::compact::policies::{clear_tool_uses, masking, prune, PolicyVerdict};
+use crate::compact::policies::{clear_tool_uses, masking, prune};
 use crate::compact::summary::json;
 use crate::memory::{eager_memory, MemoryKind};
 use crate::request::Request;
 use crate::session::Session;
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
+use crate::vocabulary::Verdict;
 
 /// The state a report compares against.
 pub(super) struct Snapshot {
@@ -152,10 +153,7 @@ impl Session {
             .filter(|d| {
                 matches!(
                     d.verdict,
-                    PolicyVerdict::CLEARED
-                        | PolicyVerdict::MASKED
-                        | PolicyVerdict::DROPPED
-                        | PolicyVerdict::REPLACED
+                    Verdict::Cleared | Verdict::Masked | Verdict::Dropped | Verdict::Replaced
                 )
             })
             .map(|d| Dropped {
@@ -321,7 +319,7 @@ impl Session {
         let decision = report.decisions.iter().find(|d| d.subject == subject);
         let reinjected = report.reinjected.iter().any(|r| r.kind == "invoked_skills");
         let (fate, reason, after) = match decision {
-            Some(d) if d.verdict == crate::attachment::Verdict::OVER_BUDGET => {
+            Some(d) if d.verdict == crate::attachment::Verdict::OverBudget => {
                 (Fate::DROPPED, d.reason.clone(), after)
             }
             Some(d) if reinjected => {

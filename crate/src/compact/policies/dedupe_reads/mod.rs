@@ -26,13 +26,14 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{decision, not_applied, outcome, result_subject, PolicyOutcome, PolicyVerdict};
+use super::{decision, not_applied, outcome, result_subject, PolicyOutcome};
 use crate::attachment::call_note;
 use crate::js::utf16_units;
 use crate::read::FILE_UNCHANGED_STUB;
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
 use crate::vocabulary::Decision;
+use crate::vocabulary::Verdict;
 
 mod json_fields;
 
@@ -44,10 +45,6 @@ pub const MIN_SAVINGS_FRACTION_PERCENT: u64 = 30;
 
 /// The subject of the decision that says whether truncation is still needed.
 pub const TRUNCATION_SUBJECT: &str = "truncation";
-
-/// The verdict of that decision when truncation is needed (otherwise it is
-/// [`PolicyVerdict::NOT_APPLIED`]).
-pub const TRUNCATION_NEEDED: &str = "needed";
 
 /// The tool whose results are file contents.
 const READ_TOOL: &str = "Read";
@@ -190,12 +187,12 @@ fn truncation_decision(need: bool, saved_percent: u64, gate: u64, saved: u64) ->
         let reason = alloc::format!(
             "removing duplicate reads saved {saved_percent}% of the characters, less than {gate}%: truncation is still needed"
         );
-        (TRUNCATION_NEEDED, reason)
+        (Verdict::Needed, reason)
     } else {
         let reason = alloc::format!(
             "removing duplicate reads saved {saved_percent}% of the characters, at least {gate}%: no truncation"
         );
-        (PolicyVerdict::NOT_APPLIED, reason)
+        (Verdict::NotApplied, reason)
     };
     decision(
         TRUNCATION_SUBJECT,
@@ -339,12 +336,7 @@ fn replace(
         _ => return None,
     };
     let detail = alloc::format!("{} characters elided", utf16_units(&old));
-    Some(decision(
-        &subject,
-        PolicyVerdict::REPLACED,
-        reason,
-        Some(detail),
-    ))
+    Some(decision(&subject, Verdict::Replaced, reason, Some(detail)))
 }
 
 /// Characters of one record's text, as the savings count them.
@@ -444,11 +436,8 @@ mod tests {
         assert_eq!(dedupe.outcome.records[1..], records[1..]);
         assert!(!dedupe.need_to_truncate);
         assert!(dedupe.saved_percent >= 30);
-        assert_eq!(dedupe.outcome.decisions[0].verdict, PolicyVerdict::REPLACED);
-        assert_eq!(
-            dedupe.outcome.decisions[1].verdict,
-            PolicyVerdict::NOT_APPLIED
-        );
+        assert_eq!(dedupe.outcome.decisions[0].verdict, Verdict::Replaced);
+        assert_eq!(dedupe.outcome.decisions[1].verdict, Verdict::NotApplied);
         // Applying it again finds one copy left: nothing to do.
         let again = apply(
             &dedupe.outcome.records,

@@ -1,0 +1,39 @@
+//! The vocabularies as the JS API declares them: the TypeScript unions in the wasm crate's
+//! declarations must name exactly the values the Rust enums serialise to, so a verdict added
+//! in Rust cannot reach JavaScript undeclared.
+
+use context_assembly::vocabulary::Verdict;
+
+/// The members of `export type {name} = "a" | "b";` in a TypeScript declaration text.
+fn union_members(declarations: &str, name: &str) -> Vec<String> {
+    let start = format!("export type {name} = ");
+    let at = declarations
+        .find(&start)
+        .unwrap_or_else(|| panic!("no `{start}` in the declarations"));
+    let rest = &declarations[at + start.len()..];
+    let union = &rest[..rest.find(';').expect("the union ends with `;`")];
+    union
+        .split('|')
+        .map(|member| member.trim().trim_matches('"').to_string())
+        .collect()
+}
+
+#[test]
+fn the_typescript_verdict_union_is_the_rust_enum() {
+    let declarations = include_str!("../wasm/src/session.rs");
+    let declared = union_members(declarations, "Verdict");
+    let rust: Vec<String> = Verdict::ALL
+        .iter()
+        .map(|v| v.as_str().to_string())
+        .collect();
+    assert_eq!(declared, rust);
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn a_verdict_serialises_to_its_name() {
+    for verdict in Verdict::ALL {
+        let json = serde_json::to_string(verdict).unwrap();
+        assert_eq!(json, format!("\"{}\"", verdict.as_str()));
+    }
+}
