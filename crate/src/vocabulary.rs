@@ -22,37 +22,52 @@ pub struct Decision {
     pub detail: Option<String>,
 }
 
-macro_rules! verdicts {
-    ($($(#[doc = $doc:literal])* $variant:ident => $name:literal,)*) => {
-        /// What the engine did with something it considered. Serialised (and shown) in
-        /// kebab case: `too-large`, `not-applied`.
-        ///
-        /// ```
-        /// use context_assembly::vocabulary::Verdict;
-        /// assert_eq!(Verdict::TooLarge.as_str(), "too-large");
-        /// assert!(Verdict::ALL.contains(&Verdict::NotApplied));
-        /// ```
+/// An enum whose variants serialise to fixed names, with its list and its names: the
+/// vocabularies the engine reports in, so a misspelt name is a compile error, not a new value.
+macro_rules! named_enum {
+    (
+        $(#[doc = $edoc:literal])*
+        pub enum $name:ident {
+            $($(#[doc = $doc:literal])* $variant:ident => $text:literal,)*
+        }
+    ) => {
+        $(#[doc = $edoc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-        pub enum Verdict {
-            $($(#[doc = $doc])* #[cfg_attr(feature = "serde", serde(rename = $name))] $variant,)*
+        pub enum $name {
+            $($(#[doc = $doc])* #[cfg_attr(feature = "serde", serde(rename = $text))] $variant,)*
         }
 
-        impl Verdict {
-            /// Every verdict, in declaration order.
-            pub const ALL: &'static [Verdict] = &[$(Verdict::$variant,)*];
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
 
-            /// The verdict's name, as serialised.
+            /// The value's name, as serialised.
             pub const fn as_str(self) -> &'static str {
                 match self {
-                    $(Verdict::$variant => $name,)*
+                    $($name::$variant => $text,)*
                 }
+            }
+        }
+
+        impl core::fmt::Display for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.as_str())
             }
         }
     };
 }
 
-verdicts! {
+named_enum! {
+    /// What the engine did with something it considered. Serialised (and shown) in kebab
+    /// case: `too-large`, `not-applied`.
+    ///
+    /// ```
+    /// use context_assembly::vocabulary::Verdict;
+    /// assert_eq!(Verdict::TooLarge.as_str(), "too-large");
+    /// assert!(Verdict::ALL.contains(&Verdict::NotApplied));
+    /// ```
+    pub enum Verdict {
     /// Sent to the model.
     Included => "included",
     /// Sent, but cut to fit.
@@ -101,10 +116,53 @@ verdicts! {
     /// A kept tail's start or a partial split's pivot moved earlier, so that a call keeps
     /// its result and a response stays whole.
     Moved => "moved",
+    }
 }
 
-impl core::fmt::Display for Verdict {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.as_str())
+named_enum! {
+    /// Which kind of round a session step was.
+    pub enum Round {
+    /// A prompt was submitted: mentions, then every collector, then the request.
+    HumanTurn => "human-turn",
+    /// Tool results went back to the model: every collector but the mentions.
+    ToolRound => "tool-round",
+    /// The model answered without calling a tool (or the user stopped it): no request.
+    EndOfTurn => "end-of-turn",
+    /// The response called tools the host runs itself: no request until their results
+    /// arrive.
+    AwaitingToolResults => "awaiting-tool-results",
+    /// A compaction the user or host asked for: its report, and the request as it now is.
+    Compaction => "compaction",
+    /// Something happened outside the model's loop (an edit, a mode change): no request.
+    Event => "event",
+    }
+}
+
+named_enum! {
+    /// What a compaction did to an item of the context.
+    pub enum Fate {
+    /// Untouched.
+    Kept => "kept",
+    /// Read again and attached after the summary.
+    Restored => "restored",
+    /// Too large to restore: a reference to its path was attached instead.
+    Referenced => "referenced",
+    /// Put back by a post-compact attachment (skills, plan, deltas, pinned files).
+    Reinjected => "reinjected",
+    /// Recomputed for the next request from the files on disk.
+    Reloaded => "reloaded",
+    /// Replaced by the summary; what the summary says of it is all that is left.
+    Summarised => "summarised",
+    /// Its content was replaced by a placeholder; the call that produced it is still there.
+    Masked => "masked",
+    /// Gone.
+    Dropped => "dropped",
+    }
+}
+
+/// A step that asked nothing of the model, until it says otherwise.
+impl Default for Round {
+    fn default() -> Self {
+        Round::Event
     }
 }

@@ -94,7 +94,7 @@ fn full() -> CompactionOptions {
     CompactionOptions::default()
 }
 
-fn fate<'r>(report: &'r CompactionReport, item: &str) -> &'r str {
+fn fate(report: &CompactionReport, item: &str) -> Fate {
     report
         .survival
         .iter()
@@ -144,10 +144,10 @@ fn planning_changes_nothing_and_applying_clears_then_restores() {
     assert!(report.tokens_after < report.tokens_before);
     // The restore's reads repopulate the file state; the other two are gone from it.
     assert_eq!(s.file_state().len(), 5);
-    assert_eq!(fate(&report, "/p/src/f0.ts"), Fate::DROPPED);
-    assert_eq!(fate(&report, "/p/src/f6.ts"), Fate::RESTORED);
-    assert_eq!(fate(&report, "conversation"), Fate::SUMMARISED);
-    assert_eq!(fate(&report, "system prompt"), Fate::KEPT);
+    assert_eq!(fate(&report, "/p/src/f0.ts"), Fate::Dropped);
+    assert_eq!(fate(&report, "/p/src/f6.ts"), Fate::Restored);
+    assert_eq!(fate(&report, "conversation"), Fate::Summarised);
+    assert_eq!(fate(&report, "system prompt"), Fate::Kept);
     // Full compaction keeps no message: only the summary and the attachments remain.
     assert!(report.visible.commands.is_empty());
 }
@@ -165,7 +165,7 @@ fn a_file_under_the_limit_is_restored_though_its_rendering_is_over() {
     s.respond(vec![ResponseBlock::Text("Read.".into())], 4_000)
         .unwrap();
     let report = s.compact(full(), None, 5_000).unwrap();
-    assert_eq!(fate(&report, "/p/src/big.ts"), Fate::RESTORED);
+    assert_eq!(fate(&report, "/p/src/big.ts"), Fate::Restored);
     assert!(report.restored[0].tokens > POST_COMPACT_MAX_TOKENS_PER_FILE);
 }
 
@@ -184,7 +184,7 @@ fn restored_files_respect_the_slot_and_token_limits() {
         .reinjected
         .iter()
         .any(|r| r.kind == "compact_file_reference"));
-    assert_eq!(fate(&report, "/p/src/f8.ts"), Fate::REFERENCED);
+    assert_eq!(fate(&report, "/p/src/f8.ts"), Fate::Referenced);
 }
 
 #[test]
@@ -312,7 +312,7 @@ fn invoked_skills_are_reinjected_newest_first() {
         .collect();
     let (lint, pdf) = (text.find("### Skill: lint"), text.find("### Skill: pdf"));
     assert!(lint.is_some() && lint < pdf, "{text}");
-    assert_eq!(fate(&report, "pdf"), Fate::REINJECTED);
+    assert_eq!(fate(&report, "pdf"), Fate::Reinjected);
 }
 
 #[test]
@@ -393,8 +393,8 @@ fn masking_reports_the_same_shape_and_keeps_the_prefix_before_the_first_mask() {
     assert!(report.applied);
     assert_eq!(report.masked.len(), 3, "{:?}", report.masked);
     assert!(report.prefix_kept > 0 && report.prefix_kept < report.tokens_after);
-    assert_eq!(fate(&report, "/p/src/f0.ts"), Fate::MASKED);
-    assert_eq!(fate(&report, "conversation"), Fate::MASKED);
+    assert_eq!(fate(&report, "/p/src/f0.ts"), Fate::Masked);
+    assert_eq!(fate(&report, "conversation"), Fate::Masked);
     assert_eq!(report.visible.commands, ["make test"]);
 }
 

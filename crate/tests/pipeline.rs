@@ -251,7 +251,7 @@ fn a_plan_rejected_without_feedback_ends_the_turn() {
         },
     });
     let turn = session.respond(vec![reject], 2_000).unwrap();
-    assert_eq!(turn.round, "end-of-turn");
+    assert_eq!(turn.round.as_str(), "end-of-turn");
     assert!(turn.request.is_none());
     assert!(turn.tool_results[0].is_error);
     assert_eq!(session.mode(), PermissionMode::Plan);
@@ -296,12 +296,12 @@ fn host_run_tools_await_their_results_and_a_bad_batch_changes_nothing() {
     let waiting = session
         .respond(vec![bash("b1"), bash("b2")], 2_000)
         .unwrap();
-    assert_eq!(waiting.round, "awaiting-tool-results");
+    assert_eq!(waiting.round.as_str(), "awaiting-tool-results");
     assert!(waiting.request.is_none());
     let partial = session
         .supply_tool_results(vec![result("b1")], 3_000)
         .unwrap();
-    assert_eq!(partial.round, "awaiting-tool-results");
+    assert_eq!(partial.round.as_str(), "awaiting-tool-results");
     let error = session
         .supply_tool_results(vec![result("b2"), result("b9")], 4_000)
         .unwrap_err();
@@ -312,7 +312,7 @@ fn host_run_tools_await_their_results_and_a_bad_batch_changes_nothing() {
     let done = session
         .supply_tool_results(vec![result("b2")], 5_000)
         .unwrap();
-    assert_eq!(done.round, "tool-round");
+    assert_eq!(done.round.as_str(), "tool-round");
     let ids: Vec<&str> = done
         .tool_results
         .iter()

@@ -121,7 +121,7 @@ fn rejected_then_prompt() -> (Session, Turn) {
     let stopped = session
         .respond(vec![exit_plan("x", false, None)], 2_000)
         .unwrap();
-    assert_eq!(stopped.round, "end-of-turn");
+    assert_eq!(stopped.round.as_str(), "end-of-turn");
     assert!(stopped.request.is_none());
     let next = session.submit("one question first", 3_000);
     (session, next)
@@ -254,7 +254,7 @@ fn calls_after_a_stopping_rejection_are_not_run() {
             2_000,
         )
         .unwrap();
-    assert_eq!(turn.round, "end-of-turn");
+    assert_eq!(turn.round.as_str(), "end-of-turn");
     assert_eq!(turn.tool_results.len(), 3);
     assert!(turn.tool_results.iter().all(|r| r.is_error));
     assert!(

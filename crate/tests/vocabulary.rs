@@ -2,7 +2,7 @@
 //! declarations must name exactly the values the Rust enums serialise to, so a verdict added
 //! in Rust cannot reach JavaScript undeclared.
 
-use context_assembly::vocabulary::Verdict;
+use context_assembly::vocabulary::{Fate, Round, Verdict};
 
 /// The members of `export type {name} = "a" | "b";` in a TypeScript declaration text.
 fn union_members(declarations: &str, name: &str) -> Vec<String> {
@@ -31,9 +31,18 @@ fn the_typescript_verdict_union_is_the_rust_enum() {
 
 #[cfg(feature = "serde")]
 #[test]
-fn a_verdict_serialises_to_its_name() {
+fn a_value_serialises_to_its_name() {
     for verdict in Verdict::ALL {
         let json = serde_json::to_string(verdict).unwrap();
         assert_eq!(json, format!("\"{}\"", verdict.as_str()));
+    }
+    for round in Round::ALL {
+        assert_eq!(
+            serde_json::to_string(round).unwrap(),
+            format!("\"{round}\"")
+        );
+    }
+    for fate in Fate::ALL {
+        assert_eq!(serde_json::to_string(fate).unwrap(), format!("\"{fate}\""));
     }
 }

@@ -258,7 +258,7 @@ fn seen(report: &CompactionReport) -> CompactionSeen {
         "invoked-skill",
         "plan-file",
     ];
-    let alive = [Fate::KEPT, Fate::RESTORED, Fate::REINJECTED, Fate::RELOADED];
+    let alive = [Fate::Kept, Fate::Restored, Fate::Reinjected, Fate::Reloaded];
     CompactionSeen {
         policy: report.policy,
         tokens_before: report.tokens_before,

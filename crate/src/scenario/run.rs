@@ -129,7 +129,7 @@ fn replay(
 /// let options = SessionOptions { profile: Profile::recommended(), cwd: "/p".into(), home: None, config: SessionConfig::default() };
 /// let mut session = Session::new(options).unwrap();
 /// let turn = apply_step(&mut session, r#"{"kind": "user", "prompt": "hi"}"#, 1_000).unwrap();
-/// assert_eq!(turn.round, "human-turn");
+/// assert_eq!(turn.round.as_str(), "human-turn");
 /// let error = apply_step(&mut session, r#"{"kind": "user"}"#, 2_000).unwrap_err();
 /// assert_eq!(error.to_string(), "step.prompt: required field is missing");
 /// ```
@@ -179,10 +179,7 @@ fn rebase(error: Error) -> Error {
 
 /// Applies one step.
 fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Result<Turn, Error> {
-    let event = Turn {
-        round: crate::session::Round::EVENT,
-        ..Turn::default()
-    };
+    let event = Turn::of(crate::session::Round::Event);
     let fs = |error: Error| at(path, error);
     let file_path = format!("{path}.path");
     let at_file = |error: Error| at(&file_path, error);

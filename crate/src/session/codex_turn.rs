@@ -79,7 +79,7 @@ impl Session {
         let mut out = Collected::default();
         if let Err(error) = check_user_input(prompt) {
             out.decide("prompt", Verdict::Failed, alloc::format!("{error}"), None);
-            return Turn::from_collected(Round::EVENT, out);
+            return Turn::from_collected(Round::Event, out);
         }
         // Pre-turn compaction runs before the context and the message are recorded, so the
         // incoming message is never summarised (X9).
@@ -92,7 +92,7 @@ impl Session {
         self.conversation.transcript.push(Record::Prompt {
             text: prompt.into(),
         });
-        let mut turn = Turn::from_collected(Round::HUMAN_TURN, out);
+        let mut turn = Turn::from_collected(Round::HumanTurn, out);
         turn.compaction = compaction;
         turn.request = Some(self.request(at_ms));
         turn

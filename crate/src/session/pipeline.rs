@@ -93,7 +93,7 @@ impl Session {
         out.attachments.extend(surfaced.attachments);
         out.decisions.extend(surfaced.decisions);
         let (compaction, request) = self.compacted_request(at_ms, false, &mut out);
-        let mut turn = Turn::from_collected(Round::HUMAN_TURN, out);
+        let mut turn = Turn::from_collected(Round::HumanTurn, out);
         turn.compaction = compaction;
         turn.request = Some(request);
         turn
@@ -105,7 +105,7 @@ impl Session {
         let mut out = self.run_pass(None, at_ms);
         self.store(&out);
         let (compaction, request) = self.compacted_request(at_ms, true, &mut out);
-        let mut turn = Turn::from_collected(Round::TOOL_ROUND, out);
+        let mut turn = Turn::from_collected(Round::ToolRound, out);
         turn.compaction = compaction;
         turn.request = Some(request);
         turn

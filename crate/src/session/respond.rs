@@ -107,10 +107,7 @@ impl Session {
                 .push(Record::Assistant { response, block });
         }
         if pending.calls.is_empty() {
-            return Ok(Turn::from_collected(
-                Round::END_OF_TURN,
-                Collected::default(),
-            ));
+            return Ok(Turn::from_collected(Round::EndOfTurn, Collected::default()));
         }
         Ok(self.settle(pending, at_ms))
     }
@@ -171,7 +168,7 @@ impl Session {
         if pending.missing().is_empty() {
             return self.finish_response(pending, at_ms);
         }
-        let mut turn = Turn::from_collected(Round::AWAITING_TOOL_RESULTS, Collected::default());
+        let mut turn = Turn::from_collected(Round::AwaitingToolResults, Collected::default());
         turn.tool_results = pending
             .calls
             .iter()
@@ -196,7 +193,7 @@ impl Session {
             // The original answers a stopped turn's calls, then records the interruption
             // after them; the next request sends it between the results and the prompt.
             self.conversation.transcript.push(Record::Interruption);
-            Turn::from_collected(Round::END_OF_TURN, Collected::default())
+            Turn::from_collected(Round::EndOfTurn, Collected::default())
         } else {
             self.tool_round(at_ms)
         };

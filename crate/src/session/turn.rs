@@ -9,24 +9,7 @@ use crate::host::{PlanApproval, TodoItem};
 use crate::request::Request;
 use crate::transcript::ToolResultBlock;
 
-/// Which kind of round a step was.
-pub struct Round;
-
-impl Round {
-    /// A prompt was submitted: mentions, then every collector, then the request.
-    pub const HUMAN_TURN: &'static str = "human-turn";
-    /// Tool results went back to the model: every collector but the mentions.
-    pub const TOOL_ROUND: &'static str = "tool-round";
-    /// The model answered without calling a tool (or the user stopped it): no request.
-    pub const END_OF_TURN: &'static str = "end-of-turn";
-    /// The response called tools the host runs itself: no request until their results
-    /// arrive.
-    pub const AWAITING_TOOL_RESULTS: &'static str = "awaiting-tool-results";
-    /// A compaction the user or host asked for: its report, and the request as it now is.
-    pub const COMPACTION: &'static str = "compaction";
-    /// Something happened outside the model's loop (an edit, a mode change): no request.
-    pub const EVENT: &'static str = "event";
-}
+pub use crate::vocabulary::Round;
 
 /// What one step produced: the attachments in emission order, every decision, the tool
 /// results of an assistant response, and the request the model receives next.
@@ -35,7 +18,7 @@ impl Round {
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Turn {
     /// See [`Round`].
-    pub round: &'static str,
+    pub round: Round,
     /// In the order the original emits them (§7.2).
     pub attachments: Vec<Attachment>,
     /// Everything considered, included or not, and why.
@@ -52,8 +35,13 @@ pub struct Turn {
 }
 
 impl Turn {
+    /// A turn of `round` that produced nothing yet.
+    pub fn of(round: Round) -> Turn {
+        Turn::from_collected(round, Collected::default())
+    }
+
     /// A turn of `round` from what the collectors produced.
-    pub fn from_collected(round: &'static str, collected: Collected) -> Turn {
+    pub fn from_collected(round: Round, collected: Collected) -> Turn {
         Turn {
             round,
             attachments: collected.attachments,

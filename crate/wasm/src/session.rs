@@ -90,7 +90,7 @@ export type Verdict = "included" | "truncated" | "silent" | "denied" | "too-larg
 /** Something considered, with what was decided and why (denied, too large, unchanged…). */
 export interface Decision { subject: string; verdict: Verdict; reason: string; detail?: string }
 /** Which kind of round a step was. */
-export type Round = "human-turn" | "tool-round" | "end-of-turn" | "awaiting-tool-results" | "event";
+export type Round = "human-turn" | "tool-round" | "end-of-turn" | "awaiting-tool-results" | "compaction" | "event";
 /** The result of one tool call. */
 export interface ToolResultBlock { toolUseId: string; content: string; isError: boolean }
 /** What a block's tokens are spent on: the segments of the context meter. */

@@ -133,10 +133,9 @@ impl Session {
     /// request the next round would send.
     pub fn after_compaction(&mut self, report: CompactionReport, at_ms: u64) -> Turn {
         Turn {
-            round: Round::COMPACTION,
             compaction: Vec::from([report]),
             request: Some(self.peek_request(at_ms)),
-            ..Turn::default()
+            ..Turn::of(Round::Compaction)
         }
     }
 

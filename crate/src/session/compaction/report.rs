@@ -114,7 +114,7 @@ pub struct Survival {
     /// Its class: see [`ItemKind`].
     pub kind: &'static str,
     /// What happened: see [`Fate`].
-    pub fate: &'static str,
+    pub fate: Fate,
     /// Why, in one sentence.
     pub reason: String,
     /// Tokens it took in the request before.
@@ -151,27 +151,7 @@ impl ItemKind {
     pub const CONVERSATION: &'static str = "conversation";
 }
 
-/// What happened to an item.
-pub struct Fate;
-
-impl Fate {
-    /// Untouched.
-    pub const KEPT: &'static str = "kept";
-    /// Read again and attached after the summary.
-    pub const RESTORED: &'static str = "restored";
-    /// Too large to restore: a reference to its path was attached instead.
-    pub const REFERENCED: &'static str = "referenced";
-    /// Put back by a post-compact attachment (skills, plan, deltas, pinned files).
-    pub const REINJECTED: &'static str = "reinjected";
-    /// Recomputed for the next request from the files on disk.
-    pub const RELOADED: &'static str = "reloaded";
-    /// Replaced by the summary; what the summary says of it is all that is left.
-    pub const SUMMARISED: &'static str = "summarised";
-    /// Its content was replaced by a placeholder; the call that produced it is still there.
-    pub const MASKED: &'static str = "masked";
-    /// Gone.
-    pub const DROPPED: &'static str = "dropped";
-}
+pub use crate::vocabulary::Fate;
 
 /// Paths and shell commands the model can still see in full.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -68,7 +68,7 @@ impl Session {
         let mut survival = Vec::from([Survival {
             item: "system prompt".into(),
             kind: ItemKind::SYSTEM_PROMPT,
-            fate: Fate::KEPT,
+            fate: Fate::Kept,
             reason: "the system prompt is outside the messages; no policy touches it".into(),
             tokens_before: snapshot.system_tokens,
             tokens_after: after.tokens.by_channel.system,
@@ -141,7 +141,7 @@ impl Session {
         });
         report.dropped = survival
             .iter()
-            .filter(|s| s.fate == Fate::DROPPED)
+            .filter(|s| s.fate == Fate::Dropped)
             .map(|s| Dropped {
                 subject: s.item.clone(),
                 reason: s.reason.clone(),
@@ -215,8 +215,8 @@ impl Session {
                 };
                 let tokens = estimate_tokens(&file.content, method, None);
                 let (fate, reason) = match summarised {
-                    true => (Fate::RELOADED, "the user context is computed again for the next request, from the file as it is on disk"),
-                    false => (Fate::KEPT, "it is in the user context, which this policy does not touch"),
+                    true => (Fate::Reloaded, "the user context is computed again for the next request, from the file as it is on disk"),
+                    false => (Fate::Kept, "it is in the user context, which this policy does not touch"),
                 };
                 Survival { item: file.path.clone(), kind, fate, reason: reason.into(), tokens_before: tokens, tokens_after: tokens }
             })
@@ -267,31 +267,31 @@ impl Session {
             .map(|d| d.reason.clone());
         let (fate, reason) = if let Some(restored) = restored {
             (
-                Fate::RESTORED,
+                Fate::Restored,
                 format!("read again after the summary ({} tokens)", restored.tokens),
             )
         } else if let Some(item) = reinjected {
             match item.kind {
                 "compact_file_reference" => (
-                    Fate::REFERENCED,
+                    Fate::Referenced,
                     restore_reason.unwrap_or_else(|| {
                         "too large to restore: its path is given instead".into()
                     }),
                 ),
-                _ => (Fate::REINJECTED, format!("attached again as {}", item.kind)),
+                _ => (Fate::Reinjected, format!("attached again as {}", item.kind)),
             }
         } else if after >= before && after > 0 {
-            (Fate::KEPT, "its content is still in the messages".into())
+            (Fate::Kept, "its content is still in the messages".into())
         } else if after > 0 || (!summarised && before > 0) {
-            (Fate::MASKED, "the policy replaced its content by a placeholder; the call that produced it is still there".into())
+            (Fate::Masked, "the policy replaced its content by a placeholder; the call that produced it is still there".into())
         } else if summarised {
             let why = restore_reason.unwrap_or_else(|| {
                 "it was not in the file state, so nothing could restore it".into()
             });
-            (Fate::DROPPED, format!("the summary replaced it: {why}"))
+            (Fate::Dropped, format!("the summary replaced it: {why}"))
         } else {
             (
-                Fate::KEPT,
+                Fate::Kept,
                 "it was not in the messages; the policy did not change that".into(),
             )
         };
@@ -320,7 +320,7 @@ impl Session {
         let reinjected = report.reinjected.iter().any(|r| r.kind == "invoked_skills");
         let (fate, reason, after) = match decision {
             Some(d) if d.verdict == crate::attachment::Verdict::OverBudget => {
-                (Fate::DROPPED, d.reason.clone(), after)
+                (Fate::Dropped, d.reason.clone(), after)
             }
             Some(d) if reinjected => {
                 let invoked: Vec<(String, String)> = self
@@ -337,10 +337,10 @@ impl Session {
                     .iter()
                     .find(|(n, _, _)| n == name)
                     .map_or(0, |(_, _, t)| *t);
-                (Fate::REINJECTED, d.reason.clone(), after + tokens)
+                (Fate::Reinjected, d.reason.clone(), after + tokens)
             }
             _ if report.summary.is_some() && after == 0 => (
-                Fate::SUMMARISED,
+                Fate::Summarised,
                 String::from(
                     "its output was in the summarised messages and it was not re-injected",
                 ),
@@ -439,11 +439,11 @@ impl Session {
 }
 
 /// A fate from tokens alone: summarised, masked or kept.
-fn fate_of_tokens(before: u64, after: u64, summarised: bool) -> &'static str {
+fn fate_of_tokens(before: u64, after: u64, summarised: bool) -> Fate {
     match (summarised, after < before) {
-        (true, _) => Fate::SUMMARISED,
-        (false, true) => Fate::MASKED,
-        (false, false) => Fate::KEPT,
+        (true, _) => Fate::Summarised,
+        (false, true) => Fate::Masked,
+        (false, false) => Fate::Kept,
     }
 }
 
@@ -461,8 +461,8 @@ fn keyed_fate(
     let after = new.tokens.get(key).copied().unwrap_or(0);
     let fate = fate_of_tokens(before, after, summarised);
     let reason = match fate {
-        Fate::SUMMARISED => summarised_reason.into(),
-        Fate::MASKED => String::from("the policy cleared some of its tool calls or results"),
+        Fate::Summarised => summarised_reason.into(),
+        Fate::Masked => String::from("the policy cleared some of its tool calls or results"),
         _ => String::from("untouched"),
     };
     Survival {
