@@ -60,7 +60,7 @@ test('claude-code.full on auto-compaction: the context shrinks, the conversation
   const marked = await page.getAttribute('#scenario-steps li:has([data-compacted])', 'data-index');
   assert.equal(marked, '9');
   assert.equal(await page.inputValue('#compaction-step'), marked);
-  assert.match(await page.textContent('#scenario-steps li[data-index="9"]') ?? '', /auto-compacted: claude-code\.full, 19,903 → /);
+  assert.match(await page.textContent('#scenario-steps li[data-index="9"]') ?? '', /auto-compacted: claude-code\.full, 19,933 → /);
   assert.ok(await page.isVisible('#compaction-panel .explain'));
   await compact(page, 'claude-code.full');
   assert.equal(await page.isHidden('#compaction-error'), true);
