@@ -119,6 +119,14 @@ pub struct Entry {
     /// A Read stored it. Read de-duplication answers only for these (§3.4: the original
     /// tells them apart by their defined offset, which Q25's fix takes away).
     pub from_read: bool,
+    /// Where the entry falls within its `timestamp`'s millisecond: 0, or for nested memory
+    /// the number of walk steps stamped earlier in that millisecond. The original stamps
+    /// each step with its own `Date.now()` after awaiting its reads, so a later step is
+    /// usually a millisecond newer; our clock has whole logical milliseconds shared by the
+    /// whole pass, so the order rides beside the timestamp instead of moving it (a later
+    /// stamp would change what the change scan compares with mtimes). Only the
+    /// post-compact restore's ranking reads it (§9.4 step 3).
+    pub stamp_order: u32,
 }
 
 impl Entry {
@@ -158,6 +166,7 @@ impl Entry {
             is_partial_view: false,
             digest: None,
             from_read: true,
+            stamp_order: 0,
         }
     }
 
@@ -172,6 +181,7 @@ impl Entry {
             is_partial_view: false,
             digest: None,
             from_read: false,
+            stamp_order: 0,
         }
     }
 

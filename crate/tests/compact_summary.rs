@@ -86,6 +86,7 @@ fn file(path: &str, timestamp: u64) -> RestoreCandidate {
     RestoreCandidate {
         path: path.into(),
         timestamp,
+        stamp_order: 0,
         last_access: 0,
         is_memory_file: false,
         was_edited: false,
@@ -153,6 +154,24 @@ fn ties_keep_the_most_recently_used_first() {
     let candidates: Vec<_> = (0..7).map(|i| file(&format!("/w/{i}"), 5)).collect();
     let paths = restored_paths(&candidates, &CompactionRules::claude_code());
     assert_eq!(paths, ["/w/0", "/w/1", "/w/2", "/w/3", "/w/4"]);
+}
+
+#[test]
+fn a_later_stamp_in_the_same_millisecond_breaks_the_tie() {
+    // Nested memory of one pass: the walk's later step was stamped after the earlier one,
+    // which the recency order no longer shows. A newer millisecond still outranks both.
+    let earlier = file("/w/src/CLAUDE.local.md", 5);
+    let later = RestoreCandidate {
+        stamp_order: 1,
+        ..file("/w/src/lib/CLAUDE.md", 5)
+    };
+    let newer = file("/w/a.rs", 6);
+    let candidates = [earlier, later, newer];
+    let paths = restored_paths(&candidates, &CompactionRules::claude_code());
+    assert_eq!(
+        paths,
+        ["/w/a.rs", "/w/src/lib/CLAUDE.md", "/w/src/CLAUDE.local.md"]
+    );
 }
 
 #[test]
@@ -300,6 +319,7 @@ fn candidate() -> impl Strategy<Value = RestoreCandidate> {
                 RestoreCandidate {
                     path: format!("/w/{name}"),
                     timestamp,
+                    stamp_order: 0,
                     last_access,
                     is_memory_file: memory,
                     was_edited: edited,

@@ -44,6 +44,11 @@ pub struct RestoreCandidate {
     pub path: String,
     /// The entry's timestamp (mostly the file's mtime; Q60).
     pub timestamp: u64,
+    /// Its order within the timestamp's millisecond, which breaks timestamp ties: a nested
+    /// memory file stamped by a later step of its walk is newer in the original, whose
+    /// stamps are finer than our logical milliseconds (see `file_state::Entry::stamp_order`).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub stamp_order: u32,
     /// When the session last used the entry (a counter; larger is more recent).
     pub last_access: u64,
     /// A memory file (CLAUDE.md at any level, a rule, a relevant memory).
@@ -90,19 +95,21 @@ pub struct RestorePlan {
 ///
 /// Left out, in this order: the plan file (it has its own reference), the memory paths in
 /// `excluded_exact_paths` (matched exactly; with Q59 fixed every memory file), files a kept
-/// Read already shows. The rest are ranked newest first by timestamp (Q60 fixed: by last
-/// access; with `restore_edited_first`, edited files before read ones), ties keeping their
-/// order, and the first [`POST_COMPACT_MAX_FILES_TO_RESTORE`] take the slots. An unreadable
-/// file loses its slot (Q61 fixed: the next candidate gets it). A file whose content is over
-/// [`POST_COMPACT_MAX_TOKENS_PER_FILE`] becomes a reference; files and references are kept
-/// while the budget allows, skipping one that does not fit and trying the next.
+/// Read already shows. The rest are ranked newest first by timestamp, then stamp order (Q60
+/// fixed: by last access; with `restore_edited_first`, edited files before read ones), ties
+/// keeping their order, and the first [`POST_COMPACT_MAX_FILES_TO_RESTORE`] take the slots.
+/// An unreadable file loses its slot (Q61 fixed: the next candidate gets it). A file whose
+/// content is over [`POST_COMPACT_MAX_TOKENS_PER_FILE`] becomes a reference; files and
+/// references are kept while the budget allows, skipping one that does not fit and trying
+/// the next.
 ///
 /// # Example
 /// ```
 /// use context_assembly::compact::restore::{select_restores, RestoreCandidate};
 /// use context_assembly::compact::rules::CompactionRules;
 /// let file = |path: &str, timestamp, readable| RestoreCandidate {
-///     path: path.into(), timestamp, last_access: 0, is_memory_file: false, was_edited: false,
+///     path: path.into(), timestamp, stamp_order: 0, last_access: 0, is_memory_file: false,
+///     was_edited: false,
 ///     content_tokens: 80, tokens_rendered: 100, record_json_tokens: 130, readable,
 ///     preserved_in_tail: false,
 /// };
@@ -130,9 +137,11 @@ pub fn select_restores(
             None => eligible.push(candidate),
         }
     }
+    // Last access is a counter, never tied; a timestamp ties within its millisecond, where
+    // the stamp order says which came later.
     let rank = |c: &RestoreCandidate| match rules.rank_by_last_access {
-        true => c.last_access,
-        false => c.timestamp,
+        true => (c.last_access, 0),
+        false => (c.timestamp, c.stamp_order),
     };
     eligible.sort_by(|a, b| {
         let edited = rules.restore_edited_first && a.was_edited != b.was_edited;

@@ -58,6 +58,8 @@ pub(super) struct Walk<'a> {
     pub(super) target: &'a str,
     pub(super) processed: BTreeSet<String>,
     pub(super) out: NestedMemory,
+    /// The walk step under way (see [`MemoryFile::walk_step`]).
+    pub(super) step: usize,
 }
 
 /// Discovers the memory files `target` brings in, without cross-call de-duplication.
@@ -79,6 +81,7 @@ pub(super) fn discover(
         target: &target,
         processed: BTreeSet::new(),
         out: NestedMemory::default(),
+        step: 0,
     };
     let allowed = core::iter::once(&roots.cwd)
         .chain(&roots.additional)
@@ -87,11 +90,14 @@ pub(super) fn discover(
         walk.skip(&target, SkipReason::TargetOutsideWorkingDirs);
         return walk.out;
     }
+    // The steps the original awaits one after the other, each stamped on its own (§8).
     walk.managed_and_user_rules();
     for dir in nested_dirs(&target, &roots.cwd, rules.string_prefix_dirs) {
+        walk.step += 1;
         walk.nested_dir(&dir);
     }
     for dir in cwd_level_dirs(&roots.cwd) {
+        walk.step += 1;
         let rules_dir = join(&join(&dir, ".claude"), "rules");
         walk.rules(
             &rules_dir,
@@ -304,6 +310,7 @@ impl Walk<'_> {
             raw,
             include_depth: origin.depth,
             included_by: chain.last().cloned(),
+            walk_step: self.step,
         });
         chain.push(path.clone());
         for include in includes {

@@ -85,6 +85,7 @@ pub fn eager_memory(
         target: "",
         processed: BTreeSet::new(),
         out: NestedMemory::default(),
+        step: 0,
     };
     if let Some(managed) = roots.managed.as_deref() {
         walk.eager_file(
@@ -155,7 +156,7 @@ impl Walk<'_> {
 ///     path: "/p/CLAUDE.md".into(), display_path: Some("CLAUDE.md".into()),
 ///     kind: MemoryKind::Project, reason: LoadReason::NestedTraversal,
 ///     content: "\n  Use tabs.\n\n".into(), raw: Rc::from("\n  Use tabs.\n\n"),
-///     content_differs_from_disk: false, include_depth: 0, included_by: None,
+///     content_differs_from_disk: false, include_depth: 0, included_by: None, walk_step: 0,
 /// };
 /// let text = render_claude_md(&[file]).unwrap();
 /// assert!(text.ends_with(
@@ -233,6 +234,7 @@ mod tests {
             content_differs_from_disk: false,
             include_depth: 0,
             included_by: None,
+            walk_step: 0,
         };
         assert_eq!(render_claude_md(&[file]), None);
     }

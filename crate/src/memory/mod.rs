@@ -244,6 +244,12 @@ pub struct MemoryFile {
     pub include_depth: usize,
     /// The file that includes it.
     pub included_by: Option<String>,
+    /// The step of the nested walk that found it: 0 for the managed and user rules, then one
+    /// per directory from the cwd down to the target, then one per cwd-level rules
+    /// directory; an include takes its includer's step. Claude Code stamps each step's files
+    /// with its own `Date.now()` once the step's awaited reads are done, so a later step is
+    /// usually newer (§8). Eager memory is read in one step: 0.
+    pub walk_step: usize,
 }
 
 /// What one target brought in.
@@ -448,7 +454,7 @@ pub fn nested_memory(
 ///     path: "/p/CLAUDE.local.md".into(), display_path: Some("CLAUDE.local.md".into()),
 ///     kind: MemoryKind::Local, reason: LoadReason::NestedTraversal,
 ///     content: "\nMine.\n".into(), raw: Rc::from("\nMine.\n"),
-///     content_differs_from_disk: false, include_depth: 0, included_by: None,
+///     content_differs_from_disk: false, include_depth: 0, included_by: None, walk_step: 0,
 /// };
 /// assert_eq!(render_nested(&file, &MemoryRules::claude_code()), "Contents of /p/CLAUDE.local.md:\n\n\nMine.\n");
 /// assert_eq!(

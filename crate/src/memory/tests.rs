@@ -148,6 +148,9 @@ fn order_managed_user_nested_then_cwd_level() {
                 ConditionalRule
             ]
         );
+        // One stamp per awaited step: managed and user rules, src, then /w's and /w/p's rules.
+        let steps: Vec<usize> = found.files.iter().map(|f| f.walk_step).collect();
+        assert_eq!(steps, [0, 0, 1, 1, 1, 1, 1, 1, 2, 3]);
         assert_eq!(found.files[7].reason, LoadReason::PathGlobMatch);
         assert_eq!(found.files[2].reason, LoadReason::NestedTraversal);
         assert_eq!(

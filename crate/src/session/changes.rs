@@ -306,7 +306,14 @@ impl Session {
                     None,
                 );
             }
+            // Each step of the walk gets its own stamp, later than the one before (see
+            // `Entry::stamp_order`); so does each target, which the original awaits in turn.
+            let mut step = None;
             for file in self.gate_memory_files(found.files, "nested memory", turn) {
+                if step != Some(file.walk_step) {
+                    step = Some(file.walk_step);
+                    self.memory_stamp = Some(next_stamp(self.memory_stamp, at_ms));
+                }
                 let text = wrap(&render_nested(&file, &self.profile.memory));
                 turn.attach(
                     "nested_memory",
@@ -316,11 +323,22 @@ impl Session {
                 );
                 let reason = format!("loaded for {target} ({})", file.reason.as_str());
                 turn.decide(&file.path, Verdict::Included, reason, None);
-                let entry =
+                let mut entry =
                     Entry::from_memory(Rc::clone(&file.raw), at_ms, file.content_differs_from_disk);
+                entry.stamp_order = self.memory_stamp.map_or(0, |(_, order)| order);
                 self.file_state.set(&file.path, entry);
             }
         }
+    }
+}
+
+/// The stamp after `last` at `at_ms`: the next order within the same millisecond, the first
+/// of a new one. A clock set back (a host's choice) starts over rather than order an older
+/// millisecond after a newer one.
+fn next_stamp(last: Option<(u64, u32)>, at_ms: u64) -> (u64, u32) {
+    match last {
+        Some((ms, order)) if ms == at_ms => (ms, order.saturating_add(1)),
+        _ => (at_ms, 0),
     }
 }
 

@@ -222,6 +222,9 @@ pub struct Session {
     loaded_memory: LoadedMemory,
     /// Paths the Read tool touched since the last attachment pass (§8.1), in order.
     memory_triggers: Vec<String>,
+    /// The last stamp nested memory got: its millisecond and its order within it (see
+    /// `Entry::stamp_order`).
+    memory_stamp: Option<(u64, u32)>,
     /// The transcript and everything the reminders read.
     conversation: conversation::Conversation,
     /// Work units left in the current pass (§7.2's deadline as a budget).
@@ -289,6 +292,7 @@ impl Session {
             memory_roots,
             loaded_memory: LoadedMemory::default(),
             memory_triggers: Vec::new(),
+            memory_stamp: None,
             conversation,
             work_left: 0,
             search_cache: None,

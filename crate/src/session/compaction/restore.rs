@@ -48,7 +48,7 @@ impl Session {
     /// changes (a plan); otherwise the reads are returned to be remembered.
     pub(super) fn post_compact(
         &mut self,
-        file_state: &[(String, u64)],
+        file_state: &[(String, u64, u32)],
         kept: &[Message],
         session_memory: bool,
         dry_run: bool,
@@ -93,11 +93,11 @@ impl Session {
         (mem::take(&mut out.attachments), reads)
     }
 
-    /// §9.4: up to five files of the pre-compact file state (`(key, timestamp)`, most
-    /// recently used first), read again within 5,000 tokens each.
+    /// §9.4: up to five files of the pre-compact file state (`(key, timestamp, stamp
+    /// order)`, most recently used first), read again within 5,000 tokens each.
     fn restore_files(
         &mut self,
-        file_state: &[(String, u64)],
+        file_state: &[(String, u64, u32)],
         kept: &[Message],
         out: &mut Collected,
     ) -> Vec<(String, TextFileRead)> {
@@ -108,10 +108,11 @@ impl Session {
         let count = file_state.len() as u64;
         let mut reads: Vec<(String, Option<TextFileRead>)> = Vec::new();
         let mut candidates = Vec::new();
-        for (rank, (path, timestamp)) in file_state.iter().cloned().enumerate() {
+        for (rank, (path, timestamp, stamp_order)) in file_state.iter().cloned().enumerate() {
             let sized = self.restore_candidate(&path);
             candidates.push(RestoreCandidate {
                 timestamp,
+                stamp_order,
                 last_access: count - rank as u64,
                 is_memory_file: self.is_memory_path(&path),
                 was_edited: self.conversation.edited.contains(&path),

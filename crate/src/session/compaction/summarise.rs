@@ -313,11 +313,11 @@ impl Session {
             && matches!(plan.options.policy, Policy::Full | Policy::SessionMemory)
     }
 
-    /// The read-file state's keys and timestamps, most recently used first.
-    fn file_state_entries(&self) -> Vec<(String, u64)> {
+    /// The read-file state's keys, timestamps and stamp orders, most recently used first.
+    fn file_state_entries(&self) -> Vec<(String, u64, u32)> {
         self.file_state
             .entries()
-            .map(|(key, entry)| (String::from(key), entry.timestamp))
+            .map(|(key, entry)| (String::from(key), entry.timestamp, entry.stamp_order))
             .collect()
     }
 
