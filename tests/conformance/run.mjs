@@ -59,7 +59,7 @@ const AREAS = ['mentions', 'ranges', 'directories', 'deny', 'nested memory', 'ea
  * A difference accepted for now (known-differences.json), scoped to a scenario and an item kind:
  * @typedef {{
  *   scenario: string | string[], kind: string | string[], tool?: string, afterManualCompact?: boolean,
- *   normalise?: keyof typeof NORMALISERS, match?: string,
+ *   normalise?: keyof typeof NORMALISERS, match?: string, racy?: boolean,
  *   reason: string,
  * }} KnownDifference
  *   `scenario`: a scenario's name (`lab/…`, a teaching file's name, `generated/<seed>`), a
@@ -67,7 +67,8 @@ const AREAS = ['mentions', 'ranges', 'directories', 'deny', 'nested memory', 'ea
  *   tool results): the items it is about; `afterManualCompact`: only in requests that follow a
  *   `/compact` step. Then one of: `normalise`, a named rewrite of our items into what the
  *   client sends (each says what our engine would have to change); `match`, text a diff line
- *   of that kind must contain (an item one side has and the other lacks).
+ *   of that kind must contain (an item one side has and the other lacks). `racy`: the client
+ *   itself varies from run to run, so an entry that no run needed is not reported stale.
  */
 /** @type {KnownDifference[]} */
 const KNOWN = JSON.parse(readFileSync(join(LAB, 'known-differences.json'), 'utf8')).differences;
@@ -485,12 +486,12 @@ async function main() {
   }
   const failingSessions = sessions.filter((s) => s.requests.some((r) => r.unknown.length > 0));
   const knownDifferences = KNOWN.map((k) => ({ ...k, used: KNOWN_USED.get(k) }));
-  if (all) for (const k of knownDifferences.filter((k) => k.used === 0)) console.log(`stale known difference (nothing needed it; remove it?): ${JSON.stringify({ scenario: k.scenario, kind: k.kind, tool: k.tool, normalise: k.normalise, match: k.match })}`);
+  if (all) for (const k of knownDifferences.filter((k) => k.used === 0 && !k.racy)) console.log(`stale known difference (nothing needed it; remove it?): ${JSON.stringify({ scenario: k.scenario, kind: k.kind, tool: k.tool, normalise: k.normalise, match: k.match })}`);
   // An entry scoped to a list of scenarios or seeds can outlive some of them: after the full
   // run, name the listed ones that ran and did not need it (only then is the list complete).
   if (all) {
     const ran = new Set(sessions.map((s) => s.name));
-    for (const k of knownDifferences.filter((k) => k.used > 0 && Array.isArray(k.scenario))) {
+    for (const k of knownDifferences.filter((k) => k.used > 0 && !k.racy && Array.isArray(k.scenario))) {
       const unneeded = k.scenario.filter((name) => ran.has(name) && !KNOWN_USED_IN.get(KNOWN[knownDifferences.indexOf(k)]).has(name));
       if (unneeded.length) console.log(`stale scenarios of a known difference (they ran without needing it; remove them?): ${unneeded.join(', ')} from ${JSON.stringify({ kind: k.kind, tool: k.tool, match: k.match })}`);
     }
