@@ -5,35 +5,18 @@
 //! drops the nested-memory triggers of its restore (§8.1, §9.4) — and what `recommended`
 //! does instead.
 
+mod common;
+
+use common::read;
 use context_assembly::attachment::malware_reminder;
 use context_assembly::request::Request;
 use context_assembly::session::{
-    CompactionOptions, ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall,
-    ToolInvocation, Trigger, FILE_UNCHANGED_STUB,
+    CompactionOptions, ResponseBlock, Session, SessionConfig, Trigger, FILE_UNCHANGED_STUB,
 };
 use context_assembly::Profile;
 
 fn session(profile: Profile, config: SessionConfig) -> Session {
-    Session::new(SessionOptions {
-        profile,
-        cwd: "/p".into(),
-        home: None,
-        config,
-    })
-    .unwrap()
-}
-
-fn read(id: &str, path: &str) -> ResponseBlock {
-    ResponseBlock::ToolUse(ToolCall {
-        id: Some(id.into()),
-        name: "Read".into(),
-        input: format!("{{\"file_path\":\"{path}\"}}"),
-        invocation: ToolInvocation::Read {
-            file_path: path.into(),
-            offset: None,
-            limit: None,
-        },
-    })
+    common::session_in(profile, None, config)
 }
 
 /// A turn that reads `paths`, in one round.

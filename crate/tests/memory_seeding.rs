@@ -3,37 +3,20 @@
 //! not seed them again after a compaction, and which user context a request carries after
 //! an auto-compaction in the middle of a turn. Each was found by the conformance lab.
 
+mod common;
+
+use common::read;
 use context_assembly::session::{
-    CompactionOptions, FileStateRow, ResponseBlock, Session, SessionConfig, SessionOptions,
-    ToolCall, ToolInvocation, Turn,
+    CompactionOptions, FileStateRow, ResponseBlock, Session, SessionConfig, Turn,
 };
 use context_assembly::Profile;
 
 fn session(profile: Profile, config: SessionConfig) -> Session {
-    Session::new(SessionOptions {
-        profile,
-        cwd: "/p".into(),
-        home: Some("/home/u".into()),
-        config,
-    })
-    .expect("valid options")
+    common::session_in(profile, Some("/home/u"), config)
 }
 
 fn row(s: &Session, path: &str) -> Option<FileStateRow> {
     s.file_state().into_iter().find(|row| row.path == path)
-}
-
-fn read(id: &str, path: &str) -> ResponseBlock {
-    ResponseBlock::ToolUse(ToolCall {
-        id: Some(id.into()),
-        name: "Read".into(),
-        input: format!("{{\"file_path\":\"{path}\"}}"),
-        invocation: ToolInvocation::Read {
-            file_path: path.into(),
-            offset: None,
-            limit: None,
-        },
-    })
 }
 
 fn user_context(turn: &Turn) -> String {

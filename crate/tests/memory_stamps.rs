@@ -8,33 +8,14 @@
 //! order in between (Q27). Files of one step share their stamp, and their tie keeps the
 //! recency order.
 
-use context_assembly::session::{
-    CompactionOptions, ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall,
-    ToolInvocation,
-};
+mod common;
+
+use common::read;
+use context_assembly::session::{CompactionOptions, ResponseBlock, Session, SessionConfig};
 use context_assembly::Profile;
 
 fn session() -> Session {
-    Session::new(SessionOptions {
-        profile: Profile::claude_code(),
-        cwd: "/p".into(),
-        home: None,
-        config: SessionConfig::default(),
-    })
-    .unwrap()
-}
-
-fn read(id: &str, path: &str) -> ResponseBlock {
-    ResponseBlock::ToolUse(ToolCall {
-        id: Some(id.into()),
-        name: "Read".into(),
-        input: format!("{{\"file_path\":\"{path}\"}}"),
-        invocation: ToolInvocation::Read {
-            file_path: path.into(),
-            offset: None,
-            limit: None,
-        },
-    })
+    common::session_in(Profile::claude_code(), None, SessionConfig::default())
 }
 
 /// Reads `path` in one round (its nested memory loads in the next pass, at 10_001), then
