@@ -19,6 +19,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::attachment::Attachment;
+use crate::vocabulary::Trigger;
 
 /// One content block of an assistant response.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,7 +99,7 @@ pub enum Record {
     /// the model; later requests use only what follows it.
     CompactBoundary {
         /// `auto` or `manual`.
-        trigger: &'static str,
+        trigger: Trigger,
         /// Tokens of the context when the compaction began.
         tokens_before: u64,
     },

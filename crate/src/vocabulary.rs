@@ -160,6 +160,16 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// What a compaction was triggered by.
+    pub enum Trigger {
+    /// The context reached the auto-compact threshold.
+    Auto => "auto",
+    /// The user asked (`/compact`), or the host did.
+    Manual => "manual",
+    }
+}
+
 /// A step that asked nothing of the model, until it says otherwise.
 impl Default for Round {
     fn default() -> Self {

@@ -179,7 +179,7 @@ fn an_auto_compaction_leaves_no_command_messages() {
     s.write_file("a.txt", "a\n", 1_000).unwrap();
     read_turn(&mut s, &["a.txt"], 10_000);
     let auto = CompactionOptions {
-        trigger: Trigger::AUTO,
+        trigger: Trigger::Auto,
         ..CompactionOptions::default()
     };
     s.compact(auto, None, 20_000).unwrap();

@@ -442,7 +442,7 @@ fn auto_compaction_fires_at_the_threshold_and_the_breaker_resets_per_turn() {
     // 30,000 − 8,000 − 13,000: the auto-compact threshold.
     assert_eq!(request.window.autocompact, 9_000);
     let report = turn.compaction.first().expect("auto-compaction ran");
-    assert_eq!(report.trigger, Trigger::AUTO);
+    assert_eq!(report.trigger, Trigger::Auto);
     assert!(report.tokens_before >= 9_000);
     assert!(request.tokens.total < 9_000);
     assert!(report

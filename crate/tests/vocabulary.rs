@@ -2,7 +2,7 @@
 //! declarations must name exactly the values the Rust enums serialise to, so a verdict added
 //! in Rust cannot reach JavaScript undeclared.
 
-use context_assembly::vocabulary::{Fate, Round, Verdict};
+use context_assembly::vocabulary::{Fate, Round, Trigger, Verdict};
 
 /// The members of `export type {name} = "a" | "b";` in a TypeScript declaration text.
 fn union_members(declarations: &str, name: &str) -> Vec<String> {
@@ -18,15 +18,22 @@ fn union_members(declarations: &str, name: &str) -> Vec<String> {
         .collect()
 }
 
+const DECLARATIONS: &str = include_str!("../wasm/src/session.rs");
+
+fn names(all: impl IntoIterator<Item = &'static str>) -> Vec<String> {
+    all.into_iter().map(String::from).collect()
+}
+
 #[test]
-fn the_typescript_verdict_union_is_the_rust_enum() {
-    let declarations = include_str!("../wasm/src/session.rs");
-    let declared = union_members(declarations, "Verdict");
-    let rust: Vec<String> = Verdict::ALL
-        .iter()
-        .map(|v| v.as_str().to_string())
-        .collect();
-    assert_eq!(declared, rust);
+fn the_typescript_unions_are_the_rust_enums() {
+    let verdicts = names(Verdict::ALL.iter().map(|v| v.as_str()));
+    assert_eq!(union_members(DECLARATIONS, "Verdict"), verdicts);
+    let rounds = names(Round::ALL.iter().map(|v| v.as_str()));
+    assert_eq!(union_members(DECLARATIONS, "Round"), rounds);
+    let fates = names(Fate::ALL.iter().map(|v| v.as_str()));
+    assert_eq!(union_members(DECLARATIONS, "Fate"), fates);
+    let triggers = names(Trigger::ALL.iter().map(|v| v.as_str()));
+    assert_eq!(union_members(DECLARATIONS, "Trigger"), triggers);
 }
 
 #[cfg(feature = "serde")]
@@ -41,6 +48,10 @@ fn a_value_serialises_to_its_name() {
             serde_json::to_string(round).unwrap(),
             format!("\"{round}\"")
         );
+    }
+    for trigger in Trigger::ALL {
+        let json = serde_json::to_string(trigger).unwrap();
+        assert_eq!(json, format!("\"{trigger}\""));
     }
     for fate in Fate::ALL {
         assert_eq!(serde_json::to_string(fate).unwrap(), format!("\"{fate}\""));

@@ -469,7 +469,7 @@ mod tests {
         let mut t = Transcript::default();
         t.push(Record::Prompt { text: "old".into() });
         t.push(Record::CompactBoundary {
-            trigger: "manual",
+            trigger: crate::vocabulary::Trigger::Manual,
             tokens_before: 0,
         });
         t.push(Record::Prompt { text: "new".into() });

@@ -249,7 +249,7 @@ mod tests {
     fn up_to_drops_earlier_boundaries_from_the_kept_part_with_a_decision() {
         let mut t = transcript();
         let boundary = t.push(Record::CompactBoundary {
-            trigger: "manual",
+            trigger: crate::vocabulary::Trigger::Manual,
             tokens_before: 0,
         });
         let split = split_at_pivot(t.messages(), 3, PartialDirection::UpTo);

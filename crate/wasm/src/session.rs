@@ -143,12 +143,12 @@ export interface Turn { round: Round; attachments: Attachment[]; decisions: Deci
 /** A compaction policy's id. */
 export type PolicyId = "claude-code.full" | "claude-code.session_memory" | "claude-code.partial" | "claude-code.microcompact" | "claude-code.tool_result_budget" | "opencode.prune" | "swe.observation_mask" | "anthropic.clear_tool_uses" | "cline.truncate" | "codex.local" | "codex.remote";
 /** What to compact with (web/scenarios/FORMAT.md, the `compact` step): the policy's knobs go in `params` under their camelCase names. */
-export interface CompactionOptions { policy?: PolicyId; trigger?: "auto" | "manual"; instructions?: string; pivot?: number; direction?: "from" | "upTo"; params?: { [key: string]: Json } }
+export interface CompactionOptions { policy?: PolicyId; trigger?: Trigger; instructions?: string; pivot?: number; direction?: "from" | "upTo"; params?: { [key: string]: Json } }
 /** An attachment a summary policy adds after the summary. */
 export interface PlannedAttachment { kind: string; path?: string; tokens: number }
 /** A compaction as it would run now. */
 export interface CompactionPlan {
-  id: number; policy: PolicyId; trigger: "auto" | "manual";
+  id: number; policy: PolicyId; trigger: Trigger;
   /** Whether applying it changes anything; `reason` says what it will do or why not. */
   applies: boolean; reason: string;
   tokensBefore: number;
@@ -161,12 +161,13 @@ export interface CompactionPlan {
   decisions: Decision[];
 }
 /** What happened to an item of the root set. */
+export type Trigger = "auto" | "manual";
 export type Fate = "kept" | "restored" | "referenced" | "reinjected" | "reloaded" | "summarised" | "masked" | "dropped";
 /** One item of the root set and its fate. */
 export interface Survival { item: string; kind: "system-prompt" | "project-memory" | "unconditional-rule" | "path-scoped-rule" | "nested-memory" | "auto-memory" | "invoked-skill" | "plan-file" | "read-file" | "todos" | "conversation"; fate: Fate; reason: string; tokensBefore: number; tokensAfter: number }
 /** What a compaction did. */
 export interface CompactionReport {
-  policy: PolicyId; trigger: "auto" | "manual"; applied: boolean; reason: string;
+  policy: PolicyId; trigger: Trigger; applied: boolean; reason: string;
   tokensBefore: number; tokensAfter: number;
   /** Tokens of the previous request's leading blocks still unchanged: the prompt cache kept. */
   prefixKept: number;

@@ -32,9 +32,9 @@ pub(crate) const COMPACTION_KEYS: &[&str] = &[
     "params",
 ];
 
-const TRIGGERS: [(&str, &str); 2] = [
-    (Trigger::AUTO, Trigger::AUTO),
-    (Trigger::MANUAL, Trigger::MANUAL),
+const TRIGGERS: [(&str, Trigger); 2] = [
+    (Trigger::Auto.as_str(), Trigger::Auto),
+    (Trigger::Manual.as_str(), Trigger::Manual),
 ];
 
 const DIRECTIONS: [(&str, PartialDirection); 2] = [
@@ -68,7 +68,7 @@ pub(crate) fn compaction(
     }
     let options = CompactionOptions {
         policy,
-        trigger: fields.or("trigger", Trigger::MANUAL, one_of("trigger", &TRIGGERS))?,
+        trigger: fields.or("trigger", Trigger::Manual, one_of("trigger", &TRIGGERS))?,
         instructions: fields.optional("instructions", string)?,
     };
     Ok((options, fields.optional("summary", string)?))

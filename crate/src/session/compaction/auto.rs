@@ -70,7 +70,7 @@ impl Session {
         if self.profile.compaction.cheap_stage_first {
             let cheap = CompactionOptions {
                 policy: Policy::Prune(self.cheap_stage_params()),
-                trigger: Trigger::AUTO,
+                trigger: Trigger::Auto,
                 instructions: None,
             };
             if let Ok(report) = self.compact(cheap, None, at_ms) {
@@ -91,7 +91,7 @@ impl Session {
         };
         let full = CompactionOptions {
             policy,
-            trigger: Trigger::AUTO,
+            trigger: Trigger::Auto,
             instructions: None,
         };
         match self.compact(full, None, at_ms) {

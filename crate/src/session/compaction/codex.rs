@@ -23,6 +23,7 @@ use crate::codex::items::{Item, Role};
 use crate::compact::summary::{extractive_summary, format_compact_summary};
 use crate::session::Session;
 use crate::transcript::Record;
+use crate::vocabulary::Trigger;
 use crate::Error;
 
 /// Files re-read after a compaction with the X1 opt-in.
@@ -164,12 +165,7 @@ impl Session {
     }
 
     /// The transcript becomes the boundary and the replacement history's items.
-    fn replace_with_history(
-        &mut self,
-        trigger: &'static str,
-        tokens_before: u64,
-        history: Vec<Item>,
-    ) {
+    fn replace_with_history(&mut self, trigger: Trigger, tokens_before: u64, history: Vec<Item>) {
         let transcript = &mut self.conversation.transcript;
         transcript.replace(Vec::new());
         transcript.push(Record::CompactBoundary {

@@ -120,15 +120,7 @@ pub const POLICY_IDS: [&str; 11] = [
     CODEX_REMOTE,
 ];
 
-/// What compaction was triggered by.
-pub struct Trigger;
-
-impl Trigger {
-    /// The context reached the auto-compact threshold.
-    pub const AUTO: &'static str = "auto";
-    /// The user asked (`/compact`).
-    pub const MANUAL: &'static str = "manual";
-}
+pub use crate::vocabulary::Trigger;
 
 /// A compaction request.
 ///
@@ -136,14 +128,14 @@ impl Trigger {
 /// use context_assembly::session::{CompactionOptions, Policy};
 /// let options = CompactionOptions { instructions: Some("Keep the test names.".into()), ..Default::default() };
 /// assert_eq!(options.policy, Policy::Full);
-/// assert_eq!(options.trigger, "manual");
+/// assert_eq!(options.trigger.as_str(), "manual");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompactionOptions {
     /// How to make room.
     pub policy: Policy,
-    /// [`Trigger::AUTO`] or [`Trigger::MANUAL`].
-    pub trigger: &'static str,
+    /// What asked for the compaction.
+    pub trigger: Trigger,
     /// Custom instructions for the summary (`/compact <instructions>`).
     pub instructions: Option<String>,
 }
@@ -152,7 +144,7 @@ impl Default for CompactionOptions {
     fn default() -> Self {
         CompactionOptions {
             policy: Policy::Full,
-            trigger: Trigger::MANUAL,
+            trigger: Trigger::Manual,
             instructions: None,
         }
     }

@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 
 use super::options::CompactionOptions;
 use crate::attachment::Decision;
+use crate::vocabulary::Trigger;
 
 /// An attachment the compaction will add after the summary, in order (§9.3 item 6).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +46,7 @@ pub struct CompactionPlan {
     /// The policy's id (`claude-code.full`, `opencode.prune`…).
     pub policy: &'static str,
     /// `auto` or `manual`.
-    pub trigger: &'static str,
+    pub trigger: Trigger,
     /// Whether applying it changes anything; `reason` says why not.
     pub applies: bool,
     /// One sentence: what it will do, or why it will do nothing.
@@ -171,7 +172,7 @@ pub struct CompactionReport {
     /// The policy that ran.
     pub policy: &'static str,
     /// `auto` or `manual`.
-    pub trigger: &'static str,
+    pub trigger: Trigger,
     /// Whether anything changed.
     pub applied: bool,
     /// One sentence: what it did, or why it did nothing.

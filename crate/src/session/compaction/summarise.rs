@@ -143,7 +143,7 @@ impl Session {
         let mut split = self.split(&plan.options.policy, &mut Vec::new())?;
         let (mut formatted, source) = self.summary_text(summary, &split.summarised)?;
         let mut is_session_memory = plan.options.policy == Policy::SessionMemory;
-        let auto = plan.trigger == Trigger::AUTO;
+        let auto = plan.trigger == Trigger::Auto;
         let before = self.peek_request(at_ms);
         if is_session_memory && self.session_memory_too_large(&before, &split, &formatted) {
             // §9.8: a session-memory compaction that would not get under the threshold
@@ -309,7 +309,7 @@ impl Session {
     /// A compaction the user typed (`/compact`): manual, and one of the policies the command
     /// runs (full, or session memory when no instructions are given).
     fn typed_compact(&self, plan: &CompactionPlan) -> bool {
-        plan.trigger == Trigger::MANUAL
+        plan.trigger == Trigger::Manual
             && matches!(plan.options.policy, Policy::Full | Policy::SessionMemory)
     }
 
