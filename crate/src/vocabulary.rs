@@ -22,6 +22,32 @@ pub struct Decision {
     pub detail: Option<String>,
 }
 
+impl Decision {
+    /// A decision about `subject`: its verdict, and why in one sentence.
+    ///
+    /// ```
+    /// use context_assembly::vocabulary::{Decision, Verdict};
+    /// let decision = Decision::new("src/a.ts", Verdict::Denied, "a deny rule matches")
+    ///     .with_detail(String::from("Read(src/**)"));
+    /// assert_eq!(decision.detail.as_deref(), Some("Read(src/**)"));
+    /// ```
+    pub fn new(subject: impl Into<String>, verdict: Verdict, reason: impl Into<String>) -> Self {
+        Decision {
+            subject: subject.into(),
+            verdict,
+            reason: reason.into(),
+            detail: None,
+        }
+    }
+
+    /// The same decision with its supporting facts (the rule that matched, sizes, an error
+    /// code), or none.
+    pub fn with_detail(mut self, detail: impl Into<Option<String>>) -> Self {
+        self.detail = detail.into();
+        self
+    }
+}
+
 /// An enum whose variants serialise to fixed names, with its list and its names: the
 /// vocabularies the engine reports in, so a misspelt name is a compile error, not a new value.
 macro_rules! named_enum {

@@ -181,11 +181,7 @@ impl Collected {
         reason: String,
         detail: Option<String>,
     ) {
-        self.decisions.push(Decision {
-            subject: subject.into(),
-            verdict,
-            reason,
-            detail,
-        });
+        self.decisions
+            .push(Decision::new(subject, verdict, reason).with_detail(detail));
     }
 }

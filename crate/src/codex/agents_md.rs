@@ -410,10 +410,5 @@ fn decide(
     reason: &str,
     detail: Option<String>,
 ) {
-    decisions.push(Decision {
-        subject: subject.into(),
-        verdict,
-        reason: reason.into(),
-        detail,
-    });
+    decisions.push(Decision::new(subject, verdict, reason).with_detail(detail));
 }

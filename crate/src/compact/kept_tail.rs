@@ -266,21 +266,11 @@ fn span(records: &[Message], start: usize) -> String {
 }
 
 fn kept(reason: String, detail: Option<String>) -> Decision {
-    Decision {
-        subject: String::from("kept tail"),
-        verdict: Verdict::Kept,
-        reason,
-        detail,
-    }
+    Decision::new(String::from("kept tail"), Verdict::Kept, reason).with_detail(detail)
 }
 
 pub(super) fn moved(subject: &str, reason: String, detail: String) -> Decision {
-    Decision {
-        subject: subject.into(),
-        verdict: Verdict::Moved,
-        reason,
-        detail: Some(detail),
-    }
+    Decision::new(subject, Verdict::Moved, reason).with_detail(detail)
 }
 
 /// Moves `start` earlier until the records from it on hold the call of every tool result

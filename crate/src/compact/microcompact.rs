@@ -214,12 +214,7 @@ fn unchanged(messages: &[Message], verdict: Verdict, reason: String) -> Microcom
         messages: messages.to_vec(),
         cleared: 0,
         tokens_freed: 0,
-        decisions: alloc::vec![Decision {
-            subject: String::from(SUBJECT),
-            verdict,
-            reason,
-            detail: None,
-        }],
+        decisions: alloc::vec![Decision::new(String::from(SUBJECT), verdict, reason)],
     }
 }
 

@@ -95,12 +95,11 @@ pub fn split_at_pivot(
         PartialDirection::From => (later.to_vec(), earlier.to_vec()),
         PartialDirection::UpTo => (earlier.to_vec(), without_markers(later, &mut decisions)),
     };
-    decisions.push(Decision {
-        subject: String::from("partial compaction"),
-        verdict: Verdict::Kept,
-        reason: summary_reason(direction, pivot_id, summarised.len(), kept.len()),
-        detail: None,
-    });
+    decisions.push(Decision::new(
+        String::from("partial compaction"),
+        Verdict::Kept,
+        summary_reason(direction, pivot_id, summarised.len(), kept.len()),
+    ));
     Ok(PartialSplit {
         summarised,
         kept,

@@ -243,12 +243,8 @@ impl RestorePlan {
     }
 
     fn decide(&mut self, candidate: &RestoreCandidate, verdict: Verdict, reason: String) {
-        self.decisions.push(Decision {
-            subject: candidate.path.clone(),
-            verdict,
-            reason,
-            detail: None,
-        });
+        self.decisions
+            .push(Decision::new(candidate.path.clone(), verdict, reason));
     }
 }
 

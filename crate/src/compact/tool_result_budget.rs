@@ -323,12 +323,8 @@ impl BudgetedResults {
     }
 
     fn decide(&mut self, subject: &str, verdict: Verdict, reason: String) {
-        self.decisions.push(Decision {
-            subject: String::from(subject),
-            verdict,
-            reason,
-            detail: None,
-        });
+        self.decisions
+            .push(Decision::new(String::from(subject), verdict, reason));
     }
 }
 

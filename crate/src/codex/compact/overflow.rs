@@ -55,10 +55,5 @@ pub fn remove_first_item(items: &mut Vec<Item>) -> Vec<Decision> {
 }
 
 fn removed(item: &Item, reason: &str) -> Decision {
-    Decision {
-        subject: item_label(item),
-        verdict: Verdict::OverBudget,
-        reason: String::from(reason),
-        detail: None,
-    }
+    Decision::new(item_label(item), Verdict::OverBudget, String::from(reason))
 }

@@ -74,12 +74,14 @@ pub fn build_compacted_history_within(
         summary_text
     };
     items.push(Item::text(Role::User, summary));
-    decisions.push(Decision {
-        subject: String::from("summary"),
-        verdict: Verdict::Included,
-        reason: String::from("installed last, as a user message (X3)"),
-        detail: Some(format!("{} tokens", approx_token_count(summary))),
-    });
+    decisions.push(
+        Decision::new(
+            String::from("summary"),
+            Verdict::Included,
+            String::from("installed last, as a user message (X3)"),
+        )
+        .with_detail(Some(format!("{} tokens", approx_token_count(summary)))),
+    );
     HistoryEdit { items, decisions }
 }
 

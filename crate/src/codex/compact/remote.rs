@@ -33,12 +33,11 @@ pub fn process_remote_compacted_history(items: Vec<Item>) -> HistoryEdit {
     for item in items {
         match exclusion_reason(&item) {
             None => kept.push(item),
-            Some(reason) => decisions.push(Decision {
-                subject: item_label(&item),
-                verdict: Verdict::Excluded,
-                reason: String::from(reason),
-                detail: None,
-            }),
+            Some(reason) => decisions.push(Decision::new(
+                item_label(&item),
+                Verdict::Excluded,
+                String::from(reason),
+            )),
         }
     }
     HistoryEdit {

@@ -209,12 +209,7 @@ fn push_optional(
 }
 
 pub(crate) fn decide(decisions: &mut Vec<Decision>, subject: &str, verdict: Verdict, reason: &str) {
-    decisions.push(Decision {
-        subject: subject.into(),
-        verdict,
-        reason: reason.into(),
-        detail: None,
-    });
+    decisions.push(Decision::new(subject, verdict, reason));
 }
 
 /// One message with a part per section (X23), or one joined part under

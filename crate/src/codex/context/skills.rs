@@ -109,12 +109,9 @@ pub fn skills_instructions(
         if let Some(chars) = kept {
             lines.push(skill_line(skill, chars));
         }
-        decisions.push(Decision {
-            subject: skill.name.clone(),
-            verdict,
-            reason: reason.into(),
-            detail: Some(budget_detail(budget)),
-        });
+        decisions.push(
+            Decision::new(skill.name.clone(), verdict, reason).with_detail(budget_detail(budget)),
+        );
     }
     Some(SkillsInstructions {
         text: render(&lines),

@@ -133,12 +133,7 @@ fn not_applied(
 }
 
 fn decision(subject: &str, verdict: Verdict, reason: String, detail: Option<String>) -> Decision {
-    Decision {
-        subject: subject.into(),
-        verdict,
-        reason,
-        detail,
-    }
+    Decision::new(subject, verdict, reason).with_detail(detail)
 }
 
 /// The name of the tool behind each call id (the first call wins if an id repeats).

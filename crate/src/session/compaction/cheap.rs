@@ -75,7 +75,7 @@ impl Session {
                 .transcript
                 .push(Record::Attachment(warning));
             self.conversation.memory_warning_given = true;
-            decisions.push(super::decide("memory warning", Verdict::Included, "the memory tool is on: the model is warned before anything is cleared (externalise before evict)".into()));
+            decisions.push(Decision::new("memory warning", Verdict::Included, "the memory tool is on: the model is warned before anything is cleared (externalise before evict)"));
         } else {
             self.conversation.transcript.replace(outcome.records);
             self.conversation.memory_warning_given = false;
@@ -209,7 +209,7 @@ fn tool_result_budget(
         });
     }
     if outcome.persisted.is_empty() {
-        outcome.decisions.push(super::decide(
+        outcome.decisions.push(Decision::new(
             super::TOOL_RESULT_BUDGET,
             Verdict::NotApplied,
             format!(

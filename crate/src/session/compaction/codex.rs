@@ -10,7 +10,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::report::{CompactionPlan, CompactionReport, PlannedAttachment};
-use super::{decide, report_of};
+use super::report_of;
 use crate::attachment::{Collected, Verdict};
 use crate::codex::compact::{
     build_compacted_history, collect_user_messages, insert_initial_context,
@@ -23,6 +23,7 @@ use crate::codex::items::{Item, Role};
 use crate::compact::summary::{extractive_summary, format_compact_summary};
 use crate::session::Session;
 use crate::transcript::Record;
+use crate::vocabulary::Decision;
 use crate::vocabulary::Trigger;
 use crate::Error;
 
@@ -46,10 +47,10 @@ impl Session {
                 tokens: estimate_item_tokens(item),
             })
             .collect();
-        plan.decisions.push(decide(
+        plan.decisions.push(Decision::new(
             "file state",
             Verdict::Skipped,
-            "Codex keeps no read-file state, so nothing is cleared and no file is restored (X1, X2)".into(),
+            "Codex keeps no read-file state, so nothing is cleared and no file is restored (X1, X2)",
         ));
         plan.applies = true;
         plan.reason = format!(

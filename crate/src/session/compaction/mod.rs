@@ -44,7 +44,7 @@ pub use report::{
 use super::turn::{Round, Turn};
 use super::Session;
 use crate::request::{Block, Request};
-use crate::vocabulary::{Decision, Verdict};
+use crate::vocabulary::Decision;
 use crate::Error;
 
 impl Session {
@@ -246,14 +246,4 @@ fn sent_blocks(request: &Request) -> impl Iterator<Item = (&'static str, &Block)
             .map(move |block| (message.role, block))
     });
     outside.map(|block| ("", block)).chain(messages)
-}
-
-/// A decision with no detail.
-fn decide(subject: &str, verdict: Verdict, reason: String) -> Decision {
-    Decision {
-        subject: subject.into(),
-        verdict,
-        reason,
-        detail: None,
-    }
 }

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use super::options::{Policy, Trigger};
 use super::report::{CompactionPlan, CompactionReport};
-use super::{decide, report_of};
+use super::report_of;
 use crate::attachment::{Collected, Verdict};
 use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTailConfig};
 use crate::compact::partial::{split_at_pivot, PartialDirection};
@@ -22,6 +22,7 @@ use crate::request::Request;
 use crate::session::Session;
 use crate::tokens::estimate_tokens;
 use crate::transcript::{Message, Record};
+use crate::vocabulary::Decision;
 use crate::Error;
 
 /// The records a summary replaces and the records it keeps, with where the kept ones go.
@@ -54,12 +55,11 @@ impl Session {
             plan.cleared.read_files = self.file_state.keys().map(String::from).collect();
         }
         plan.cleared.nested_memory = self.loaded_memory_paths();
-        plan.decisions.push(decide(
+        plan.decisions.push(Decision::new(
             "skill listing",
             Verdict::Unchanged,
             "the names of skills already listed are not cleared, so the listing is not sent \
-             again after the summary (§9.3 item 5)"
-                .into(),
+             again after the summary (§9.3 item 5)",
         ));
         let mut out = Collected::default();
         let file_state = self.file_state_entries();
@@ -118,7 +118,7 @@ impl Session {
                 }
                 let wanted = records.len().saturating_sub(keep);
                 let start = preserve_api_invariants(records, wanted);
-                decisions.push(decide(
+                decisions.push(Decision::new(
                     "kept tail",
                     Verdict::Included,
                     format!(
@@ -148,12 +148,11 @@ impl Session {
         if is_session_memory && self.session_memory_too_large(&before, &split, &formatted) {
             // §9.8: a session-memory compaction that would not get under the threshold
             // gives way to a full one.
-            decisions.push(decide(
+            decisions.push(Decision::new(
                 "session-memory compaction",
                 Verdict::Skipped,
                 "the kept tail and the summary would still reach the auto-compact threshold: a full \
-                 compaction runs instead (§9.8)"
-                    .into(),
+                 compaction runs instead (§9.8)",
             ));
             split = self.split(&Policy::Full, &mut decisions)?;
             formatted = self.summary_text(summary, &split.summarised)?.0;
@@ -188,13 +187,12 @@ impl Session {
             // A typed /compact restores with its own context: the nested-memory triggers its
             // Reads add are that command's, dropped with it (§8.1, §9.4).
             self.memory_triggers = triggers;
-            decisions.push(decide(
+            decisions.push(Decision::new(
                 "restore",
                 Verdict::Skipped,
                 "a typed /compact reads the restored files in its own context: their \
                  nested-memory triggers are dropped with it, so no CLAUDE.md or rule loads for \
-                 them on the next turn"
-                    .into(),
+                 them on the next turn",
             ));
         }
         for attachment in &attachments {
@@ -208,12 +206,11 @@ impl Session {
                 let record = Record::LocalCommand { text, meta };
                 self.conversation.transcript.push(record);
             }
-            decisions.push(decide(
+            decisions.push(Decision::new(
                 "/compact",
                 Verdict::Included,
                 "the command's caveat, input and output follow the summary, as the original \
-                 keeps them (§9.3 item 7)"
-                    .into(),
+                 keeps them (§9.3 item 7)",
             ));
         }
         decisions.extend(out.decisions);
