@@ -1,4 +1,4 @@
-// The per-area counts both runners print and report: each request's items are counted under the
+// The counts both runners print and report, overall and per area: each request's items are counted under the
 // areas they belong to, and an area's request is exact when all of its items there matched.
 
 /**
@@ -24,6 +24,22 @@ export function areaTotals(sessions, names) {
     for (const area of seen) totals[area].sessions += 1;
   }
   return totals;
+}
+
+/**
+ * The counts over every compared request: how many were exact, how many differed only by
+ * known differences, how many items there were and matched, how many had an unlisted one.
+ * @param {{ matched: boolean, knownOnly: boolean, items: number, itemsMatched: number, unknown: string[] }[]} requests
+ */
+export function requestTotals(requests) {
+  return {
+    requests: requests.length,
+    requestsMatched: requests.filter((r) => r.matched).length,
+    requestsWithKnownDifferencesOnly: requests.filter((r) => r.knownOnly).length,
+    items: requests.reduce((sum, r) => sum + r.items, 0),
+    itemsMatched: requests.reduce((sum, r) => sum + r.itemsMatched, 0),
+    unknownMismatches: requests.filter((r) => r.unknown.length > 0).length,
+  };
 }
 
 /** Prints the areas that had items, one line each. */

@@ -18,7 +18,7 @@ import * as engine from '../../pkg/context_assembly.js';
 import { compareItems, engineItems, oracleItems } from './codex-compare.mjs';
 import { driveCodex, undrivableReasons } from './codex-drive.mjs';
 import { generateSession } from './codex-generate.mjs';
-import { areaTotals, printAreas } from './areas.mjs';
+import { areaTotals, printAreas, requestTotals } from './areas.mjs';
 import { pool } from './pool.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -195,12 +195,7 @@ async function main() {
   const totals = {
     sessions: sessions.length,
     sessionsMatched: sessions.filter((s) => s.requests.every((r) => r.matched)).length,
-    requests: all.length,
-    requestsMatched: all.filter((r) => r.matched).length,
-    requestsWithKnownDifferencesOnly: all.filter((r) => r.knownOnly).length,
-    items: all.reduce((sum, r) => sum + r.items, 0),
-    itemsMatched: all.reduce((sum, r) => sum + r.itemsMatched, 0),
-    unknownMismatches: all.filter((r) => r.unknown.length > 0).length,
+    ...requestTotals(all),
     ms: Date.now() - started,
   };
   console.log(

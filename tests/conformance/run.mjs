@@ -22,7 +22,7 @@ import { compareItems, engineItems, formatCompactSummary, oracleItems } from './
 import { claudeSettings, DEFAULT_HOME, DEFAULT_PLAN_FILE, driveClaude, undrivableReasons } from './drive-claude.mjs';
 import { generateScenario, GENERATOR_VERSION } from './generate.mjs';
 import { FIXED_SUMMARY } from './mock-anthropic.mjs';
-import { areaTotals, printAreas } from './areas.mjs';
+import { areaTotals, printAreas, requestTotals } from './areas.mjs';
 import { pool } from './pool.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -466,12 +466,7 @@ async function main() {
   const totals = {
     sessions: sessions.length,
     generatedSessions: sessions.filter((s) => s.name.startsWith('generated/')).length,
-    requests: allRequests.length,
-    requestsMatched: allRequests.filter((r) => r.matched).length,
-    requestsWithKnownDifferencesOnly: allRequests.filter((r) => r.knownOnly).length,
-    items: allRequests.reduce((sum, r) => sum + r.items, 0),
-    itemsMatched: allRequests.reduce((sum, r) => sum + r.itemsMatched, 0),
-    unknownMismatches: allRequests.filter((r) => r.unknown.length > 0).length,
+    ...requestTotals(allRequests),
     errors: errors.length,
     seconds: Math.round((Date.now() - started) / 1000),
   };
