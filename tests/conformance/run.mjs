@@ -59,7 +59,7 @@ const AREAS = ['mentions', 'ranges', 'directories', 'deny', 'nested memory', 'ea
  * A difference accepted for now (known-differences.json), scoped to a scenario and an item kind:
  * @typedef {{
  *   scenario: string | string[], kind: string | string[], tool?: string, afterManualCompact?: boolean,
- *   normalise?: keyof typeof NORMALISERS, match?: string, racy?: boolean,
+ *   normalise?: keyof typeof NORMALISERS, match?: string, reorderOnly?: boolean, racy?: boolean,
  *   reason: string,
  * }} KnownDifference
  *   `scenario`: a scenario's name (`lab/…`, a teaching file's name, `generated/<seed>`), a
@@ -67,8 +67,10 @@ const AREAS = ['mentions', 'ranges', 'directories', 'deny', 'nested memory', 'ea
  *   tool results): the items it is about; `afterManualCompact`: only in requests that follow a
  *   `/compact` step. Then one of: `normalise`, a named rewrite of our items into what the
  *   client sends (each says what our engine would have to change); `match`, text a diff line
- *   of that kind must contain (an item one side has and the other lacks). `racy`: the client
- *   itself varies from run to run, so an entry that no run needed is not reported stale.
+ *   of that kind must contain (an item one side has and the other lacks). `reorderOnly`: only
+ *   when the same item is on the other side too, elsewhere in the request (the two sides
+ *   order it differently; nothing is missing). `racy`: the client itself varies from run to
+ *   run, so an entry that no run needed is not reported stale.
  */
 /** @type {KnownDifference[]} */
 const KNOWN = JSON.parse(readFileSync(join(LAB, 'known-differences.json'), 'utf8')).differences;
@@ -116,11 +118,30 @@ function lenientItems(name, oracle, ours, where) {
   return { oracle: apply(oracle, 'oracle'), ours: apply(ours, 'ours'), used };
 }
 
-/** The known difference that accounts for a diff line of `name` (`match`), if any. */
-function knownLine(name, line, where) {
+/** A diff line's item, without the side it is on. */
+const itemOf = (line) => line.replace(/^[-+] [a-z ]+:\s*/, '');
+/** Whether the item of diff `line` is also on the other side among `lines` (a reorder). */
+function reordered(line, lines) {
+  const other = line.startsWith('+') ? '-' : '+';
+  return lines.some((l) => l.startsWith(other) && itemOf(l) === itemOf(line));
+}
+
+/**
+ * The known difference that accounts for a diff line of `name` (`match`), if any; `lines`
+ * are all the request's leftover diff lines, for `reorderOnly`.
+ */
+function knownLine(name, line, where, lines) {
   const kind = /"kind":"([\w-]+)"/.exec(line)?.[1];
   const tool = /"tool":"(\w+)"/.exec(line)?.[1];
-  return KNOWN.find((k) => k.match !== undefined && inScope(k, name, where) && kindOf(k, kind) && (k.tool === undefined || k.tool === tool) && line.includes(k.match));
+  return KNOWN.find(
+    (k) =>
+      k.match !== undefined &&
+      inScope(k, name, where) &&
+      kindOf(k, kind) &&
+      (k.tool === undefined || k.tool === tool) &&
+      line.includes(k.match) &&
+      (!k.reorderOnly || reordered(line, lines)),
+  );
 }
 
 function fixedScenarios() {
@@ -312,13 +333,13 @@ function compareSession(name, scenario, oracleRequests, ours, paths, eagerMemory
     const lenient = lenientItems(name, oracle, mine, where);
     const leftover = compareItems(lenient.oracle, lenient.ours).diff;
     if (!oracleRequests[i] || !ours.requests[i]) leftover.unshift(result.diff[0]);
-    const unknown = leftover.filter((line) => !knownLine(name, line, where));
+    const unknown = leftover.filter((line) => !knownLine(name, line, where, leftover));
     if (countUses && result.diff.length) {
       // A set-aside fact counts as used when it was part of a difference.
-      const lines = new Set(result.diff.map((l) => l.replace(/^[-+] [a-z ]+:\s*/, '')));
+      const lines = new Set(result.diff.map(itemOf));
       for (const { k, before } of lenient.used) if (lines.has(before)) useKnown(k, name);
       for (const line of leftover) {
-        const k = knownLine(name, line, where);
+        const k = knownLine(name, line, where, leftover);
         if (k) useKnown(k, name);
       }
     }
