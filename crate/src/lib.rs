@@ -21,7 +21,8 @@
 //! | [`read`] | the Read tool: line ranges and numbering, size and token limits, images, PDFs, listings |
 //! | [`file_state`] | the read-file-state LRU: what was read, when, with shared contents |
 //! | [`memory`] | nested memory: the CLAUDE.md and rules files a Read brings in, and why |
-//! | [`attachment`] | attachments and decisions: the catalogue with frequency classes, the reminder collectors, relevant memories, our wording |
+//! | [`attachment`] | attachments and decisions: the catalogue with frequency classes |
+//! | [`wording`] | every model-facing sentence, in our own words, with a snapshot test |
 //! | [`transcript`] | the stored records of a session, and the three definitions of a human turn |
 //! | [`request`] | the request of one round: system, tools, user context and messages, with placement and token totals |
 //! | [`session`] | `Session`: the workspace, the agent's tools, the pipeline, each turn's request, compaction with its survival report, `@` search |
@@ -162,6 +163,7 @@ pub mod tokens;
 pub mod transcript;
 pub mod vfs;
 pub mod vocabulary;
+pub mod wording;
 
 pub use error::Error;
 pub use profile::{Profile, ProfileName};

@@ -8,11 +8,11 @@
 mod common;
 
 use common::read;
-use context_assembly::attachment::malware_reminder;
 use context_assembly::request::Request;
 use context_assembly::session::{
     CompactionOptions, ResponseBlock, Session, SessionConfig, Trigger, FILE_UNCHANGED_STUB,
 };
+use context_assembly::wording::files::malware_reminder;
 use context_assembly::Profile;
 
 fn session(profile: Profile, config: SessionConfig) -> Session {

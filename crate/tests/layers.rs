@@ -16,9 +16,11 @@ const LAYERS: &[(&str, &[&str])] = &[
         "text engines",
         &["tokens", "diff", "path", "mention", "search"],
     ),
+    ("host inputs", &["host"]),
+    ("wording", &["wording"]),
     (
         "workspace",
-        &["vfs", "deny", "read", "file_state", "memory", "host"],
+        &["vfs", "deny", "read", "file_state", "memory"],
     ),
     ("vocabulary of attachments", &["attachment"]),
     ("codex context", &["codex"]),

@@ -2,7 +2,6 @@
 //! why everything else was left out (spec claude-code.md §7).
 //!
 //! * [`kind`]: the catalogue of kinds, each with its [`Frequency`] class.
-//! * [`render`]: every model-facing sentence, in our own words.
 //! * [`reminders`]: the collectors of throttled, delta and event reminders.
 //! * [`rules`]: their constants and the switches of their quirks.
 //!
@@ -10,7 +9,6 @@
 //! [`Decision`] for everything it considered.
 
 pub mod kind;
-pub mod render;
 pub mod rules;
 
 use alloc::string::String;
@@ -20,7 +18,6 @@ use crate::tokens::{estimate_tokens, TokenMethod};
 
 pub use crate::vocabulary::{Decision, Verdict};
 pub use kind::{frequency_of, Frequency};
-pub use render::*;
 pub use rules::AttachmentRules;
 
 /// One piece of context a pass adds, rendered as the model sees it.

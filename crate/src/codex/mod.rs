@@ -13,6 +13,7 @@
 //! * [`truncate`]: head-and-tail truncation, the 4-bytes-per-token estimate, truncation
 //!   policies, the shell output layout and the user input limit (§3.1–§3.4).
 //! * [`history_tokens`]: the token estimate of history items from their JSON (§3.5).
+//! * [`wording`]: every sentence the codex family's model reads.
 //! * [`compact`]: local compaction's replacement history, re-injection, the drop-oldest retry
 //!   and remote compaction's filter (§4.3–§4.6).
 
@@ -24,3 +25,4 @@ pub mod items;
 pub mod rules;
 pub mod settings_diff;
 pub mod truncate;
+pub mod wording;

@@ -40,6 +40,7 @@ use super::{
     render_nested, LoadReason, MemoryFile, MemoryKind, MemoryRoots, MemoryRules, MemorySource,
     NestedMemory,
 };
+use crate::wording::memory::CLAUDE_MD_PREAMBLE;
 
 /// Loads the eager memory hierarchy: the files in load order (see the [`memory`
 /// module](crate::memory)), and every file considered and not loaded with its reason. No switch of
@@ -175,18 +176,13 @@ pub fn render_claude_md(files: &[MemoryFile]) -> Option<String> {
         .map(|file| render_nested(file, &eager_form))
         .peekable();
     sections.peek()?;
-    let mut text = String::from(PREAMBLE);
+    let mut text = String::from(CLAUDE_MD_PREAMBLE);
     for section in sections {
         text.push_str("\n\n");
         text.push_str(&section);
     }
     Some(text)
 }
-
-/// What opens the `# claudeMd` section, in our words.
-const PREAMBLE: &str = "The instructions below come from this codebase and from the user, \
-and you must follow them. IMPORTANT: they take precedence over your default behaviour, and \
-you must follow them exactly as written.";
 
 #[cfg(test)]
 mod tests {

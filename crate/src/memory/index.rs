@@ -4,6 +4,7 @@ use alloc::string::{String, ToString};
 
 use crate::js::is_whitespace as is_js_space;
 use crate::js::utf16_len;
+use crate::wording::memory::index_truncation_warning;
 
 /// Lines of the `MEMORY.md` index kept (`MAX_ENTRYPOINT_LINES`).
 pub const MAX_INDEX_LINES: usize = 200;
@@ -71,9 +72,7 @@ pub fn truncate_memory_index(raw: &str) -> IndexTruncation {
     };
     let mut content = String::with_capacity(kept.len() + 160);
     content.push_str(kept);
-    content.push_str("\n\n> WARNING: MEMORY.md is ");
-    content.push_str(reason);
-    content.push_str(", so only its beginning was loaded. Keep each index entry to one short line and move details into topic files.");
+    content.push_str(&index_truncation_warning(reason));
     IndexTruncation {
         content,
         lines_cut,

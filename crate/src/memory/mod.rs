@@ -73,6 +73,11 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::wording::memory::{
+    memory_contents, LOCAL_INSTRUCTIONS, MANAGED_INSTRUCTIONS, PROJECT_INSTRUCTIONS,
+    USER_INSTRUCTIONS,
+};
+
 pub use eager::{eager_memory, render_claude_md};
 pub use frontmatter::MAX_PATH_PATTERNS;
 pub use index::{truncate_memory_index, IndexTruncation, MAX_INDEX_LINES, MAX_INDEX_UNITS};
@@ -463,32 +468,23 @@ pub fn nested_memory(
 /// );
 /// ```
 pub fn render_nested(file: &MemoryFile, rules: &MemoryRules) -> String {
-    let mut text = String::with_capacity(file.path.len() + file.content.len() + 96);
-    text.push_str("Contents of ");
-    text.push_str(&file.path);
     if rules.render_like_eager {
-        text.push_str(" (");
-        text.push_str(kind_description(file.kind));
-        text.push(')');
-    }
-    text.push_str(":\n\n");
-    if rules.render_like_eager {
-        text.push_str(file.content.trim_matches(crate::js::is_whitespace));
+        let content = file.content.trim_matches(crate::js::is_whitespace);
+        memory_contents(&file.path, Some(kind_description(file.kind)), content)
     } else {
-        text.push_str(&file.content);
+        memory_contents(&file.path, None, &file.content)
     }
-    text
 }
 
-/// What each kind of memory is, in our words, for the eager-style path line.
+/// What each kind of memory is, for the eager-style path line.
 fn kind_description(kind: MemoryKind) -> &'static str {
     match kind {
         MemoryKind::Project | MemoryKind::ProjectRule | MemoryKind::ConditionalRule => {
-            "project instructions, kept in the repository"
+            PROJECT_INSTRUCTIONS
         }
-        MemoryKind::Local => "the user's private instructions for this project, not checked in",
-        MemoryKind::User => "the user's own instructions for every project",
-        MemoryKind::Managed => "instructions set by the organisation for every project",
+        MemoryKind::Local => LOCAL_INSTRUCTIONS,
+        MemoryKind::User => USER_INSTRUCTIONS,
+        MemoryKind::Managed => MANAGED_INSTRUCTIONS,
     }
 }
 

@@ -1,7 +1,6 @@
 //! Text reads: line ranges, numbering, the size cap and the token gate (spec/claude-code.md
 //! §3.2, §3.3, §3.5, §3.6).
 
-use alloc::format;
 use alloc::rc::Rc;
 use alloc::string::String;
 use core::fmt::Write;
@@ -9,6 +8,7 @@ use core::ops::Range;
 
 use super::{LineFormat, ReadError, ReadRules};
 use crate::tokens::estimate_tokens;
+use crate::wording::files::{shorter_than_offset_warning, EMPTY_FILE_WARNING};
 
 /// What a Read asks for: a window and the file's extension (for the token estimate).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -212,16 +212,11 @@ pub fn number_lines(content: &str, start_line: u64, format: LineFormat) -> Strin
 
 fn render_notice(notice: ReadNotice) -> String {
     match notice {
-        ReadNotice::EmptyFile => String::from(
-            "<system-reminder>Warning: this file exists but is empty.</system-reminder>",
-        ),
+        ReadNotice::EmptyFile => String::from(EMPTY_FILE_WARNING),
         ReadNotice::ShorterThanOffset {
             start_line,
             total_lines,
-        } => format!(
-            "<system-reminder>Warning: this file exists but is shorter than the offset \
-             given ({start_line}); it has {total_lines} lines.</system-reminder>"
-        ),
+        } => shorter_than_offset_warning(start_line, total_lines),
     }
 }
 

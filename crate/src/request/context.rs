@@ -6,8 +6,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{Block, Category, Channel};
-use crate::attachment::{json_string, AttachmentRules};
+use crate::attachment::AttachmentRules;
 use crate::tokens::TokenMethod;
+use crate::wording::context::{current_date, USER_CONTEXT_CAUTION, USER_CONTEXT_INTRO};
+use crate::wording::json_string;
 
 /// What the system prompt's dynamic part reports (after the cache boundary).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,24 +94,22 @@ pub fn user_context_block(
     rules: &AttachmentRules,
     method: TokenMethod,
 ) -> Block {
-    let mut text = String::from(
-        "<system-reminder>\nThe context below may help you answer the user's questions:\n",
-    );
+    let mut text = String::from("<system-reminder>\n");
+    text.push_str(USER_CONTEXT_INTRO);
+    text.push('\n');
     if let Some(claude_md) = claude_md {
         text.push_str("# claudeMd\n");
         text.push_str(claude_md);
         text.push('\n');
     }
-    text.push_str("# currentDate\nToday's date is ");
-    text.push_str(date);
-    text.push_str(".\n\n");
+    text.push_str("# currentDate\n");
+    text.push_str(&current_date(date));
+    text.push_str("\n\n");
     if !rules.user_context_without_indent {
         text.push_str("      "); // the original's template indentation (Q51)
     }
-    text.push_str(
-        "IMPORTANT: this context may or may not be relevant to the task at hand. Respond to \
-         it only if it is highly relevant.\n</system-reminder>\n",
-    );
+    text.push_str(USER_CONTEXT_CAUTION);
+    text.push_str("\n</system-reminder>\n");
     // Without CLAUDE.md files the block holds only the date: context, not memory.
     let category = if claude_md.is_some() {
         Category::MEMORY

@@ -7,15 +7,16 @@ use alloc::vec::Vec;
 
 use super::tools::ReadFailure;
 use super::Session;
-use crate::attachment::{
-    edited_file_note, file_gone_note, ranged_change_note, too_large_change_note, wrap, Collected,
-    Verdict,
-};
+use crate::attachment::{Collected, Verdict};
 use crate::diff::diff_snippet;
 use crate::file_state::{ContentDigest, Entry};
 use crate::memory::{nested_memory, render_nested, MemorySource, StateView};
 use crate::read::FileKind;
 use crate::vfs::{Content, EntryKind, FsErrorKind, Vfs};
+use crate::wording::files::{
+    self, edited_file_note, file_gone_note, ranged_change_note, too_large_change_note,
+};
+use crate::wording::wrap;
 
 impl Session {
     /// §5.1: every watched entry whose file changed gets a snippet of the change.
@@ -257,7 +258,7 @@ impl Session {
         match entry {
             Some(entry) => {
                 self.file_state.set(key, entry);
-                let note = wrap(&format!("The image {key} was changed outside this conversation; read it again to see it."));
+                let note = files::edited_image_note(key);
                 turn.attach(
                     "edited_image_file",
                     Some(key),

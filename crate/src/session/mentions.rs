@@ -7,10 +7,7 @@ use alloc::vec::Vec;
 
 use super::tools::{ReadFailure, TextFileRead};
 use super::{FileContextRules, Session};
-use crate::attachment::{
-    agent_note, call_note, json_string, malware_reminder, mcp_resource_note, pdf_reference_note,
-    tool_result, truncation_note, wrap, Collected, Verdict,
-};
+use crate::attachment::{Collected, Verdict};
 use crate::file_state::{Entry, FileStateCache};
 use crate::mention::{extract_mentions, FileMention};
 use crate::read::{
@@ -18,6 +15,11 @@ use crate::read::{
     ImageInfo, PdfOutcome, ReadError,
 };
 use crate::vfs::{EntryKind, FsErrorKind, Stat};
+use crate::wording::files::{
+    self, agent_note, call_note, malware_reminder, mcp_resource_note, pdf_reference_note,
+    tool_result, truncation_note,
+};
+use crate::wording::json_string;
 
 /// Lines the truncated fallback reads (`MAX_LINES_TO_READ`, §3.1).
 const TRUNCATED_READ_LINES: i64 = 2000;
@@ -199,7 +201,7 @@ impl Session {
         let input = format!(
             "{{\"command\":{},\"description\":{}}}",
             json_string(&command),
-            json_string(&format!("Lists files in {abs}"))
+            json_string(&files::list_directory_description(abs))
         );
         let parts = [
             call_note("Bash", &input),
@@ -312,21 +314,12 @@ impl Session {
                 Some(detail),
             );
         }
-        let shape = match info {
-            Some(ImageInfo {
-                format,
-                dimensions: Some((w, h)),
-            }) => format!("{format:?} image, {w}×{h} pixels"),
-            Some(ImageInfo {
-                format,
-                dimensions: None,
-            }) => format!("{format:?} image"),
-            None => "image of an unknown format".into(),
-        };
+        let format = info.as_ref().map(|info| format!("{:?}", info.format));
+        let dimensions = info.as_ref().and_then(|info| info.dimensions);
         let input = format!("{{\"file_path\":{}}}", json_string(abs));
         let parts = [
             call_note("Read", &input),
-            wrap(&format!("[{shape}, {}]", format_file_size(stat.size))),
+            files::image_summary(format.as_deref(), dimensions, &format_file_size(stat.size)),
         ];
         let apart = self.profile.attachments.file_parts_as_messages;
         turn.attach_parts("file", Some(abs), &parts, apart, self.profile.token_method);
@@ -346,9 +339,7 @@ impl Session {
     /// with the fix a short pointer to its contents above.
     fn already_in_context(&self, abs: &str, stat: &Stat, turn: &mut Collected, subject: &str) {
         let text = if self.profile.file_context.already_read_respects_ranges {
-            wrap(&format!(
-                "{abs} is unchanged since it was last read; its contents are already above."
-            ))
+            files::unchanged_pointer(abs)
         } else {
             String::new()
         };
@@ -489,7 +480,7 @@ impl Session {
                 turn.attach(
                     "file",
                     Some(abs),
-                    wrap(&format!("[the PDF document {abs}, {size}]")),
+                    files::pdf_document_note(abs, &size),
                     method,
                 );
                 if let Some(last) = turn.attachments.last_mut() {

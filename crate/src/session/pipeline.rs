@@ -32,10 +32,7 @@ use crate::request::{
 };
 use crate::transcript::Record;
 use crate::vfs::EntryKind;
-
-/// The built-in static part of the system prompt, in our own words.
-const SYSTEM_PROMPT: &str = "You are a coding agent working in the user's repository. Use the \
-    tools to read, search and change files; keep changes small and explain what you did.";
+use crate::wording::context::SYSTEM_PROMPT;
 
 /// Codex's system channel: the base instructions only (codex.md §0.7).
 fn base_instructions(text: &str, method: crate::tokens::TokenMethod) -> Vec<Block> {

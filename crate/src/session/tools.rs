@@ -5,12 +5,12 @@ use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 
 use super::Session;
-use crate::attachment::malware_reminder;
 use crate::file_state::Entry;
 use crate::read::{
     classify, plan_image, read_text, FileKind, ImageInfo, ReadError, ReadRequest, TextRead,
 };
 use crate::vfs::{Content, EntryKind, FsError, FsErrorKind, Stat, Syscall};
+use crate::wording::files::{malware_reminder, not_text_error, not_utf8_error, FILE_MISSING};
 use crate::Error;
 
 /// What a tool returns to the model.
@@ -56,16 +56,11 @@ pub(super) enum ReadFailure {
 impl ReadFailure {
     pub(super) fn message(&self) -> String {
         match self {
-            ReadFailure::Fs(error) if error.kind == FsErrorKind::NotFound => {
-                "The file does not exist.".into()
-            }
+            ReadFailure::Fs(error) if error.kind == FsErrorKind::NotFound => FILE_MISSING.into(),
             ReadFailure::Fs(error) => error.to_string(),
             ReadFailure::Read(error) => error.to_string(),
-            ReadFailure::NotText(FileKind::NotUtf8 { valid_up_to }) => format!(
-                "The file is not UTF-8 text (invalid byte at offset {valid_up_to}): it is read \
-                 as binary, which the Read tool does not show."
-            ),
-            ReadFailure::NotText(kind) => format!("The file is not text ({kind:?})."),
+            ReadFailure::NotText(FileKind::NotUtf8 { valid_up_to }) => not_utf8_error(*valid_up_to),
+            ReadFailure::NotText(kind) => not_text_error(&format!("{kind:?}")),
         }
     }
 }

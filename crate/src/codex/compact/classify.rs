@@ -6,8 +6,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::prompt::SUMMARY_PREFIX;
 use crate::codex::items::{Item, Part, Role};
+use crate::codex::wording::SUMMARY_PREFIX;
 
 /// The contextual fragments recognised by a start and an end marker (§1.4, §1.5).
 const MARKED_FRAGMENTS: &[(&str, &str)] = &[

@@ -2,7 +2,7 @@
 //! are real, the replacement history, where the initial context goes back, the drop-oldest
 //! retry, and the filter on a remote compaction's output.
 //!
-//! * [`prompt`]: the compaction prompt and the summary prefix, in our own words.
+//! * The compaction prompt and the summary prefix are worded in [`crate::codex::wording`].
 //! * [`classify`]: real user messages versus contextual ones and summaries (§5.6).
 //! * [`rebuild`]: retained user messages within 20 000 tokens, summary last, re-injection (§4.5).
 //! * [`overflow`]: `remove_first_item` for the retry on overflow (X14).
@@ -12,7 +12,6 @@
 
 pub mod classify;
 pub mod overflow;
-pub mod prompt;
 pub mod rebuild;
 pub mod remote;
 
@@ -23,14 +22,13 @@ use alloc::vec::Vec;
 use crate::codex::items::Item;
 use crate::vocabulary::Decision;
 
+pub use crate::codex::wording::{NO_SUMMARY_AVAILABLE, SUMMARIZATION_PROMPT, SUMMARY_PREFIX};
 pub use classify::{
     collect_user_messages, is_contextual_user_message, is_contextual_user_text, is_summary_message,
     last_assistant_message, summary_text, user_message_text, user_turn_text,
 };
 pub use overflow::remove_first_item;
-pub use prompt::{
-    COMPACT_USER_MESSAGE_MAX_TOKENS, NO_SUMMARY_AVAILABLE, SUMMARIZATION_PROMPT, SUMMARY_PREFIX,
-};
+pub use rebuild::COMPACT_USER_MESSAGE_MAX_TOKENS;
 pub use rebuild::{
     build_compacted_history, build_compacted_history_within, initial_context_index,
     insert_initial_context, InitialContextPlacement,

@@ -7,7 +7,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::classify::{is_summary_message, user_turn_text};
-use super::prompt::{COMPACT_USER_MESSAGE_MAX_TOKENS, NO_SUMMARY_AVAILABLE};
+use crate::codex::wording::NO_SUMMARY_AVAILABLE;
+
+/// The approximate tokens of real user messages local compaction keeps (§4.3 step 7, X5).
+pub const COMPACT_USER_MESSAGE_MAX_TOKENS: u64 = 20_000;
 use super::HistoryEdit;
 use crate::codex::items::{Item, Role};
 use crate::codex::truncate::{approx_token_count, truncate_middle, TruncationPolicy};

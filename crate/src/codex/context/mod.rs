@@ -3,8 +3,8 @@
 //!
 //! * [`settings`]: [`TurnSettings`], what the context depends on, and [`ContextRules`],
 //!   the switches of its quirks.
-//! * [`fragments`]: the tagged fragments (permissions, collaboration mode, personality,
-//!   model switch, AGENTS.md).
+//! * The tagged fragments (permissions, collaboration mode, personality, model switch,
+//!   AGENTS.md) are worded in [`crate::codex::wording`].
 //! * [`skills`]: the skills list within its budget.
 //! * [`environment`]: `<environment_context>` and its diff body.
 //!
@@ -23,7 +23,6 @@
 //! ```
 
 pub mod environment;
-pub mod fragments;
 pub mod settings;
 pub mod skills;
 
@@ -33,11 +32,11 @@ use alloc::vec::Vec;
 use super::items::{Item, Role};
 use crate::vocabulary::{Decision, Verdict};
 
-pub use environment::EnvironmentContext;
-pub use fragments::{
+pub use crate::codex::wording::{
     agents_md_instructions, collaboration_mode_cleared, collaboration_mode_instructions,
     model_switch, permissions_instructions, personality_spec,
 };
+pub use environment::EnvironmentContext;
 pub use settings::{
     personality_message, ApprovalPolicy, BaseInstructions, ContextRules, NetworkDomains,
     SandboxMode, Skill, SkillScope, TurnSettings, DEFAULT_PERSONALITY, PERSONALITY_PRESETS,

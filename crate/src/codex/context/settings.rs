@@ -4,6 +4,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::codex::wording::{FRIENDLY_PERSONALITY, PRAGMATIC_PERSONALITY};
+
 /// When the agent must ask before running a command (`approval_policy`, §1.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -179,16 +181,8 @@ pub struct BaseInstructions {
 /// our words for the same styles; `none` has no message, so choosing it sends nothing.
 pub const PERSONALITY_PRESETS: [(&str, &str); 3] = [
     ("none", ""),
-    (
-        "friendly",
-        "Be warm and encouraging. Explain your reasoning in plain words and check in with the \
-         user when a choice is theirs to make.",
-    ),
-    (
-        "pragmatic",
-        "Be direct and efficient. Lead with what you did and what is left, and skip what the \
-         user does not need.",
-    ),
+    ("friendly", FRIENDLY_PERSONALITY),
+    ("pragmatic", PRAGMATIC_PERSONALITY),
 ];
 
 /// The personality of a session that never chose one. Codex 0.139.0 resolves an unset

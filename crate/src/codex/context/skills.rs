@@ -14,6 +14,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::settings::Skill;
+use crate::codex::wording::{SKILLS_GUIDANCE, SKILLS_INTRO};
 use crate::vocabulary::{Decision, Verdict};
 
 /// The size limit of the skill lines.
@@ -207,28 +208,9 @@ fn skill_line(skill: &Skill, chars: usize) -> String {
     }
 }
 
-const INTRO: &str = "A skill is a packaged set of local instructions kept in a `SKILL.md` file. \
-The skills you can use are listed below, each with its name, what it is for, and the path of \
-its `SKILL.md`.";
-
-const GUIDANCE: &str = "- When to use one: if the user names a skill (as `$name` or in plain \
-words), or the task plainly matches a skill's description, use that skill for this turn. Use \
-every skill that is named. A skill does not carry over to later turns unless named again.
-- If a named skill is not listed, or its file cannot be read, say so in a sentence and carry on \
-as well as you can.
-- How: open the skill's `SKILL.md` and read only as much as the task needs. Resolve relative \
-paths it mentions against the skill's directory. Load referenced files only when needed, run \
-or adapt bundled scripts instead of retyping them, and reuse bundled templates and assets.
-- Several skills: pick the fewest that cover the request, and say in one line which you use, \
-in what order, and why.
-- Keep the context small: summarise long files rather than pasting them, and do not follow \
-chains of references you do not need.
-- If a skill cannot be applied cleanly, say what is wrong and continue with the next best \
-approach.";
-
 fn render(lines: &[String]) -> String {
     format!(
-        "<skills_instructions>\n## Skills\n{INTRO}\n### Available skills\n{}\n### How to use skills\n{GUIDANCE}\n</skills_instructions>",
+        "<skills_instructions>\n## Skills\n{SKILLS_INTRO}\n### Available skills\n{}\n### How to use skills\n{SKILLS_GUIDANCE}\n</skills_instructions>",
         lines.join("\n")
     )
 }

@@ -5,8 +5,8 @@
 use alloc::format;
 use alloc::string::String;
 
-use super::wording::truncation_note;
 use crate::attachment::AttachmentRules;
+use crate::wording::memory::truncation_note;
 
 /// The surfaced text of one memory, as the attachment shows it and the read-file state
 /// stores it (spec §4.4: content as injected, `limit` = its line count when cut).

@@ -54,7 +54,6 @@
 
 mod excerpt;
 pub mod scorer;
-mod wording;
 
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
@@ -62,11 +61,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
-use crate::attachment::{wrap, AttachmentRules, Collected, Verdict};
+use crate::attachment::{AttachmentRules, Collected, Verdict};
 use crate::tokens::TokenMethod;
+use crate::wording::wrap;
 
+pub use crate::wording::memory::memory_header;
 pub use excerpt::{memory_excerpt, MemoryExcerpt};
-pub use wording::memory_header;
 
 /// Memory files scanned per prefetch, newest first (`MAX_MEMORY_FILES`).
 pub const MAX_SCANNED_FILES: usize = 200;

@@ -5,11 +5,12 @@
 use alloc::format;
 use alloc::string::String;
 
-use super::wording;
 use super::{PassInput, ReminderState};
-use crate::attachment::{wrap, AttachmentRules, Collected, Verdict};
+use crate::attachment::{AttachmentRules, Collected, Verdict};
 use crate::host::BackgroundStatus;
 use crate::tokens::TokenMethod;
+use crate::wording::reminders as wording;
+use crate::wording::wrap;
 
 /// One `queued_command` per message the user typed while the agent worked, oldest first.
 pub fn queued_commands(

@@ -5,11 +5,11 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::wording::{self, DIAGNOSTICS_TRUNCATED, SELECTION_TRUNCATED};
 use super::{utf16_len, utf16_prefix, PassInput, ReminderState};
 use crate::attachment::{AttachmentRules, Collected, Verdict};
 use crate::host::{Diagnostic, DiagnosticFile, Severity};
 use crate::tokens::TokenMethod;
+use crate::wording::reminders::{self as wording, DIAGNOSTICS_TRUNCATED, SELECTION_TRUNCATED};
 
 /// `selected_lines_in_ide` for a non-empty selection in a file no deny rule covers
 /// (DENIED, with the rule, otherwise).

@@ -6,11 +6,11 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::wording::{self, DESCRIPTION_CUT};
 use super::{utf16_len, utf16_prefix, PassInput, ReminderState};
 use crate::attachment::{AttachmentRules, Collected, Verdict};
 use crate::host::McpServer;
 use crate::tokens::TokenMethod;
+use crate::wording::reminders::{self as wording, DESCRIPTION_CUT};
 
 /// `deferred_tools_delta` when the deferred tools differ from those announced: names added
 /// and names removed. Nothing when they are the same (the first pass announces all).

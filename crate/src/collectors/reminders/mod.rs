@@ -12,7 +12,8 @@
 //! * [`listings`]: the skill listing and the three delta kinds.
 //! * [`ide`]: the IDE's selection, opened file and diagnostics (§7.8).
 //! * [`events`]: everything sent whenever its condition holds.
-//! * [`wording`]: every sentence the model reads.
+//!
+//! Every sentence they write comes from [`crate::wording::reminders`].
 //!
 //! Cadences count records of the transcript; the session pushes a prompt, then the
 //! attachments of its pass, then the response's records and tool results, then the
@@ -23,7 +24,6 @@ pub mod ide;
 pub mod listings;
 pub mod plan_mode;
 pub mod todo;
-pub mod wording;
 
 use alloc::collections::BTreeSet;
 use alloc::string::String;

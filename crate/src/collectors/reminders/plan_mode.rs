@@ -4,12 +4,12 @@
 use alloc::format;
 use alloc::string::String;
 
-use super::wording::{self, PlanFacts};
 use super::{PassInput, ReminderState};
 use crate::attachment::{AttachmentRules, Collected, Verdict};
 use crate::host::PermissionMode;
 use crate::tokens::TokenMethod;
 use crate::transcript::Transcript;
+use crate::wording::reminders::{self as wording, PlanFacts};
 
 /// The plan-mode reminder while the mode is `plan`, preceded by `plan_mode_reentry` when
 /// plan mode was left earlier in the session and the plan file still exists.

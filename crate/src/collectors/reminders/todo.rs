@@ -4,11 +4,11 @@
 use alloc::collections::BTreeSet;
 use alloc::format;
 
-use super::wording;
 use super::{PassInput, ReminderState};
 use crate::attachment::{AttachmentRules, Collected, Verdict};
 use crate::tokens::TokenMethod;
 use crate::transcript::{AssistantBlock, Message, Record, Transcript};
+use crate::wording::reminders as wording;
 
 /// The tool whose presence switches the nudges off (the Brief tool).
 const BRIEF_TOOL: &str = "SendUserMessage";

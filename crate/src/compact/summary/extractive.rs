@@ -8,7 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::json::{self, Value};
-use super::SECTIONS;
+use super::SUMMARY_SECTIONS;
 use crate::transcript::{AssistantBlock, Message, Record};
 
 /// Characters of one quoted entry before it is cut with the marker ` […]`.
@@ -100,7 +100,7 @@ pub fn extractive_summary(records: &[Message]) -> ExtractiveSummary {
         .collect();
     let not_extracted =
         "(not extracted: this summary quotes the records and does not interpret them)";
-    for (number, section) in SECTIONS.iter().enumerate() {
+    for (number, section) in SUMMARY_SECTIONS.iter().enumerate() {
         summary
             .text
             .push_str(&format!("{}. {section}:\n", number + 1));

@@ -65,11 +65,7 @@ impl Session {
         let outcome = self.cheap_outcome(&plan.options.policy, before.tokens.total, at_ms);
         let mut decisions = outcome.decisions;
         if outcome.warn_first {
-            let text = crate::attachment::render::wrap(&format!(
-                "Old tool results will soon be cleared from this conversation to make room. \
-                 Before that happens, save anything you will still need (findings, decisions, \
-                 file locations) with the memory tool under {MEMORY_DIR}."
-            ));
+            let text = crate::wording::compaction::memory_warning(MEMORY_DIR);
             let warning = Attachment::new("memory_warning", None, text, self.profile.token_method);
             self.conversation
                 .transcript

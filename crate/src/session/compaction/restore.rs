@@ -8,9 +8,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::mem;
 
-use crate::attachment::render::{call_note, json_string, malware_reminder, tool_result};
 use crate::attachment::{Attachment, Collected, Verdict};
-use crate::collectors::reminders::{self, wording};
+use crate::collectors::reminders;
 use crate::compact::restore::{select_restores, select_skills, RestoreCandidate};
 use crate::compact::summary::json;
 use crate::read::ReadError;
@@ -20,6 +19,8 @@ use crate::session::Session;
 use crate::tokens::estimate_tokens;
 use crate::transcript::{AssistantBlock, Message, Record, Transcript};
 use crate::vfs::EntryKind;
+use crate::wording::files::{call_note, malware_reminder, tool_result};
+use crate::wording::{self, json_string};
 
 /// Tokens a restored file may take when it is read (`fileReadingLimits.maxTokens`).
 const RESTORE_READ_MAX_TOKENS: u64 = 5_000;
@@ -69,12 +70,12 @@ impl Session {
         if self.in_plan_mode() {
             let plan_file = self.plan_file();
             let exists = self.is_file(&plan_file);
-            let facts = wording::PlanFacts {
+            let facts = wording::reminders::PlanFacts {
                 path: &plan_file,
                 exists,
                 interview: self.config.interview_mode,
             };
-            let text = wording::plan_mode(&facts, true, false);
+            let text = wording::reminders::plan_mode(&facts, true, false);
             out.attach("plan_mode", None, text, self.profile.token_method);
             out.decide(
                 "plan_mode",
@@ -142,7 +143,7 @@ impl Session {
                 out.attach(
                     "compact_file_reference",
                     Some(path),
-                    compact_file_reference(path),
+                    wording::compaction::compact_file_reference(path),
                     method,
                 );
                 continue;
@@ -199,7 +200,7 @@ impl Session {
                 }
             }
             RestoreRead::TooLarge => {
-                let text = compact_file_reference(abs);
+                let text = wording::compaction::compact_file_reference(abs);
                 SizedCandidate {
                     content_tokens: self.whole_file_tokens(abs).max(RESTORE_READ_MAX_TOKENS + 1),
                     tokens_rendered: estimate_tokens(&text, method, None),
@@ -272,10 +273,7 @@ impl Session {
         let Ok(crate::vfs::Content::Text(content)) = self.vfs.read(&path) else {
             return;
         };
-        let text = crate::attachment::render::wrap(&format!(
-            "A plan file exists from plan mode: {path}\n\nWhat it says:\n\n{content}\n\n\
-             If this plan bears on the current work and is not finished yet, carry on with it."
-        ));
+        let text = wording::compaction::plan_file_reference(&path, &content);
         out.attach(
             "plan_file_reference",
             Some(&path),
@@ -318,16 +316,10 @@ impl Session {
             .skills
             .iter()
             .map(|(name, content, _)| {
-                format!(
-                    "### Skill: {name}\nPath: {}\n\n{content}",
-                    self.skill_path(name)
-                )
+                wording::compaction::invoked_skill(name, &self.skill_path(name), content)
             })
             .collect();
-        let text = crate::attachment::render::wrap(&format!(
-            "These skills were invoked earlier in this session; their guidance still applies:\n\n{}",
-            skills.join("\n\n---\n\n")
-        ));
+        let text = wording::compaction::invoked_skills(&skills);
         out.attach("invoked_skills", None, text, method);
     }
 
@@ -457,14 +449,6 @@ fn restored_parts(abs: &str, done: &TextFileRead, malware_note: bool) -> [String
 /// file and not the note added when it is rendered (§6.5).
 fn restored_text(abs: &str, done: &TextFileRead) -> String {
     restored_parts(abs, done, false).join("\n")
-}
-
-/// `compact_file_reference`: the file was too large to restore, its path is given.
-fn compact_file_reference(abs: &str) -> String {
-    crate::attachment::render::wrap(&format!(
-        "{abs} was read before the conversation was summarised. It is too large to include \
-         again; read it with the Read tool if you need it."
-    ))
 }
 
 /// Paths of the Reads among `kept` whose results show the file (§9.4 item 1).

@@ -27,13 +27,13 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{decision, not_applied, outcome, result_subject, PolicyOutcome};
-use crate::attachment::call_note;
 use crate::js::utf16_units;
 use crate::read::FILE_UNCHANGED_STUB;
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
 use crate::vocabulary::Decision;
 use crate::vocabulary::Verdict;
+use crate::wording::files::call_note;
 
 mod json_fields;
 
@@ -365,8 +365,9 @@ fn total_chars(records: &[Message]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::attachment::{tool_result, Attachment};
+    use crate::attachment::Attachment;
     use crate::transcript::{ToolResultBlock, ToolUse};
+    use crate::wording::files::tool_result;
 
     #[test]
     fn a_mention_reads_its_range_from_its_call_note() {

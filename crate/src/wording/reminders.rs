@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::attachment::wrap;
+use super::wrap;
 use crate::host::{McpServer, TaskItem, TodoItem};
 
 /// The tool that asks the user a question (named by the plan-mode reminders).

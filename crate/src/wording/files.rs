@@ -1,22 +1,11 @@
-//! Every model-facing sentence of the engine, in our own words. The originals' structure
-//! and format facts are kept: the `<system-reminder>` wrapper, a call note with the tool's
-//! input as compact JSON, a result header followed by the tool's output, line-number
-//! prefixes (spec claude-code.md §3.11, §5.5, §7.1, §8.6).
+//! Notes about files and tools: the call and result notes of a Read the engine performs
+//! for a mention, file changes seen on disk, truncation, images, PDFs, agents and MCP
+//! resources (spec claude-code.md §3.11, §5.5, §7.1, §8.6).
 
 use alloc::format;
 use alloc::string::String;
 
-/// `<system-reminder>\n{content}\n</system-reminder>` (§7.1).
-pub fn wrap(content: &str) -> String {
-    format!("<system-reminder>\n{content}\n</system-reminder>")
-}
-
-/// A JSON string literal (what `JSON.stringify` gives for a string).
-pub fn json_string(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    crate::js::write_json_string(value, &mut out);
-    out
-}
+use super::wrap;
 
 /// The note that a tool was called, with its input as compact JSON (§3.11 item 1).
 pub fn call_note(tool: &str, input_json: &str) -> String {
@@ -130,17 +119,72 @@ pub fn too_large_change_note(path: &str) -> String {
     ))
 }
 
+/// An image that changed on disk since it was read: the model is asked to read it again.
+pub fn edited_image_note(path: &str) -> String {
+    wrap(&format!(
+        "The image {path} was changed outside this conversation; read it again to see it."
+    ))
+}
+
+/// What the model reads in place of a mentioned image: its format (`Png`, …; `None` when
+/// unknown), its size in pixels when known, and its file size.
+pub fn image_summary(format: Option<&str>, dimensions: Option<(u32, u32)>, size: &str) -> String {
+    let shape = match (format, dimensions) {
+        (Some(format), Some((width, height))) => format!("{format} image, {width}×{height} pixels"),
+        (Some(format), None) => format!("{format} image"),
+        (None, _) => String::from("image of an unknown format"),
+    };
+    wrap(&format!("[{shape}, {size}]"))
+}
+
+/// A mentioned PDF sent as a document block: the note standing for it in the text.
+pub fn pdf_document_note(path: &str, size: &str) -> String {
+    wrap(&format!("[the PDF document {path}, {size}]"))
+}
+
+/// A file mentioned again while unchanged: a pointer to the copy already above (Q20 fixed).
+pub fn unchanged_pointer(path: &str) -> String {
+    wrap(&format!(
+        "{path} is unchanged since it was last read; its contents are already above."
+    ))
+}
+
+/// The description of the `ls` call that lists a mentioned directory.
+pub fn list_directory_description(path: &str) -> String {
+    format!("Lists files in {path}")
+}
+
+/// Read's warning for a file that exists but is empty.
+pub const EMPTY_FILE_WARNING: &str =
+    "<system-reminder>Warning: this file exists but is empty.</system-reminder>";
+
+/// Read's warning when the requested offset is past the file's end.
+pub fn shorter_than_offset_warning(start_line: u64, total_lines: u64) -> String {
+    format!(
+        "<system-reminder>Warning: this file exists but is shorter than the offset given \
+         ({start_line}); it has {total_lines} lines.</system-reminder>"
+    )
+}
+
+/// Read's error for a path that does not exist.
+pub const FILE_MISSING: &str = "The file does not exist.";
+
+/// Read's error for a file that is not valid UTF-8.
+pub fn not_utf8_error(valid_up_to: usize) -> String {
+    format!(
+        "The file is not UTF-8 text (invalid byte at offset {valid_up_to}): it is read as \
+         binary, which the Read tool does not show."
+    )
+}
+
+/// Read's error for a file that is not text (`kind` names what it is).
+pub fn not_text_error(kind: &str) -> String {
+    format!("The file is not text ({kind}).")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn json_strings_match_json_stringify() {
-        assert_eq!(
-            json_string("/p/a \"b\"\\c\n\u{1}é"),
-            "\"/p/a \\\"b\\\"\\\\c\\n\\u0001é\""
-        );
-    }
 
     #[test]
     fn every_note_is_one_wrapped_reminder_or_a_sequence_of_them() {

@@ -1,11 +1,14 @@
-//! The tagged fragments of Codex's context (spec codex.md §1.4): tags, layout and
-//! separators byte-exact, sentences in our own words (§0.4).
+//! Every model-facing sentence of the codex family (spec codex.md §0.4): the tagged
+//! fragments of its context (§1.4), the skills list's framing, the personality presets, and
+//! local compaction's prompt and summary prefix (§4.4). Tags, layout and separators are the
+//! original's byte for byte; the sentences are our own. The claude-code family's wording is
+//! in [`crate::wording`]; `crate/tests/wording.rs` snapshots both.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::settings::{ApprovalPolicy, SandboxMode, TurnSettings};
+use super::context::settings::{ApprovalPolicy, SandboxMode, TurnSettings};
 
 /// `<permissions instructions>`: the sandbox section (with the network status filled in),
 /// the approval section and, under workspace-write, the writable-roots sentence. Each
@@ -155,6 +158,65 @@ pub fn model_switch(instructions: &str) -> String {
 pub fn agents_md_instructions(cwd: &str, text: &str) -> String {
     format!("# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\n{text}\n</INSTRUCTIONS>")
 }
+
+/// What opens `<skills_instructions>`: what a skill is and what the list shows.
+pub const SKILLS_INTRO: &str =
+    "A skill is a packaged set of local instructions kept in a `SKILL.md` file. \
+The skills you can use are listed below, each with its name, what it is for, and the path of \
+its `SKILL.md`.";
+
+/// The list's `How to use skills` bullets.
+pub const SKILLS_GUIDANCE: &str =
+    "- When to use one: if the user names a skill (as `$name` or in plain \
+words), or the task plainly matches a skill's description, use that skill for this turn. Use \
+every skill that is named. A skill does not carry over to later turns unless named again.
+- If a named skill is not listed, or its file cannot be read, say so in a sentence and carry on \
+as well as you can.
+- How: open the skill's `SKILL.md` and read only as much as the task needs. Resolve relative \
+paths it mentions against the skill's directory. Load referenced files only when needed, run \
+or adapt bundled scripts instead of retyping them, and reuse bundled templates and assets.
+- Several skills: pick the fewest that cover the request, and say in one line which you use, \
+in what order, and why.
+- Keep the context small: summarise long files rather than pasting them, and do not follow \
+chains of references you do not need.
+- If a skill cannot be applied cleanly, say what is wrong and continue with the next best \
+approach.";
+
+/// The message of Codex's `friendly` personality preset.
+pub const FRIENDLY_PERSONALITY: &str = "Be warm and encouraging. Explain your reasoning in \
+plain words and check in with the user when a choice is theirs to make.";
+
+/// The message of Codex's `pragmatic` personality preset.
+pub const PRAGMATIC_PERSONALITY: &str = "Be direct and efficient. Lead with what you did and \
+what is left, and skip what the user does not need.";
+
+/// The compaction prompt (`SUMMARIZATION_PROMPT`, §4.4): appended as the **last user message**
+/// of the compaction request, not as a system prompt (X3). Layout as the original's: an opening
+/// paragraph, a blank line, an `Include:` heading, four bullets, a blank line, one closing line.
+pub const SUMMARIZATION_PROMPT: &str = "\
+You are at a context checkpoint: the conversation so far is about to be compacted. Write a \
+handoff summary that another model can use to pick up this task exactly where it stands.
+
+Include:
+- What has been done so far, and the key decisions taken
+- Important context, constraints and preferences the user stated
+- What is left to do, as clear next steps
+- Critical data, examples or references needed to carry on
+
+Keep it concise and structured, so the next model can continue without missing a beat.
+";
+
+/// The prefix of an installed summary (`SUMMARY_PREFIX`, §4.4): one paragraph ending in a colon,
+/// with no trailing newline. A summary message is this prefix, `"\n"`, then the summary text;
+/// [`is_summary_message`](super::compact::is_summary_message) recognises it by exactly that start.
+pub const SUMMARY_PREFIX: &str = "\
+An earlier model run worked on this same task and left the summary below. The tool state it \
+produced (files, processes, changes) is still in place, so build on that work rather than \
+repeating it. Its summary:";
+
+/// What the summary message says when the summary text is empty (§4.3 step 7). Unreachable in
+/// the original, whose summary text always starts with the prefix (X4).
+pub const NO_SUMMARY_AVAILABLE: &str = "(no summary available)";
 
 #[cfg(test)]
 mod tests {
