@@ -1,8 +1,8 @@
 // The comparison's numbers: a totals row per profile, and what each profile could still see
 // after each compaction it ran.
-import { h } from '../../dom.js';
+import { h, s, tableHead } from '../../dom.js';
 import { percent } from '../compaction/report.js';
-import { lookOf, s } from './chart.js';
+import { lookOf } from './chart.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').Comparison} Comparison */
 /** @typedef {import('../../../pkg/context_assembly.js').CompareStep} CompareStep */
@@ -54,7 +54,7 @@ export function totalsRows(comparison) {
     h('td', { class: 'num', title: 'cached ÷ sent: the share of input tokens read from the cache' }, percent(totals.cached, totals.sent)),
     h('td', { class: 'num', title: `${integer(totals.costMicroUsd)} µ$` }, dollars(totals.costMicroUsd)));
   });
-  return [h('thead', {}, h('tr', {}, ...HEADERS.map((title) => h('th', {}, title)))), h('tbody', {}, ...rows)];
+  return [tableHead(HEADERS), h('tbody', {}, ...rows)];
 }
 
 /**

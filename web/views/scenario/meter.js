@@ -1,6 +1,6 @@
 // The context meter: the window split into what each category of the request spends, and
 // what is left. The segments add up to the window exactly, so the bar never lies.
-import { h } from '../../dom.js';
+import { byId, h } from '../../dom.js';
 import { tokensText } from './request.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').Request} Request */
@@ -10,6 +10,20 @@ const CATEGORIES = /** @type {const} */ (['system', 'tools', 'memory', 'attachme
 
 /** @param {number} n */
 const number = (n) => n.toLocaleString('en-US');
+
+/**
+ * A meter's four parts, found by a common id prefix: `id` is the bar, `id-used`, `id-caption`
+ * and `id-legend` the rest.
+ * @param {string} id
+ */
+export function meterElements(id) {
+  return {
+    bar: byId(id, HTMLElement),
+    used: byId(`${id}-used`, HTMLElement),
+    caption: byId(`${id}-caption`, HTMLElement),
+    legend: byId(`${id}-legend`, HTMLUListElement),
+  };
+}
 
 /**
  * Draws the meter for a request, or an empty one before the first request.
