@@ -4,7 +4,8 @@
 import { byId, h, messageOf, showError } from '../dom.js';
 import { withEngine } from '../engine.js';
 import { clearChart, drawChart } from './compare/chart.js';
-import { compactionItems, dollars, integer, profileLabel, totalsRows } from './compare/tables.js';
+import { dollars, integer } from '../format.js';
+import { compactionItems, profileLabel, totalsRows } from './compare/tables.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').Comparison} Comparison */
 /** @typedef {import('../../pkg/context_assembly.js').CompareStep} CompareStep */

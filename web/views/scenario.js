@@ -1,8 +1,9 @@
 // The scenario player: a scripted session replayed by the engine, stepped through one round
 // at a time, showing the request the model receives and why it holds what it holds.
 import { byId, h, messageOf, showError, tableParts } from '../dom.js';
+import { integer, tokensText } from '../format.js';
 import { meterElements, renderMeter } from './scenario/meter.js';
-import { requestView, textView, tokensText } from './scenario/request.js';
+import { requestView, textView } from './scenario/request.js';
 import { stepSummary } from './scenario/steps.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').StepTrace} StepTrace */
@@ -36,7 +37,7 @@ export function requestFor(steps, index) {
  * @returns {HTMLElement}
  */
 function compactionMark(report) {
-  const what = report.applied ? `${report.tokensBefore.toLocaleString('en-US')} → ${report.tokensAfter.toLocaleString('en-US')}` : 'not applied';
+  const what = report.applied ? `${integer(report.tokensBefore)} → ${integer(report.tokensAfter)}` : 'not applied';
   return h('span', { class: 'compacted', 'data-compacted': report.policy, title: report.reason }, `${report.trigger}-compacted: ${report.policy}, ${what}`);
 }
 

@@ -1,17 +1,11 @@
 // What one compaction did: the facts of its report, the lists of what came back and what
 // went, and the fate of every item of the root set.
 import { emptyRow, h, tableHead } from '../../dom.js';
-import { count, textView, tokensText } from '../scenario/request.js';
+import { count, percent, tokensText } from '../../format.js';
+import { textView } from '../scenario/request.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').CompactionReport} CompactionReport */
 /** @typedef {import('../../../pkg/context_assembly.js').Survival} Survival */
-
-/**
- * A share of a whole as a percentage; nothing of nothing is 0 %, not NaN.
- * @param {number} part
- * @param {number} whole
- */
-export const percent = (part, whole) => `${whole > 0 ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
 
 /**
  * A term and its description, for the report's facts.
