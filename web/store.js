@@ -30,13 +30,12 @@ import { withEngine } from './engine.js';
  * The scenario to run: the text, with the profile replaced when one is picked (text that is
  * not a JSON object goes as it is, and the engine says what is wrong with it).
  * @param {string} text
+ * @param {unknown} parsed the text as JSON; `undefined` when it is not JSON
  * @param {string} profile '' for the scenario's own
  * @returns {string}
  */
-export function scenarioText(text, profile) {
-  if (profile === '') return text;
-  const parsed = parseJson(text);
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
+function scenarioText(text, parsed, profile) {
+  if (profile === '' || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
   return JSON.stringify({ ...parsed, profile });
 }
 
@@ -89,7 +88,7 @@ export function createScenarioStore(replayWith = engineReplay) {
 
     /** The text the engine is given: the editor's, with the picked profile in it. */
     scenario() {
-      return scenarioText(state.text, state.profile);
+      return scenarioText(state.text, state.parsed, state.profile);
     },
 
     /**
@@ -113,7 +112,7 @@ export function createScenarioStore(replayWith = engineReplay) {
     /** Replays the scenario once; a failure keeps the last trace that worked and says why. */
     replay() {
       try {
-        const trace = replayWith(scenarioText(state.text, state.profile));
+        const trace = replayWith(scenarioText(state.text, state.parsed, state.profile));
         commit({ trace, error: '', replays: state.replays + 1 }, 'replay');
       } catch (problem) {
         commit({ error: messageOf(problem) }, 'replay');
