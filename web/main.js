@@ -1,6 +1,7 @@
 // The playground's entry point: load the engine, then wire every view.
 import { byId, messageOf } from './dom.js';
 import { loadEngine } from './engine.js';
+import { createScenarioStore } from './store.js';
 import { setUpCompaction } from './views/compaction.js';
 import { setUpCompare } from './views/compare.js';
 import { setUpDiff } from './views/diff.js';
@@ -12,9 +13,12 @@ import { setUpTokens } from './views/tokens.js';
 const status = byId('status', HTMLParagraphElement);
 try {
   await loadEngine();
-  await setUpScenario();
-  setUpCompaction();
-  setUpCompare();
+  // The scenario the player shows, replayed once per edit; the compaction and compare views
+  // follow it through the store.
+  const scenario = createScenarioStore();
+  await setUpScenario(scenario);
+  setUpCompaction(scenario);
+  setUpCompare(scenario);
   setUpMentions();
   setUpTokens();
   setUpDiff();

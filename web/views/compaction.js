@@ -1,42 +1,40 @@
 // The compaction view: the scenario player's session, replayed up to a step, then compacted
 // by one policy — the request before and after, what survived and why — and every policy
 // tried on the same step, side by side.
-import { byId, h, messageOf } from '../dom.js';
+import { byId, h, messageOf, showError } from '../dom.js';
 import { withEngine } from '../engine.js';
 import { comparisonRows } from './compaction/compare.js';
 import { reportView, survivalRows } from './compaction/report.js';
-import { scenarioText } from './scenario.js';
-import { renderMeter } from './scenario/meter.js';
+import { meterElements, renderMeter } from './scenario/meter.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').CompactionOptions} CompactionOptions */
 /** @typedef {import('../../pkg/context_assembly.js').CompactionPreview} CompactionPreview */
 /** @typedef {import('../../pkg/context_assembly.js').PolicyId} PolicyId */
 /** @typedef {import('./compaction/compare.js').PolicyOutcome} PolicyOutcome */
+/** @typedef {import('../store.js').ScenarioStore} ScenarioStore */
+/** @typedef {import('../store.js').ScenarioState} ScenarioState */
 
 /** Partial compaction needs a pivot record the comparison cannot choose, so it only runs alone. */
 const PARTIAL = 'claude-code.partial';
 
 /**
- * One side's meter: the same four parts as the player's, found by a common id prefix.
- * @param {string} id
+ * How many steps precede the first one the session auto-compacted in: replaying those shows
+ * the context just as it reached the threshold.
+ * @param {ScenarioState['trace']} trace
+ * @returns {number | undefined}
  */
-function meterElements(id) {
-  return {
-    bar: byId(id, HTMLElement),
-    used: byId(`${id}-used`, HTMLElement),
-    caption: byId(`${id}-caption`, HTMLElement),
-    legend: byId(`${id}-legend`, HTMLUListElement),
-  };
+function firstCompaction(trace) {
+  const index = trace?.steps.findIndex((step) => (step.turn.compaction ?? []).length > 0) ?? -1;
+  return index < 0 ? undefined : index;
 }
 
 /**
- * Wires the compaction panel to the scenario player. Never throws: the engine's complaints
+ * Wires the compaction panel to the scenario store: it compacts the player's scenario, and
+ * its step range follows every replay that worked. Never throws: the engine's complaints
  * (a step out of range, a missing pivot) are shown in the panel.
+ * @param {ScenarioStore} store
  */
-export function setUpCompaction() {
-  const json = byId('scenario-json', HTMLTextAreaElement);
-  const profile = byId('scenario-profile', HTMLSelectElement);
-  const playerSteps = byId('scenario-steps', HTMLOListElement);
+export function setUpCompaction(store) {
   const step = byId('compaction-step', HTMLInputElement);
   const stepNote = byId('compaction-step-note', HTMLElement);
   const policy = byId('compaction-policy', HTMLSelectElement);
@@ -55,12 +53,6 @@ export function setUpCompaction() {
 
   const policies = withEngine((engine) => engine.compactionPolicies());
   policy.replaceChildren(...policies.map((id) => h('option', { value: id }, id)));
-
-  /** @param {string} message */
-  function showError(message) {
-    error.textContent = message;
-    error.hidden = message === '';
-  }
 
   /** Empties the results, so that nothing on screen belongs to another scenario or step. */
   function clearResults() {
@@ -122,8 +114,7 @@ export function setUpCompaction() {
    * @returns {CompactionPreview}
    */
   function preview(options) {
-    const scenario = scenarioText(json.value, profile.value);
-    return withEngine((engine) => engine.compactScenario(scenario, options, stepCount()));
+    return withEngine((engine) => engine.compactScenario(store.scenario(), options, stepCount()));
   }
 
   /**
@@ -146,7 +137,7 @@ export function setUpCompaction() {
     const id = /** @type {PolicyId} */ (policy.value);
     try {
       const shown = preview(optionsFor(id, typedParams()));
-      showError('');
+      showError(error, '');
       renderMeter(before, shown.before);
       renderMeter(after, shown.after);
       report.replaceChildren(...reportView(shown.report));
@@ -154,47 +145,36 @@ export function setUpCompaction() {
       compareAll();
       results.hidden = false;
     } catch (problem) {
-      showError(messageOf(problem));
+      showError(error, messageOf(problem));
       clearResults();
     }
   }
 
-  /**
-   * The player re-renders its step list after every replay that worked: then the step
-   * range follows the new scenario, and results of the old one go.
-   */
+  /** The steps of the latest replay that worked: the range the step count is in. */
+  const stepTotal = () => store.state.trace?.steps.length ?? 0;
+
+  /** A replay that worked: the step range follows the new scenario, and results of the old one go. */
   function followPlayer() {
-    const total = playerSteps.children.length;
+    const total = stepTotal();
     if (step.max !== String(total)) {
       step.max = String(total);
-      step.value = String(firstCompaction() ?? total);
+      step.value = String(firstCompaction(store.state.trace) ?? total);
     }
     describeStep();
-    showError('');
+    showError(error, '');
     clearResults();
-  }
-
-  /**
-   * How many steps precede the first one the session auto-compacted in: replaying those
-   * shows the context just as it reached the threshold.
-   * @returns {number | undefined}
-   */
-  function firstCompaction() {
-    const marked = playerSteps.querySelector('[data-compacted]')?.closest('li');
-    const index = marked?.getAttribute('data-index');
-    return index === null || index === undefined ? undefined : Number(index);
   }
 
   /** Names the player's steps the chosen count covers; a count out of range is left to the engine to refuse. */
   function describeStep() {
-    const total = playerSteps.children.length;
+    const total = stepTotal();
     const count = stepCount() ?? total;
     stepNote.textContent = Number.isInteger(count) && count >= 1 && count <= total
       ? `of ${total}: replays the player's steps 0–${count - 1}, then compacts`
       : `of ${total}`;
   }
 
-  new MutationObserver(followPlayer).observe(playerSteps, { childList: true });
+  store.subscribe((state, change) => { if (change === 'replay' && state.error === '') followPlayer(); });
   step.addEventListener('input', describeStep);
   policy.addEventListener('change', choosePolicy);
   runButton.addEventListener('click', compact);

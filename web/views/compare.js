@@ -1,15 +1,17 @@
 // The compare view: the player's scenario replayed under several profiles side by side —
 // how large each request is, how much of it the provider's prompt cache serves, what it
 // costs, and what each profile can still see after it compacts.
-import { byId, h, messageOf } from '../dom.js';
+import { byId, h, messageOf, showError } from '../dom.js';
 import { withEngine } from '../engine.js';
-import { clearChart, drawChart, svgById } from './compare/chart.js';
-import { compactionItems, dollars, integer, profileLabel, totalsRows } from './compare/tables.js';
+import { clearChart, drawChart } from './compare/chart.js';
+import { dollars, integer } from '../format.js';
+import { compactionItems, profileLabel, totalsRows } from './compare/tables.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').Comparison} Comparison */
 /** @typedef {import('../../pkg/context_assembly.js').CompareStep} CompareStep */
 /** @typedef {import('../../pkg/context_assembly.js').ProfileName} ProfileName */
 /** @typedef {import('./compare/chart.js').Series} Series */
+/** @typedef {import('../store.js').ScenarioStore} ScenarioStore */
 
 /**
  * The cache hit share of one request in percent; a request of nothing hit nothing.
@@ -84,12 +86,12 @@ function drawCharts(charts, comparison) {
 }
 
 /**
- * Wires the compare panel to the scenario player. Never throws: the engine's complaints
- * (a scenario that does not parse, a step a profile cannot run) are shown in the panel.
+ * Wires the compare panel to the scenario store: it compares the player's scenario, and
+ * every replay that worked clears its results. Never throws: the engine's complaints (a
+ * scenario that does not parse, a step a profile cannot run) are shown in the panel.
+ * @param {ScenarioStore} store
  */
-export function setUpCompare() {
-  const json = byId('scenario-json', HTMLTextAreaElement);
-  const playerSteps = byId('scenario-steps', HTMLOListElement);
+export function setUpCompare(store) {
   const choices = byId('compare-profiles', HTMLElement);
   const runButton = byId('compare-run', HTMLButtonElement);
   const error = byId('compare-error', HTMLElement);
@@ -97,7 +99,9 @@ export function setUpCompare() {
   const legend = byId('compare-legend', HTMLUListElement);
   const totals = byId('compare-totals', HTMLTableElement);
   const compactions = byId('compare-compactions', HTMLUListElement);
-  const charts = { size: svgById('compare-size'), hits: svgById('compare-hits'), cost: svgById('compare-cost') };
+  const charts = {
+    size: byId('compare-size', SVGSVGElement), hits: byId('compare-hits', SVGSVGElement), cost: byId('compare-cost', SVGSVGElement),
+  };
 
   const profiles = withEngine((engine) => engine.profileNames());
   choices.replaceChildren(...profiles.map((profile) => {
@@ -105,12 +109,6 @@ export function setUpCompare() {
     box.checked = true;
     return h('label', {}, box, ' ', profileLabel(profile));
   }));
-
-  /** @param {string} message */
-  function showError(message) {
-    error.textContent = message;
-    error.hidden = message === '';
-  }
 
   /** Empties the results, so that nothing on screen belongs to another scenario. */
   function clearResults() {
@@ -134,19 +132,19 @@ export function setUpCompare() {
   }
 
   /**
-   * Replays the editor's text as it is: the player's profile override is left out, since
+   * Replays the player's text as it is: the player's profile override is left out, since
    * here the profiles are the ones ticked.
    */
   function compare() {
     const picked = chosen();
     if (picked.length === 0) {
-      showError('Tick at least one profile to compare.');
+      showError(error, 'Tick at least one profile to compare.');
       clearResults();
       return;
     }
     try {
-      const comparison = withEngine((engine) => engine.compareProfiles(json.value, picked, undefined));
-      showError('');
+      const comparison = withEngine((engine) => engine.compareProfiles(store.state.text, picked, undefined));
+      showError(error, '');
       drawCharts(charts, comparison);
       legend.replaceChildren(...Object.keys(comparison).map((profile) => h('li', { 'data-profile': profile },
         profileLabel(profile))));
@@ -155,14 +153,18 @@ export function setUpCompare() {
       results.dataset.profiles = Object.keys(comparison).join(' ');
       results.hidden = false;
     } catch (problem) {
-      showError(messageOf(problem));
+      showError(error, messageOf(problem));
       clearResults();
     }
   }
 
-  // The player re-renders its step list after every replay that worked: the results on
-  // screen then belong to the previous scenario (or its previous text), so they go.
-  new MutationObserver(() => { showError(''); clearResults(); }).observe(playerSteps, { childList: true });
+  // After a replay that worked, the results on screen belong to the previous scenario (or its
+  // previous text), so they go.
+  store.subscribe((state, change) => {
+    if (change !== 'replay' || state.error !== '') return;
+    showError(error, '');
+    clearResults();
+  });
   runButton.addEventListener('click', compare);
   clearResults();
 }

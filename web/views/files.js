@@ -1,6 +1,6 @@
 // The files panel: a virtual workspace edited by the user (outside the agent) and by the
 // agent's tools, and what each turn puts in front of the model, with every decision.
-import { byId, h, messageOf } from '../dom.js';
+import { byId, h, messageOf, tableParts } from '../dom.js';
 import { withEngine } from '../engine.js';
 import { setUpCompletion } from './files/completion.js';
 
@@ -76,31 +76,18 @@ function absolute(path) {
 }
 
 /**
- * A table with a header row; each cell a string or a node.
- * @param {string[]} headers
- * @param {(string | Node)[][]} rows
- * @param {string} empty what to say when there are no rows
- */
-function table(headers, rows, empty) {
-  const body = rows.length === 0
-    ? [h('tr', {}, h('td', { colspan: String(headers.length), class: 'none' }, empty))]
-    : rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))));
-  return [h('thead', {}, h('tr', {}, ...headers.map((title) => h('th', {}, title)))), h('tbody', {}, ...body)];
-}
-
-/**
  * One turn: its attachments and its decisions.
  * @param {TurnRecord} record
  * @param {number} number
  */
 function turnView(record, number) {
   const { turn } = record;
-  const attachments = h('table', { class: 'grid attachments' }, ...table(
+  const attachments = h('table', { class: 'grid attachments' }, ...tableParts(
     ['kind', 'path', 'tokens', 'text the model sees'],
     turn.attachments.map((a) => [a.kind, a.path ?? '', String(a.tokens),
       a.text === '' ? h('span', { class: 'none' }, 'renders to nothing') : h('pre', {}, a.text)]),
     'no attachments'));
-  const decisions = h('table', { class: 'grid decisions' }, ...table(
+  const decisions = h('table', { class: 'grid decisions' }, ...tableParts(
     ['subject', 'verdict', 'reason', 'detail'],
     turn.decisions.map((d) => [d.subject, d.verdict, d.reason, d.detail ?? '']),
     'no decisions'));
@@ -270,7 +257,7 @@ export function setUpFiles() {
     /** @type {FileStateRow[]} */
     const rows = session?.fileState() ?? [];
     const optional = (/** @type {number | undefined} */ n) => (n === undefined ? '—' : String(n));
-    stateTable.replaceChildren(...table(
+    stateTable.replaceChildren(...tableParts(
       ['#', 'path', 'timestamp', 'offset', 'limit', 'bytes', 'partial view'],
       rows.map((row, i) => [String(i + 1), row.path, String(row.timestamp), optional(row.offset), optional(row.limit),
         String(row.bytes), row.partialView ? 'yes' : 'no']),

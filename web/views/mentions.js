@@ -1,5 +1,5 @@
 // The mention box: highlights mentions as you type and compares each profile's parse.
-import { byId, h, messageOf } from '../dom.js';
+import { byId, emptyRow, h, messageOf } from '../dom.js';
 import { withEngine } from '../engine.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').ProfileName} ProfileName */
@@ -85,7 +85,7 @@ function compare(table, text, profiles, byProfile) {
         cell === '' ? h('span', { class: 'none' }, 'not a mention') : h('code', {}, cell))));
   });
   const empty = starts.length === 0
-    ? [h('tr', {}, h('td', { colspan: String(profiles.length + 1), class: 'none' }, 'No mentions in this text.'))] : [];
+    ? [emptyRow(profiles.length + 1, 'No mentions in this text.')] : [];
   table.replaceChildren(h('thead', {}, head), h('tbody', {}, ...rows, ...empty));
 }
 

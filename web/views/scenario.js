@@ -1,15 +1,16 @@
 // The scenario player: a scripted session replayed by the engine, stepped through one round
 // at a time, showing the request the model receives and why it holds what it holds.
-import { byId, h, messageOf } from '../dom.js';
-import { withEngine } from '../engine.js';
-import { renderMeter } from './scenario/meter.js';
-import { requestView, textView, tokensText } from './scenario/request.js';
+import { byId, h, messageOf, showError, tableParts } from '../dom.js';
+import { integer, tokensText } from '../format.js';
+import { meterElements, renderMeter } from './scenario/meter.js';
+import { requestView, textView } from './scenario/request.js';
 import { stepSummary } from './scenario/steps.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').StepTrace} StepTrace */
 /** @typedef {import('../../pkg/context_assembly.js').Request} Request */
 /** @typedef {import('../../pkg/context_assembly.js').Turn} Turn */
 /** @typedef {{ file: string, name: string }} ScenarioEntry */
+/** @typedef {import('../store.js').ScenarioStore} ScenarioStore */
 
 /** The teaching scenarios, relative to the page (same origin, so the page works offline). */
 const SCENARIOS = 'scenarios/';
@@ -30,32 +31,13 @@ export function requestFor(steps, index) {
 }
 
 /**
- * The scenario to run: the editor's text, with the profile replaced when one is picked
- * (text that is not JSON goes as it is, and the engine says what is wrong with it). The
- * compaction view replays the same scenario, so it builds it here too.
- * @param {string} text the editor's text
- * @param {string} profile the picked profile, or '' for the scenario's own
- * @returns {string}
- */
-export function scenarioText(text, profile) {
-  if (profile === '') return text;
-  try {
-    const parsed = JSON.parse(text);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
-    return JSON.stringify({ ...parsed, profile });
-  } catch {
-    return text;
-  }
-}
-
-/**
  * Marks a step before whose request the session compacted: the policy, and the request's
  * tokens before and after (the report is in the compaction view).
  * @param {import('../../pkg/context_assembly.js').CompactionReport} report
  * @returns {HTMLElement}
  */
 function compactionMark(report) {
-  const what = report.applied ? `${report.tokensBefore.toLocaleString('en-US')} → ${report.tokensAfter.toLocaleString('en-US')}` : 'not applied';
+  const what = report.applied ? `${integer(report.tokensBefore)} → ${integer(report.tokensAfter)}` : 'not applied';
   return h('span', { class: 'compacted', 'data-compacted': report.policy, title: report.reason }, `${report.trigger}-compacted: ${report.policy}, ${what}`);
 }
 
@@ -76,11 +58,7 @@ function clock(ms) {
  * @param {string} empty what to say when there are no rows
  */
 function table(className, headers, rows, empty) {
-  const body = rows.length === 0
-    ? [h('tr', {}, h('td', { colspan: String(headers.length), class: 'none' }, empty))]
-    : rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))));
-  return h('table', { class: `grid ${className}` },
-    h('thead', {}, h('tr', {}, ...headers.map((title) => h('th', {}, title)))), h('tbody', {}, ...body));
+  return h('table', { class: `grid ${className}` }, ...tableParts(headers, rows, empty));
 }
 
 /**
@@ -110,10 +88,12 @@ function turnDetails(turn) {
 }
 
 /**
- * Wires the scenario panel and loads the first teaching scenario. Never throws: a problem
- * is shown in the panel.
+ * Wires the scenario panel to the store and loads the first teaching scenario. The panel
+ * writes the editor's text and the profile to the store and asks it to replay; it draws what
+ * the store then holds. Never throws: a problem is shown in the panel.
+ * @param {ScenarioStore} store
  */
-export async function setUpScenario() {
+export async function setUpScenario(store) {
   const panel = byId('scenario-panel', HTMLElement);
   const pick = byId('scenario-pick', HTMLSelectElement);
   const json = byId('scenario-json', HTMLTextAreaElement);
@@ -126,12 +106,7 @@ export async function setUpScenario() {
   const forward = byId('scenario-forward', HTMLButtonElement);
   const position = byId('scenario-position', HTMLOutputElement);
   const title = byId('scenario-step-title', HTMLElement);
-  const meter = {
-    bar: byId('scenario-meter', HTMLElement),
-    used: byId('scenario-meter-used', HTMLElement),
-    caption: byId('scenario-meter-caption', HTMLElement),
-    legend: byId('scenario-meter-legend', HTMLUListElement),
-  };
+  const meter = meterElements('scenario-meter');
   const note = byId('scenario-request-note', HTMLElement);
   const requestPane = byId('scenario-request', HTMLElement);
   const turnPane = byId('scenario-turn', HTMLElement);
@@ -145,12 +120,6 @@ export async function setUpScenario() {
    * @type {Request | undefined | null}
    */
   let shownRequest = null;
-
-  /** @param {string} message */
-  function showError(message) {
-    error.textContent = message;
-    error.hidden = message === '';
-  }
 
   function renderList() {
     list.replaceChildren(...steps.map((step, index) => h('li', {
@@ -226,30 +195,30 @@ export async function setUpScenario() {
     renderStep();
   }
 
-  /** Replays the JSON in the editor; a bad scenario is reported, the last good run stays. */
+  /** Replays the JSON in the editor, through the store. */
   function run() {
-    try {
-      const trace = withEngine((engine) => engine.runScenario(scenarioText(json.value, profile.value)));
-      steps = trace.steps;
-      current = Math.max(0, Math.min(current, steps.length - 1));
-      shownRequest = null;
-      delete list.dataset.current;
-      showError('');
-      describe();
-      renderList();
-      renderStep();
-    } catch (problem) {
-      showError(`${messageOf(problem)}${steps.length > 0 ? ' (the steps below are from the last run that worked)' : ''}`);
-    }
+    store.edit({ text: json.value, profile: profile.value });
+    store.replay();
   }
 
-  function describe() {
-    try {
-      const parsed = JSON.parse(json.value);
-      description.textContent = typeof parsed.description === 'string' ? parsed.description : '';
-    } catch {
-      description.textContent = '';
+  /**
+   * Draws a replay: a bad scenario is reported, the last good run stays.
+   * @param {import('../store.js').ScenarioState} state
+   */
+  function showReplay(state) {
+    if (state.error !== '') {
+      showError(error, `${state.error}${steps.length > 0 ? ' (the steps below are from the last run that worked)' : ''}`);
+      return;
     }
+    steps = state.trace?.steps ?? [];
+    current = Math.max(0, Math.min(current, steps.length - 1));
+    shownRequest = null;
+    delete list.dataset.current;
+    showError(error, '');
+    const parsed = /** @type {{ description?: unknown } | null | undefined} */ (state.parsed);
+    description.textContent = typeof parsed?.description === 'string' ? parsed.description : '';
+    renderList();
+    renderStep();
   }
 
   /** Fetches the picked scenario into the editor and runs it; `data-loaded` names it once shown. */
@@ -264,7 +233,7 @@ export async function setUpScenario() {
       if (pick.value !== file) return;
       json.value = text;
     } catch (problem) {
-      showError(`The scenario could not be loaded: ${messageOf(problem)}`);
+      showError(error, `The scenario could not be loaded: ${messageOf(problem)}`);
       return;
     }
     current = 0;
@@ -272,6 +241,8 @@ export async function setUpScenario() {
     panel.dataset.loaded = file;
   }
 
+  store.subscribe((state, change) => { if (change === 'replay') showReplay(state); });
+  json.addEventListener('input', () => store.edit({ text: json.value }));
   runButton.addEventListener('click', run);
   profile.addEventListener('change', run);
   pick.addEventListener('change', () => void load());
@@ -298,7 +269,7 @@ export async function setUpScenario() {
     const entries = await response.json();
     pick.replaceChildren(...entries.map((entry) => h('option', { value: entry.file }, entry.name)));
   } catch (problem) {
-    showError(`The list of scenarios could not be loaded: ${messageOf(problem)}. Paste a scenario and press Run.`);
+    showError(error, `The list of scenarios could not be loaded: ${messageOf(problem)}. Paste a scenario and press Run.`);
     return;
   }
   await load();

@@ -1,5 +1,5 @@
 // The token panel: each method's estimate beside the raw sizes of the text.
-import { byId, h, messageOf } from '../dom.js';
+import { byId, h, messageOf, tableHead } from '../dom.js';
 import { withEngine } from '../engine.js';
 
 /** @type {{ method: import('../../pkg/context_assembly.js').TokenMethod, rule: string }[]} */
@@ -41,7 +41,7 @@ export function setUpTokens() {
       const sizeRows = sizes(text).map(([label, value]) =>
         h('tr', {}, h('td', {}, String(label)), h('td', { class: 'num' }, String(value)), h('td', {}), h('td', {})));
       table.replaceChildren(
-        h('thead', {}, h('tr', {}, h('th', {}, 'method'), h('th', {}, 'tokens'), h('th', {}, 'chars / token'), h('th', {}, 'rule'))),
+        tableHead(['method', 'tokens', 'chars / token', 'rule']),
         h('tbody', {}, ...rows, ...sizeRows));
     } catch (error) {
       table.replaceChildren(h('tr', {}, h('td', { class: 'error-text' }, messageOf(error))));

@@ -1,8 +1,7 @@
 // Every policy on the same step, side by side: what each frees, how much of the prompt cache
 // each keeps, and what the model can still see afterwards.
-import { h } from '../../dom.js';
-import { tokensText } from '../scenario/request.js';
-import { percent } from './report.js';
+import { h, tableHead } from '../../dom.js';
+import { percent, tokensText } from '../../format.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').CompactionReport} CompactionReport */
 /** @typedef {import('../../../pkg/context_assembly.js').PolicyId} PolicyId */
@@ -56,5 +55,5 @@ function row({ policy, report, error }) {
  * @returns {HTMLElement[]}
  */
 export function comparisonRows(outcomes) {
-  return [h('thead', {}, h('tr', {}, ...HEADERS.map((title) => h('th', {}, title)))), h('tbody', {}, ...outcomes.map(row))];
+  return [tableHead(HEADERS), h('tbody', {}, ...outcomes.map(row))];
 }

@@ -1,17 +1,11 @@
 // What one compaction did: the facts of its report, the lists of what came back and what
 // went, and the fate of every item of the root set.
-import { h } from '../../dom.js';
-import { count, textView, tokensText } from '../scenario/request.js';
+import { emptyRow, h, tableHead } from '../../dom.js';
+import { count, percent, tokensText } from '../../format.js';
+import { textView } from '../scenario/request.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').CompactionReport} CompactionReport */
 /** @typedef {import('../../../pkg/context_assembly.js').Survival} Survival */
-
-/**
- * A share of a whole as a percentage; nothing of nothing is 0 %, not NaN.
- * @param {number} part
- * @param {number} whole
- */
-export const percent = (part, whole) => `${whole > 0 ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
 
 /**
  * A term and its description, for the report's facts.
@@ -78,14 +72,14 @@ export function reportView(report) {
  * @returns {HTMLElement[]}
  */
 export function survivalRows(survival) {
-  const head = h('thead', {}, h('tr', {}, ...['item', 'kind', 'fate', 'tokens before → after', 'reason'].map((title) => h('th', {}, title))));
+  const headers = ['item', 'kind', 'fate', 'tokens before → after', 'reason'];
   const rows = survival.length === 0
-    ? [h('tr', {}, h('td', { colspan: '5', class: 'none' }, 'nothing to report'))]
+    ? [emptyRow(headers.length, 'nothing to report')]
     : survival.map((row) => h('tr', { 'data-fate': row.fate, 'data-item': row.item, 'data-kind': row.kind },
       h('td', {}, h('code', {}, row.item)),
       h('td', {}, row.kind),
       h('td', {}, h('span', { class: `fate fate-${row.fate}` }, row.fate)),
       h('td', { class: 'num' }, `${tokensText(row.tokensBefore)} → ${tokensText(row.tokensAfter)}`),
       h('td', {}, row.reason)));
-  return [head, h('tbody', {}, ...rows)];
+  return [tableHead(headers), h('tbody', {}, ...rows)];
 }

@@ -1,7 +1,7 @@
 // Hand-written SVG line charts: one series per profile, drawn into an <svg> the page owns,
 // so that its id, its place and its accessible name stay put between runs.
 
-const SVG = 'http://www.w3.org/2000/svg';
+import { s } from '../../dom.js';
 
 /** The drawing area, in viewBox units; the CSS scales the whole. */
 const WIDTH = 400;
@@ -29,32 +29,6 @@ const SPARE = [{ color: '#7e22ce', dash: '9 3 2 3' }, { color: '#0f766e', dash: 
 export function lookOf(profile) {
   const spare = [...profile].reduce((sum, char) => sum + (char.codePointAt(0) ?? 0), 0) % SPARE.length;
   return LOOKS[profile] ?? SPARE[spare] ?? { color: '#000', dash: '' };
-}
-
-/**
- * An SVG element with attributes and children (strings become text nodes).
- * @template {keyof SVGElementTagNameMap} K
- * @param {K} tag
- * @param {Record<string, string>} [attributes]
- * @param {...(Node | string)} children
- * @returns {SVGElementTagNameMap[K]}
- */
-export function s(tag, attributes = {}, ...children) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  element.append(...children);
-  return element;
-}
-
-/**
- * The <svg> with this id; a missing one is a bug in the page.
- * @param {string} id
- * @returns {SVGSVGElement}
- */
-export function svgById(id) {
-  const element = document.getElementById(id);
-  if (!(element instanceof SVGSVGElement)) throw new Error(`#${id} is missing or not an <svg>`);
-  return element;
 }
 
 /**

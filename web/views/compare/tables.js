@@ -1,24 +1,12 @@
 // The comparison's numbers: a totals row per profile, and what each profile could still see
 // after each compaction it ran.
-import { h } from '../../dom.js';
-import { percent } from '../compaction/report.js';
-import { lookOf, s } from './chart.js';
+import { h, s, tableHead } from '../../dom.js';
+import { dollars, integer, percent } from '../../format.js';
+import { lookOf } from './chart.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').Comparison} Comparison */
 /** @typedef {import('../../../pkg/context_assembly.js').CompareStep} CompareStep */
 /** @typedef {import('../../../pkg/context_assembly.js').StepCost} StepCost */
-
-/**
- * A whole number as the engine gave it, with thousands separators.
- * @param {number} n
- */
-export const integer = (n) => n.toLocaleString('en-US');
-
-/**
- * Micro-dollars as dollars to 4 decimals; the exact figure stays in the row's data.
- * @param {number} micro
- */
-export const dollars = (micro) => `$${(micro / 1e6).toFixed(4)}`;
 
 /**
  * A profile's name with its series colour, so the table reads against the charts.
@@ -54,7 +42,7 @@ export function totalsRows(comparison) {
     h('td', { class: 'num', title: 'cached ÷ sent: the share of input tokens read from the cache' }, percent(totals.cached, totals.sent)),
     h('td', { class: 'num', title: `${integer(totals.costMicroUsd)} µ$` }, dollars(totals.costMicroUsd)));
   });
-  return [h('thead', {}, h('tr', {}, ...HEADERS.map((title) => h('th', {}, title)))), h('tbody', {}, ...rows)];
+  return [tableHead(HEADERS), h('tbody', {}, ...rows)];
 }
 
 /**

@@ -1,15 +1,26 @@
 // The context meter: the window split into what each category of the request spends, and
 // what is left. The segments add up to the window exactly, so the bar never lies.
-import { h } from '../../dom.js';
-import { tokensText } from './request.js';
+import { byId, h } from '../../dom.js';
+import { integer, tokensText } from '../../format.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').Request} Request */
 
 /** The segments in the order they are drawn; the names are the `byCategory` keys. */
 const CATEGORIES = /** @type {const} */ (['system', 'tools', 'memory', 'attachments', 'conversation']);
 
-/** @param {number} n */
-const number = (n) => n.toLocaleString('en-US');
+/**
+ * A meter's four parts, found by a common id prefix: `id` is the bar, `id-used`, `id-caption`
+ * and `id-legend` the rest.
+ * @param {string} id
+ */
+export function meterElements(id) {
+  return {
+    bar: byId(id, HTMLElement),
+    used: byId(`${id}-used`, HTMLElement),
+    caption: byId(`${id}-caption`, HTMLElement),
+    legend: byId(`${id}-legend`, HTMLUListElement),
+  };
+}
 
 /**
  * Draws the meter for a request, or an empty one before the first request.
@@ -41,22 +52,22 @@ export function renderMeter({ bar, used, caption, legend }, request) {
   bar.replaceChildren(...segments.map(([name, tokens]) => segment(name, tokens, scale, 'data-segment')));
   if (over > 0) {
     bar.append(h('div', {
-      class: 'meter-over', 'data-over': String(over), title: `over the window by ${number(over)} tokens`,
+      class: 'meter-over', 'data-over': String(over), title: `over the window by ${integer(over)} tokens`,
       style: `left: ${(context / scale) * 100}%; width: ${(over / scale) * 100}%`,
-    }, `over by ${number(over)}`));
+    }, `over by ${integer(over)}`));
   }
   // Where auto-compaction would fire: a mark on the window, not a segment (it spends nothing).
   const { autocompact } = request.window;
   bar.dataset.autocompact = String(autocompact);
   bar.append(h('div', {
     class: 'meter-threshold', 'data-threshold': 'autocompact',
-    title: `auto-compaction fires at ${number(autocompact)} tokens`,
+    title: `auto-compaction fires at ${integer(autocompact)} tokens`,
     style: `left: ${(Math.min(autocompact, scale) / scale) * 100}%`,
   }));
   used.replaceChildren(...spent.map(([name, tokens]) => segment(name, tokens, Math.max(total, 1), 'data-part')));
   caption.textContent = over > 0
-    ? `${number(total)} / ${number(context)} tokens: over the window by ${number(over)}; nothing is free`
-    : `${number(total)} / ${number(context)} tokens (${((total / Math.max(context, 1)) * 100).toFixed(1)}% of the window; ${number(free)} free; auto-compaction at ${number(autocompact)})`;
+    ? `${integer(total)} / ${integer(context)} tokens: over the window by ${integer(over)}; nothing is free`
+    : `${integer(total)} / ${integer(context)} tokens (${((total / Math.max(context, 1)) * 100).toFixed(1)}% of the window; ${integer(free)} free; auto-compaction at ${integer(autocompact)})`;
   legend.replaceChildren(...segments.map(([name, tokens]) => h('li', {},
     h('span', { class: `swatch seg-${name}` }), `${name} `, h('span', { class: 'tok' }, tokensText(tokens)))));
 }
@@ -72,6 +83,6 @@ function segment(name, tokens, scale, attribute) {
   const share = tokens / scale;
   return h('div', {
     class: `segment seg-${name}`, [attribute]: name, 'data-tokens': String(tokens),
-    title: `${name}: ${number(tokens)} tokens`, style: `width: ${share * 100}%`,
-  }, share > 0.1 ? `${name} ${number(tokens)}` : '');
+    title: `${name}: ${integer(tokens)} tokens`, style: `width: ${share * 100}%`,
+  }, share > 0.1 ? `${name} ${integer(tokens)}` : '');
 }

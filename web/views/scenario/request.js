@@ -1,5 +1,6 @@
 // One request, in its four channels, block by block: what the model receives on a round.
 import { h } from '../../dom.js';
+import { count, tokensText } from '../../format.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').Request} Request */
 /** @typedef {import('../../../pkg/context_assembly.js').Block} Block */
@@ -24,15 +25,6 @@ export function textView(text) {
   if (text === '') pre.append(h('span', { class: 'none' }, '(empty)'));
   return pre;
 }
-
-/** @param {number} n */
-export const tokensText = (n) => `${n.toLocaleString('en-US')} tok`;
-
-/**
- * @param {number} n
- * @param {string} noun
- */
-export const count = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** @param {Block[]} blocks */
 const sum = (blocks) => blocks.reduce((total, block) => total + block.tokens, 0);

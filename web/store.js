@@ -1,0 +1,124 @@
+// The scenario store: the one place the playground keeps the scenario the player shows — the
+// editor's text, the profile picked, the text parsed, the latest replay and its error. The
+// player writes to it; every view that follows the scenario subscribes to it, so no view reads
+// another view's DOM, and an edit is replayed once however many views show its result.
+import { messageOf } from './dom.js';
+import { withEngine } from './engine.js';
+
+/** @typedef {import('../pkg/context_assembly.js').Trace} Trace */
+
+/**
+ * @typedef {object} ScenarioState
+ * @property {string} text the editor's text, as typed
+ * @property {string} profile the profile picked to replace the scenario's own; '' keeps it
+ * @property {unknown} parsed the text as JSON; `undefined` when it is not JSON
+ * @property {Trace | undefined} trace the latest replay that worked; a failed one leaves it
+ * @property {string} error why the latest replay failed; '' when it worked
+ * @property {number} replays how many replays have worked: a view that sees it change knows
+ *   the trace is a new one
+ */
+
+/**
+ * What a notification is about: `edit` when the text or the profile changed (nothing was
+ * replayed), `replay` when a replay ran (it worked when `error` is '').
+ * @typedef {'edit' | 'replay'} Change
+ */
+
+/** @typedef {(state: ScenarioState, change: Change) => void} Listener */
+
+/**
+ * The scenario to run: the text, with the profile replaced when one is picked (text that is
+ * not a JSON object goes as it is, and the engine says what is wrong with it).
+ * @param {string} text
+ * @param {unknown} parsed the text as JSON; `undefined` when it is not JSON
+ * @param {string} profile '' for the scenario's own
+ * @returns {string}
+ */
+function scenarioText(text, parsed, profile) {
+  if (profile === '' || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
+  return JSON.stringify({ ...parsed, profile });
+}
+
+/**
+ * The text as JSON, or `undefined` when it is not JSON.
+ * @param {string} text
+ * @returns {unknown}
+ */
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The engine's plain replay of a scenario.
+ * @param {string} scenario
+ * @returns {Trace}
+ */
+const engineReplay = (scenario) => withEngine((engine) => engine.runScenario(scenario));
+
+/**
+ * A new store with no scenario in it.
+ * @param {(scenario: string) => Trace} [replayWith] the replay to run; the engine's unless a
+ *   test counts or fakes it
+ */
+export function createScenarioStore(replayWith = engineReplay) {
+  /** @type {ScenarioState} */
+  let state = { text: '', profile: '', parsed: undefined, trace: undefined, error: '', replays: 0 };
+  /** @type {Set<Listener>} */
+  const listeners = new Set();
+
+  /**
+   * Replaces the state and tells every listener.
+   * @param {Partial<ScenarioState>} changes
+   * @param {Change} change
+   */
+  function commit(changes, change) {
+    state = { ...state, ...changes };
+    for (const listener of listeners) listener(state, change);
+  }
+
+  return {
+    /** The current state; a new object after every change, never mutated. */
+    get state() {
+      return state;
+    },
+
+    /** The text the engine is given: the editor's, with the picked profile in it. */
+    scenario() {
+      return scenarioText(state.text, state.parsed, state.profile);
+    },
+
+    /**
+     * Calls `listener` after every change; returns the call that stops it.
+     * @param {Listener} listener
+     */
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => { listeners.delete(listener); };
+    },
+
+    /**
+     * Records an edit of the text or of the profile; nothing is replayed until `replay`.
+     * @param {{ text?: string, profile?: string }} edit
+     */
+    edit({ text = state.text, profile = state.profile }) {
+      if (text === state.text && profile === state.profile) return;
+      commit({ text, profile, parsed: text === state.text ? state.parsed : parseJson(text) }, 'edit');
+    },
+
+    /** Replays the scenario once; a failure keeps the last trace that worked and says why. */
+    replay() {
+      try {
+        const trace = replayWith(scenarioText(state.text, state.parsed, state.profile));
+        commit({ trace, error: '', replays: state.replays + 1 }, 'replay');
+      } catch (problem) {
+        commit({ error: messageOf(problem) }, 'replay');
+      }
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof createScenarioStore>} ScenarioStore */
