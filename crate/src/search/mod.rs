@@ -13,7 +13,8 @@
 //! error: the popup keeps showing results while the user types, and the result's
 //! [`SearchResult::query_cut`] says what was left out and why.
 //!
-//! [`search_paths`] is the pure matcher over a list; a session walks its virtual workspace
+//! [`composer`] finds the `@` token a search starts from and writes the accepted path back
+//! (§6.1–6.2). [`search_paths`] is the pure matcher over a list; a session walks its virtual workspace
 //! for it ([`crate::session::Session::search_files`]).
 //!
 //! ```
@@ -24,6 +25,7 @@
 //! assert_eq!(scores, [("foo/bar", 168), ("bar/foo", 168), ("foobar", 140)]);
 //! ```
 
+pub mod composer;
 mod pattern;
 pub mod score;
 
