@@ -38,8 +38,8 @@ pub use compare::{
     compare_profiles, prices_for, provider_for, CompactionSeen, CompareStep, Comparison, ProfileRun,
 };
 pub use parse::{
-    parse_compaction_options, parse_scenario, parse_session_config, CONFIG_KEYS, MAX_INPUT_BYTES,
-    MAX_STEPS, MAX_STRING_BYTES, ROOT_KEYS, STEP_KINDS,
+    parse_compaction_options, parse_scenario, parse_session_config, CONFIG_KEYS, FORMAT_VERSION,
+    MAX_INPUT_BYTES, MAX_STEPS, MAX_STRING_BYTES, ROOT_KEYS, STEP_KINDS,
 };
 pub use preview::{compaction_preview, CompactionPreview};
 pub use run::{apply_step, replay_session, run_scenario, MAX_CLOCK_MS};

@@ -44,6 +44,7 @@ pub const MAX_STEPS: usize = 10_000;
 /// The keys of the scenario object, in the order the format documents them.
 pub const ROOT_KEYS: &[&str] = &[
     "$schema",
+    "formatVersion",
     "name",
     "description",
     "profile",
@@ -173,9 +174,38 @@ pub fn parse_session_config(json: &str) -> Result<crate::session::SessionConfig,
     config::config(&tree, &path)
 }
 
+/// The newest scenario format this engine reads; a scenario without `formatVersion` is
+/// format 1. A later format may add fields an older engine would reject one by one, so the
+/// version is checked before anything else and named in the error.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// Refuses a scenario written in a format newer than [`FORMAT_VERSION`], before its fields
+/// are read.
+fn check_format_version(value: &Json, path: &Path<'_>) -> Result<(), Error> {
+    let Json::Object(entries) = value else {
+        return Ok(());
+    };
+    let Some((_, version)) = entries.iter().find(|(key, _)| key == "formatVersion") else {
+        return Ok(());
+    };
+    let path = path.key("formatVersion");
+    let version = natural(1, MAX_WHOLE.unsigned_abs())(version, &path)?;
+    if version > FORMAT_VERSION {
+        return Err(path.error(format!(
+            "this scenario is written in format {version}, and this engine (context-assembly \
+             {}) reads formats 1 to {FORMAT_VERSION}: update the engine, or write the \
+             scenario in format {FORMAT_VERSION}",
+            env!("CARGO_PKG_VERSION")
+        )));
+    }
+    Ok(())
+}
+
 fn scenario(value: &Json, path: &Path<'_>) -> Result<Scenario, Error> {
+    check_format_version(value, path)?;
     let fields = Fields::new(value, path, ROOT_KEYS)?;
     fields.optional("$schema", string)?;
+    fields.optional("formatVersion", natural(1, FORMAT_VERSION))?;
     let max = MAX_WHOLE.unsigned_abs();
     let scenario = Scenario {
         name: fields.or("name", String::new(), string)?,
