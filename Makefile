@@ -94,7 +94,7 @@ $(NPM_DIR)/package.json: $(PKG_WASM) $(NPM_TEMPLATES) CHANGELOG.md LICENSE-MIT L
 	node crate/wasm/npm/build.mjs
 
 # ---- tests ------------------------------------------------------------------------------------
-test: setup check test-rust nostd pkg test-node test-fuzz conformance conformance-codex typecheck test-browser
+test: setup check test-rust nostd pkg test-node test-fuzz conformance conformance-codex typecheck test-browser test-package
 	@echo "make test: every check passed"
 
 check: setup-rust
@@ -132,6 +132,14 @@ typecheck: pkg setup-node
 
 test-browser: pkg setup-browser setup-node
 	node --test --test-concurrency=1 tests/browser/
+
+# The npm package as an embedder gets it: packed, installed offline into a temporary project,
+# then imported from Node ESM and CommonJS, bundled with esbuild, type-checked by `tsc --strict`,
+# loaded in Chromium, run through the Worker API (cancellation, a real trap), and the README's
+# "Use it in your editor" examples run against it.
+test-package: package setup-browser setup-node
+	$(BIN)/tsc -p crate/wasm/npm/jsconfig.json
+	node --test --test-concurrency=1 tests/package/
 
 # ---- the conformance lab ----------------------------------------------------------------------
 # The real clients, pinned by their own lockfile so the lab never follows a moving release.

@@ -9,7 +9,7 @@
  * @typedef {(listeners: WorkerListeners) => WorkerHandle} Spawn
  * @typedef {import('./worker.js').WorkerEvent} WorkerEvent
  * @typedef {import('./worker.js').CallOptions} CallOptions
- * @typedef {{ fn: string, resolve(value: unknown): void, reject(error: unknown): void, startedAt: number, options: CallOptions, cleanUp(): void, generation: number }} Pending
+ * @typedef {{ fn: string, resolve(value: unknown): void, reject(error: unknown): void, startedAt: number, options: CallOptions, cleanUp(): void }} Pending
  * @typedef {{ functions: string[], sessionMethods: string[], sessionStatics: string[] }} Names
  */
 
@@ -60,7 +60,12 @@ export async function connect(spawn, options = {}) {
     const ready = new Promise((resolve, reject) => { readiness = { resolve, reject }; });
     worker = spawn({
       message: (message) => { if (current === generation) receive(message); },
-      crash: (error) => { if (current === generation && closed === undefined) replace(`the worker crashed: ${error.message}`); },
+      crash: (error) => {
+        if (current !== generation || closed !== undefined) return;
+        // A worker that dies before it is ready would die again: fail instead of looping.
+        if (initialising) failToStart(error.message);
+        else replace(`the worker crashed: ${error.message}`);
+      },
     });
     worker.post({ type: 'init', wasm });
     keepAlive();
@@ -76,12 +81,7 @@ export async function connect(spawn, options = {}) {
       return;
     }
     if (message.type === 'init-failed') {
-      const error = new Error(`context-assembly: the worker could not instantiate the engine: ${message.message}`);
-      initialising = false;
-      readiness.reject(error);
-      worker?.terminate();
-      worker = undefined;
-      for (const call of takePending()) call.reject(error);
+      failToStart(message.message);
       return;
     }
     const call = pending.get(message.id);
@@ -106,6 +106,21 @@ export async function connect(spawn, options = {}) {
     const error = new Error(message.message);
     if (message.name !== 'Error') error.name = message.name;
     call.reject(error);
+  }
+
+  /**
+   * The worker could not start the engine: every waiting call fails with the reason, and the
+   * next call tries a fresh worker.
+   * @param {string} reason
+   */
+  function failToStart(reason) {
+    const error = new Error(`context-assembly: the worker could not start the engine: ${reason}`);
+    initialising = false;
+    readiness.reject(error);
+    worker?.terminate();
+    worker = undefined;
+    generation += 1; // the dead worker's last events (its exit) are not this engine's concern
+    for (const call of takePending()) call.reject(error);
   }
 
   /** @param {number} id @param {Pending} call */
@@ -161,7 +176,7 @@ export async function connect(spawn, options = {}) {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       pending.set(id, {
-        fn: target === 'Session' && fn === 'new' ? 'new Session' : fn, resolve, reject, startedAt: now(), options: callOptions, generation,
+        fn: target === 'Session' && fn === 'new' ? 'new Session' : fn, resolve, reject, startedAt: now(), options: callOptions,
         cleanUp: () => signal?.removeEventListener('abort', onAbort),
       });
       keepAlive();

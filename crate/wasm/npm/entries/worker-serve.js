@@ -54,9 +54,9 @@ export function serve(port, instantiate) {
     const { id } = message;
     port.post({ type: 'started', id });
     try {
-      // A real trap, for hosts that test their recovery: the allocator aborts on an impossible size.
-      if (message.target === 'test') exports.__wbindgen_malloc(0xfffffff0, 0x10000);
-      const value = invoke(engine, message);
+      // 'test' is a real trap, for hosts that test their recovery: the allocator aborts on an
+      // impossible size.
+      const value = message.target === 'test' ? exports.__wbindgen_malloc(0xfffffff0, 0x10000) : invoke(engine, message);
       if (value instanceof engine.Session) {
         const handle = nextHandle++;
         sessions.set(handle, value);
@@ -71,7 +71,7 @@ export function serve(port, instantiate) {
 
   /**
    * @param {Engine} engine
-   * @param {{ target: 'engine' | 'Session' | 'test' | number, fn: string, args: unknown[] }} message
+   * @param {{ target: 'engine' | 'Session' | number, fn: string, args: unknown[] }} message
    */
   function invoke(engine, { target, fn, args }) {
     /** @type {any} */
