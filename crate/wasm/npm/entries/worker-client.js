@@ -110,7 +110,7 @@ export async function connect(spawn, options = {}) {
 
   /**
    * The worker could not start the engine: every waiting call fails with the reason, and the
-   * next call tries a fresh worker.
+   * next call tries a fresh worker (`call` starts one when there is none).
    * @param {string} reason
    */
   function failToStart(reason) {
@@ -157,11 +157,12 @@ export async function connect(spawn, options = {}) {
    * @returns {Promise<any>}
    */
   function call(target, fn, args, callOptions, sessionGeneration) {
-    if (closed !== undefined) return Promise.reject(new Error(`${fn}: ${closed}`));
+    const label = target === 'Session' && fn === 'new' ? 'new Session' : fn;
+    if (closed !== undefined) return Promise.reject(new Error(`${label}: ${closed}`));
     const { signal } = callOptions;
-    if (signal?.aborted) return Promise.reject(abortError(signal, fn));
+    if (signal?.aborted) return Promise.reject(abortError(signal, label));
     if (sessionGeneration !== undefined && sessionGeneration !== generation) {
-      return Promise.reject(new Error(`${fn}: this Session lived in a worker that was replaced (${endings.get(sessionGeneration)}); its state is gone: create a new Session`));
+      return Promise.reject(new Error(`${label}: this Session lived in a worker that was replaced (${endings.get(sessionGeneration)}); its state is gone: create a new Session`));
     }
     if (worker === undefined) start().catch(() => {});
     const id = nextId++;
@@ -170,13 +171,13 @@ export async function connect(spawn, options = {}) {
         const call = pending.get(id);
         if (call === undefined || signal === undefined) return;
         settle(id, call);
-        emit({ type: 'cancelled', fn, id, ms: now() - call.startedAt }, callOptions);
-        reject(abortError(signal, fn));
-        replace(`${fn} was cancelled`);
+        emit({ type: 'cancelled', fn: label, id, ms: now() - call.startedAt }, callOptions);
+        reject(abortError(signal, label));
+        replace(`${label} was cancelled`);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       pending.set(id, {
-        fn: target === 'Session' && fn === 'new' ? 'new Session' : fn, resolve, reject, startedAt: now(), options: callOptions,
+        fn: label, resolve, reject, startedAt: now(), options: callOptions,
         cleanUp: () => signal?.removeEventListener('abort', onAbort),
       });
       keepAlive();
