@@ -77,15 +77,16 @@ test('the browser entry: init() fetches the .wasm beside the module', async () =
 
 test("the README's browser and esbuild examples run in Chromium", async () => {
   const examples = readmeExamples().filter((example) => example.kind === 'js browser' || example.kind === 'js esbuild');
-  assert.ok(examples.length >= 2, `found ${examples.length} browser examples`);
+  assert.ok(examples.length >= 3, `found ${examples.length} browser examples`);
   for (const [index, example] of examples.entries()) {
     if (example.kind === 'js browser') {
       await runModule(`readme-${index}`, example.code);
       continue;
     }
-    // The bundle, its hashed .wasm beside it, and a page that loads only the bundle.
+    // The bundle, its hashed .wasm and the worker script's bundle beside it, and a page that
+    // loads only the bundle.
     writeFileSync(join(project.dir, `app-${index}.js`), `${example.code}\ndocument.body.dataset.result = 'done';\n`);
-    esbuild(project.dir, `app-${index}.js`, ['--loader:.wasm=file', `--outdir=dist-${index}`]);
+    esbuild(project.dir, `app-${index}.js`, ['worker=context-assembly/worker-thread', '--loader:.wasm=file', `--outdir=dist-${index}`]);
     mkdirSync(join(project.dir, `dist-${index}`), { recursive: true });
     writeFileSync(join(project.dir, `dist-${index}/index.html`), html(`<script type="module" src="./app-${index}.js"></script>`));
     const { page, problems } = await open(`/dist-${index}/index.html`);
