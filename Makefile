@@ -11,7 +11,7 @@ WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ {getline; gsub(/
 WASM_ARTIFACT := target/$(WASM_TARGET)/release/context_assembly_wasm.wasm
 BIN := node_modules/.bin
 
-.PHONY: help setup setup-rust setup-node setup-browser pkg serve test check test-rust nostd \
+.PHONY: help setup setup-rust setup-node setup-browser pkg serve package test test-package check test-rust nostd \
         test-node test-fuzz typecheck test-browser bench size screenshot fmt fuzz replay \
         conformance-setup conformance conformance-codex-setup conformance-codex
 
@@ -19,6 +19,7 @@ help:
 	@echo "make serve   build pkg/ (release) and serve the playground"
 	@echo "make test    set up what is missing, then run every check and test"
 	@echo "make pkg     build pkg/ alone (release: LTO, opt-level 3, simd128, wasm-opt)"
+	@echo "make package  the npm package context-assembly in target/npm/ (npm pack it from there)"
 	@echo "make fuzz    the long fuzz run of the JS API: SEEDS=1-12500 (100,000 cases) unless given; make test runs 1-600"
 	@echo "make bench   benchmarks (not part of make test)"
 	@echo "make size    gzipped size of the wasm module"
@@ -53,21 +54,47 @@ setup-browser:
 	fi
 
 # ---- build ------------------------------------------------------------------------------------
-# Release: LTO, opt-level 3, simd128 (.cargo/config.toml), then wasm-opt.
-pkg: setup-rust setup-node
+# `pkg`, `serve` and `package` rebuild only when an input changed: pkg/ is a file target on the
+# Rust sources, the manifests, Cargo.lock and the build configuration, so a second `make serve`
+# starts the server at once. The set-up steps are order-only: they install what is missing but
+# never make a fresh build look stale.
+WASM_INPUTS := Cargo.toml Cargo.lock .cargo/config.toml crate/Cargo.toml crate/wasm/Cargo.toml \
+  $(shell find crate/src crate/wasm/src -type f)
+PKG_WASM := pkg/context_assembly_bg.wasm
+PKG_STAGING := target/pkg-staging
+
+pkg: $(PKG_WASM)
+
+# Release: LTO, opt-level 3, simd128 (.cargo/config.toml), then wasm-opt. Built in a staging
+# directory and moved into pkg/ whole, so an interrupted build never leaves a fresh-looking pkg/.
+$(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
 	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm
-	wasm-bindgen --target web --out-dir pkg --out-name context_assembly $(WASM_ARTIFACT)
+	rm -rf $(PKG_STAGING)
+	wasm-bindgen --target web --out-dir $(PKG_STAGING) --out-name context_assembly $(WASM_ARTIFACT)
 	# --converge repeats the passes until nothing shrinks; --low-memory-unused is safe because
 	# Rust's wasm layout puts data at 1 MiB with the stack below it, so the first KiB is never
 	# addressed.
-	$(BIN)/wasm-opt -O3 --converge --low-memory-unused pkg/context_assembly_bg.wasm -o pkg/context_assembly_bg.wasm
+	$(BIN)/wasm-opt -O3 --converge --low-memory-unused $(PKG_STAGING)/context_assembly_bg.wasm -o $(PKG_STAGING)/context_assembly_bg.wasm
+	rm -rf pkg
+	mv $(PKG_STAGING) pkg
 
 serve: pkg
 	@echo "Playground: http://localhost:$(PORT)/web/"
 	python3 -m http.server $(PORT) --bind 127.0.0.1
 
+# The npm package `context-assembly` (target/npm/, never committed): pkg/ plus the entries per
+# runtime and the Worker API from crate/wasm/npm/, the licences, the changelog and a package
+# README; its version is crate/Cargo.toml's.
+NPM_DIR := target/npm
+NPM_TEMPLATES := $(shell find crate/wasm/npm -type f)
+
+package: $(NPM_DIR)/package.json
+
+$(NPM_DIR)/package.json: $(PKG_WASM) $(NPM_TEMPLATES) CHANGELOG.md LICENSE-MIT LICENSE-APACHE | setup-node
+	node crate/wasm/npm/build.mjs
+
 # ---- tests ------------------------------------------------------------------------------------
-test: setup check test-rust nostd pkg test-node test-fuzz conformance conformance-codex typecheck test-browser
+test: setup check test-rust nostd pkg test-node test-fuzz conformance conformance-codex typecheck test-browser test-package
 	@echo "make test: every check passed"
 
 check: setup-rust
@@ -105,6 +132,14 @@ typecheck: pkg setup-node
 
 test-browser: pkg setup-browser setup-node
 	node --test --test-concurrency=1 tests/browser/
+
+# The npm package as an embedder gets it: packed, installed offline into a temporary project,
+# then imported from Node ESM and CommonJS, bundled with esbuild, type-checked by `tsc --strict`,
+# loaded in Chromium, run through the Worker API (cancellation, a real trap), and the README's
+# "Use it in your editor" examples run against it.
+test-package: package setup-browser setup-node
+	$(BIN)/tsc -p crate/wasm/npm/jsconfig.json
+	node --test --test-concurrency=1 tests/package/
 
 # ---- the conformance lab ----------------------------------------------------------------------
 # The real clients, pinned by their own lockfile so the lab never follows a moving release.

@@ -10,12 +10,15 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
   '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png' };
 
-/** Starts a static file server for the repository root on a free loopback port. */
-export async function startServer() {
+/**
+ * Starts a static file server for the repository root (or `root`) on a free loopback port.
+ * @param {string} [root]
+ */
+export async function startServer(root = ROOT) {
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
-    let file = normalize(join(ROOT, path));
-    if (!file.startsWith(ROOT)) { response.writeHead(403).end(); return; }
+    let file = normalize(join(root, path));
+    if (!file.startsWith(root)) { response.writeHead(403).end(); return; }
     try {
       if (statSync(file).isDirectory()) file = join(file, 'index.html');
       const body = readFileSync(file);

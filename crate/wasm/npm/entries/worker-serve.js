@@ -1,0 +1,123 @@
+// The Worker API's worker half, shared by the browser and Node worker scripts: instantiates the
+// engine, says which functions it has, and runs each call it is sent, one at a time and in order.
+// Protocol (the main half is worker-client.js):
+//   in:  { type: 'init', wasm } · { type: 'call', id, target, fn, args } · { type: 'free', handle }
+//   out: { type: 'ready', functions, sessionMethods, sessionStatics } · { type: 'init-failed', message }
+//        · { type: 'started', id } · { type: 'result', id, value } · { type: 'result', id, session }
+//        · { type: 'error', id, name, message, trapped }
+// `target` is 'engine' (a module function), 'Session' (the constructor, fn 'new', or a static),
+// the number of a Session this worker holds, or 'test' (fn 'trapForTesting': a deliberate trap).
+
+/** Exports of the module that are not engine functions. */
+const NOT_FUNCTIONS = new Set(['default', 'initSync', 'start', 'Session']);
+
+/**
+ * @typedef {{ post(message: unknown, transfer?: Transferable[]): void, listen(receive: (message: any) => void): void }} Port
+ * @typedef {typeof import('./context_assembly.js')} Engine
+ * @typedef {{ engine: Engine, exports: import('./context_assembly.js').InitOutput }} Instance
+ */
+
+/**
+ * Serves calls on `port` once `instantiate` has given an engine.
+ * @param {Port} port
+ * @param {(wasm: unknown) => Promise<Instance>} instantiate
+ */
+export function serve(port, instantiate) {
+  /** @type {Promise<Instance | undefined>} */
+  let ready = Promise.resolve(undefined);
+  /** @type {Map<number, import('./context_assembly.js').Session>} */
+  const sessions = new Map();
+  let nextHandle = 1;
+  /** @type {ReturnType<typeof announce>} */
+  let names;
+
+  port.listen((message) => {
+    if (message.type === 'init') {
+      ready = instantiate(message.wasm).then(
+        (instance) => { names = announce(instance.engine); port.post(names); return instance; },
+        (error) => { port.post({ type: 'init-failed', message: messageOf(error) }); return undefined; });
+      return;
+    }
+    void ready.then((instance) => { if (instance !== undefined) handle(instance, message); });
+  });
+
+  /**
+   * @param {Instance} instance
+   * @param {any} message
+   */
+  function handle({ engine, exports }, message) {
+    if (message.type === 'free') {
+      sessions.get(message.handle)?.free();
+      sessions.delete(message.handle);
+      return;
+    }
+    const { id } = message;
+    port.post({ type: 'started', id });
+    try {
+      // 'test' is a real trap, for hosts that test their recovery: the allocator aborts on an
+      // impossible size.
+      const value = message.target === 'test' ? exports.__wbindgen_malloc(0xfffffff0, 0x10000) : invoke(engine, message);
+      if (value instanceof engine.Session) {
+        const handle = nextHandle++;
+        sessions.set(handle, value);
+        port.post({ type: 'result', id, session: handle });
+      } else {
+        port.post({ type: 'result', id, value });
+      }
+    } catch (error) {
+      port.post({ type: 'error', id, name: nameOf(error), message: messageOf(error), trapped: error instanceof WebAssembly.RuntimeError });
+    }
+  }
+
+  /**
+   * @param {Engine} engine
+   * @param {{ target: 'engine' | 'Session' | number, fn: string, args: unknown[] }} message
+   */
+  function invoke(engine, { target, fn, args }) {
+    /** @type {any} */
+    const anyEngine = engine;
+    if (target === 'engine') {
+      if (!names.functions.includes(fn)) throw new Error(`the engine has no function ${JSON.stringify(fn)}`);
+      return anyEngine[fn](...args);
+    }
+    if (target === 'Session') {
+      if (fn === 'new') return new engine.Session(/** @type {any} */ (args[0]));
+      if (!names.sessionStatics.includes(fn)) throw new Error(`Session has no static function ${JSON.stringify(fn)}`);
+      return anyEngine.Session[fn](...args);
+    }
+    /** @type {any} */
+    const session = sessions.get(target);
+    if (session === undefined) throw new Error(`${fn}: this Session was freed`);
+    if (!names.sessionMethods.includes(fn)) throw new Error(`Session has no method ${JSON.stringify(fn)}`);
+    return session[fn](...args);
+  }
+}
+
+/**
+ * The functions the engine offers, read from the module itself so the Worker API follows it.
+ * @param {Engine} engine
+ */
+function announce(engine) {
+  /** @type {Record<string, unknown>} */
+  const exports = engine;
+  const prototype = engine.Session.prototype;
+  /** @type {Record<string, unknown>} */
+  const statics = /** @type {any} */ (engine.Session);
+  return {
+    type: 'ready',
+    functions: Object.keys(exports).filter((name) => !NOT_FUNCTIONS.has(name) && typeof exports[name] === 'function'),
+    sessionMethods: Object.getOwnPropertyNames(prototype)
+      .filter((name) => name !== 'constructor' && name !== 'free' && !name.startsWith('__') && typeof /** @type {any} */ (prototype)[name] === 'function'),
+    sessionStatics: Object.getOwnPropertyNames(statics).filter((name) => !name.startsWith('__') && typeof statics[name] === 'function'),
+  };
+}
+
+/** @param {unknown} error */
+function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** @param {unknown} error */
+function nameOf(error) {
+  return error instanceof Error ? error.name : 'Error';
+}

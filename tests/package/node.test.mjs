@@ -1,0 +1,146 @@
+// The packed package installed into a temporary project and used as an embedder would from
+// Node: ESM, CommonJS, an esbuild bundle, `tsc --strict` over a consumer, the Worker API under
+// worker_threads (cancellation, a real trap, recovery), and the README's Node examples.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { BIN, ROOT, esbuild, installedProject, readmeExamples, runInProject } from './project.mjs';
+
+/** @type {ReturnType<typeof installedProject>} */ let project;
+
+before(() => { project = installedProject(); });
+after(() => project?.remove());
+
+test('the package carries its version, licences, changelog and every entry', () => {
+  const crate = readFileSync(resolve(ROOT, 'crate/Cargo.toml'), 'utf8').match(/^version = "(.*)"$/m)?.[1];
+  const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/context-assembly/package.json'), 'utf8'));
+  assert.equal(manifest.version, crate);
+  assert.equal(manifest.license, 'MIT OR Apache-2.0');
+  assert.deepEqual(Object.keys(manifest.exports), ['.', './worker', './worker-thread', './wasm', './package.json']);
+  const files = project.packed.files.map((file) => file.path);
+  for (const file of ['LICENSE-MIT', 'LICENSE-APACHE', 'CHANGELOG.md', 'README.md', 'context_assembly_bg.wasm', 'node.js', 'worker.js', 'worker.d.ts']) {
+    assert.ok(files.includes(file), `the tarball holds ${file}`);
+  }
+  assert.ok(!files.some((file) => file.endsWith('.mjs') || file.startsWith('entries/')), 'no build script in the tarball');
+});
+
+test('Node ESM: ready on import, and init() is harmless', () => {
+  const out = runInProject(project.dir, 'esm.mjs', `
+    import init, { estimateTokens, Session } from 'context-assembly';
+    await init();
+    const session = new Session({ cwd: '/p' });
+    session.writeFile('a.txt', new Uint8Array([104, 105]), 1);
+    console.log(estimateTokens('hello', { method: 'codex' }), session.readFileText('a.txt'));
+    session.free();`);
+  assert.equal(out.trim(), '2 hi');
+});
+
+test('Node CommonJS: require() gives the ready engine', () => {
+  const out = runInProject(project.dir, 'cjs.cjs', `
+    const { extractMentions } = require('context-assembly');
+    console.log(extractMentions('see @src/a.ts').files[0].path);`);
+  assert.equal(out.trim(), 'src/a.ts');
+});
+
+test('esbuild for Node: the bundle keeps the instantiation and finds the .wasm beside it', () => {
+  writeFileSync(join(project.dir, 'node-app.js'), "import { estimateTokens } from 'context-assembly';\nconsole.log(estimateTokens('hello', { method: 'codex' }));\n");
+  esbuild(project.dir, 'node-app.js', ['--platform=node', '--outfile=dist-node/app.mjs']);
+  copyFileSync(join(project.dir, 'node_modules/context-assembly/context_assembly_bg.wasm'), join(project.dir, 'dist-node/context_assembly_bg.wasm'));
+  assert.equal(execFileSync(process.execPath, ['dist-node/app.mjs'], { cwd: project.dir, encoding: 'utf8' }).trim(), '2');
+});
+
+test('tsc --strict accepts a consumer and rejects wrong calls', () => {
+  copyFileSync(resolve(import.meta.dirname, 'consumer.ts'), join(project.dir, 'consumer.ts'));
+  writeFileSync(join(project.dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022',
+      lib: ['es2022', 'dom', 'esnext.disposable'], types: [], skipLibCheck: false },
+    files: ['consumer.ts'],
+  }));
+  execFileSync(join(BIN, 'tsc'), ['-p', 'tsconfig.json'], { cwd: project.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+});
+
+test('the Worker under worker_threads: calls, sessions, transfers, events, errors', async () => {
+  const { createWorkerEngine } = await import(join(project.dir, 'node_modules/context-assembly/worker-node.js'));
+  /** @type {import('../../target/npm/worker.js').WorkerEvent[]} */
+  const events = [];
+  const engine = await createWorkerEngine({ onEvent: (/** @type {any} */ event) => events.push(event) });
+  try {
+    assert.equal(await engine.estimateTokens('hello', { method: 'codex' }), 2);
+    const session = await engine.createSession({ profile: 'claude-code', cwd: '/p' });
+    const bytes = new TextEncoder().encode('let a = 1;\n');
+    await session.with({ transfer: [bytes.buffer] }).writeFile('a.ts', bytes, 1);
+    assert.equal(bytes.byteLength, 0, 'the buffer moved into the worker');
+    const turn = await session.submit('look at @a.ts', 2);
+    assert.equal(turn.attachments[0].path, '/p/a.ts');
+    await assert.rejects(engine.extractMentions(42), { name: 'Error', message: 'extractMentions: argument `text` must be a string, got number' });
+    assert.equal((await session.fileState()).length, 1, 'a failed call leaves the session usable');
+    await session.free();
+    await assert.rejects(session.fileState(), /this Session was freed/);
+    assert.deepEqual(events.slice(0, 2).map((event) => event.type), ['started', 'finished']);
+  } finally {
+    engine.terminate();
+  }
+  await assert.rejects(engine.profileNames(), /the engine was terminated/);
+});
+
+/** A comparison that runs for many seconds: 2 × 1,500 steps over 50 files, three profiles. */
+function longScenario() {
+  const files = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`src/f${i}.ts`, `export const v${i} = ${i};\n`.repeat(200)]));
+  const steps = Array.from({ length: 1500 }, (_, i) => [
+    { kind: 'user', prompt: `step ${i}: look at @src/f${i % 50}.ts` },
+    { kind: 'assistant', blocks: [{ type: 'text', text: `done ${i} `.repeat(40) }] },
+  ]).flat();
+  return { profile: 'claude-code', files, steps };
+}
+
+test('the Worker cancels a long compareProfiles and survives a trap', async () => {
+  const { createWorkerEngine } = await import(join(project.dir, 'node_modules/context-assembly/worker-node.js'));
+  /** @type {string[]} */
+  const replaced = [];
+  const engine = await createWorkerEngine({ onEvent: (/** @type {any} */ event) => { if (event.type === 'replaced') replaced.push(event.reason); } });
+  try {
+    const session = await engine.createSession({ cwd: '/p' });
+    const controller = new AbortController();
+    let startedAt = 0;
+    const comparing = engine.with({
+      signal: controller.signal,
+      onEvent: (/** @type {any} */ event) => {
+        if (event.type === 'started') { startedAt = performance.now(); setTimeout(() => controller.abort(), 200); }
+      },
+    }).compareProfiles(longScenario(), ['claude-code', 'codex', 'recommended']);
+    const queued = engine.profileNames();
+    await assert.rejects(comparing, { name: 'AbortError' });
+    assert.ok(performance.now() - startedAt < 3000, 'cancelled promptly, long before the comparison could end');
+    await assert.rejects(queued, /profileNames: the worker was replaced while this call was in it \(compareProfiles was cancelled\)/);
+    await assert.rejects(session.fileState(), /fileState: this Session lived in a worker that was replaced \(compareProfiles was cancelled\)/);
+
+    await assert.rejects(engine.trapForTesting(), (/** @type {Error} */ error) => {
+      assert.ok(error instanceof Error && !(error instanceof WebAssembly.RuntimeError));
+      assert.match(error.message, /trapForTesting: the engine trapped \(unreachable\).*later calls work/);
+      return true;
+    });
+    assert.equal(await engine.estimateTokens('hello', { method: 'codex' }), 2, 'a fresh worker answers');
+    const fresh = await engine.createSession({ cwd: '/p' });
+    assert.deepEqual(await fresh.fileState(), []);
+    assert.deepEqual(replaced, ['compareProfiles was cancelled', 'trapForTesting trapped']);
+    await assert.rejects(engine.with({ signal: AbortSignal.abort() }).profileNames(), { name: 'AbortError' });
+    assert.equal(replaced.length, 2, 'an already aborted signal costs no worker');
+  } finally {
+    engine.terminate();
+  }
+});
+
+test('a worker that cannot start fails its calls instead of restarting forever', async () => {
+  const { createWorkerEngine } = await import(join(project.dir, 'node_modules/context-assembly/worker-node.js'));
+  await assert.rejects(createWorkerEngine({ wasm: new Uint8Array([0, 97, 115, 109]) }), /the worker could not start the engine: /);
+});
+
+test("the README's Node examples run against the installed package", () => {
+  const examples = readmeExamples().filter((example) => example.kind === 'js' || example.kind === 'js cjs');
+  assert.ok(examples.length >= 4, `found ${examples.length} Node examples`);
+  examples.forEach((example, index) => {
+    runInProject(project.dir, `readme-${index}.${example.kind === 'js cjs' ? 'cjs' : 'mjs'}`, example.code);
+  });
+});
