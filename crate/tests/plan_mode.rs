@@ -71,7 +71,7 @@ fn exit_plan(id: &str, approved: bool, feedback: Option<&str>) -> ResponseBlock 
 }
 
 fn kinds(turn: &Turn) -> Vec<&str> {
-    turn.attachments.iter().map(|a| a.kind).collect()
+    turn.attachments.iter().map(|a| a.kind.as_str()).collect()
 }
 
 #[test]

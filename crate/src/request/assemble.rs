@@ -15,7 +15,6 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{Block, Category, Message, Splice};
-use crate::attachment::kind::is_memory_kind;
 use crate::attachment::{Attachment, AttachmentRules};
 use crate::codex::items::{Item, Part, Role, AGENTS_MD_HEADER};
 use crate::tokens::TokenMethod;
@@ -25,13 +24,13 @@ use crate::transcript::{self, AssistantBlock, Record};
 ///
 /// # Example
 /// ```
-/// use context_assembly::attachment::{Attachment, AttachmentRules};
+/// use context_assembly::attachment::{Attachment, AttachmentKind, AttachmentRules};
 /// use context_assembly::request::assemble_messages;
 /// use context_assembly::tokens::TokenMethod;
 /// use context_assembly::transcript::{Record, Transcript};
 /// let mut transcript = Transcript::default();
 /// transcript.push(Record::Prompt { text: "go".into() });
-/// let note = Attachment::new("date_change", None, "<system-reminder>\nx\n</system-reminder>".into(), TokenMethod::Codex);
+/// let note = Attachment::new(AttachmentKind::DateChange, None, "<system-reminder>\nx\n</system-reminder>".into(), TokenMethod::Codex);
 /// transcript.push(Record::Attachment(note));
 /// let (messages, splice) = assemble_messages(transcript.messages(), &AttachmentRules::claude_code(), TokenMethod::Codex);
 /// // The attachment floated above the prompt, and above the user context.
@@ -225,12 +224,12 @@ fn reorder(records: &[transcript::Message], summary_stops: bool) -> (Vec<&Record
 fn assistant_block(block: &AssistantBlock, method: TokenMethod) -> Block {
     match block {
         AssistantBlock::Text { text } => {
-            Block::text("assistant", Category::CONVERSATION, text.clone(), method)
+            Block::text("assistant", Category::Conversation, text.clone(), method)
         }
         AssistantBlock::Thinking { thinking } => {
             let mut block = Block::text(
                 "assistant",
-                Category::CONVERSATION,
+                Category::Conversation,
                 thinking.clone(),
                 method,
             );
@@ -240,7 +239,7 @@ fn assistant_block(block: &AssistantBlock, method: TokenMethod) -> Block {
         AssistantBlock::ToolUse(call) => {
             let mut block = Block::text(
                 &call.name,
-                Category::CONVERSATION,
+                Category::Conversation,
                 call.input.clone(),
                 method,
             );
@@ -256,7 +255,7 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
     match record {
         Record::Prompt { text } => Vec::from([Block::text(
             "prompt",
-            Category::CONVERSATION,
+            Category::Conversation,
             text.clone(),
             method,
         )]),
@@ -265,7 +264,7 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
             .map(|result| {
                 let mut block = Block::text(
                     "tool",
-                    Category::CONVERSATION,
+                    Category::Conversation,
                     result.content.clone(),
                     method,
                 );
@@ -280,19 +279,19 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
         }
         Record::Interruption => Vec::from([Block::text(
             "interruption",
-            Category::CONVERSATION,
+            Category::Conversation,
             crate::transcript::INTERRUPTED_FOR_TOOL_USE.into(),
             method,
         )]),
         Record::Summary { text } => Vec::from([Block::text(
             "compact_summary",
-            Category::CONVERSATION,
+            Category::Conversation,
             text.clone(),
             method,
         )]),
         Record::LocalCommand { text, .. } => Vec::from([Block::text(
             "local_command",
-            Category::CONVERSATION,
+            Category::Conversation,
             text.clone(),
             method,
         )]),
@@ -306,16 +305,12 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
 /// One block per user message the attachment is sent as (§3.11: a file's call note and its
 /// result apart, when it was made so).
 fn attachment_blocks(attachment: &Attachment, method: TokenMethod) -> Vec<Block> {
-    let category = if is_memory_kind(attachment.kind) {
-        Category::MEMORY
-    } else {
-        Category::ATTACHMENTS
-    };
+    let category = attachment.kind.category();
     let mut blocks: Vec<Block> = attachment
         .messages()
         .into_iter()
         .map(|text| {
-            let mut block = Block::text(attachment.kind, category, text.into(), method);
+            let mut block = Block::text(attachment.kind.as_str(), category, text.into(), method);
             block.frequency = Some(attachment.frequency);
             block
         })
@@ -364,8 +359,8 @@ fn context_message(source: &str, item: &Item, method: TokenMethod) -> Message {
         .filter_map(Part::text)
         .map(|text| {
             let category = match text.starts_with(AGENTS_MD_HEADER) {
-                true => Category::MEMORY,
-                false => Category::SYSTEM,
+                true => Category::Memory,
+                false => Category::System,
             };
             Block::text(source, category, text.into(), method)
         })
@@ -452,9 +447,10 @@ fn recount_all(message: &mut Message, method: TokenMethod) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attachment::AttachmentKind;
     use crate::transcript::{ToolResultBlock, ToolUse, Transcript};
 
-    fn note(kind: &'static str, body: &str) -> Record {
+    fn note(kind: AttachmentKind, body: &str) -> Record {
         let text = alloc::format!("<system-reminder>\n{body}\n</system-reminder>");
         Record::Attachment(Attachment::new(kind, None, text, TokenMethod::Codex))
     }
@@ -464,7 +460,7 @@ mod tests {
         t.push(Record::Prompt {
             text: "fix it".into(),
         });
-        t.push(note("nested_memory", "m"));
+        t.push(note(AttachmentKind::NestedMemory, "m"));
         let response = t.next_response();
         t.push(Record::Assistant {
             response,
@@ -481,7 +477,7 @@ mod tests {
                 is_error: false,
             }]),
         });
-        t.push(note("edited_text_file", "changed"));
+        t.push(note(AttachmentKind::EditedTextFile, "changed"));
         t
     }
 
@@ -502,7 +498,7 @@ mod tests {
             result.tokens,
             result.parts[0].tokens + result.parts[1].tokens
         );
-        assert_eq!(result.parts[1].category, Category::ATTACHMENTS);
+        assert_eq!(result.parts[1].category, Category::Attachments);
     }
 
     #[test]
@@ -525,7 +521,7 @@ mod tests {
         t.push(Record::Prompt {
             text: "next".into(),
         });
-        t.push(note("date_change", "d"));
+        t.push(note(AttachmentKind::DateChange, "d"));
         let rules = AttachmentRules::claude_code();
         let (messages, _) = assemble_messages(t.messages(), &rules, TokenMethod::Codex);
         let last = &messages[messages.len() - 1].content;
@@ -550,14 +546,14 @@ mod tests {
                 }
                 1 => {
                     t.push(Record::Attachment(Attachment::new(
-                        "file",
+                        AttachmentKind::File,
                         None,
                         alloc::format!("a{i}\n"),
                         TokenMethod::Codex,
                     )));
                 }
                 2 => {
-                    t.push(note("nested_memory", "m"));
+                    t.push(note(AttachmentKind::NestedMemory, "m"));
                 }
                 3 => {
                     let r = t.next_response();
@@ -587,7 +583,7 @@ mod tests {
                 }
                 _ => {
                     t.push(Record::Attachment(Attachment::new(
-                        "already_read_file",
+                        AttachmentKind::AlreadyReadFile,
                         None,
                         String::new(),
                         TokenMethod::Codex,

@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 
 use super::tools::{ReadFailure, TextFileRead};
 use super::{FileContextRules, Session};
+use crate::attachment::AttachmentKind;
 use crate::attachment::{
     agent_note, call_note, json_string, malware_reminder, mcp_resource_note, pdf_reference_note,
     tool_result, truncation_note, wrap, Collected, Verdict,
@@ -60,7 +61,12 @@ impl Session {
                         &resource.uri,
                         resource.text.as_deref(),
                     );
-                    turn.attach("mcp_resource", None, text, self.profile.token_method);
+                    turn.attach(
+                        AttachmentKind::McpResource,
+                        None,
+                        text,
+                        self.profile.token_method,
+                    );
                     turn.decide(
                         &subject,
                         Verdict::Included,
@@ -83,7 +89,7 @@ impl Session {
             let subject = format!("@{}", agent.raw);
             if self.config.agents.contains(&agent.agent_type) {
                 turn.attach(
-                    "agent_mention",
+                    AttachmentKind::AgentMention,
                     None,
                     agent_note(&agent.agent_type),
                     self.profile.token_method,
@@ -207,7 +213,7 @@ impl Session {
         ];
         let apart = self.profile.attachments.file_parts_as_messages;
         turn.attach_parts(
-            "directory",
+            AttachmentKind::Directory,
             Some(abs),
             &parts,
             apart,
@@ -329,7 +335,13 @@ impl Session {
             wrap(&format!("[{shape}, {}]", format_file_size(stat.size))),
         ];
         let apart = self.profile.attachments.file_parts_as_messages;
-        turn.attach_parts("file", Some(abs), &parts, apart, self.profile.token_method);
+        turn.attach_parts(
+            AttachmentKind::File,
+            Some(abs),
+            &parts,
+            apart,
+            self.profile.token_method,
+        );
         if let Some(last) = turn.attachments.last_mut() {
             last.tokens += plan.tokens();
         }
@@ -353,7 +365,7 @@ impl Session {
             String::new()
         };
         turn.attach(
-            "already_read_file",
+            AttachmentKind::AlreadyReadFile,
             Some(abs),
             text,
             self.profile.token_method,
@@ -447,7 +459,13 @@ impl Session {
         let mut parts = Vec::from([call_note("Read", &input), tool_result("Read", &output)]);
         parts.extend(truncated);
         let apart = self.profile.attachments.file_parts_as_messages;
-        turn.attach_parts("file", Some(abs), &parts, apart, self.profile.token_method);
+        turn.attach_parts(
+            AttachmentKind::File,
+            Some(abs),
+            &parts,
+            apart,
+            self.profile.token_method,
+        );
     }
 
     /// §3.7 step 3 and §3.9: a reference for a long PDF, a note (or the document) otherwise.
@@ -470,7 +488,7 @@ impl Session {
         match plan.outcome {
             PdfOutcome::Reference => {
                 let note = pdf_reference_note(abs, plan.effective_page_count, &size);
-                turn.attach("pdf_reference", Some(abs), note, method);
+                turn.attach(AttachmentKind::PdfReference, Some(abs), note, method);
                 let reason = format!(
                     "{} pages: more than a mention reads at once",
                     plan.effective_page_count
@@ -481,13 +499,13 @@ impl Session {
                 let input = format!("{{\"file_path\":{}}}", json_string(abs));
                 let parts = [call_note("Read", &input), tool_result("Read", &text)];
                 let apart = self.profile.attachments.file_parts_as_messages;
-                turn.attach_parts("file", Some(abs), &parts, apart, method);
+                turn.attach_parts(AttachmentKind::File, Some(abs), &parts, apart, method);
                 let reason = "a short PDF: only a one-line note reaches the model, the document is dropped (Q19)";
                 turn.decide(subject, Verdict::Included, reason.into(), None);
             }
             PdfOutcome::Document => {
                 turn.attach(
-                    "file",
+                    AttachmentKind::File,
                     Some(abs),
                     wrap(&format!("[the PDF document {abs}, {size}]")),
                     method,

@@ -32,13 +32,10 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub use options::{
-    CompactionOptions, Policy, Trigger, CODEX_LOCAL, CODEX_REMOTE, FULL, MICROCOMPACT, PARTIAL,
-    POLICY_IDS, SESSION_MEMORY, TOOL_RESULT_BUDGET,
-};
+pub use options::{CompactionOptions, Policy, PolicyId, Trigger};
 pub use report::{
-    Cleared, CompactionPlan, CompactionReport, Dropped, Fate, ItemKind, PlannedAttachment,
-    Reinjected, Restored, Survival, Visible,
+    Cleared, CodexItemKind, CompactionPlan, CompactionReport, Dropped, Fate, ItemKind,
+    PlannedAttachment, PlannedKind, Reinjected, Restored, Survival, Visible,
 };
 
 use super::turn::{Round, Turn};

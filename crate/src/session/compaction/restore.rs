@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use core::mem;
 
 use crate::attachment::render::{call_note, json_string, malware_reminder, tool_result};
+use crate::attachment::AttachmentKind;
 use crate::attachment::{Attachment, Collected, Verdict};
 use crate::collectors::reminders::{self, wording};
 use crate::compact::restore::{select_restores, select_skills, RestoreCandidate};
@@ -75,7 +76,12 @@ impl Session {
                 interview: self.config.interview_mode,
             };
             let text = wording::plan_mode(&facts, true, false);
-            out.attach("plan_mode", None, text, self.profile.token_method);
+            out.attach(
+                AttachmentKind::PlanMode,
+                None,
+                text,
+                self.profile.token_method,
+            );
             out.decide(
                 "plan_mode",
                 Verdict::Included,
@@ -140,7 +146,7 @@ impl Session {
         for path in &selection.order {
             if selection.references.iter().any(|(p, _)| p == path) {
                 out.attach(
-                    "compact_file_reference",
+                    AttachmentKind::CompactFileReference,
                     Some(path),
                     compact_file_reference(path),
                     method,
@@ -156,7 +162,7 @@ impl Session {
             };
             let apart = self.profile.attachments.file_parts_as_messages;
             out.attach_parts(
-                "file",
+                AttachmentKind::File,
                 Some(path),
                 &restored_parts(path, &done, malware_note),
                 apart,
@@ -277,7 +283,7 @@ impl Session {
              If this plan bears on the current work and is not finished yet, carry on with it."
         ));
         out.attach(
-            "plan_file_reference",
+            AttachmentKind::PlanFileReference,
             Some(&path),
             text,
             self.profile.token_method,
@@ -328,7 +334,7 @@ impl Session {
             "These skills were invoked earlier in this session; their guidance still applies:\n\n{}",
             skills.join("\n\n---\n\n")
         ));
-        out.attach("invoked_skills", None, text, method);
+        out.attach(AttachmentKind::InvokedSkills, None, text, method);
     }
 
     /// The deltas against the kept records only: after a full compaction, everything again.
@@ -380,7 +386,13 @@ impl Session {
                 let malware_note = self.profile.file_context.malware_reminder_in_attachments;
                 let parts = restored_parts(&abs, &done, malware_note);
                 let apart = self.profile.attachments.file_parts_as_messages;
-                out.attach_parts("file", Some(&abs), &parts, apart, self.profile.token_method);
+                out.attach_parts(
+                    AttachmentKind::File,
+                    Some(&abs),
+                    &parts,
+                    apart,
+                    self.profile.token_method,
+                );
                 out.decide(&subject, Verdict::Included, reason.into(), Some(abs));
             }
             _ => out.decide(

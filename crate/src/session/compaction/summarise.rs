@@ -68,7 +68,7 @@ impl Session {
         plan.post_compact = attachments
             .iter()
             .map(|a| super::PlannedAttachment {
-                kind: a.kind,
+                kind: super::PlannedKind::Attachment(a.kind),
                 path: a.path.clone(),
                 tokens: a.tokens,
             })
