@@ -222,6 +222,7 @@ fn an_unchanged_file_already_read_sends_nothing_in_the_original() {
     s.read("a.txt", None, Some(1), 2_000).unwrap();
     let turn = s.submit("@a.txt", 3_000);
     assert_eq!(kinds(&turn), ["already_read_file"]);
+    assert!(turn.attachments[0].kind.renders_to_nothing());
     assert_eq!(turn.attachments[0].text, "");
     assert_eq!(verdict_of(&turn, "@a.txt"), Some("already-in-context"));
     // The fix: an earlier read of line 1 does not cover the whole file.

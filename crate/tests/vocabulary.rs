@@ -3,6 +3,7 @@
 //! in Rust cannot reach JavaScript undeclared.
 
 use context_assembly::attachment::{AttachmentKind, Frequency};
+use context_assembly::search::MatchKind;
 use context_assembly::session::ItemKind;
 use context_assembly::vocabulary::{Category, Channel, Fate, PolicyId, Round, Trigger, Verdict};
 
@@ -83,6 +84,10 @@ fn the_typescript_fields_are_the_rust_enums() {
         field_members("Survival", "kind"),
         names(ItemKind::ALL, ItemKind::as_str)
     );
+    assert_eq!(
+        field_members("SearchMatch", "kind"),
+        names(MatchKind::ALL, MatchKind::as_str)
+    );
 }
 
 #[cfg(feature = "serde")]
@@ -104,4 +109,5 @@ fn a_value_serialises_to_its_name() {
     check(ItemKind::ALL);
     check(Frequency::ALL);
     check(AttachmentKind::ALL);
+    check(MatchKind::ALL);
 }

@@ -88,15 +88,15 @@ attachment_kinds! {
     AutoMode => "auto_mode", Throttled, Attachments, false;
     /// Auto mode was left.
     AutoModeExit => "auto_mode_exit", Event, Attachments, false;
-    /// The spending budget and what is left of it.
+    /// The USD budget and what is left of it.
     BudgetUsd => "budget_usd", Event, Attachments, false;
-    /// A changed file too large to show its change.
+    /// A changed file too large to diff: a short note, once (Q39 fixed).
     ChangedFileTooLarge => "changed_file_too_large", Event, Attachments, false;
     /// A file too large to restore after a compaction: a reference to its path.
     CompactFileReference => "compact_file_reference", Event, Attachments, false;
     /// Context is running out: compaction is near.
     CompactionReminder => "compaction_reminder", Event, Attachments, false;
-    /// The host's critical system reminder, sent every pass.
+    /// The agent definition's critical reminder, sent on every pass.
     CriticalSystemReminder => "critical_system_reminder", Event, Attachments, false;
     /// The date changed since the conversation started.
     DateChange => "date_change", Event, Attachments, false;
@@ -108,7 +108,8 @@ attachment_kinds! {
     Diagnostics => "diagnostics", Event, Attachments, false;
     /// A mentioned directory: its listing.
     Directory => "directory", Event, Attachments, false;
-    /// A skill found beneath a touched path.
+    /// A skill discovered beneath a path the agent touched (the original's; no collector
+    /// here produces it).
     DynamicSkill => "dynamic_skill", Event, Attachments, true;
     /// A tracked image changed (Q42).
     EditedImageFile => "edited_image_file", Event, Attachments, true;
@@ -124,7 +125,7 @@ attachment_kinds! {
     McpInstructionsDelta => "mcp_instructions_delta", Delta, Attachments, false;
     /// A mentioned MCP resource.
     McpResource => "mcp_resource", Event, Attachments, false;
-    /// A memory file is too large to be read whole.
+    /// The memory tool is on: save what matters before tool results are cleared.
     MemoryWarning => "memory_warning", Event, Attachments, false;
     /// A CLAUDE.md or rule that loaded for a path the agent touched.
     NestedMemory => "nested_memory", Event, Memory, false;
@@ -154,11 +155,11 @@ attachment_kinds! {
     SkillListing => "skill_listing", FirstThenIncremental, Attachments, false;
     /// The task list's reminder.
     TaskReminder => "task_reminder", Throttled, Attachments, false;
-    /// A background task's status.
+    /// A background task still running, or stopped by the user.
     TaskStatus => "task_status", Event, Attachments, false;
     /// The todo list's reminder.
     TodoReminder => "todo_reminder", Throttled, Attachments, false;
-    /// The context's token usage.
+    /// The tokens used of the window.
     TokenUsage => "token_usage", Event, Attachments, false;
     /// The effort `ultrathink` asks for.
     UltrathinkEffort => "ultrathink_effort", Event, Attachments, false;
