@@ -518,7 +518,7 @@ proptest! {
         let mut calls = Vec::new();
         for message in &request.messages {
             for block in &message.content {
-                match block.block_type {
+                match block.block_type.as_str() {
                     "tool_use" => calls.push(block.tool_use_id.clone()),
                     "tool_result" => prop_assert!(calls.contains(&block.tool_use_id), "a result without its call"),
                     _ => {}

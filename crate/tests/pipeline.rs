@@ -272,7 +272,7 @@ fn mid_turn_attachments_fold_into_the_last_tool_result() {
     let request = turn.request.unwrap();
     let last = request.messages.last().unwrap();
     let result = &last.content[0];
-    assert_eq!(result.block_type, "tool_result");
+    assert_eq!(result.block_type.as_str(), "tool_result");
     assert_eq!(result.parts[1].source, "edited_text_file");
     assert_eq!(
         result.tokens,

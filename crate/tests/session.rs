@@ -728,7 +728,9 @@ fn a_mentioned_file_is_sent_as_a_call_note_message_then_its_result_in_the_origin
     use context_assembly::session::ResponseBlock;
     let blocks_of = |turn: &Turn| -> Vec<Vec<(String, u64)>> {
         let messages = &turn.request.as_ref().expect("a request").messages;
-        let last_answer = messages.iter().rposition(|m| m.role == "assistant");
+        let last_answer = messages
+            .iter()
+            .rposition(|m| m.role.as_str() == "assistant");
         messages[last_answer.map_or(0, |i| i + 1)..]
             .iter()
             .map(|m| {

@@ -3,6 +3,8 @@
 //! in Rust cannot reach JavaScript undeclared.
 
 use context_assembly::attachment::{AttachmentKind, Frequency};
+use context_assembly::codex::items::Role;
+use context_assembly::request::BlockType;
 use context_assembly::search::MatchKind;
 use context_assembly::session::ItemKind;
 use context_assembly::vocabulary::{Category, Channel, Fate, PolicyId, Round, Trigger, Verdict};
@@ -85,6 +87,14 @@ fn the_typescript_fields_are_the_rust_enums() {
         names(ItemKind::ALL, ItemKind::as_str)
     );
     assert_eq!(
+        field_members("Block", "type"),
+        names(BlockType::ALL, BlockType::as_str)
+    );
+    assert_eq!(
+        field_members("RequestMessage", "role"),
+        names(Role::ALL, Role::as_str)
+    );
+    assert_eq!(
         field_members("SearchMatch", "kind"),
         names(MatchKind::ALL, MatchKind::as_str)
     );
@@ -110,4 +120,6 @@ fn a_value_serialises_to_its_name() {
     check(Frequency::ALL);
     check(AttachmentKind::ALL);
     check(MatchKind::ALL);
+    check(BlockType::ALL);
+    check(Role::ALL);
 }

@@ -14,7 +14,7 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Block, Category, Message, Splice};
+use super::{Block, BlockType, Category, Message, Splice};
 use crate::attachment::{Attachment, AttachmentRules};
 use crate::codex::items::{Item, Part, Role, AGENTS_MD_HEADER};
 use crate::tokens::TokenMethod;
@@ -63,11 +63,13 @@ pub fn assemble_messages(
             Record::Assistant { response, block } => {
                 let block = assistant_block(block, method);
                 match messages.last_mut() {
-                    Some(last) if last.role == "assistant" && last_response == Some(*response) => {
+                    Some(last)
+                        if last.role == Role::Assistant && last_response == Some(*response) =>
+                    {
                         last.content.push(block);
                     }
                     _ => messages.push(Message {
-                        role: "assistant",
+                        role: Role::Assistant,
                         content: Vec::from([block]),
                     }),
                 }
@@ -88,7 +90,7 @@ pub fn assemble_messages(
                     }
                     true => push_user(&mut messages, content),
                     false => messages.push(Message {
-                        role: "user",
+                        role: Role::User,
                         content,
                     }),
                 }
@@ -233,7 +235,7 @@ fn assistant_block(block: &AssistantBlock, method: TokenMethod) -> Block {
                 thinking.clone(),
                 method,
             );
-            block.block_type = "thinking";
+            block.block_type = BlockType::Thinking;
             block
         }
         AssistantBlock::ToolUse(call) => {
@@ -243,7 +245,7 @@ fn assistant_block(block: &AssistantBlock, method: TokenMethod) -> Block {
                 call.input.clone(),
                 method,
             );
-            block.block_type = "tool_use";
+            block.block_type = BlockType::ToolUse;
             block.tool_use_id = Some(call.id.clone());
             block.recount(method);
             block
@@ -268,7 +270,7 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
                     result.content.clone(),
                     method,
                 );
-                block.block_type = "tool_result";
+                block.block_type = BlockType::ToolResult;
                 block.tool_use_id = Some(result.tool_use_id.clone());
                 block.is_error = result.is_error;
                 block
@@ -328,12 +330,12 @@ fn attachment_blocks(attachment: &Attachment, method: TokenMethod) -> Vec<Block>
 /// the start) each part is a message of its own, and what follows merges into the last;
 /// after a user message the parts merge into it one after the other, each seam a `\n`.
 fn push_parts(messages: &mut Vec<Message>, parts: Vec<Block>) {
-    let after_user = messages.last().is_some_and(|last| last.role == "user");
+    let after_user = messages.last().is_some_and(|last| last.role == Role::User);
     for part in parts {
         match after_user {
             true => push_user(messages, Vec::from([part])),
             false => messages.push(Message {
-                role: "user",
+                role: Role::User,
                 content: Vec::from([part]),
             }),
         }
@@ -343,11 +345,7 @@ fn push_parts(messages: &mut Vec<Message>, parts: Vec<Block>) {
 /// A context item as its own message: a developer bundle keeps one block per section (X23).
 /// AGENTS.md counts as memory; the rest of the context is the harness's, counted as system.
 fn context_message(source: &str, item: &Item, method: TokenMethod) -> Message {
-    let role = match item.role() {
-        Some(Role::Developer) => "developer",
-        Some(Role::Assistant) => "assistant",
-        Some(Role::User) | None => "user",
-    };
+    let role = item.role().unwrap_or(Role::User);
     let Item::Message { content, .. } = item else {
         return Message {
             role,
@@ -371,9 +369,14 @@ fn context_message(source: &str, item: &Item, method: TokenMethod) -> Message {
 /// Appends a user message, merging it into a preceding user message.
 fn push_user(messages: &mut Vec<Message>, mut content: Vec<Block>) {
     match messages.last_mut() {
-        Some(last) if last.role == "user" => {
-            let seam = last.content.last().is_some_and(|b| b.block_type == "text")
-                && content.first().is_some_and(|b| b.block_type == "text");
+        Some(last) if last.role == Role::User => {
+            let seam = last
+                .content
+                .last()
+                .is_some_and(|b| b.block_type == BlockType::Text)
+                && content
+                    .first()
+                    .is_some_and(|b| b.block_type == BlockType::Text);
             if seam {
                 if let Some(previous) = last.content.last_mut() {
                     previous.text.push('\n');
@@ -382,7 +385,7 @@ fn push_user(messages: &mut Vec<Message>, mut content: Vec<Block>) {
             last.content.append(&mut content);
         }
         _ => messages.push(Message {
-            role: "user",
+            role: Role::User,
             content,
         }),
     }
@@ -390,14 +393,14 @@ fn push_user(messages: &mut Vec<Message>, mut content: Vec<Block>) {
 
 /// Folds the reminder texts after the last tool result into it (Q50).
 fn fold_reminders(message: &mut Message, rules: &AttachmentRules, method: TokenMethod) {
-    if message.role != "user" || rules.keep_mid_turn_blocks_separate {
+    if message.role != Role::User || rules.keep_mid_turn_blocks_separate {
         recount_all(message, method);
         return;
     }
     let Some(last_result) = message
         .content
         .iter()
-        .rposition(|block| block.block_type == "tool_result")
+        .rposition(|block| block.block_type == BlockType::ToolResult)
     else {
         recount_all(message, method);
         return;

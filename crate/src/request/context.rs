@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Block, Category, Channel};
+use super::{Block, BlockType, Category, Channel};
 use crate::attachment::{json_string, AttachmentRules};
 use crate::tokens::TokenMethod;
 
@@ -78,7 +78,7 @@ pub fn tool_blocks(tools: &[ToolDefinition], method: TokenMethod) -> Vec<Block> 
                 tool.input_schema
             );
             let mut block = Block::text(&tool.name, Category::Tools, json, method);
-            block.block_type = "tool_definition";
+            block.block_type = BlockType::ToolDefinition;
             block.in_channel(Channel::Tools)
         })
         .collect()

@@ -19,19 +19,36 @@ pub use assemble::{assemble_messages, MessageCache};
 pub use context::{system_blocks, tool_blocks, user_context_block, Environment, ToolDefinition};
 
 use crate::attachment::Frequency;
+use crate::codex::items::Role;
 use crate::compact::thresholds::WindowThresholds;
 use crate::tokens::{estimate_tokens, TokenMethod};
 
 pub use crate::vocabulary::{Category, Channel};
+
+crate::vocabulary::named_enum! {
+    /// The API type of a request's block.
+    pub enum BlockType {
+    /// Text: a prompt, an answer, an attachment, a system or context part.
+    Text => "text",
+    /// The model's thinking.
+    Thinking => "thinking",
+    /// A tool call.
+    ToolUse => "tool_use",
+    /// A tool's result.
+    ToolResult => "tool_result",
+    /// A tool's definition.
+    ToolDefinition => "tool_definition",
+    }
+}
 
 /// One content block of a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Block {
-    /// The API block type: `text`, `tool_use` or `tool_result`.
+    /// The API block type.
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
-    pub block_type: &'static str,
+    pub block_type: BlockType,
     /// What produced it: `prompt`, `assistant`, `tool`, `interruption` (the user stopped the
     /// turn), `user_context`, `system_static`, `environment`, a tool's name, or an attachment
     /// kind.
@@ -73,7 +90,7 @@ impl Block {
     /// A text block counted with `method`.
     pub fn text(source: &str, category: Category, text: String, method: TokenMethod) -> Block {
         Block {
-            block_type: "text",
+            block_type: BlockType::Text,
             source: source.into(),
             channel: Channel::Messages,
             category,
@@ -102,7 +119,7 @@ impl Block {
     pub(crate) fn recount(&mut self, method: TokenMethod) {
         self.tokens = if !self.parts.is_empty() {
             self.parts.iter().map(|part| part.tokens).sum()
-        } else if self.block_type == "tool_use" {
+        } else if self.block_type == BlockType::ToolUse {
             // The original counts a call as its name followed by its input's JSON (§6.2).
             let mut call = String::with_capacity(self.source.len() + self.text.len());
             call.push_str(&self.source);
@@ -123,8 +140,8 @@ fn is_zero(n: &u64) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Message {
-    /// `user` or `assistant`.
-    pub role: &'static str,
+    /// Who it is from: `user` or `assistant` (and `developer` for Codex's context).
+    pub role: Role,
     /// Its blocks.
     pub content: Vec<Block>,
 }

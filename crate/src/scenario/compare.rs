@@ -208,7 +208,7 @@ fn shape(request: &Request, at_ms: u64, output_tokens: u64, openai: bool) -> Pro
     }
     for message in &request.messages {
         for block in &message.content {
-            push(message.role, block);
+            push(message.role.as_str(), block);
         }
     }
     if !openai {

@@ -40,6 +40,7 @@ pub use report::{
 
 use super::turn::{Round, Turn};
 use super::Session;
+use crate::codex::items::Role;
 use crate::request::{Block, Request};
 use crate::vocabulary::Decision;
 use crate::Error;
@@ -230,7 +231,7 @@ fn prefix_kept(before: &Request, after: &Request) -> u64 {
 
 /// A request's blocks in the order a prompt cache reads them, each with the role it is sent
 /// under (none outside the messages).
-fn sent_blocks(request: &Request) -> impl Iterator<Item = (&'static str, &Block)> {
+fn sent_blocks(request: &Request) -> impl Iterator<Item = (Option<Role>, &Block)> {
     let outside = request
         .system
         .iter()
@@ -240,7 +241,7 @@ fn sent_blocks(request: &Request) -> impl Iterator<Item = (&'static str, &Block)
         message
             .content
             .iter()
-            .map(move |block| (message.role, block))
+            .map(move |block| (Some(message.role), block))
     });
-    outside.map(|block| ("", block)).chain(messages)
+    outside.map(|block| (None, block)).chain(messages)
 }
