@@ -140,7 +140,7 @@ fn planning_changes_nothing_and_applying_clears_then_restores() {
     assert_eq!(files.len(), POST_COMPACT_MAX_FILES_TO_RESTORE);
     assert_eq!(files[0].path.as_deref(), Some("/p/src/f6.ts"));
     let report = s.apply_compaction(&plan, None, 14_000).unwrap();
-    assert_eq!(report.summary_source, "extractive");
+    assert_eq!(report.summary_source.as_str(), "extractive");
     assert_eq!(report.restored.len(), 5);
     assert!(report.tokens_after < report.tokens_before);
     // The restore's reads repopulate the file state; the other two are gone from it.
@@ -274,7 +274,7 @@ fn a_host_summary_is_formatted_and_a_stale_plan_is_refused() {
             15_000,
         )
         .unwrap();
-    assert_eq!(report.summary_source, "host");
+    assert_eq!(report.summary_source.as_str(), "host");
     assert!(report.summary.unwrap().contains("Summary:\nFixed A."));
 }
 

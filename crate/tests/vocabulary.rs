@@ -6,10 +6,11 @@ use context_assembly::attachment::{AttachmentKind, Frequency};
 use context_assembly::codex::items::Role;
 use context_assembly::request::BlockType;
 use context_assembly::search::MatchKind;
-use context_assembly::session::ItemKind;
+use context_assembly::session::{ItemKind, PermissionMode, SummarySource};
 use context_assembly::vocabulary::{Category, Channel, Fate, PolicyId, Round, Trigger, Verdict};
 
 const DECLARATIONS: &str = include_str!("../wasm/src/session.rs");
+const SCENARIO_DECLARATIONS: &str = include_str!("../wasm/src/scenario.rs");
 
 /// The members of a union written `"a" | "b"` up to its end (`;` or `}` of one line).
 fn members(union: &str) -> Vec<String> {
@@ -19,13 +20,18 @@ fn members(union: &str) -> Vec<String> {
         .collect()
 }
 
-/// The members of `export type {name} = "a" | "b";` in a TypeScript declaration text.
+/// The members of `export type {name} = "a" | "b";` in the session's declarations.
 fn union_members(name: &str) -> Vec<String> {
+    members_in(DECLARATIONS, name)
+}
+
+/// The members of `export type {name} = "a" | "b";` in a TypeScript declaration text.
+fn members_in(declarations: &str, name: &str) -> Vec<String> {
     let start = format!("export type {name} = ");
-    let at = DECLARATIONS
+    let at = declarations
         .find(&start)
         .unwrap_or_else(|| panic!("no `{start}` in the declarations"));
-    let rest = &DECLARATIONS[at + start.len()..];
+    let rest = &declarations[at + start.len()..];
     members(&rest[..rest.find(';').expect("the union ends with `;`")])
 }
 
@@ -74,6 +80,10 @@ fn the_typescript_unions_are_the_rust_enums() {
         union_members("Frequency"),
         names(Frequency::ALL, Frequency::as_str)
     );
+    assert_eq!(
+        members_in(SCENARIO_DECLARATIONS, "PermissionModeName"),
+        names(PermissionMode::ALL, PermissionMode::as_str)
+    );
 }
 
 #[test]
@@ -93,6 +103,10 @@ fn the_typescript_fields_are_the_rust_enums() {
     assert_eq!(
         field_members("RequestMessage", "role"),
         names(Role::ALL, Role::as_str)
+    );
+    assert_eq!(
+        field_members("CompactionReport", "summarySource"),
+        names(SummarySource::ALL, SummarySource::as_str)
     );
     assert_eq!(
         field_members("SearchMatch", "kind"),
@@ -122,4 +136,6 @@ fn a_value_serialises_to_its_name() {
     check(MatchKind::ALL);
     check(BlockType::ALL);
     check(Role::ALL);
+    check(SummarySource::ALL);
+    check(PermissionMode::ALL);
 }

@@ -10,7 +10,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::report::{
-    CodexItemKind, CompactionPlan, CompactionReport, PlannedAttachment, PlannedKind,
+    CodexItemKind, CompactionPlan, CompactionReport, PlannedAttachment, PlannedKind, SummarySource,
 };
 use super::report_of;
 use crate::attachment::{Collected, Verdict};
@@ -103,9 +103,9 @@ impl Session {
         );
         let mut report = report_of(plan, true, reason, &before, &after, decisions);
         report.summary_source = if summary.is_some() {
-            "host"
+            SummarySource::Host
         } else {
-            "extractive"
+            SummarySource::Extractive
         };
         report.summary = Some(summary_text);
         report.kept_records = users.len();

@@ -35,7 +35,7 @@ use alloc::vec::Vec;
 pub use options::{CompactionOptions, Policy, PolicyId, Trigger};
 pub use report::{
     Cleared, CodexItemKind, CompactionPlan, CompactionReport, Dropped, Fate, ItemKind,
-    PlannedAttachment, PlannedKind, Reinjected, Restored, Survival, Visible,
+    PlannedAttachment, PlannedKind, Reinjected, Restored, SummarySource, Survival, Visible,
 };
 
 use super::turn::{Round, Turn};
@@ -205,7 +205,7 @@ fn report_of(
         tokens_before: before.tokens.total,
         tokens_after: after.tokens.total,
         prefix_kept: prefix_kept(before, after),
-        summary_source: "none",
+        summary_source: SummarySource::None,
         summary: None,
         kept_records: 0,
         restored: Vec::new(),

@@ -63,6 +63,18 @@ crate::vocabulary::named_enum! {
     }
 }
 
+crate::vocabulary::named_enum! {
+    /// Where a compaction's summary came from.
+    pub enum SummarySource {
+    /// The host wrote it (the model's answer to the summary request).
+    Host => "host",
+    /// Built from the records themselves, when the host gave none.
+    Extractive => "extractive",
+    /// The policy writes no summary.
+    None => "none",
+    }
+}
+
 /// What a compaction forgets besides the messages (§9.3 item 5).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -225,7 +237,7 @@ pub struct CompactionReport {
     /// prompt cache the compaction keeps.
     pub prefix_kept: u64,
     /// Where the summary came from: `host`, `extractive`, or `none`.
-    pub summary_source: &'static str,
+    pub summary_source: SummarySource,
     /// The summary message, when there is one.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub summary: Option<String>,
