@@ -14,20 +14,27 @@ pub struct PlanApproval {
     pub feedback: Option<String>,
 }
 
-/// The permission modes (§7.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PermissionMode {
+crate::vocabulary::named_enum! {
+    /// The permission modes (§7.5), named as settings files and scenarios spell them.
+    pub enum PermissionMode {
     /// Ask before edits.
-    #[default]
-    Default,
+    Default => "default",
     /// Accept edits.
-    AcceptEdits,
+    AcceptEdits => "acceptEdits",
     /// Plan mode: read-only but for the plan file until the plan is approved.
-    Plan,
+    Plan => "plan",
     /// Auto mode (the transcript classifier decides).
-    Auto,
+    Auto => "auto",
     /// Everything allowed.
-    BypassPermissions,
+    BypassPermissions => "bypassPermissions",
+    }
+}
+
+/// Ask before edits, until the host says otherwise.
+impl Default for PermissionMode {
+    fn default() -> Self {
+        PermissionMode::Default
+    }
 }
 
 /// An IDE selection (§7.8).

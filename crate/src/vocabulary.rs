@@ -1,5 +1,6 @@
 //! The vocabulary every layer reports in: a [`Decision`] for each thing the engine
-//! considered, with its [`Verdict`] and the reason.
+//! considered, with its [`Verdict`] and the reason; a request's [`Channel`]s and
+//! [`Category`]s; a compaction's [`PolicyId`], [`Trigger`] and each item's [`Fate`].
 //!
 //! It sits at the bottom of the layers (ARCHITECTURE.md) so that the text engines, the
 //! workspace, Codex's context and the strategies can all explain themselves without
@@ -83,6 +84,10 @@ macro_rules! named_enum {
         }
     };
 }
+
+/// The macro, for the catalogues declared in other layers (the attachment kinds, a
+/// compaction's item kinds).
+pub(crate) use named_enum;
 
 named_enum! {
     /// What the engine did with something it considered. Serialised (and shown) in kebab
@@ -193,6 +198,70 @@ named_enum! {
     Auto => "auto",
     /// The user asked (`/compact`), or the host did.
     Manual => "manual",
+    }
+}
+
+named_enum! {
+    /// A compaction policy's id, as reports, scenarios and the playground name it: one per
+    /// way of making room (the policy itself carries its knobs).
+    ///
+    /// ```
+    /// use context_assembly::vocabulary::PolicyId;
+    /// assert_eq!(PolicyId::ALL[0].as_str(), "claude-code.full");
+    /// ```
+    pub enum PolicyId {
+    /// Claude Code's full compaction (§9.3).
+    Full => "claude-code.full",
+    /// Claude Code's session-memory compaction (§9.8).
+    SessionMemory => "claude-code.session_memory",
+    /// Claude Code's partial compaction (§9.9).
+    Partial => "claude-code.partial",
+    /// Claude Code's time-based microcompact (§9.6).
+    Microcompact => "claude-code.microcompact",
+    /// Claude Code's per-message tool-result budget (§9.7).
+    ToolResultBudget => "claude-code.tool_result_budget",
+    /// OpenCode's prune (strategies §6).
+    Prune => "opencode.prune",
+    /// Observation masking (strategies §9).
+    ObservationMask => "swe.observation_mask",
+    /// Anthropic's `clear_tool_uses` (strategies §10).
+    ClearToolUses => "anthropic.clear_tool_uses",
+    /// Cline's duplicate-read replacement, then its truncation (strategies §2–§3).
+    Truncate => "cline.truncate",
+    /// Codex's local compaction: retained user messages and the summary (codex.md §4).
+    CodexLocal => "codex.local",
+    /// Codex's remote compaction: an opaque `compaction` item instead of the summary.
+    CodexRemote => "codex.remote",
+    }
+}
+
+named_enum! {
+    /// The channels of a request.
+    pub enum Channel {
+    /// The system prompt.
+    System => "system",
+    /// The tool definitions.
+    Tools => "tools",
+    /// The user context prepended to the messages.
+    UserContext => "userContext",
+    /// The messages.
+    Messages => "messages",
+    }
+}
+
+named_enum! {
+    /// What a block's tokens are spent on: the segments of the context meter.
+    pub enum Category {
+    /// The system prompt.
+    System => "system",
+    /// Tool definitions.
+    Tools => "tools",
+    /// Instructions and remembered notes: CLAUDE.md files, nested memory, relevant memories.
+    Memory => "memory",
+    /// Every other attachment: file contents, change notes, reminders.
+    Attachments => "attachments",
+    /// Prompts, the model's answers, tool calls and their results.
+    Conversation => "conversation",
     }
 }
 

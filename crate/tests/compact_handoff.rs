@@ -102,7 +102,7 @@ fn a_reference_keeps_its_place_among_the_restored_files() {
     let restored: Vec<(&str, Option<&str>)> = plan
         .post_compact
         .iter()
-        .map(|a| (a.kind, a.path.as_deref()))
+        .map(|a| (a.kind.as_str(), a.path.as_deref()))
         .collect();
     assert_eq!(
         restored,

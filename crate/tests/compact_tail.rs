@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use context_assembly::attachment::Attachment;
+use context_assembly::attachment::AttachmentKind;
 use context_assembly::compact::kept_tail::{
     kept_tail_start, kept_tail_tokens, preserve_api_invariants, KeptTailConfig,
 };
@@ -83,7 +84,7 @@ fn build(steps: &[Step]) -> Transcript {
             Step::Mention(k, n) => {
                 let text = filler(*n);
                 t.push(Record::Attachment(Attachment::new(
-                    "file",
+                    AttachmentKind::File,
                     Some(&path(*k)),
                     text,
                     METHOD,

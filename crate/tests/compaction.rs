@@ -2,6 +2,7 @@
 //! and placement of the post-compact attachments (Q58), the survival report, bad input,
 //! auto-compaction, and the cheap policies' report — for `claude-code` and `recommended`.
 
+use context_assembly::attachment::AttachmentKind;
 use context_assembly::compact::policies::masking::MaskingParams;
 use context_assembly::compact::restore::{
     POST_COMPACT_MAX_FILES_TO_RESTORE, POST_COMPACT_MAX_TOKENS_PER_FILE, POST_COMPACT_TOKEN_BUDGET,
@@ -134,12 +135,12 @@ fn planning_changes_nothing_and_applying_clears_then_restores() {
     let files: Vec<_> = plan
         .post_compact
         .iter()
-        .filter(|a| a.kind == "file")
+        .filter(|a| a.kind.as_str() == "file")
         .collect();
     assert_eq!(files.len(), POST_COMPACT_MAX_FILES_TO_RESTORE);
     assert_eq!(files[0].path.as_deref(), Some("/p/src/f6.ts"));
     let report = s.apply_compaction(&plan, None, 14_000).unwrap();
-    assert_eq!(report.summary_source, "extractive");
+    assert_eq!(report.summary_source.as_str(), "extractive");
     assert_eq!(report.restored.len(), 5);
     assert!(report.tokens_after < report.tokens_before);
     // The restore's reads repopulate the file state; the other two are gone from it.
@@ -183,7 +184,7 @@ fn restored_files_respect_the_slot_and_token_limits() {
     assert!(report
         .reinjected
         .iter()
-        .any(|r| r.kind == "compact_file_reference"));
+        .any(|r| r.kind == AttachmentKind::CompactFileReference));
     assert_eq!(fate(&report, "/p/src/f8.ts"), Fate::Referenced);
 }
 
@@ -227,7 +228,7 @@ fn plan_mode_and_the_plan_file_come_back_after_the_files() {
         .unwrap();
     s.set_mode(PermissionMode::Plan);
     let plan = s.plan_compaction(full(), 14_000);
-    let kinds: Vec<&str> = plan.post_compact.iter().map(|a| a.kind).collect();
+    let kinds: Vec<&str> = plan.post_compact.iter().map(|a| a.kind.as_str()).collect();
     assert_eq!(kinds, ["file", "file", "plan_file_reference", "plan_mode"]);
 }
 
@@ -273,7 +274,7 @@ fn a_host_summary_is_formatted_and_a_stale_plan_is_refused() {
             15_000,
         )
         .unwrap();
-    assert_eq!(report.summary_source, "host");
+    assert_eq!(report.summary_source.as_str(), "host");
     assert!(report.summary.unwrap().contains("Summary:\nFixed A."));
 }
 
@@ -300,7 +301,7 @@ fn invoked_skills_are_reinjected_newest_first() {
     let skills = report
         .reinjected
         .iter()
-        .find(|r| r.kind == "invoked_skills")
+        .find(|r| r.kind == AttachmentKind::InvokedSkills)
         .unwrap();
     assert!(skills.tokens > 0);
     let summary_request = s.current_request(17_000);
@@ -469,7 +470,7 @@ fn recommended_runs_the_cheap_stage_first() {
             )
             .unwrap();
         if let Some(first) = turn_out.compaction.first() {
-            assert_eq!(first.policy, "opencode.prune");
+            assert_eq!(first.policy.as_str(), "opencode.prune");
             assert!(first.applied);
             return;
         }
@@ -517,7 +518,7 @@ proptest! {
         let mut calls = Vec::new();
         for message in &request.messages {
             for block in &message.content {
-                match block.block_type {
+                match block.block_type.as_str() {
                     "tool_use" => calls.push(block.tool_use_id.clone()),
                     "tool_result" => prop_assert!(calls.contains(&block.tool_use_id), "a result without its call"),
                     _ => {}

@@ -67,7 +67,7 @@ fn claude_code_compactions_are_reported_with_what_stays_visible() {
         .filter_map(|s| s.compacted.as_ref())
         .collect();
     assert_eq!(compacted.len(), 1);
-    assert_eq!(compacted[0].policy, "claude-code.full");
+    assert_eq!(compacted[0].policy.as_str(), "claude-code.full");
     assert!(compacted[0]
         .files
         .contains(&"/work/shop/src/api/orders.ts".to_string()));

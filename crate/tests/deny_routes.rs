@@ -6,6 +6,7 @@
 //! file through (memory files, Q15; the plan file after a summary, §9.5) must send it, and
 //! a decision must say that a deny rule covers what was sent.
 
+use context_assembly::attachment::AttachmentKind;
 use context_assembly::attachment::{Decision, Verdict};
 use context_assembly::session::{
     CompactionOptions, GrepOutputMode, PermissionMode, ResponseBlock, Session, SessionConfig,
@@ -284,7 +285,7 @@ fn relevant_memories_in_a_denied_directory() {
             assert!(turn
                 .attachments
                 .iter()
-                .all(|a| a.kind != "relevant_memories"));
+                .all(|a| a.kind != AttachmentKind::RelevantMemories));
         } else {
             assert!(seen(&turn).contains(&marker("memory")));
             assert_sent_anyway(&turn.decisions, path, "Q15");
@@ -437,7 +438,10 @@ fn a_directory_listing_hides_denied_names_under_recommended() {
         s.write_file("secrets/SECRET-MARKER-name.txt", "x\n", 1_000)
             .unwrap();
         let turn = s.submit("list @secrets", 2_000);
-        let listed = turn.attachments.iter().any(|a| a.kind == "directory");
+        let listed = turn
+            .attachments
+            .iter()
+            .any(|a| a.kind == AttachmentKind::Directory);
         assert!(listed, "{:?}", turn.decisions);
         assert_eq!(!seen(&turn).contains(&marker("name")), hides);
         if hides {
@@ -689,7 +693,7 @@ fn an_ide_selection_or_opened_file_in_a_denied_file_is_not_sent() {
         assert!(turn
             .attachments
             .iter()
-            .all(|a| a.kind != "opened_file_in_ide"));
+            .all(|a| a.kind != AttachmentKind::OpenedFileInIde));
         decision(&turn.decisions, "~/.ssh/id_rsa", Verdict::Denied);
     }
 }

@@ -6,6 +6,7 @@
 mod common;
 
 use common::read;
+use context_assembly::attachment::AttachmentKind;
 use context_assembly::session::{
     CompactionOptions, FileStateRow, ResponseBlock, Session, SessionConfig, Turn,
 };
@@ -75,7 +76,7 @@ fn startup_never_precedes_a_memory_file_nor_time_zero() {
     assert!(turn
         .attachments
         .iter()
-        .all(|a| a.kind != "edited_text_file"));
+        .all(|a| a.kind != AttachmentKind::EditedTextFile));
     // No millisecond comes before 0.
     let mut s = session(Profile::claude_code(), SessionConfig::default());
     s.write_file("CLAUDE.md", "Use tabs.\n", 0).unwrap();
@@ -131,7 +132,7 @@ fn a_restored_include_keeps_its_restore_entry_and_a_mention_of_it_is_already_rea
         .attachments
         .iter()
         .filter(|a| a.path.as_deref() == Some("/p/docs/style.md"))
-        .map(|a| a.kind)
+        .map(|a| a.kind.as_str())
         .collect();
     assert_eq!(mentioned, ["already_read_file"], "{:#?}", turn.attachments);
 }

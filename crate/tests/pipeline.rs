@@ -1,6 +1,7 @@
 //! The attachment pipeline inside a session: emission order, isolation of a failing
 //! collector, the work budget, the attachments switch, and what the request makes of it.
 
+use context_assembly::attachment::AttachmentKind;
 use context_assembly::attachment::Verdict;
 use context_assembly::session::{
     Diagnostic, DiagnosticFile, IdeSelection, McpServer, PermissionMode, ResponseBlock, Session,
@@ -20,7 +21,7 @@ fn session_with(profile: Profile, config: SessionConfig) -> Session {
 }
 
 fn kinds(turn: &Turn) -> Vec<&str> {
-    turn.attachments.iter().map(|a| a.kind).collect()
+    turn.attachments.iter().map(|a| a.kind.as_str()).collect()
 }
 
 fn position(turn: &Turn, kind: &str) -> usize {
@@ -115,7 +116,10 @@ fn one_pass_emits_in_the_originals_order() {
     );
     // The opened file's nested memory comes right before the opened-file note (§7.8).
     let opened = position(&turn, "opened_file_in_ide");
-    assert_eq!(turn.attachments[opened - 1].kind, "nested_memory");
+    assert_eq!(
+        turn.attachments[opened - 1].kind,
+        AttachmentKind::NestedMemory
+    );
     assert_eq!(
         turn.attachments[opened - 1].path.as_deref(),
         Some("/p/lib/CLAUDE.md")
@@ -268,7 +272,7 @@ fn mid_turn_attachments_fold_into_the_last_tool_result() {
     let request = turn.request.unwrap();
     let last = request.messages.last().unwrap();
     let result = &last.content[0];
-    assert_eq!(result.block_type, "tool_result");
+    assert_eq!(result.block_type.as_str(), "tool_result");
     assert_eq!(result.parts[1].source, "edited_text_file");
     assert_eq!(
         result.tokens,

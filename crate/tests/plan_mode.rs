@@ -71,7 +71,7 @@ fn exit_plan(id: &str, approved: bool, feedback: Option<&str>) -> ResponseBlock 
 }
 
 fn kinds(turn: &Turn) -> Vec<&str> {
-    turn.attachments.iter().map(|a| a.kind).collect()
+    turn.attachments.iter().map(|a| a.kind.as_str()).collect()
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn a_plan_rejected_without_feedback_interrupts_the_turn() {
     let blocks: Vec<(&str, &str)> = last
         .content
         .iter()
-        .map(|b| (b.block_type, b.text.as_str()))
+        .map(|b| (b.block_type.as_str(), b.text.as_str()))
         .filter(|(_, text)| !text.starts_with("<system-reminder>"))
         .collect();
     // One user message: the rejected result, the marker, then the new prompt; the marker

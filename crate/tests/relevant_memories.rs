@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use context_assembly::attachment::AttachmentKind;
 use context_assembly::attachment::{AttachmentRules, Collected, Verdict};
 use context_assembly::collectors::relevant_memories::*;
 use context_assembly::tokens::TokenMethod;
@@ -378,7 +379,7 @@ proptest! {
         let mut total = session_units;
         for (path, attachment) in paths.iter().zip(&out.attachments) {
             prop_assert!(!case.surfaced.contains(path) && !case.in_state.contains(path));
-            prop_assert_eq!(attachment.kind, "relevant_memories");
+            prop_assert_eq!(attachment.kind, AttachmentKind::RelevantMemories);
             prop_assert_eq!(attachment.path.as_deref(), Some(path.as_str()));
             let file = files.iter().filter(|f| &f.path == path).min_by_key(|f| std::cmp::Reverse(f.mtime_ms)).expect("a candidate");
             let header = memory_header(path, file.mtime_ms, NOW);

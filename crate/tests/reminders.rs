@@ -145,7 +145,7 @@ fn call(name: &str) -> AssistantBlock {
 }
 
 fn kinds(out: &Collected) -> Vec<&str> {
-    out.attachments.iter().map(|a| a.kind).collect()
+    out.attachments.iter().map(|a| a.kind.as_str()).collect()
 }
 
 fn utf16(text: &str) -> usize {

@@ -80,7 +80,10 @@ fn the_walk_offers_hidden_files_and_honours_ignore_files_only_in_a_repository() 
     let paths: Vec<&str> = result.matches.iter().map(|m| m.path.as_str()).collect();
     assert_eq!(paths, ["src/build.ts"]);
     assert!(s.search_files("debug", 20).matches.is_empty());
-    assert_eq!(s.search_files("src", 20).matches[0].kind, "directory");
+    assert_eq!(
+        s.search_files("src", 20).matches[0].kind.as_str(),
+        "directory"
+    );
 }
 
 #[test]

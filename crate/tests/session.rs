@@ -1,6 +1,7 @@
 //! The file-context engine end to end: a session, its tools, and what each turn attaches
 //! and decides, under `claude-code` and `recommended` (spec claude-code.md §1–5, §8).
 
+use context_assembly::attachment::AttachmentKind;
 use context_assembly::session::Turn;
 use context_assembly::session::{McpResource, Session, SessionConfig, SessionOptions};
 use context_assembly::vfs::TransientError;
@@ -29,7 +30,7 @@ fn session(profile: Profile, deny: &[&str]) -> Session {
     // The first pass announces the agent listing (a delta); these tests are about file
     // context, so it is spent here, before any file exists.
     let first = session.tool_round(0);
-    let announced: Vec<&str> = first.attachments.iter().map(|a| a.kind).collect();
+    let announced: Vec<&str> = first.attachments.iter().map(|a| a.kind.as_str()).collect();
     let expected: &[&str] = if session.profile().attachments.reminders {
         &["agent_listing_delta"]
     } else {
@@ -44,7 +45,7 @@ fn lines(n: usize) -> String {
 }
 
 fn kinds(turn: &Turn) -> Vec<&str> {
-    turn.attachments.iter().map(|a| a.kind).collect()
+    turn.attachments.iter().map(|a| a.kind.as_str()).collect()
 }
 
 fn verdict_of(turn: &Turn, subject: &str) -> Option<&'static str> {
@@ -221,6 +222,7 @@ fn an_unchanged_file_already_read_sends_nothing_in_the_original() {
     s.read("a.txt", None, Some(1), 2_000).unwrap();
     let turn = s.submit("@a.txt", 3_000);
     assert_eq!(kinds(&turn), ["already_read_file"]);
+    assert!(turn.attachments[0].kind.renders_to_nothing());
     assert_eq!(turn.attachments[0].text, "");
     assert_eq!(verdict_of(&turn, "@a.txt"), Some("already-in-context"));
     // The fix: an earlier read of line 1 does not cover the whole file.
@@ -502,7 +504,7 @@ mod generated {
                     Op::Submit(f) => {
                         let turn = s.submit(&format!("look at @d{}/f{f}.txt and @d{} and @secret/x", f % 7, f % 7), at);
                         for a in &turn.attachments {
-                            if a.kind != "file" || !a.text.contains("image") {
+                            if a.kind != AttachmentKind::File || !a.text.contains("image") {
                                 // Each part of the text is counted as the block it is sent as.
                                 let counted: u64 = a.messages().iter().map(|part| context_assembly::tokens::estimate_tokens(part, method, None)).sum();
                                 prop_assert_eq!(a.tokens, counted);
@@ -726,7 +728,9 @@ fn a_mentioned_file_is_sent_as_a_call_note_message_then_its_result_in_the_origin
     use context_assembly::session::ResponseBlock;
     let blocks_of = |turn: &Turn| -> Vec<Vec<(String, u64)>> {
         let messages = &turn.request.as_ref().expect("a request").messages;
-        let last_answer = messages.iter().rposition(|m| m.role == "assistant");
+        let last_answer = messages
+            .iter()
+            .rposition(|m| m.role.as_str() == "assistant");
         messages[last_answer.map_or(0, |i| i + 1)..]
             .iter()
             .map(|m| {
@@ -814,10 +818,9 @@ fn a_headless_session_never_seeds_claude_md_so_its_change_is_not_reported() {
         assert_eq!(seeded, !headless);
         s.write_file("CLAUDE.md", "Use spaces.\n", 3_000).unwrap();
         let turn = s.tool_round(4_000);
-        let noted = turn
-            .attachments
-            .iter()
-            .any(|a| a.kind == "edited_text_file" && a.path.as_deref() == Some("/p/CLAUDE.md"));
+        let noted = turn.attachments.iter().any(|a| {
+            a.kind == AttachmentKind::EditedTextFile && a.path.as_deref() == Some("/p/CLAUDE.md")
+        });
         assert_eq!(noted, reported, "headless: {headless}: {turn:?}");
     }
 }

@@ -1,7 +1,8 @@
 //! Attachments and decisions: what a pass of the pipeline adds to the model's request, and
 //! why everything else was left out (spec claude-code.md §7).
 //!
-//! * [`kind`]: the catalogue of kinds, each with its [`Frequency`] class.
+//! * [`kind`]: the catalogue of kinds ([`AttachmentKind`]), each with its [`Frequency`]
+//!   class and its request category.
 //! * [`reminders`]: the collectors of throttled, delta and event reminders.
 //! * [`rules`]: their constants and the switches of their quirks.
 //!
@@ -17,7 +18,7 @@ use alloc::vec::Vec;
 use crate::tokens::{estimate_tokens, TokenMethod};
 
 pub use crate::vocabulary::{Decision, Verdict};
-pub use kind::{frequency_of, Frequency};
+pub use kind::{AttachmentKind, Frequency};
 pub use rules::AttachmentRules;
 
 /// One piece of context a pass adds, rendered as the model sees it.
@@ -25,10 +26,10 @@ pub use rules::AttachmentRules;
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Attachment {
-    /// The original's kind name: `file`, `directory`, `edited_text_file`, `plan_mode`…
-    pub kind: &'static str,
-    /// How often the kind is produced: see [`Frequency`].
-    pub frequency: &'static str,
+    /// The original's kind: `file`, `directory`, `edited_text_file`, `plan_mode`…
+    pub kind: AttachmentKind,
+    /// How often the kind is produced: the kind's [`Frequency`], serialised beside it.
+    pub frequency: Frequency,
     /// The file or directory it is about, when it is about one.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
@@ -52,10 +53,15 @@ pub struct Attachment {
 
 impl Attachment {
     /// An attachment of `kind` with `text`, counted with `method`.
-    pub fn new(kind: &'static str, path: Option<&str>, text: String, method: TokenMethod) -> Self {
+    pub fn new(
+        kind: AttachmentKind,
+        path: Option<&str>,
+        text: String,
+        method: TokenMethod,
+    ) -> Self {
         Attachment {
             kind,
-            frequency: frequency_of(kind).as_str(),
+            frequency: kind.frequency(),
             path: path.map(String::from),
             tokens: estimate_tokens(&text, method, None),
             text,
@@ -69,17 +75,17 @@ impl Attachment {
     ///
     /// # Example
     /// ```
-    /// use context_assembly::attachment::Attachment;
+    /// use context_assembly::attachment::{Attachment, AttachmentKind};
     /// use context_assembly::tokens::TokenMethod;
     /// let parts = ["call".to_string(), "result".to_string()];
-    /// let file = Attachment::in_messages("file", None, &parts, TokenMethod::ClaudeCode);
+    /// let file = Attachment::in_messages(AttachmentKind::File, None, &parts, TokenMethod::ClaudeCode);
     /// assert_eq!(file.text, "call\nresult");
     /// assert_eq!(file.messages(), ["call", "result"]);
     /// // round(4 / 4) + round(6 / 4): each part is rounded on its own.
     /// assert_eq!(file.tokens, 1 + 2);
     /// ```
     pub fn in_messages(
-        kind: &'static str,
+        kind: AttachmentKind,
         path: Option<&str>,
         parts: &[String],
         method: TokenMethod,
@@ -144,7 +150,7 @@ impl Collected {
     /// Adds an attachment and counts its tokens with `method`.
     pub fn attach(
         &mut self,
-        kind: &'static str,
+        kind: AttachmentKind,
         path: Option<&str>,
         text: String,
         method: TokenMethod,
@@ -157,7 +163,7 @@ impl Collected {
     /// per part when `apart` (§3.11), else one text joining them with `\n`.
     pub fn attach_parts(
         &mut self,
-        kind: &'static str,
+        kind: AttachmentKind,
         path: Option<&str>,
         parts: &[String],
         apart: bool,

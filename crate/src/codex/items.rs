@@ -18,27 +18,15 @@ use crate::js::write_json_string;
 /// How the AGENTS.md fragment starts (its start marker, codex.md §1.4).
 pub const AGENTS_MD_HEADER: &str = "# AGENTS.md instructions for ";
 
-/// Who a message is from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-pub enum Role {
+crate::vocabulary::named_enum! {
+    /// Who a message is from, named as the API names it.
+    pub enum Role {
     /// Instructions from the harness (permissions, skills, settings changes).
-    Developer,
+    Developer => "developer",
     /// The user, and the harness's contextual user messages (AGENTS.md, environment).
-    User,
+    User => "user",
     /// The model.
-    Assistant,
-}
-
-impl Role {
-    /// The role's name in the API.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Role::Developer => "developer",
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        }
+    Assistant => "assistant",
     }
 }
 

@@ -14,8 +14,7 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Block, Category, Message, Splice};
-use crate::attachment::kind::is_memory_kind;
+use super::{Block, BlockType, Category, Message, Splice};
 use crate::attachment::{Attachment, AttachmentRules};
 use crate::codex::items::{Item, Part, Role, AGENTS_MD_HEADER};
 use crate::tokens::TokenMethod;
@@ -25,13 +24,13 @@ use crate::transcript::{self, AssistantBlock, Record};
 ///
 /// # Example
 /// ```
-/// use context_assembly::attachment::{Attachment, AttachmentRules};
+/// use context_assembly::attachment::{Attachment, AttachmentKind, AttachmentRules};
 /// use context_assembly::request::assemble_messages;
 /// use context_assembly::tokens::TokenMethod;
 /// use context_assembly::transcript::{Record, Transcript};
 /// let mut transcript = Transcript::default();
 /// transcript.push(Record::Prompt { text: "go".into() });
-/// let note = Attachment::new("date_change", None, "<system-reminder>\nx\n</system-reminder>".into(), TokenMethod::Codex);
+/// let note = Attachment::new(AttachmentKind::DateChange, None, "<system-reminder>\nx\n</system-reminder>".into(), TokenMethod::Codex);
 /// transcript.push(Record::Attachment(note));
 /// let (messages, splice) = assemble_messages(transcript.messages(), &AttachmentRules::claude_code(), TokenMethod::Codex);
 /// // The attachment floated above the prompt, and above the user context.
@@ -64,11 +63,13 @@ pub fn assemble_messages(
             Record::Assistant { response, block } => {
                 let block = assistant_block(block, method);
                 match messages.last_mut() {
-                    Some(last) if last.role == "assistant" && last_response == Some(*response) => {
+                    Some(last)
+                        if last.role == Role::Assistant && last_response == Some(*response) =>
+                    {
                         last.content.push(block);
                     }
                     _ => messages.push(Message {
-                        role: "assistant",
+                        role: Role::Assistant,
                         content: Vec::from([block]),
                     }),
                 }
@@ -89,7 +90,7 @@ pub fn assemble_messages(
                     }
                     true => push_user(&mut messages, content),
                     false => messages.push(Message {
-                        role: "user",
+                        role: Role::User,
                         content,
                     }),
                 }
@@ -225,26 +226,26 @@ fn reorder(records: &[transcript::Message], summary_stops: bool) -> (Vec<&Record
 fn assistant_block(block: &AssistantBlock, method: TokenMethod) -> Block {
     match block {
         AssistantBlock::Text { text } => {
-            Block::text("assistant", Category::CONVERSATION, text.clone(), method)
+            Block::text("assistant", Category::Conversation, text.clone(), method)
         }
         AssistantBlock::Thinking { thinking } => {
             let mut block = Block::text(
                 "assistant",
-                Category::CONVERSATION,
+                Category::Conversation,
                 thinking.clone(),
                 method,
             );
-            block.block_type = "thinking";
+            block.block_type = BlockType::Thinking;
             block
         }
         AssistantBlock::ToolUse(call) => {
             let mut block = Block::text(
                 &call.name,
-                Category::CONVERSATION,
+                Category::Conversation,
                 call.input.clone(),
                 method,
             );
-            block.block_type = "tool_use";
+            block.block_type = BlockType::ToolUse;
             block.tool_use_id = Some(call.id.clone());
             block.recount(method);
             block
@@ -256,7 +257,7 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
     match record {
         Record::Prompt { text } => Vec::from([Block::text(
             "prompt",
-            Category::CONVERSATION,
+            Category::Conversation,
             text.clone(),
             method,
         )]),
@@ -265,11 +266,11 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
             .map(|result| {
                 let mut block = Block::text(
                     "tool",
-                    Category::CONVERSATION,
+                    Category::Conversation,
                     result.content.clone(),
                     method,
                 );
-                block.block_type = "tool_result";
+                block.block_type = BlockType::ToolResult;
                 block.tool_use_id = Some(result.tool_use_id.clone());
                 block.is_error = result.is_error;
                 block
@@ -280,19 +281,19 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
         }
         Record::Interruption => Vec::from([Block::text(
             "interruption",
-            Category::CONVERSATION,
+            Category::Conversation,
             crate::transcript::INTERRUPTED_FOR_TOOL_USE.into(),
             method,
         )]),
         Record::Summary { text } => Vec::from([Block::text(
             "compact_summary",
-            Category::CONVERSATION,
+            Category::Conversation,
             text.clone(),
             method,
         )]),
         Record::LocalCommand { text, .. } => Vec::from([Block::text(
             "local_command",
-            Category::CONVERSATION,
+            Category::Conversation,
             text.clone(),
             method,
         )]),
@@ -306,16 +307,12 @@ fn user_blocks(record: &Record, method: TokenMethod) -> Vec<Block> {
 /// One block per user message the attachment is sent as (§3.11: a file's call note and its
 /// result apart, when it was made so).
 fn attachment_blocks(attachment: &Attachment, method: TokenMethod) -> Vec<Block> {
-    let category = if is_memory_kind(attachment.kind) {
-        Category::MEMORY
-    } else {
-        Category::ATTACHMENTS
-    };
+    let category = attachment.kind.category();
     let mut blocks: Vec<Block> = attachment
         .messages()
         .into_iter()
         .map(|text| {
-            let mut block = Block::text(attachment.kind, category, text.into(), method);
+            let mut block = Block::text(attachment.kind.as_str(), category, text.into(), method);
             block.frequency = Some(attachment.frequency);
             block
         })
@@ -333,12 +330,12 @@ fn attachment_blocks(attachment: &Attachment, method: TokenMethod) -> Vec<Block>
 /// the start) each part is a message of its own, and what follows merges into the last;
 /// after a user message the parts merge into it one after the other, each seam a `\n`.
 fn push_parts(messages: &mut Vec<Message>, parts: Vec<Block>) {
-    let after_user = messages.last().is_some_and(|last| last.role == "user");
+    let after_user = messages.last().is_some_and(|last| last.role == Role::User);
     for part in parts {
         match after_user {
             true => push_user(messages, Vec::from([part])),
             false => messages.push(Message {
-                role: "user",
+                role: Role::User,
                 content: Vec::from([part]),
             }),
         }
@@ -348,11 +345,7 @@ fn push_parts(messages: &mut Vec<Message>, parts: Vec<Block>) {
 /// A context item as its own message: a developer bundle keeps one block per section (X23).
 /// AGENTS.md counts as memory; the rest of the context is the harness's, counted as system.
 fn context_message(source: &str, item: &Item, method: TokenMethod) -> Message {
-    let role = match item.role() {
-        Some(Role::Developer) => "developer",
-        Some(Role::Assistant) => "assistant",
-        Some(Role::User) | None => "user",
-    };
+    let role = item.role().unwrap_or(Role::User);
     let Item::Message { content, .. } = item else {
         return Message {
             role,
@@ -364,8 +357,8 @@ fn context_message(source: &str, item: &Item, method: TokenMethod) -> Message {
         .filter_map(Part::text)
         .map(|text| {
             let category = match text.starts_with(AGENTS_MD_HEADER) {
-                true => Category::MEMORY,
-                false => Category::SYSTEM,
+                true => Category::Memory,
+                false => Category::System,
             };
             Block::text(source, category, text.into(), method)
         })
@@ -376,9 +369,14 @@ fn context_message(source: &str, item: &Item, method: TokenMethod) -> Message {
 /// Appends a user message, merging it into a preceding user message.
 fn push_user(messages: &mut Vec<Message>, mut content: Vec<Block>) {
     match messages.last_mut() {
-        Some(last) if last.role == "user" => {
-            let seam = last.content.last().is_some_and(|b| b.block_type == "text")
-                && content.first().is_some_and(|b| b.block_type == "text");
+        Some(last) if last.role == Role::User => {
+            let seam = last
+                .content
+                .last()
+                .is_some_and(|b| b.block_type == BlockType::Text)
+                && content
+                    .first()
+                    .is_some_and(|b| b.block_type == BlockType::Text);
             if seam {
                 if let Some(previous) = last.content.last_mut() {
                     previous.text.push('\n');
@@ -387,7 +385,7 @@ fn push_user(messages: &mut Vec<Message>, mut content: Vec<Block>) {
             last.content.append(&mut content);
         }
         _ => messages.push(Message {
-            role: "user",
+            role: Role::User,
             content,
         }),
     }
@@ -395,14 +393,14 @@ fn push_user(messages: &mut Vec<Message>, mut content: Vec<Block>) {
 
 /// Folds the reminder texts after the last tool result into it (Q50).
 fn fold_reminders(message: &mut Message, rules: &AttachmentRules, method: TokenMethod) {
-    if message.role != "user" || rules.keep_mid_turn_blocks_separate {
+    if message.role != Role::User || rules.keep_mid_turn_blocks_separate {
         recount_all(message, method);
         return;
     }
     let Some(last_result) = message
         .content
         .iter()
-        .rposition(|block| block.block_type == "tool_result")
+        .rposition(|block| block.block_type == BlockType::ToolResult)
     else {
         recount_all(message, method);
         return;
@@ -452,9 +450,10 @@ fn recount_all(message: &mut Message, method: TokenMethod) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attachment::AttachmentKind;
     use crate::transcript::{ToolResultBlock, ToolUse, Transcript};
 
-    fn note(kind: &'static str, body: &str) -> Record {
+    fn note(kind: AttachmentKind, body: &str) -> Record {
         let text = alloc::format!("<system-reminder>\n{body}\n</system-reminder>");
         Record::Attachment(Attachment::new(kind, None, text, TokenMethod::Codex))
     }
@@ -464,7 +463,7 @@ mod tests {
         t.push(Record::Prompt {
             text: "fix it".into(),
         });
-        t.push(note("nested_memory", "m"));
+        t.push(note(AttachmentKind::NestedMemory, "m"));
         let response = t.next_response();
         t.push(Record::Assistant {
             response,
@@ -481,7 +480,7 @@ mod tests {
                 is_error: false,
             }]),
         });
-        t.push(note("edited_text_file", "changed"));
+        t.push(note(AttachmentKind::EditedTextFile, "changed"));
         t
     }
 
@@ -502,7 +501,7 @@ mod tests {
             result.tokens,
             result.parts[0].tokens + result.parts[1].tokens
         );
-        assert_eq!(result.parts[1].category, Category::ATTACHMENTS);
+        assert_eq!(result.parts[1].category, Category::Attachments);
     }
 
     #[test]
@@ -525,7 +524,7 @@ mod tests {
         t.push(Record::Prompt {
             text: "next".into(),
         });
-        t.push(note("date_change", "d"));
+        t.push(note(AttachmentKind::DateChange, "d"));
         let rules = AttachmentRules::claude_code();
         let (messages, _) = assemble_messages(t.messages(), &rules, TokenMethod::Codex);
         let last = &messages[messages.len() - 1].content;
@@ -550,14 +549,14 @@ mod tests {
                 }
                 1 => {
                     t.push(Record::Attachment(Attachment::new(
-                        "file",
+                        AttachmentKind::File,
                         None,
                         alloc::format!("a{i}\n"),
                         TokenMethod::Codex,
                     )));
                 }
                 2 => {
-                    t.push(note("nested_memory", "m"));
+                    t.push(note(AttachmentKind::NestedMemory, "m"));
                 }
                 3 => {
                     let r = t.next_response();
@@ -587,7 +586,7 @@ mod tests {
                 }
                 _ => {
                     t.push(Record::Attachment(Attachment::new(
-                        "already_read_file",
+                        AttachmentKind::AlreadyReadFile,
                         None,
                         String::new(),
                         TokenMethod::Codex,

@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Block, Category, Channel};
+use super::{Block, BlockType, Category, Channel};
 use crate::attachment::AttachmentRules;
 use crate::tokens::TokenMethod;
 use crate::wording::context::{current_date, USER_CONTEXT_CAUTION, USER_CONTEXT_INTRO};
@@ -53,17 +53,17 @@ pub fn system_blocks(
         );
         lines.push_str(status);
     }
-    let mut dynamic = Block::text("environment", Category::SYSTEM, lines, method);
+    let mut dynamic = Block::text("environment", Category::System, lines, method);
     dynamic.cache_boundary = true;
     let static_part = Block::text(
         "system_static",
-        Category::SYSTEM,
+        Category::System,
         static_prompt.into(),
         method,
     );
     Vec::from([
-        static_part.in_channel(Channel::SYSTEM),
-        dynamic.in_channel(Channel::SYSTEM),
+        static_part.in_channel(Channel::System),
+        dynamic.in_channel(Channel::System),
     ])
 }
 
@@ -79,9 +79,9 @@ pub fn tool_blocks(tools: &[ToolDefinition], method: TokenMethod) -> Vec<Block> 
                 json_string(&tool.description),
                 tool.input_schema
             );
-            let mut block = Block::text(&tool.name, Category::TOOLS, json, method);
-            block.block_type = "tool_definition";
-            block.in_channel(Channel::TOOLS)
+            let mut block = Block::text(&tool.name, Category::Tools, json, method);
+            block.block_type = BlockType::ToolDefinition;
+            block.in_channel(Channel::Tools)
         })
         .collect()
 }
@@ -112,11 +112,11 @@ pub fn user_context_block(
     text.push_str("\n</system-reminder>\n");
     // Without CLAUDE.md files the block holds only the date: context, not memory.
     let category = if claude_md.is_some() {
-        Category::MEMORY
+        Category::Memory
     } else {
-        Category::SYSTEM
+        Category::System
     };
-    Block::text("user_context", category, text, method).in_channel(Channel::USER_CONTEXT)
+    Block::text("user_context", category, text, method).in_channel(Channel::UserContext)
 }
 
 #[cfg(test)]

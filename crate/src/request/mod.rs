@@ -18,37 +18,27 @@ use alloc::vec::Vec;
 pub use assemble::{assemble_messages, MessageCache};
 pub use context::{system_blocks, tool_blocks, user_context_block, Environment, ToolDefinition};
 
+use crate::attachment::Frequency;
+use crate::codex::items::Role;
 use crate::compact::thresholds::WindowThresholds;
 use crate::tokens::{estimate_tokens, TokenMethod};
 
-/// The channels of a request.
-pub struct Channel;
+pub use crate::vocabulary::{Category, Channel};
 
-impl Channel {
-    /// The system prompt.
-    pub const SYSTEM: &'static str = "system";
-    /// The tool definitions.
-    pub const TOOLS: &'static str = "tools";
-    /// The user context prepended to the messages.
-    pub const USER_CONTEXT: &'static str = "userContext";
-    /// The messages.
-    pub const MESSAGES: &'static str = "messages";
-}
-
-/// What a block's tokens are spent on: the segments of the context meter.
-pub struct Category;
-
-impl Category {
-    /// The system prompt.
-    pub const SYSTEM: &'static str = "system";
-    /// Tool definitions.
-    pub const TOOLS: &'static str = "tools";
-    /// Instructions and remembered notes: CLAUDE.md files, nested memory, relevant memories.
-    pub const MEMORY: &'static str = "memory";
-    /// Every other attachment: file contents, change notes, reminders.
-    pub const ATTACHMENTS: &'static str = "attachments";
-    /// Prompts, the model's answers, tool calls and their results.
-    pub const CONVERSATION: &'static str = "conversation";
+crate::vocabulary::named_enum! {
+    /// The API type of a request's block.
+    pub enum BlockType {
+    /// Text: a prompt, an answer, an attachment, a system or context part.
+    Text => "text",
+    /// The model's thinking.
+    Thinking => "thinking",
+    /// A tool call.
+    ToolUse => "tool_use",
+    /// A tool's result.
+    ToolResult => "tool_result",
+    /// A tool's definition.
+    ToolDefinition => "tool_definition",
+    }
 }
 
 /// One content block of a request.
@@ -56,20 +46,20 @@ impl Category {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Block {
-    /// The API block type: `text`, `tool_use` or `tool_result`.
+    /// The API block type.
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
-    pub block_type: &'static str,
+    pub block_type: BlockType,
     /// What produced it: `prompt`, `assistant`, `tool`, `interruption` (the user stopped the
     /// turn), `user_context`, `system_static`, `environment`, a tool's name, or an attachment
     /// kind.
     pub source: String,
     /// Which channel of the request it travels in: see [`Channel`].
-    pub channel: &'static str,
+    pub channel: Channel,
     /// What its tokens are spent on: see [`Category`].
-    pub category: &'static str,
+    pub category: Category,
     /// An attachment's frequency class.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub frequency: Option<&'static str>,
+    pub frequency: Option<Frequency>,
     /// The text the model sees (a tool call: its input JSON).
     pub text: String,
     /// Tokens under the profile's counter; for a block with parts, the sum of the parts.
@@ -98,11 +88,11 @@ pub struct Block {
 
 impl Block {
     /// A text block counted with `method`.
-    pub fn text(source: &str, category: &'static str, text: String, method: TokenMethod) -> Block {
+    pub fn text(source: &str, category: Category, text: String, method: TokenMethod) -> Block {
         Block {
-            block_type: "text",
+            block_type: BlockType::Text,
             source: source.into(),
-            channel: Channel::MESSAGES,
+            channel: Channel::Messages,
             category,
             frequency: None,
             tokens: estimate_tokens(&text, method, None),
@@ -117,7 +107,7 @@ impl Block {
     }
 
     /// The block (and its parts) placed in `channel`.
-    pub(crate) fn in_channel(mut self, channel: &'static str) -> Block {
+    pub(crate) fn in_channel(mut self, channel: Channel) -> Block {
         self.channel = channel;
         for part in &mut self.parts {
             part.channel = channel;
@@ -129,7 +119,7 @@ impl Block {
     pub(crate) fn recount(&mut self, method: TokenMethod) {
         self.tokens = if !self.parts.is_empty() {
             self.parts.iter().map(|part| part.tokens).sum()
-        } else if self.block_type == "tool_use" {
+        } else if self.block_type == BlockType::ToolUse {
             // The original counts a call as its name followed by its input's JSON (§6.2).
             let mut call = String::with_capacity(self.source.len() + self.text.len());
             call.push_str(&self.source);
@@ -150,8 +140,8 @@ fn is_zero(n: &u64) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Message {
-    /// `user` or `assistant`.
-    pub role: &'static str,
+    /// Who it is from: `user` or `assistant` (and `developer` for Codex's context).
+    pub role: Role,
     /// Its blocks.
     pub content: Vec<Block>,
 }
@@ -213,13 +203,13 @@ pub struct ByCategory {
 }
 
 impl ByCategory {
-    fn add(&mut self, category: &str, tokens: u64) {
+    fn add(&mut self, category: Category, tokens: u64) {
         let slot = match category {
-            Category::SYSTEM => &mut self.system,
-            Category::TOOLS => &mut self.tools,
-            Category::MEMORY => &mut self.memory,
-            Category::ATTACHMENTS => &mut self.attachments,
-            _ => &mut self.conversation,
+            Category::System => &mut self.system,
+            Category::Tools => &mut self.tools,
+            Category::Memory => &mut self.memory,
+            Category::Attachments => &mut self.attachments,
+            Category::Conversation => &mut self.conversation,
         };
         *slot += tokens;
     }

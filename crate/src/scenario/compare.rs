@@ -13,7 +13,7 @@ use crate::cache::{
     cache_model, content_key, totals, PriceTable, PromptShape, Provider, Segment, StepCost,
 };
 use crate::request::{Block, Request};
-use crate::session::{CompactionReport, Fate};
+use crate::session::{CompactionReport, Fate, ItemKind};
 use crate::tokens::estimate_tokens;
 use crate::{Error, Profile, ProfileName};
 
@@ -40,7 +40,7 @@ pub struct CompareStep {
 #[serde(rename_all = "camelCase")]
 pub struct CompactionSeen {
     /// The policy.
-    pub policy: &'static str,
+    pub policy: crate::vocabulary::PolicyId,
     /// Tokens before and after.
     pub tokens_before: u64,
     /// Tokens after.
@@ -204,11 +204,11 @@ fn shape(request: &Request, at_ms: u64, output_tokens: u64, openai: bool) -> Pro
         .chain(&request.system)
         .chain(&request.user_context)
     {
-        push(block.channel, block);
+        push(block.channel.as_str(), block);
     }
     for message in &request.messages {
         for block in &message.content {
-            push(message.role, block);
+            push(message.role.as_str(), block);
         }
     }
     if !openai {
@@ -250,13 +250,13 @@ fn output_tokens(scenario: &Scenario, index: usize, profile: &Profile) -> u64 {
 /// What a compaction left visible.
 fn seen(report: &CompactionReport) -> CompactionSeen {
     let instruction_kinds = [
-        "project-memory",
-        "unconditional-rule",
-        "path-scoped-rule",
-        "nested-memory",
-        "auto-memory",
-        "invoked-skill",
-        "plan-file",
+        ItemKind::ProjectMemory,
+        ItemKind::UnconditionalRule,
+        ItemKind::PathScopedRule,
+        ItemKind::NestedMemory,
+        ItemKind::AutoMemory,
+        ItemKind::InvokedSkill,
+        ItemKind::PlanFile,
     ];
     let alive = [Fate::Kept, Fate::Restored, Fate::Reinjected, Fate::Reloaded];
     CompactionSeen {

@@ -15,7 +15,7 @@
 //!   "steps": [ { "kind": "user", "prompt": "look at @src/a.ts" } ]
 //! }"#).unwrap();
 //! let trace = run_scenario(&scenario).unwrap();
-//! assert_eq!(trace.steps[0].turn.attachments[0].kind, "file");
+//! assert_eq!(trace.steps[0].turn.attachments[0].kind.as_str(), "file");
 //! ```
 
 mod compare;

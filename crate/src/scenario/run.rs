@@ -11,8 +11,8 @@ use super::trace::{StepTrace, Trace};
 use super::switches::apply_switches;
 use super::{Action, AssistantStep, Scenario, ToolCall};
 use crate::session::{
-    GrepOutputMode, PermissionMode, ResponseBlock, Session, SessionOptions, TodoItem,
-    ToolCall as SessionCall, ToolInvocation, Turn,
+    GrepOutputMode, ResponseBlock, Session, SessionOptions, TodoItem, ToolCall as SessionCall,
+    ToolInvocation, Turn,
 };
 use crate::{Error, Profile};
 
@@ -105,7 +105,7 @@ fn replay(
             StepTrace {
                 input: step.source.clone(),
                 at_ms: clock,
-                mode: mode_name(session.mode()),
+                mode: session.mode(),
                 turn,
             },
         )?;
@@ -475,17 +475,6 @@ impl Fields<'_> {
 
 fn type_name(value: &Json) -> &'static str {
     value.kind()
-}
-
-/// The permission mode as scenarios spell it.
-pub(super) fn mode_name(mode: PermissionMode) -> &'static str {
-    match mode {
-        PermissionMode::Default => "default",
-        PermissionMode::AcceptEdits => "acceptEdits",
-        PermissionMode::Plan => "plan",
-        PermissionMode::Auto => "auto",
-        PermissionMode::BypassPermissions => "bypassPermissions",
-    }
 }
 
 /// An error of the session, placed at the JSON path of the step that caused it.

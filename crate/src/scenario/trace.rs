@@ -23,7 +23,7 @@ use serde::{Serialize, Serializer};
 
 use super::parse::{parse_json, Json};
 use crate::request::{Block, Message, Request, RequestTokens, Splice, Window};
-use crate::session::Turn;
+use crate::session::{PermissionMode, Turn};
 
 /// The most a trace holds of message blocks: 256 MiB, counting each block of each message
 /// the first time a request carries it, as its text's bytes plus [`BLOCK_OVERHEAD`] for
@@ -63,7 +63,7 @@ pub struct StepTrace {
     /// The logical clock when the step ran.
     pub at_ms: u64,
     /// The permission mode after the step.
-    pub mode: &'static str,
+    pub mode: PermissionMode,
     /// What the step produced, but for its request ([`Trace::request`]).
     pub turn: Turn,
 }
@@ -272,7 +272,7 @@ impl Serialize for StepView<'_> {
         let mut state = serializer.serialize_struct("StepTrace", fields)?;
         state.serialize_field("input", &input)?;
         state.serialize_field("atMs", &self.step.at_ms)?;
-        state.serialize_field("mode", self.step.mode)?;
+        state.serialize_field("mode", &self.step.mode)?;
         state.serialize_field("turn", self.turn)?;
         if let Some(request) = &self.request {
             state.serialize_field("request", request)?;

@@ -58,6 +58,16 @@ pub struct Candidate {
     pub is_dir: bool,
 }
 
+crate::vocabulary::named_enum! {
+    /// What a match names.
+    pub enum MatchKind {
+    /// A file.
+    File => "file",
+    /// A directory (Codex indexes directories too).
+    Directory => "directory",
+    }
+}
+
 /// One match.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -65,8 +75,8 @@ pub struct Candidate {
 pub struct SearchMatch {
     /// The path relative to the root.
     pub path: String,
-    /// `file` or `directory`.
-    pub kind: &'static str,
+    /// What it names.
+    pub kind: MatchKind,
     /// The summed score of the query's atoms.
     pub score: u32,
     /// Character positions of the path that matched, ascending and distinct.
@@ -199,9 +209,9 @@ fn search_counting(
             SearchMatch {
                 path: candidate.path.clone(),
                 kind: if candidate.is_dir {
-                    "directory"
+                    MatchKind::Directory
                 } else {
-                    "file"
+                    MatchKind::File
                 },
                 score,
                 indices: positions(&Haystack::new(&candidate.path), &atoms),

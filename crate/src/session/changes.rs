@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use super::tools::ReadFailure;
 use super::Session;
-use crate::attachment::{Collected, Verdict};
+use crate::attachment::{AttachmentKind, Collected, Verdict};
 use crate::diff::diff_snippet;
 use crate::file_state::{ContentDigest, Entry};
 use crate::memory::{nested_memory, render_nested, MemorySource, StateView};
@@ -61,7 +61,7 @@ impl Session {
                 self.file_state.delete(key);
                 if rules.note_deleted_files {
                     turn.attach(
-                        "deleted_file",
+                        AttachmentKind::DeletedFile,
                         Some(key),
                         file_gone_note(key, "deleted"),
                         self.profile.token_method,
@@ -122,7 +122,7 @@ impl Session {
         updated.timestamp = mtime_ms;
         self.file_state.set(key, updated);
         turn.attach(
-            "edited_text_file",
+            AttachmentKind::EditedTextFile,
             Some(key),
             ranged_change_note(key, &range),
             self.profile.token_method,
@@ -186,7 +186,7 @@ impl Session {
             let emptied = done.text.is_empty();
             if emptied && rules.note_emptied_files {
                 turn.attach(
-                    "emptied_file",
+                    AttachmentKind::EmptiedFile,
                     Some(key),
                     file_gone_note(key, "emptied"),
                     self.profile.token_method,
@@ -202,7 +202,7 @@ impl Session {
             }
         } else {
             turn.attach(
-                "edited_text_file",
+                AttachmentKind::EditedTextFile,
                 Some(key),
                 edited_file_note(key, &snippet.text),
                 self.profile.token_method,
@@ -234,7 +234,7 @@ impl Session {
             .set(key, Entry::from_memory(text, stat.mtime_ms, true));
         let note = too_large_change_note(key);
         turn.attach(
-            "changed_file_too_large",
+            AttachmentKind::ChangedFileTooLarge,
             Some(key),
             note,
             self.profile.token_method,
@@ -260,7 +260,7 @@ impl Session {
                 self.file_state.set(key, entry);
                 let note = files::edited_image_note(key);
                 turn.attach(
-                    "edited_image_file",
+                    AttachmentKind::EditedImageFile,
                     Some(key),
                     note,
                     self.profile.token_method,
@@ -317,7 +317,7 @@ impl Session {
                 }
                 let text = wrap(&render_nested(&file, &self.profile.memory));
                 turn.attach(
-                    "nested_memory",
+                    AttachmentKind::NestedMemory,
                     Some(&file.path),
                     text,
                     self.profile.token_method,

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use super::tools::{ReadFailure, TextFileRead};
 use super::{FileContextRules, Session};
-use crate::attachment::{Collected, Verdict};
+use crate::attachment::{AttachmentKind, Collected, Verdict};
 use crate::file_state::{Entry, FileStateCache};
 use crate::mention::{extract_mentions, FileMention};
 use crate::read::{
@@ -62,7 +62,12 @@ impl Session {
                         &resource.uri,
                         resource.text.as_deref(),
                     );
-                    turn.attach("mcp_resource", None, text, self.profile.token_method);
+                    turn.attach(
+                        AttachmentKind::McpResource,
+                        None,
+                        text,
+                        self.profile.token_method,
+                    );
                     turn.decide(
                         &subject,
                         Verdict::Included,
@@ -85,7 +90,7 @@ impl Session {
             let subject = format!("@{}", agent.raw);
             if self.config.agents.contains(&agent.agent_type) {
                 turn.attach(
-                    "agent_mention",
+                    AttachmentKind::AgentMention,
                     None,
                     agent_note(&agent.agent_type),
                     self.profile.token_method,
@@ -209,7 +214,7 @@ impl Session {
         ];
         let apart = self.profile.attachments.file_parts_as_messages;
         turn.attach_parts(
-            "directory",
+            AttachmentKind::Directory,
             Some(abs),
             &parts,
             apart,
@@ -322,7 +327,13 @@ impl Session {
             files::image_summary(format.as_deref(), dimensions, &format_file_size(stat.size)),
         ];
         let apart = self.profile.attachments.file_parts_as_messages;
-        turn.attach_parts("file", Some(abs), &parts, apart, self.profile.token_method);
+        turn.attach_parts(
+            AttachmentKind::File,
+            Some(abs),
+            &parts,
+            apart,
+            self.profile.token_method,
+        );
         if let Some(last) = turn.attachments.last_mut() {
             last.tokens += plan.tokens();
         }
@@ -344,7 +355,7 @@ impl Session {
             String::new()
         };
         turn.attach(
-            "already_read_file",
+            AttachmentKind::AlreadyReadFile,
             Some(abs),
             text,
             self.profile.token_method,
@@ -438,7 +449,13 @@ impl Session {
         let mut parts = Vec::from([call_note("Read", &input), tool_result("Read", &output)]);
         parts.extend(truncated);
         let apart = self.profile.attachments.file_parts_as_messages;
-        turn.attach_parts("file", Some(abs), &parts, apart, self.profile.token_method);
+        turn.attach_parts(
+            AttachmentKind::File,
+            Some(abs),
+            &parts,
+            apart,
+            self.profile.token_method,
+        );
     }
 
     /// §3.7 step 3 and §3.9: a reference for a long PDF, a note (or the document) otherwise.
@@ -461,7 +478,7 @@ impl Session {
         match plan.outcome {
             PdfOutcome::Reference => {
                 let note = pdf_reference_note(abs, plan.effective_page_count, &size);
-                turn.attach("pdf_reference", Some(abs), note, method);
+                turn.attach(AttachmentKind::PdfReference, Some(abs), note, method);
                 let reason = format!(
                     "{} pages: more than a mention reads at once",
                     plan.effective_page_count
@@ -472,13 +489,13 @@ impl Session {
                 let input = format!("{{\"file_path\":{}}}", json_string(abs));
                 let parts = [call_note("Read", &input), tool_result("Read", &text)];
                 let apart = self.profile.attachments.file_parts_as_messages;
-                turn.attach_parts("file", Some(abs), &parts, apart, method);
+                turn.attach_parts(AttachmentKind::File, Some(abs), &parts, apart, method);
                 let reason = "a short PDF: only a one-line note reaches the model, the document is dropped (Q19)";
                 turn.decide(subject, Verdict::Included, reason.into(), None);
             }
             PdfOutcome::Document => {
                 turn.attach(
-                    "file",
+                    AttachmentKind::File,
                     Some(abs),
                     files::pdf_document_note(abs, &size),
                     method,

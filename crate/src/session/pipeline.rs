@@ -16,6 +16,7 @@ use super::conversation::UserContext;
 use super::memory_gate::{sent_anyway, MemoryGate};
 use super::turn::{Round, Turn};
 use super::{local_date, Session};
+use crate::attachment::AttachmentKind;
 use crate::attachment::{Collected, Verdict};
 use crate::collectors::relevant_memories::{
     relevant_memories, MemoryCandidate, RelevantMemoryInput,
@@ -36,8 +37,8 @@ use crate::wording::context::SYSTEM_PROMPT;
 
 /// Codex's system channel: the base instructions only (codex.md §0.7).
 fn base_instructions(text: &str, method: crate::tokens::TokenMethod) -> Vec<Block> {
-    let block = Block::text("base_instructions", Category::SYSTEM, text.into(), method);
-    Vec::from([block.in_channel(Channel::SYSTEM)])
+    let block = Block::text("base_instructions", Category::System, text.into(), method);
+    Vec::from([block.in_channel(Channel::System)])
 }
 
 /// What the reminder collectors of one pass read, computed once for the pass.
@@ -388,7 +389,7 @@ impl Session {
                     .conversation
                     .transcript
                     .attachments()
-                    .filter(|a| a.kind == "relevant_memories")
+                    .filter(|a| a.kind == AttachmentKind::RelevantMemories)
                     .filter_map(|a| a.payload_units)
                     .sum();
                 let file_state = &self.file_state;

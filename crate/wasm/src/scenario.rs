@@ -5,7 +5,7 @@ use context_assembly::scenario::compare_profiles;
 use context_assembly::scenario::{
     compaction_preview, parse_compaction_options, parse_scenario, run_scenario,
 };
-use context_assembly::session::POLICY_IDS;
+use context_assembly::session::PolicyId;
 use context_assembly::ProfileName;
 use core::str::FromStr;
 use wasm_bindgen::prelude::*;
@@ -293,7 +293,7 @@ fn price_tables(function: &str, options: &JsValue) -> JsResult<Vec<(ProfileName,
 /// The compaction policies, in the order the playground lists them.
 #[wasm_bindgen(js_name = compactionPolicies, unchecked_return_type = "PolicyId[]")]
 pub fn compaction_policies() -> Result<JsValue, JsValue> {
-    Ok(to_js(&POLICY_IDS)?)
+    Ok(to_js(&PolicyId::ALL)?)
 }
 
 /// A JSON argument: a string as given, an object through `JSON.stringify` (whose getters,

@@ -119,8 +119,8 @@ export interface Block {
   /** A tool result with attachments folded into it (Q50): the output, then each attachment. */
   parts?: Block[];
 }
-/** A message of the request. */
-export interface RequestMessage { role: "user" | "assistant"; content: Block[] }
+/** A message of the request (`developer`: the harness's instructions in a Codex request). */
+export interface RequestMessage { role: "developer" | "user" | "assistant"; content: Block[] }
 /** Tokens per channel; they sum to `total`. */
 export interface ByChannel { system: number; tools: number; userContext: number; messages: number }
 /** Tokens per category; they sum to `total`. */

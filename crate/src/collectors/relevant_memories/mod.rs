@@ -61,7 +61,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
-use crate::attachment::{AttachmentRules, Collected, Verdict};
+use crate::attachment::{AttachmentKind, AttachmentRules, Collected, Verdict};
 use crate::tokens::TokenMethod;
 use crate::wording::wrap;
 
@@ -75,7 +75,7 @@ pub const MAX_SCANNED_FILES: usize = 200;
 pub const SCAN_LINES: usize = 30;
 
 /// The attachment kind, and the subject of decisions about the prefetch as a whole.
-const KIND: &str = "relevant_memories";
+const KIND: AttachmentKind = AttachmentKind::RelevantMemories;
 
 /// One file of the memory directory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,7 +160,7 @@ pub fn relevant_memories(
 fn gate(input: &RelevantMemoryInput<'_>, rules: &AttachmentRules, out: &mut Collected) -> bool {
     if !crate::js::trim(input.prompt).contains(crate::js::is_whitespace) {
         let reason = "The prompt is a single word, too little to choose memories by.";
-        out.decide(KIND, Verdict::Skipped, reason.into(), None);
+        out.decide(KIND.as_str(), Verdict::Skipped, reason.into(), None);
         return false;
     }
     if input.session_units >= rules.memory_session_cap {
@@ -169,12 +169,17 @@ fn gate(input: &RelevantMemoryInput<'_>, rules: &AttachmentRules, out: &mut Coll
             "{} of {} UTF-16 units",
             input.session_units, rules.memory_session_cap
         );
-        out.decide(KIND, Verdict::OverBudget, reason.into(), Some(detail));
+        out.decide(
+            KIND.as_str(),
+            Verdict::OverBudget,
+            reason.into(),
+            Some(detail),
+        );
         return false;
     }
     if input.candidates.is_empty() {
         let reason = "The memory directory holds no memory files.";
-        out.decide(KIND, Verdict::Skipped, reason.into(), None);
+        out.decide(KIND.as_str(), Verdict::Skipped, reason.into(), None);
         return false;
     }
     true

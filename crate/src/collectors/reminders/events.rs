@@ -6,7 +6,7 @@ use alloc::format;
 use alloc::string::String;
 
 use super::{PassInput, ReminderState};
-use crate::attachment::{AttachmentRules, Collected, Verdict};
+use crate::attachment::{AttachmentKind, AttachmentRules, Collected, Verdict};
 use crate::host::BackgroundStatus;
 use crate::tokens::TokenMethod;
 use crate::wording::reminders as wording;
@@ -21,7 +21,12 @@ pub fn queued_commands(
     out: &mut Collected,
 ) {
     for raw in input.queued {
-        out.attach("queued_command", None, wording::queued_command(raw), method);
+        out.attach(
+            AttachmentKind::QueuedCommand,
+            None,
+            wording::queued_command(raw),
+            method,
+        );
     }
 }
 
@@ -39,7 +44,7 @@ pub fn date_change(
         return;
     };
     out.attach(
-        "date_change",
+        AttachmentKind::DateChange,
         None,
         wording::date_change(input.today),
         method,
@@ -82,7 +87,7 @@ pub fn ultrathink_effort(
 ) {
     if input.prompt.is_some_and(has_ultrathink) {
         out.attach(
-            "ultrathink_effort",
+            AttachmentKind::UltrathinkEffort,
             None,
             wording::ultrathink_effort("high"),
             method,
@@ -113,7 +118,12 @@ pub fn critical_system_reminder(
     out: &mut Collected,
 ) {
     if let Some(text) = input.critical_reminder.filter(|text| !text.is_empty()) {
-        out.attach("critical_system_reminder", None, wrap(text), method);
+        out.attach(
+            AttachmentKind::CriticalSystemReminder,
+            None,
+            wrap(text),
+            method,
+        );
     }
 }
 
@@ -157,7 +167,7 @@ pub fn compaction_reminder(
     }
     state.compaction_reminded = true;
     out.attach(
-        "compaction_reminder",
+        AttachmentKind::CompactionReminder,
         None,
         wording::compaction_reminder(),
         method,
@@ -187,7 +197,12 @@ pub fn output_style(
     if input.is_sub_agent || name.is_empty() || name == "default" {
         return;
     }
-    out.attach("output_style", None, wording::output_style(name), method);
+    out.attach(
+        AttachmentKind::OutputStyle,
+        None,
+        wording::output_style(name),
+        method,
+    );
 }
 
 /// `token_usage` when enabled (main thread): `used` = the last request's input tokens (0
@@ -206,7 +221,7 @@ pub fn token_usage(
     let used = input.last_request_tokens.unwrap_or(0);
     let total = input.effective_window;
     let text = wording::token_usage(used, total, difference(total, used));
-    out.attach("token_usage", None, text, method);
+    out.attach(AttachmentKind::TokenUsage, None, text, method);
 }
 
 /// `budget_usd` while a spending limit is set (main thread), amounts in dollars with two
@@ -249,7 +264,7 @@ pub fn budget_usd(
         &dollars(i128::from(total)),
         &dollars(difference(total, used)),
     );
-    out.attach("budget_usd", None, text, method);
+    out.attach(AttachmentKind::BudgetUsd, None, text, method);
 }
 
 /// `output_token_usage` while an output-token budget is set (main thread): used, budget and
@@ -269,7 +284,7 @@ pub fn output_token_usage(
     }
     let used = input.output_tokens;
     let text = wording::output_token_usage(used, budget, difference(budget, used));
-    out.attach("output_token_usage", None, text, method);
+    out.attach(AttachmentKind::OutputTokenUsage, None, text, method);
 }
 
 /// One `task_status` per background task reported: still running, or stopped by the user
@@ -289,7 +304,7 @@ pub fn task_status(
             BackgroundStatus::Running => wording::task_running(id, description),
             BackgroundStatus::Killed => wording::task_killed(id, description),
         };
-        out.attach("task_status", None, text, method);
+        out.attach(AttachmentKind::TaskStatus, None, text, method);
     }
 }
 

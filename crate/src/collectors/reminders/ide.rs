@@ -6,6 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{utf16_len, utf16_prefix, PassInput, ReminderState};
+use crate::attachment::AttachmentKind;
 use crate::attachment::{AttachmentRules, Collected, Verdict};
 use crate::host::{Diagnostic, DiagnosticFile, Severity};
 use crate::tokens::TokenMethod;
@@ -88,7 +89,7 @@ pub fn ide_selection(
         selection.text.clone()
     };
     out.attach(
-        "selected_lines_in_ide",
+        AttachmentKind::SelectedLinesInIde,
         Some(&selection.path),
         wording::selected_lines(&selection.path, first, last, &content),
         method,
@@ -112,7 +113,7 @@ pub fn ide_opened_file(
         return;
     }
     out.attach(
-        "opened_file_in_ide",
+        AttachmentKind::OpenedFileInIde,
         Some(path),
         wording::opened_file(path),
         method,
@@ -162,7 +163,12 @@ pub fn diagnostics(
             Some(format!("{} characters in full", utf16_len(&full))),
         );
     }
-    out.attach("diagnostics", None, wording::diagnostics(&summary), method);
+    out.attach(
+        AttachmentKind::Diagnostics,
+        None,
+        wording::diagnostics(&summary),
+        method,
+    );
 }
 
 fn summary(files: &[&DiagnosticFile]) -> String {

@@ -7,6 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{utf16_len, utf16_prefix, PassInput, ReminderState};
+use crate::attachment::AttachmentKind;
 use crate::attachment::{AttachmentRules, Collected, Verdict};
 use crate::host::McpServer;
 use crate::tokens::TokenMethod;
@@ -26,7 +27,14 @@ pub fn deferred_tools_delta(
         return;
     };
     let text = wording::deferred_tools_delta(&added, &as_strs(&removed));
-    announce("deferred_tools_delta", &added, &removed, text, method, out);
+    announce(
+        AttachmentKind::DeferredToolsDelta,
+        &added,
+        &removed,
+        text,
+        method,
+        out,
+    );
 }
 
 /// `agent_listing_delta` when the agent types differ from those announced.
@@ -42,7 +50,14 @@ pub fn agent_listing_delta(
         return;
     };
     let text = wording::agent_listing_delta(&added, &as_strs(&removed));
-    announce("agent_listing_delta", &added, &removed, text, method, out);
+    announce(
+        AttachmentKind::AgentListingDelta,
+        &added,
+        &removed,
+        text,
+        method,
+        out,
+    );
 }
 
 /// `mcp_instructions_delta` when the servers that give instructions differ from those
@@ -93,7 +108,7 @@ pub fn mcp_instructions_delta(
     let text = wording::mcp_instructions_delta(&added, &as_strs(&removed));
     let names: Vec<&str> = added.iter().map(|server| server.name.as_str()).collect();
     announce(
-        "mcp_instructions_delta",
+        AttachmentKind::McpInstructionsDelta,
         &names,
         &removed,
         text,
@@ -166,7 +181,7 @@ pub fn skill_listing(
         format!("{} new skill(s) since the last listing", entries.len())
     };
     out.attach(
-        "skill_listing",
+        AttachmentKind::SkillListing,
         None,
         wording::skill_listing(&entries.join("\n")),
         method,
@@ -209,7 +224,7 @@ fn name_delta<'a>(
 }
 
 fn announce(
-    kind: &'static str,
+    kind: AttachmentKind,
     added: &[&str],
     removed: &[String],
     text: String,
@@ -218,7 +233,7 @@ fn announce(
 ) {
     out.attach(kind, None, text, method);
     out.decide(
-        kind,
+        kind.as_str(),
         Verdict::Included,
         format!(
             "{} added, {} removed since the last announcement",

@@ -5,6 +5,7 @@ use alloc::format;
 use alloc::string::String;
 
 use super::{PassInput, ReminderState};
+use crate::attachment::AttachmentKind;
 use crate::attachment::{AttachmentRules, Collected, Verdict};
 use crate::host::PermissionMode;
 use crate::tokens::TokenMethod;
@@ -30,7 +31,7 @@ pub fn plan_mode(
     if input.mode != PermissionMode::Plan {
         return;
     }
-    let reminders = ["plan_mode", "plan_mode_reentry"];
+    let reminders = [AttachmentKind::PlanMode, AttachmentKind::PlanModeReentry];
     if throttled("plan_mode", input, rules, &reminders, out) {
         return;
     }
@@ -42,7 +43,7 @@ pub fn plan_mode(
     if state.exited_plan_mode && input.plan_exists {
         state.exited_plan_mode = false;
         out.attach(
-            "plan_mode_reentry",
+            AttachmentKind::PlanModeReentry,
             None,
             wording::plan_mode_reentry(input.plan_file),
             method,
@@ -54,10 +55,14 @@ pub fn plan_mode(
             Some(String::from(input.plan_file)),
         );
     }
-    let count = count_since(input.transcript, "plan_mode", "plan_mode_exit") + 1;
+    let count = count_since(
+        input.transcript,
+        AttachmentKind::PlanMode,
+        AttachmentKind::PlanModeExit,
+    ) + 1;
     let full = is_full(count, rules.plan_full_every);
     out.attach(
-        "plan_mode",
+        AttachmentKind::PlanMode,
         None,
         wording::plan_mode(&plan, full, input.is_sub_agent),
         method,
@@ -88,7 +93,7 @@ pub fn plan_mode_exit(
     }
     let plan = plan_existed.then_some(input.plan_file);
     out.attach(
-        "plan_mode_exit",
+        AttachmentKind::PlanModeExit,
         None,
         wording::plan_mode_exit(plan),
         method,
@@ -114,12 +119,21 @@ pub fn auto_mode(
     if !input.auto_mode_available || input.mode != PermissionMode::Auto {
         return;
     }
-    if throttled("auto_mode", input, rules, &["auto_mode"], out) {
+    if throttled("auto_mode", input, rules, &[AttachmentKind::AutoMode], out) {
         return;
     }
-    let count = count_since(input.transcript, "auto_mode", "auto_mode_exit") + 1;
+    let count = count_since(
+        input.transcript,
+        AttachmentKind::AutoMode,
+        AttachmentKind::AutoModeExit,
+    ) + 1;
     let full = is_full(count, rules.plan_full_every);
-    out.attach("auto_mode", None, wording::auto_mode(full), method);
+    out.attach(
+        AttachmentKind::AutoMode,
+        None,
+        wording::auto_mode(full),
+        method,
+    );
     included("auto_mode", "auto mode was last left", count, full, out);
 }
 
@@ -139,7 +153,12 @@ pub fn auto_mode_exit(
     if input.mode == PermissionMode::Auto {
         return;
     }
-    out.attach("auto_mode_exit", None, wording::auto_mode_exit(), method);
+    out.attach(
+        AttachmentKind::AutoModeExit,
+        None,
+        wording::auto_mode_exit(),
+        method,
+    );
     out.decide(
         "auto_mode_exit",
         Verdict::Included,
@@ -154,7 +173,7 @@ fn throttled(
     subject: &str,
     input: &PassInput<'_>,
     rules: &AttachmentRules,
-    kinds: &[&str],
+    kinds: &[AttachmentKind],
     out: &mut Collected,
 ) -> bool {
     let Some(mut turns) = human_turns_since(input.transcript, kinds) else {
@@ -190,7 +209,7 @@ fn included(subject: &str, since: &str, count: u64, full: bool, out: &mut Collec
 
 /// Human turns (plan mode's definition, §7.4) after the latest attachment of `kinds`;
 /// `None` when there is none.
-fn human_turns_since(transcript: &Transcript, kinds: &[&str]) -> Option<u64> {
+fn human_turns_since(transcript: &Transcript, kinds: &[AttachmentKind]) -> Option<u64> {
     let mut turns = 0;
     for message in transcript.messages().iter().rev() {
         if message.is_human_turn_for_plan_mode() {
@@ -206,7 +225,7 @@ fn human_turns_since(transcript: &Transcript, kinds: &[&str]) -> Option<u64> {
 }
 
 /// Attachments of `kind` after the latest attachment of `reset`.
-fn count_since(transcript: &Transcript, kind: &str, reset: &str) -> u64 {
+fn count_since(transcript: &Transcript, kind: AttachmentKind, reset: AttachmentKind) -> u64 {
     let mut count = 0;
     for attachment in transcript.attachments().rev() {
         if attachment.kind == reset {
@@ -234,7 +253,7 @@ mod tests {
     use crate::attachment::Attachment;
     use crate::transcript::Record;
 
-    fn attachment(kind: &'static str) -> Record {
+    fn attachment(kind: AttachmentKind) -> Record {
         Record::Attachment(Attachment::new(
             kind,
             None,
@@ -255,32 +274,42 @@ mod tests {
     fn turns_stop_at_the_reentry_reminder_and_skip_tool_rounds() {
         let mut transcript = Transcript::default();
         transcript.push(Record::Prompt { text: "a".into() });
-        transcript.push(attachment("plan_mode"));
+        transcript.push(attachment(AttachmentKind::PlanMode));
         transcript.push(Record::Prompt { text: "b".into() });
-        transcript.push(attachment("plan_mode_reentry"));
+        transcript.push(attachment(AttachmentKind::PlanModeReentry));
         transcript.push(Record::Prompt { text: "c".into() });
         transcript.push(Record::ToolResults {
             results: alloc::vec![],
         });
         transcript.push(Record::Prompt { text: "d".into() });
-        let kinds = ["plan_mode", "plan_mode_reentry"];
+        let kinds = [AttachmentKind::PlanMode, AttachmentKind::PlanModeReentry];
         assert_eq!(human_turns_since(&transcript, &kinds), Some(2));
-        assert_eq!(human_turns_since(&transcript, &["auto_mode"]), None);
+        assert_eq!(
+            human_turns_since(&transcript, &[AttachmentKind::AutoMode]),
+            None
+        );
     }
 
     #[test]
     fn reminders_are_counted_since_the_last_exit() {
         let mut transcript = Transcript::default();
         for kind in [
-            "plan_mode",
-            "plan_mode",
-            "plan_mode_exit",
-            "plan_mode",
-            "plan_mode_reentry",
+            AttachmentKind::PlanMode,
+            AttachmentKind::PlanMode,
+            AttachmentKind::PlanModeExit,
+            AttachmentKind::PlanMode,
+            AttachmentKind::PlanModeReentry,
         ] {
             transcript.push(attachment(kind));
         }
-        assert_eq!(count_since(&transcript, "plan_mode", "plan_mode_exit"), 1);
+        assert_eq!(
+            count_since(
+                &transcript,
+                AttachmentKind::PlanMode,
+                AttachmentKind::PlanModeExit
+            ),
+            1
+        );
     }
 
     #[test]
@@ -317,8 +346,12 @@ mod tests {
             TokenMethod::ClaudeCode,
             &mut out,
         );
-        let kinds: alloc::vec::Vec<&str> = out.attachments.iter().map(|a| a.kind).collect();
-        assert_eq!(kinds, ["plan_mode_reentry", "plan_mode"]);
+        let kinds: alloc::vec::Vec<AttachmentKind> =
+            out.attachments.iter().map(|a| a.kind).collect();
+        assert_eq!(
+            kinds,
+            [AttachmentKind::PlanModeReentry, AttachmentKind::PlanMode]
+        );
         assert!(out.attachments[0]
             .text
             .contains("## Re-entering Plan Mode\n\n"));

@@ -5,7 +5,7 @@ use alloc::collections::BTreeSet;
 use alloc::format;
 
 use super::{PassInput, ReminderState};
-use crate::attachment::{AttachmentRules, Collected, Verdict};
+use crate::attachment::{AttachmentKind, AttachmentRules, Collected, Verdict};
 use crate::tokens::TokenMethod;
 use crate::transcript::{AssistantBlock, Message, Record, Transcript};
 use crate::wording::reminders as wording;
@@ -15,17 +15,17 @@ const BRIEF_TOOL: &str = "SendUserMessage";
 
 /// Which list the nudge is about.
 struct Variant {
-    kind: &'static str,
+    kind: AttachmentKind,
     writers: &'static [&'static str],
 }
 
 const TODO: Variant = Variant {
-    kind: "todo_reminder",
+    kind: AttachmentKind::TodoReminder,
     writers: &["TodoWrite"],
 };
 
 const TASKS: Variant = Variant {
-    kind: "task_reminder",
+    kind: AttachmentKind::TaskReminder,
     writers: &["TaskCreate", "TaskUpdate"],
 };
 
@@ -65,7 +65,7 @@ pub fn todo_reminders(
         || counts.since_reminder < rules.todo_turns_between
     {
         out.decide(
-            variant.kind,
+            variant.kind.as_str(),
             Verdict::Throttled,
             format!(
                 "{} of {} {unit} since the list was last written (or since the start), {} of {} \
@@ -86,7 +86,7 @@ pub fn todo_reminders(
     };
     out.attach(variant.kind, None, text, method);
     out.decide(
-        variant.kind,
+        variant.kind.as_str(),
         Verdict::Included,
         format!(
             "{} {unit} since the list was last written (or since the start), {} since the last \

@@ -21,10 +21,10 @@ use super::{
 };
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
-use crate::vocabulary::Verdict;
+use crate::vocabulary::{PolicyId, Verdict};
 
 /// The policy's id.
-pub const POLICY_ID: &str = "anthropic.clear_tool_uses";
+pub const POLICY_ID: &str = PolicyId::ClearToolUses.as_str();
 
 /// The edit's type in the API.
 pub const EDIT_TYPE: &str = "clear_tool_uses_20250919";

@@ -24,10 +24,10 @@ use alloc::vec::Vec;
 use super::{decision, not_applied, outcome, result_subject, thousands, tool_names, PolicyOutcome};
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{Message, Record};
-use crate::vocabulary::Verdict;
+use crate::vocabulary::{PolicyId, Verdict};
 
 /// The policy's id.
-pub const POLICY_ID: &str = "swe.observation_mask";
+pub const POLICY_ID: &str = PolicyId::ObservationMask.as_str();
 
 /// §9.1 / §9.5: observations kept verbatim, as in "The Complexity Trap" (n = 10).
 pub const KEEP_LAST_OBSERVATIONS: usize = 10;

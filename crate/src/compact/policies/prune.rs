@@ -18,10 +18,10 @@ use alloc::vec::Vec;
 use super::{decision, not_applied, outcome, result_subject, thousands, tool_names, PolicyOutcome};
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{Message, Record};
-use crate::vocabulary::Verdict;
+use crate::vocabulary::{PolicyId, Verdict};
 
 /// The policy's id.
-pub const POLICY_ID: &str = "opencode.prune";
+pub const POLICY_ID: &str = PolicyId::Prune.as_str();
 
 /// §6.2 `PRUNE_MINIMUM`: prune only if more than this many tokens would be freed.
 pub const PRUNE_MINIMUM_TOKENS: u64 = 20_000;

@@ -21,10 +21,10 @@ use super::{decision, not_applied, outcome, thousands, total_tokens, PolicyOutco
 use crate::tokens::TokenMethod;
 use crate::transcript::{AssistantBlock, Message, Record};
 use crate::vocabulary::Decision;
-use crate::vocabulary::Verdict;
+use crate::vocabulary::{PolicyId, Verdict};
 
 /// The policy's id.
-pub const POLICY_ID: &str = "cline.truncate";
+pub const POLICY_ID: &str = PolicyId::Truncate.as_str();
 
 /// §2.1: the window assumed when the model's is unknown.
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 128_000;

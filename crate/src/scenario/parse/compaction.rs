@@ -18,7 +18,7 @@ use crate::compact::policies::masking::MaskingParams;
 use crate::compact::policies::prune::PruneParams;
 use crate::compact::policies::truncate::{TruncateParams, TruncationMode};
 use crate::compact::tool_result_budget::ToolResultBudgetRules;
-use crate::session::{CompactionOptions, Policy, Trigger, POLICY_IDS};
+use crate::session::{CompactionOptions, Policy, PolicyId, Trigger};
 use crate::Error;
 
 /// The keys of a compaction request (after a step's `kind`).
@@ -53,15 +53,16 @@ const MODES: [(&str, TruncationMode); 4] = [
 pub(crate) fn compaction(
     fields: &Fields<'_, '_>,
 ) -> Result<(CompactionOptions, Option<String>), Error> {
-    let policies: Vec<(&str, &str)> = POLICY_IDS.iter().map(|id| (*id, *id)).collect();
-    let id = fields.or("policy", POLICY_IDS[0], one_of("policy", &policies))?;
+    let policies: Vec<(&str, PolicyId)> =
+        PolicyId::ALL.iter().map(|id| (id.as_str(), *id)).collect();
+    let id = fields.or("policy", PolicyId::Full, one_of("policy", &policies))?;
     let policy = policy(id, fields)?;
     if !matches!(policy, Policy::Partial { .. }) {
         for key in ["pivot", "direction"] {
             if fields.get(key).is_some() {
                 return Err(Path::Root.key(key).error(alloc::format!(
                     "only the partial policy ({}) takes a pivot and a direction",
-                    crate::session::PARTIAL
+                    PolicyId::Partial
                 )));
             }
         }
@@ -75,22 +76,22 @@ pub(crate) fn compaction(
 }
 
 /// The policy called `id`, with the knobs given in `params`.
-fn policy(id: &str, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
+fn policy(id: PolicyId, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
     let max = MAX_WHOLE.unsigned_abs();
     let empty = Json::Object(Vec::new());
     let params_value = fields.get("params").unwrap_or(&empty);
     let params_path = Path::Root.key("params");
     let read = |allowed: &[&str]| Fields::new(params_value, &params_path, allowed);
     let policy = match id {
-        crate::session::FULL => {
+        PolicyId::Full => {
             read(&[])?;
             Policy::Full
         }
-        crate::session::SESSION_MEMORY => {
+        PolicyId::SessionMemory => {
             read(&[])?;
             Policy::SessionMemory
         }
-        crate::session::PARTIAL => {
+        PolicyId::Partial => {
             read(&[])?;
             Policy::Partial {
                 pivot: fields.required("pivot", natural(0, max))?,
@@ -101,7 +102,7 @@ fn policy(id: &str, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
                 )?,
             }
         }
-        crate::session::MICROCOMPACT => {
+        PolicyId::Microcompact => {
             let p = read(&["gapMinutes", "keepRecent"])?;
             let base = MicrocompactRules::recommended();
             Policy::Microcompact(MicrocompactRules {
@@ -114,7 +115,7 @@ fn policy(id: &str, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
                 ..base
             })
         }
-        crate::session::TOOL_RESULT_BUDGET => {
+        PolicyId::ToolResultBudget => {
             let p = read(&["perMessageChars", "previewChars"])?;
             let base = ToolResultBudgetRules::claude_code();
             Policy::ToolResultBudget(ToolResultBudgetRules {
@@ -127,7 +128,7 @@ fn policy(id: &str, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
                 ..base
             })
         }
-        crate::compact::policies::prune::POLICY_ID => {
+        PolicyId::Prune => {
             let p = read(&[
                 "minimumTokens",
                 "protectRecentTokens",
@@ -150,7 +151,7 @@ fn policy(id: &str, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
                 protected_tools: p.or("protectedTools", base.protected_tools, names)?,
             })
         }
-        crate::compact::policies::masking::POLICY_ID => {
+        PolicyId::ObservationMask => {
             let p = read(&[
                 "n",
                 "keepFirstObservation",
@@ -170,7 +171,7 @@ fn policy(id: &str, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
                 ..base
             })
         }
-        crate::compact::policies::clear_tool_uses::POLICY_ID => clear_tool_uses(&read(&[
+        PolicyId::ClearToolUses => clear_tool_uses(&read(&[
             "triggerInputTokens",
             "triggerToolUses",
             "keepToolUses",
@@ -179,14 +180,14 @@ fn policy(id: &str, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
             "clearToolInputs",
             "memoryTool",
         ])?)?,
-        crate::session::CODEX_LOCAL | crate::session::CODEX_REMOTE => {
+        PolicyId::CodexLocal | PolicyId::CodexRemote => {
             let p = read(&["midTurn"])?;
             Policy::Codex {
-                remote: id == crate::session::CODEX_REMOTE,
+                remote: id == PolicyId::CodexRemote,
                 mid_turn: p.or("midTurn", false, boolean)?,
             }
         }
-        _ => {
+        PolicyId::Truncate => {
             let p = read(&["mode", "minSavingsPercent"])?;
             let dedupe = DedupeReadsParams::default();
             Policy::Truncate {

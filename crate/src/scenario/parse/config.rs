@@ -1,6 +1,7 @@
 //! The `config` object: settings and registries, over [`SessionConfig::default`].
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::json::Json;
 use super::path::Path;
@@ -14,13 +15,12 @@ use crate::session::{McpResource, McpServer, PermissionMode, SessionConfig, Skil
 use crate::Error;
 
 /// The permission modes by their names in settings files.
-pub(crate) const PERMISSION_MODES: &[(&str, PermissionMode)] = &[
-    ("default", PermissionMode::Default),
-    ("acceptEdits", PermissionMode::AcceptEdits),
-    ("plan", PermissionMode::Plan),
-    ("auto", PermissionMode::Auto),
-    ("bypassPermissions", PermissionMode::BypassPermissions),
-];
+pub(crate) fn permission_modes() -> Vec<(&'static str, PermissionMode)> {
+    PermissionMode::ALL
+        .iter()
+        .map(|mode| (mode.as_str(), *mode))
+        .collect()
+}
 
 const PLATFORMS: &[(&str, &str)] = &[("linux", "linux"), ("darwin", "darwin"), ("win32", "win32")];
 
@@ -81,7 +81,7 @@ pub(crate) fn config(value: &Json, path: &Path<'_>) -> Result<SessionConfig, Err
         permission_mode: fields.or(
             "permissionMode",
             default.permission_mode,
-            one_of("permission mode", PERMISSION_MODES),
+            one_of("permission mode", &permission_modes()),
         )?,
     })
 }

@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::config::{mcp_server, skill, PERMISSION_MODES};
+use super::config::{mcp_server, permission_modes, skill};
 use super::json::Json;
 use super::path::{Path, Quoted};
 use super::read::{
@@ -288,7 +288,7 @@ fn touch(fields: &Fields<'_, '_>) -> Result<Action, Error> {
 
 fn set_mode(fields: &Fields<'_, '_>) -> Result<Action, Error> {
     Ok(Action::SetMode {
-        mode: fields.required("mode", one_of("permission mode", PERMISSION_MODES))?,
+        mode: fields.required("mode", one_of("permission mode", &permission_modes()))?,
     })
 }
 

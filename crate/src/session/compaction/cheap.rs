@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use super::options::Policy;
 use super::report::{CompactionPlan, CompactionReport};
 use super::report_of;
+use crate::attachment::AttachmentKind;
 use crate::attachment::{Attachment, Decision, Verdict};
 use crate::compact::microcompact::time_based_microcompact;
 use crate::compact::policies::{clear_tool_uses, dedupe_reads, masking, prune, truncate};
@@ -66,7 +67,12 @@ impl Session {
         let mut decisions = outcome.decisions;
         if outcome.warn_first {
             let text = crate::wording::compaction::memory_warning(MEMORY_DIR);
-            let warning = Attachment::new("memory_warning", None, text, self.profile.token_method);
+            let warning = Attachment::new(
+                AttachmentKind::MemoryWarning,
+                None,
+                text,
+                self.profile.token_method,
+            );
             self.conversation
                 .transcript
                 .push(Record::Attachment(warning));
@@ -206,7 +212,7 @@ fn tool_result_budget(
     }
     if outcome.persisted.is_empty() {
         outcome.decisions.push(Decision::new(
-            super::TOOL_RESULT_BUDGET,
+            super::PolicyId::ToolResultBudget.as_str(),
             Verdict::NotApplied,
             format!(
                 "no message's tool results exceed {} characters",

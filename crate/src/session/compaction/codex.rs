@@ -9,7 +9,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::report::{CompactionPlan, CompactionReport, PlannedAttachment};
+use super::report::{
+    CodexItemKind, CompactionPlan, CompactionReport, PlannedAttachment, PlannedKind, SummarySource,
+};
 use super::report_of;
 use crate::attachment::{Collected, Verdict};
 use crate::codex::compact::{
@@ -42,7 +44,7 @@ impl Session {
         plan.post_compact = history
             .iter()
             .map(|item| PlannedAttachment {
-                kind: item_kind(item),
+                kind: PlannedKind::CodexItem(item_kind(item)),
                 path: None,
                 tokens: estimate_item_tokens(item),
             })
@@ -101,9 +103,9 @@ impl Session {
         );
         let mut report = report_of(plan, true, reason, &before, &after, decisions);
         report.summary_source = if summary.is_some() {
-            "host"
+            SummarySource::Host
         } else {
-            "extractive"
+            SummarySource::Extractive
         };
         report.summary = Some(summary_text);
         report.kept_records = users.len();
@@ -219,23 +221,23 @@ impl Session {
 }
 
 /// How a planned replacement item is listed.
-fn item_kind(item: &Item) -> &'static str {
+fn item_kind(item: &Item) -> CodexItemKind {
     match item {
         Item::Message {
             role: Role::User,
             content,
-        } if is_contextual_user_message(content) => "contextual_user_message",
+        } if is_contextual_user_message(content) => CodexItemKind::ContextualUserMessage,
         Item::Message {
             role: Role::User, ..
         } => match item.message_text().is_some_and(|t| is_summary_message(&t)) {
-            true => "summary",
-            false => "user_message",
+            true => CodexItemKind::Summary,
+            false => CodexItemKind::UserMessage,
         },
         Item::Message {
             role: Role::Developer,
             ..
-        } => "developer_message",
-        Item::Compaction { .. } => "compaction",
-        _ => "item",
+        } => CodexItemKind::DeveloperMessage,
+        Item::Compaction { .. } => CodexItemKind::Compaction,
+        _ => CodexItemKind::Item,
     }
 }

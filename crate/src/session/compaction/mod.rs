@@ -32,17 +32,15 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub use options::{
-    CompactionOptions, Policy, Trigger, CODEX_LOCAL, CODEX_REMOTE, FULL, MICROCOMPACT, PARTIAL,
-    POLICY_IDS, SESSION_MEMORY, TOOL_RESULT_BUDGET,
-};
+pub use options::{CompactionOptions, Policy, PolicyId, Trigger};
 pub use report::{
-    Cleared, CompactionPlan, CompactionReport, Dropped, Fate, ItemKind, PlannedAttachment,
-    Reinjected, Restored, Survival, Visible,
+    Cleared, CodexItemKind, CompactionPlan, CompactionReport, Dropped, Fate, ItemKind,
+    PlannedAttachment, PlannedKind, Reinjected, Restored, SummarySource, Survival, Visible,
 };
 
 use super::turn::{Round, Turn};
 use super::Session;
+use crate::codex::items::Role;
 use crate::request::{Block, Request};
 use crate::vocabulary::Decision;
 use crate::Error;
@@ -207,7 +205,7 @@ fn report_of(
         tokens_before: before.tokens.total,
         tokens_after: after.tokens.total,
         prefix_kept: prefix_kept(before, after),
-        summary_source: "none",
+        summary_source: SummarySource::None,
         summary: None,
         kept_records: 0,
         restored: Vec::new(),
@@ -233,7 +231,7 @@ fn prefix_kept(before: &Request, after: &Request) -> u64 {
 
 /// A request's blocks in the order a prompt cache reads them, each with the role it is sent
 /// under (none outside the messages).
-fn sent_blocks(request: &Request) -> impl Iterator<Item = (&'static str, &Block)> {
+fn sent_blocks(request: &Request) -> impl Iterator<Item = (Option<Role>, &Block)> {
     let outside = request
         .system
         .iter()
@@ -243,7 +241,7 @@ fn sent_blocks(request: &Request) -> impl Iterator<Item = (&'static str, &Block)
         message
             .content
             .iter()
-            .map(move |block| (message.role, block))
+            .map(move |block| (Some(message.role), block))
     });
-    outside.map(|block| ("", block)).chain(messages)
+    outside.map(|block| (None, block)).chain(messages)
 }

@@ -64,19 +64,19 @@ pub enum Policy {
 
 impl Policy {
     /// The policy's id, as reports name it.
-    pub fn id(&self) -> &'static str {
+    pub fn id(&self) -> PolicyId {
         match self {
-            Policy::Full => FULL,
-            Policy::SessionMemory => SESSION_MEMORY,
-            Policy::Partial { .. } => PARTIAL,
-            Policy::Microcompact(_) => MICROCOMPACT,
-            Policy::ToolResultBudget(_) => TOOL_RESULT_BUDGET,
-            Policy::Prune(_) => crate::compact::policies::prune::POLICY_ID,
-            Policy::Masking(_) => crate::compact::policies::masking::POLICY_ID,
-            Policy::ClearToolUses { .. } => crate::compact::policies::clear_tool_uses::POLICY_ID,
-            Policy::Truncate { .. } => crate::compact::policies::truncate::POLICY_ID,
-            Policy::Codex { remote: false, .. } => CODEX_LOCAL,
-            Policy::Codex { remote: true, .. } => CODEX_REMOTE,
+            Policy::Full => PolicyId::Full,
+            Policy::SessionMemory => PolicyId::SessionMemory,
+            Policy::Partial { .. } => PolicyId::Partial,
+            Policy::Microcompact(_) => PolicyId::Microcompact,
+            Policy::ToolResultBudget(_) => PolicyId::ToolResultBudget,
+            Policy::Prune(_) => PolicyId::Prune,
+            Policy::Masking(_) => PolicyId::ObservationMask,
+            Policy::ClearToolUses { .. } => PolicyId::ClearToolUses,
+            Policy::Truncate { .. } => PolicyId::Truncate,
+            Policy::Codex { remote: false, .. } => PolicyId::CodexLocal,
+            Policy::Codex { remote: true, .. } => PolicyId::CodexRemote,
         }
     }
 
@@ -89,38 +89,7 @@ impl Policy {
     }
 }
 
-/// Full compaction's id.
-pub const FULL: &str = "claude-code.full";
-/// Session-memory compaction's id.
-pub const SESSION_MEMORY: &str = "claude-code.session_memory";
-/// Partial compaction's id.
-pub const PARTIAL: &str = "claude-code.partial";
-/// Time-based microcompact's id.
-pub const MICROCOMPACT: &str = "claude-code.microcompact";
-/// The tool-result budget's id.
-pub const TOOL_RESULT_BUDGET: &str = "claude-code.tool_result_budget";
-
-/// Codex's local compaction's id.
-pub const CODEX_LOCAL: &str = "codex.local";
-/// Codex's remote compaction's id.
-pub const CODEX_REMOTE: &str = "codex.remote";
-
-/// Every policy id, in the order the playground lists them.
-pub const POLICY_IDS: [&str; 11] = [
-    FULL,
-    SESSION_MEMORY,
-    PARTIAL,
-    MICROCOMPACT,
-    TOOL_RESULT_BUDGET,
-    crate::compact::policies::prune::POLICY_ID,
-    crate::compact::policies::masking::POLICY_ID,
-    crate::compact::policies::clear_tool_uses::POLICY_ID,
-    crate::compact::policies::truncate::POLICY_ID,
-    CODEX_LOCAL,
-    CODEX_REMOTE,
-];
-
-pub use crate::vocabulary::Trigger;
+pub use crate::vocabulary::{PolicyId, Trigger};
 
 /// A compaction request.
 ///

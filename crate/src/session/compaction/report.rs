@@ -5,22 +5,74 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::options::CompactionOptions;
-use crate::attachment::Decision;
-use crate::vocabulary::Trigger;
+use crate::attachment::{AttachmentKind, Decision};
+use crate::vocabulary::{PolicyId, Trigger};
 
 /// An attachment the compaction will add after the summary, in order (§9.3 item 6).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct PlannedAttachment {
-    /// The attachment's kind: `file`, `compact_file_reference`, `plan_file_reference`,
-    /// `plan_mode`, `invoked_skills`, `pinned_file`, or a delta.
-    pub kind: &'static str,
+    /// The attachment's kind (`file`, `compact_file_reference`, `plan_file_reference`,
+    /// `plan_mode`, `invoked_skills`, a delta), or the Codex history item's.
+    pub kind: PlannedKind,
     /// The file it is about, when it is about one.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
     /// Its tokens.
     pub tokens: u64,
+}
+
+/// What follows a summary: an attachment of Claude Code's, or an item of Codex's history.
+/// Serialised as the kind's name alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(untagged))]
+pub enum PlannedKind {
+    /// An attachment.
+    Attachment(AttachmentKind),
+    /// An item of Codex's replacement history.
+    CodexItem(CodexItemKind),
+}
+
+impl PlannedKind {
+    /// The kind's name, as serialised.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            PlannedKind::Attachment(kind) => kind.as_str(),
+            PlannedKind::CodexItem(kind) => kind.as_str(),
+        }
+    }
+}
+
+crate::vocabulary::named_enum! {
+    /// The items of Codex's replacement history, as a compaction plan lists them.
+    pub enum CodexItemKind {
+    /// A user message that carries context (instructions, the environment).
+    ContextualUserMessage => "contextual_user_message",
+    /// The summary message.
+    Summary => "summary",
+    /// A retained user message.
+    UserMessage => "user_message",
+    /// A developer message.
+    DeveloperMessage => "developer_message",
+    /// Remote compaction's opaque item.
+    Compaction => "compaction",
+    /// Any other item.
+    Item => "item",
+    }
+}
+
+crate::vocabulary::named_enum! {
+    /// Where a compaction's summary came from.
+    pub enum SummarySource {
+    /// The host wrote it (the model's answer to the summary request).
+    Host => "host",
+    /// Built from the records themselves, when the host gave none.
+    Extractive => "extractive",
+    /// The policy writes no summary.
+    None => "none",
+    }
 }
 
 /// What a compaction forgets besides the messages (§9.3 item 5).
@@ -44,7 +96,7 @@ pub struct CompactionPlan {
     /// Which plan this is: plans of one session are numbered from 1.
     pub id: u64,
     /// The policy's id (`claude-code.full`, `opencode.prune`…).
-    pub policy: &'static str,
+    pub policy: PolicyId,
     /// `auto` or `manual`.
     pub trigger: Trigger,
     /// Whether applying it changes anything; `reason` says why not.
@@ -87,7 +139,7 @@ pub struct Restored {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Reinjected {
     /// The attachment's kind.
-    pub kind: &'static str,
+    pub kind: AttachmentKind,
     /// The file it is about, when it is about one.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
@@ -112,8 +164,8 @@ pub struct Dropped {
 pub struct Survival {
     /// The item: a path, or a name such as `conversation`.
     pub item: String,
-    /// Its class: see [`ItemKind`].
-    pub kind: &'static str,
+    /// Its class.
+    pub kind: ItemKind,
     /// What happened: see [`Fate`].
     pub fate: Fate,
     /// Why, in one sentence.
@@ -124,32 +176,32 @@ pub struct Survival {
     pub tokens_after: u64,
 }
 
-/// The classes of the root set (the list).
-pub struct ItemKind;
-
-impl ItemKind {
+crate::vocabulary::named_enum! {
+    /// The classes of the root set (the list).
+    pub enum ItemKind {
     /// The system prompt's static part and environment.
-    pub const SYSTEM_PROMPT: &'static str = "system-prompt";
+    SystemPrompt => "system-prompt",
     /// A CLAUDE.md or CLAUDE.local.md loaded at startup.
-    pub const PROJECT_MEMORY: &'static str = "project-memory";
+    ProjectMemory => "project-memory",
     /// An unconditional `.claude/rules` file loaded at startup.
-    pub const UNCONDITIONAL_RULE: &'static str = "unconditional-rule";
+    UnconditionalRule => "unconditional-rule",
     /// A rule with `paths:` globs, loaded when a matching file was read.
-    pub const PATH_SCOPED_RULE: &'static str = "path-scoped-rule";
+    PathScopedRule => "path-scoped-rule",
     /// A CLAUDE.md below the cwd, loaded when a file beneath it was read.
-    pub const NESTED_MEMORY: &'static str = "nested-memory";
+    NestedMemory => "nested-memory",
     /// A file of the auto-memory directory.
-    pub const AUTO_MEMORY: &'static str = "auto-memory";
+    AutoMemory => "auto-memory",
     /// A skill the model invoked.
-    pub const INVOKED_SKILL: &'static str = "invoked-skill";
+    InvokedSkill => "invoked-skill",
     /// The plan file.
-    pub const PLAN_FILE: &'static str = "plan-file";
+    PlanFile => "plan-file",
     /// A file of the read-file state.
-    pub const READ_FILE: &'static str = "read-file";
+    ReadFile => "read-file",
     /// The todo list.
-    pub const TODOS: &'static str = "todos";
+    Todos => "todos",
     /// The messages.
-    pub const CONVERSATION: &'static str = "conversation";
+    Conversation => "conversation",
+    }
 }
 
 pub use crate::vocabulary::Fate;
@@ -170,7 +222,7 @@ pub struct Visible {
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct CompactionReport {
     /// The policy that ran.
-    pub policy: &'static str,
+    pub policy: PolicyId,
     /// `auto` or `manual`.
     pub trigger: Trigger,
     /// Whether anything changed.
@@ -185,7 +237,7 @@ pub struct CompactionReport {
     /// prompt cache the compaction keeps.
     pub prefix_kept: u64,
     /// Where the summary came from: `host`, `extractive`, or `none`.
-    pub summary_source: &'static str,
+    pub summary_source: SummarySource,
     /// The summary message, when there is one.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub summary: Option<String>,

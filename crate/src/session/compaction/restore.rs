@@ -8,6 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::mem;
 
+use crate::attachment::AttachmentKind;
 use crate::attachment::{Attachment, Collected, Verdict};
 use crate::collectors::reminders;
 use crate::compact::restore::{select_restores, select_skills, RestoreCandidate};
@@ -76,7 +77,12 @@ impl Session {
                 interview: self.config.interview_mode,
             };
             let text = wording::reminders::plan_mode(&facts, true, false);
-            out.attach("plan_mode", None, text, self.profile.token_method);
+            out.attach(
+                AttachmentKind::PlanMode,
+                None,
+                text,
+                self.profile.token_method,
+            );
             out.decide(
                 "plan_mode",
                 Verdict::Included,
@@ -141,7 +147,7 @@ impl Session {
         for path in &selection.order {
             if selection.references.iter().any(|(p, _)| p == path) {
                 out.attach(
-                    "compact_file_reference",
+                    AttachmentKind::CompactFileReference,
                     Some(path),
                     wording::compaction::compact_file_reference(path),
                     method,
@@ -157,7 +163,7 @@ impl Session {
             };
             let apart = self.profile.attachments.file_parts_as_messages;
             out.attach_parts(
-                "file",
+                AttachmentKind::File,
                 Some(path),
                 &restored_parts(path, &done, malware_note),
                 apart,
@@ -275,7 +281,7 @@ impl Session {
         };
         let text = wording::compaction::plan_file_reference(&path, &content);
         out.attach(
-            "plan_file_reference",
+            AttachmentKind::PlanFileReference,
             Some(&path),
             text,
             self.profile.token_method,
@@ -320,7 +326,7 @@ impl Session {
             })
             .collect();
         let text = wording::compaction::invoked_skills(&skills);
-        out.attach("invoked_skills", None, text, method);
+        out.attach(AttachmentKind::InvokedSkills, None, text, method);
     }
 
     /// The deltas against the kept records only: after a full compaction, everything again.
@@ -372,7 +378,13 @@ impl Session {
                 let malware_note = self.profile.file_context.malware_reminder_in_attachments;
                 let parts = restored_parts(&abs, &done, malware_note);
                 let apart = self.profile.attachments.file_parts_as_messages;
-                out.attach_parts("file", Some(&abs), &parts, apart, self.profile.token_method);
+                out.attach_parts(
+                    AttachmentKind::File,
+                    Some(&abs),
+                    &parts,
+                    apart,
+                    self.profile.token_method,
+                );
                 out.decide(&subject, Verdict::Included, reason.into(), Some(abs));
             }
             _ => out.decide(

@@ -8,7 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::options::{Policy, Trigger};
-use super::report::{CompactionPlan, CompactionReport};
+use super::report::{CompactionPlan, CompactionReport, SummarySource};
 use super::report_of;
 use crate::attachment::{Collected, Verdict};
 use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTailConfig};
@@ -68,7 +68,7 @@ impl Session {
         plan.post_compact = attachments
             .iter()
             .map(|a| super::PlannedAttachment {
-                kind: a.kind,
+                kind: super::PlannedKind::Attachment(a.kind),
                 path: a.path.clone(),
                 tokens: a.tokens,
             })
@@ -240,10 +240,13 @@ impl Session {
         &self,
         summary: Option<&str>,
         summarised: &[Message],
-    ) -> Result<(String, &'static str), Error> {
+    ) -> Result<(String, SummarySource), Error> {
         let Some(raw) = summary else {
             let built = extractive_summary(summarised);
-            return Ok((format_compact_summary(&built.text), "extractive"));
+            return Ok((
+                format_compact_summary(&built.text),
+                SummarySource::Extractive,
+            ));
         };
         let formatted = format_compact_summary(raw);
         if formatted.is_empty() {
@@ -265,7 +268,7 @@ impl Session {
                 ),
             });
         }
-        Ok((formatted, "host"))
+        Ok((formatted, SummarySource::Host))
     }
 
     /// Whether a session-memory compaction's result would still reach the auto-compact

@@ -10,6 +10,7 @@ use super::report::{
     CompactionReport, Dropped, Fate, ItemKind, Reinjected, Restored, Survival, Visible,
 };
 use crate::attachment::Attachment;
+use crate::attachment::AttachmentKind;
 use crate::compact::policies::{clear_tool_uses, masking, prune};
 use crate::compact::summary::json;
 use crate::memory::{eager_memory, MemoryKind};
@@ -25,7 +26,7 @@ pub(super) struct Snapshot {
     conversation_tokens: u64,
     records: Vec<Message>,
     read_files: Vec<String>,
-    memory_attachments: Vec<(String, &'static str)>,
+    memory_attachments: Vec<(String, AttachmentKind)>,
 }
 
 /// Who holds what in a list of records: tokens per item key, what is visible in full.
@@ -42,7 +43,7 @@ impl Session {
         let memory_attachments = records
             .iter()
             .filter_map(Message::attachment)
-            .filter(|a| crate::attachment::kind::is_memory_kind(a.kind))
+            .filter(|a| a.kind.is_memory())
             .filter_map(|a| a.path.clone().map(|p| (p, a.kind)))
             .collect();
         Snapshot {
@@ -67,7 +68,7 @@ impl Session {
         let summarised = report.summary.is_some();
         let mut survival = Vec::from([Survival {
             item: "system prompt".into(),
-            kind: ItemKind::SYSTEM_PROMPT,
+            kind: ItemKind::SystemPrompt,
             fate: Fate::Kept,
             reason: "the system prompt is outside the messages; no policy touches it".into(),
             tokens_before: snapshot.system_tokens,
@@ -80,7 +81,7 @@ impl Session {
                 continue;
             }
             seen.push(path.clone());
-            let item_kind = self.memory_item_kind(path, kind);
+            let item_kind = self.memory_item_kind(path, Some(*kind));
             survival.push(self.path_fate(report, path, item_kind, &old, &new, summarised));
         }
         for skill in self
@@ -96,13 +97,13 @@ impl Session {
             || report
                 .reinjected
                 .iter()
-                .any(|r| r.kind == "plan_file_reference")
+                .any(|r| r.kind == AttachmentKind::PlanFileReference)
         {
             seen.push(plan_file.clone());
             survival.push(self.path_fate(
                 report,
                 &plan_file,
-                ItemKind::PLAN_FILE,
+                ItemKind::PlanFile,
                 &old,
                 &new,
                 summarised,
@@ -116,15 +117,15 @@ impl Session {
             }
             seen.push(path.clone());
             let kind = match self.is_memory_path(path) {
-                true => self.memory_item_kind(path, ""),
-                false => ItemKind::READ_FILE,
+                true => self.memory_item_kind(path, None),
+                false => ItemKind::ReadFile,
             };
             survival.push(self.path_fate(report, path, kind, &old, &new, summarised));
         }
-        survival.push(keyed_fate("todos", ItemKind::TODOS, "todos", &old, &new, summarised, "the list lives in the session's state: the summary's pending tasks and the next todo reminder bring it back"));
+        survival.push(keyed_fate("todos", ItemKind::Todos, "todos", &old, &new, summarised, "the list lives in the session's state: the summary's pending tasks and the next todo reminder bring it back"));
         survival.push(Survival {
             item: "conversation".into(),
-            kind: ItemKind::CONVERSATION,
+            kind: ItemKind::Conversation,
             fate: fate_of_tokens(
                 snapshot.conversation_tokens,
                 after.tokens.by_category.conversation,
@@ -173,10 +174,12 @@ impl Session {
     ) {
         for attachment in attachments {
             match (attachment.kind, &attachment.path) {
-                ("file", Some(path)) if !self.is_pinned(path) => report.restored.push(Restored {
-                    path: path.clone(),
-                    tokens: attachment.tokens,
-                }),
+                (AttachmentKind::File, Some(path)) if !self.is_pinned(path) => {
+                    report.restored.push(Restored {
+                        path: path.clone(),
+                        tokens: attachment.tokens,
+                    })
+                }
                 (kind, path) => report.reinjected.push(Reinjected {
                     kind,
                     path: path.clone(),
@@ -208,10 +211,10 @@ impl Session {
             .iter()
             .map(|file| {
                 let kind = match file.kind {
-                    MemoryKind::Project | MemoryKind::Local => ItemKind::PROJECT_MEMORY,
-                    MemoryKind::ProjectRule => ItemKind::UNCONDITIONAL_RULE,
-                    _ if self.is_auto_memory(&file.path) => ItemKind::AUTO_MEMORY,
-                    _ => ItemKind::PATH_SCOPED_RULE,
+                    MemoryKind::Project | MemoryKind::Local => ItemKind::ProjectMemory,
+                    MemoryKind::ProjectRule => ItemKind::UnconditionalRule,
+                    _ if self.is_auto_memory(&file.path) => ItemKind::AutoMemory,
+                    _ => ItemKind::PathScopedRule,
                 };
                 let tokens = estimate_tokens(&file.content, method, None);
                 let (fate, reason) = match summarised {
@@ -232,13 +235,13 @@ impl Session {
             .is_some_and(|dir| abs.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
     }
 
-    fn memory_item_kind(&self, path: &str, attachment_kind: &str) -> &'static str {
-        if attachment_kind == "relevant_memories" || self.is_auto_memory(path) {
-            ItemKind::AUTO_MEMORY
+    fn memory_item_kind(&self, path: &str, attachment: Option<AttachmentKind>) -> ItemKind {
+        if attachment == Some(AttachmentKind::RelevantMemories) || self.is_auto_memory(path) {
+            ItemKind::AutoMemory
         } else if path.contains("/.claude/rules/") {
-            ItemKind::PATH_SCOPED_RULE
+            ItemKind::PathScopedRule
         } else {
-            ItemKind::NESTED_MEMORY
+            ItemKind::NestedMemory
         }
     }
 
@@ -247,7 +250,7 @@ impl Session {
         &self,
         report: &CompactionReport,
         path: &str,
-        kind: &'static str,
+        kind: ItemKind,
         old: &Scan,
         new: &Scan,
         summarised: bool,
@@ -272,7 +275,7 @@ impl Session {
             )
         } else if let Some(item) = reinjected {
             match item.kind {
-                "compact_file_reference" => (
+                AttachmentKind::CompactFileReference => (
                     Fate::Referenced,
                     restore_reason.unwrap_or_else(|| {
                         "too large to restore: its path is given instead".into()
@@ -317,7 +320,10 @@ impl Session {
         let after = new.tokens.get(&key).copied().unwrap_or(0);
         let subject = format!("skill {name}");
         let decision = report.decisions.iter().find(|d| d.subject == subject);
-        let reinjected = report.reinjected.iter().any(|r| r.kind == "invoked_skills");
+        let reinjected = report
+            .reinjected
+            .iter()
+            .any(|r| r.kind == AttachmentKind::InvokedSkills);
         let (fate, reason, after) = match decision {
             Some(d) if d.verdict == crate::attachment::Verdict::OverBudget => {
                 (Fate::Dropped, d.reason.clone(), after)
@@ -354,7 +360,7 @@ impl Session {
         };
         Survival {
             item: name.into(),
-            kind: ItemKind::INVOKED_SKILL,
+            kind: ItemKind::InvokedSkill,
             fate,
             reason,
             tokens_before: before,
@@ -416,7 +422,7 @@ impl Session {
                 }
                 Record::Attachment(attachment) => {
                     let key = match (attachment.kind, &attachment.path) {
-                        ("todo_reminder", _) => Some(String::from("todos")),
+                        (AttachmentKind::TodoReminder, _) => Some(String::from("todos")),
                         (_, Some(path)) => Some(path.clone()),
                         _ => None,
                     };
@@ -424,7 +430,10 @@ impl Session {
                         *scan.tokens.entry(key.clone()).or_default() += attachment.tokens;
                         let shows = matches!(
                             attachment.kind,
-                            "file" | "nested_memory" | "relevant_memories" | "plan_file_reference"
+                            AttachmentKind::File
+                                | AttachmentKind::NestedMemory
+                                | AttachmentKind::RelevantMemories
+                                | AttachmentKind::PlanFileReference
                         );
                         if shows && !scan.visible.paths.contains(&key) {
                             scan.visible.paths.push(key);
@@ -450,7 +459,7 @@ fn fate_of_tokens(before: u64, after: u64, summarised: bool) -> Fate {
 /// The survival entry of a keyed item (the todo list) that the scan counts.
 fn keyed_fate(
     item: &str,
-    kind: &'static str,
+    kind: ItemKind,
     key: &str,
     old: &Scan,
     new: &Scan,

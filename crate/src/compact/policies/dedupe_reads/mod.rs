@@ -27,6 +27,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{decision, not_applied, outcome, result_subject, PolicyOutcome};
+use crate::attachment::AttachmentKind;
 use crate::js::utf16_units;
 use crate::read::FILE_UNCHANGED_STUB;
 use crate::tokens::{estimate_tokens, TokenMethod};
@@ -50,7 +51,7 @@ pub const TRUNCATION_SUBJECT: &str = "truncation";
 const READ_TOOL: &str = "Read";
 
 /// The attachment kind of an @-mentioned file.
-const MENTION_KIND: &str = "file";
+const MENTION_KIND: AttachmentKind = AttachmentKind::File;
 
 /// The knobs of `cline.dedupe_reads`; `Default` gives the reference's gate (§3.1).
 #[derive(Debug, Clone, PartialEq, Eq)]
