@@ -76,7 +76,7 @@ use crate::js::utf16_units;
 use crate::Error;
 
 /// A token-counting method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum TokenMethod {
@@ -84,7 +84,9 @@ pub enum TokenMethod {
     ClaudeCode,
     /// Codex CLI: `ceil(UTF-8 bytes / 4)` (spec/codex.md §3.5).
     Codex,
-    /// Content-aware, fitted against o200k_base (spec/strategies.md §16).
+    /// Content-aware, fitted against o200k_base (spec/strategies.md §16). The default
+    /// wherever a host names no method.
+    #[default]
     Calibrated,
 }
 
