@@ -18,7 +18,7 @@ fn union_members(declarations: &str, name: &str) -> Vec<String> {
         .collect()
 }
 
-const DECLARATIONS: &str = include_str!("../wasm/src/session.rs");
+const DECLARATIONS: &str = include_str!("../wasm/src/api.d.ts");
 
 fn names(all: impl IntoIterator<Item = &'static str>) -> Vec<String> {
     all.into_iter().map(String::from).collect()

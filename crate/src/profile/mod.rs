@@ -243,6 +243,25 @@ mod tests {
     }
 
     #[test]
+    fn a_host_that_names_no_profile_gets_the_recommended_one() {
+        assert_eq!(ProfileName::default(), ProfileName::Recommended);
+    }
+
+    #[test]
+    fn a_profile_without_change_snippets_says_it_never_sends_one() {
+        let report = Profile::codex().snippet_report("a\n", "b\n");
+        assert_eq!(
+            (report.text.as_str(), report.hunks, report.work),
+            ("", 0, 0)
+        );
+        assert_eq!(
+            report.reason,
+            "the codex profile keeps no file state, so it never sends change snippets \
+             (spec/codex.md §8.1, X2)"
+        );
+    }
+
+    #[test]
     fn unknown_name_lists_the_allowed_ones() {
         let err = "".parse::<ProfileName>().unwrap_err();
         let message = alloc::string::ToString::to_string(&err);

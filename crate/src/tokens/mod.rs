@@ -173,6 +173,11 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_host_that_names_no_method_gets_the_calibrated_one() {
+        assert_eq!(TokenMethod::default(), TokenMethod::Calibrated);
+    }
+
+    #[test]
     fn json_extensions_accept_a_leading_dot_only() {
         assert!(is_json_ext(Some("json")));
         assert!(is_json_ext(Some(".jsonl")));
