@@ -6,7 +6,9 @@
 //! puts every path it expands and every deny rule it compiles in NFC through the normaliser
 //! [`start`] registers, whichever entry point they came through. Offsets cross in UTF-16
 //! units, as JS indexes strings; only `extractMentions` returns any, converted by the core
-//! (`Mentions::in_utf16`). The TypeScript declarations of the whole API are `api.d.ts`.
+//! (`Mentions::in_utf16`). The TypeScript declarations of the whole API are `api.d.ts`;
+//! a parameter typed `JsString` or `Number` is so for its declaration only: wasm-bindgen
+//! checks nothing, [`args`] does.
 
 mod access;
 mod args;
@@ -21,6 +23,7 @@ use context_assembly::tokens::{estimate_tokens, TokenMethod};
 use context_assembly::{mention, Profile, ProfileName};
 use core::any::Any;
 
+use js_sys::JsString;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -181,7 +184,7 @@ pub fn compaction_thresholds_js(
 /// Finds the @-mentions in `text` under a profile's grammar (default `recommended`).
 #[wasm_bindgen(js_name = extractMentions, unchecked_return_type = "Mentions")]
 pub fn extract_mentions(
-    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    text: JsString,
     #[wasm_bindgen(unchecked_optional_param_type = "MentionOptions | null")] options: Option<
         JsValue,
     >,
@@ -198,7 +201,7 @@ pub fn extract_mentions(
 /// Estimates the tokens of `text` (default method `calibrated`).
 #[wasm_bindgen(js_name = estimateTokens, unchecked_return_type = "number")]
 pub fn estimate_tokens_js(
-    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    text: JsString,
     #[wasm_bindgen(unchecked_optional_param_type = "TokenOptions | null")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     export("estimateTokens", || {
@@ -216,8 +219,8 @@ pub fn estimate_tokens_js(
 /// The change snippet the model would see for `before` → `after` (default `recommended`).
 #[wasm_bindgen(js_name = diffSnippet, unchecked_return_type = "string")]
 pub fn diff_snippet(
-    #[wasm_bindgen(unchecked_param_type = "string")] before: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] after: JsValue,
+    before: JsString,
+    after: JsString,
     #[wasm_bindgen(unchecked_optional_param_type = "DiffOptions | null")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     export("diffSnippet", || {
@@ -228,8 +231,8 @@ pub fn diff_snippet(
 /// Like `diffSnippet`, with how the snippet was made and why.
 #[wasm_bindgen(js_name = diffSnippetReport, unchecked_return_type = "SnippetReport")]
 pub fn diff_snippet_report(
-    #[wasm_bindgen(unchecked_param_type = "string")] before: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] after: JsValue,
+    before: JsString,
+    after: JsString,
     #[wasm_bindgen(unchecked_optional_param_type = "DiffOptions | null")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     export("diffSnippetReport", || {

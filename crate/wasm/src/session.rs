@@ -8,6 +8,7 @@ use context_assembly::scenario::{
 use context_assembly::search::{DEFAULT_LIMIT, MAX_LIMIT};
 use context_assembly::session::{Session, SessionConfig, SessionOptions};
 use context_assembly::Profile;
+use js_sys::{JsString, Number};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, Options, MAX_SAFE};
@@ -53,9 +54,9 @@ impl SessionJs {
     #[wasm_bindgen(js_name = writeFile)]
     pub fn write_file(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        path: JsString,
         #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] content: JsValue,
-        #[wasm_bindgen(js_name = mtimeMs, unchecked_param_type = "number")] mtime_ms: JsValue,
+        #[wasm_bindgen(js_name = mtimeMs)] mtime_ms: Number,
     ) -> Result<(), JsValue> {
         export("writeFile", || {
             let path = args::text("path", &path)?;
@@ -70,8 +71,8 @@ impl SessionJs {
     #[wasm_bindgen(js_name = deleteFile)]
     pub fn delete_file(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        path: JsString,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<(), JsValue> {
         export("deleteFile", || {
             let path = args::text("path", &path)?;
@@ -81,12 +82,11 @@ impl SessionJs {
     }
 
     /// Renames a file or directory, replacing a file at `to` (an editor's atomic save).
-    #[wasm_bindgen(js_name = rename)]
     pub fn rename(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] from: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] to: JsValue,
-        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        from: JsString,
+        to: JsString,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<(), JsValue> {
         export("rename", || {
             let from = args::text("from", &from)?;
@@ -97,11 +97,10 @@ impl SessionJs {
     }
 
     /// Creates a directory and its missing parents.
-    #[wasm_bindgen(js_name = mkdir)]
     pub fn mkdir(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        path: JsString,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<(), JsValue> {
         export("mkdir", || {
             let path = args::text("path", &path)?;
@@ -114,7 +113,7 @@ impl SessionJs {
     #[wasm_bindgen(js_name = setTransientError)]
     pub fn set_transient_error(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        path: JsString,
         #[wasm_bindgen(unchecked_param_type = "TransientErrorKind | null")] kind: JsValue,
     ) -> Result<(), JsValue> {
         export("setTransientError", || {
@@ -127,10 +126,7 @@ impl SessionJs {
 
     /// The entries of a directory, in byte order of their names.
     #[wasm_bindgen(js_name = listDir, unchecked_return_type = "DirEntry[]")]
-    pub fn list_dir(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    pub fn list_dir(&self, path: JsString) -> Result<JsValue, JsValue> {
         export("listDir", || {
             Ok(self.0.list_dir(&args::text("path", &path)?)?)
         })
@@ -142,7 +138,7 @@ impl SessionJs {
     #[wasm_bindgen(js_name = searchFiles, unchecked_return_type = "SearchResult")]
     pub fn search_files(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        query: JsString,
         #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         export("searchFiles", || {
@@ -155,32 +151,26 @@ impl SessionJs {
     }
 
     /// The kind, size and mtime of a file or directory.
-    #[wasm_bindgen(js_name = stat, unchecked_return_type = "Stat")]
-    pub fn stat(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "Stat")]
+    pub fn stat(&self, path: JsString) -> Result<JsValue, JsValue> {
         export("stat", || Ok(self.0.stat(&args::text("path", &path)?)?))
     }
 
     /// A file's text as an editor shows it, or `null` for a binary file.
     #[wasm_bindgen(js_name = readFileText, unchecked_return_type = "string | null")]
-    pub fn read_file_text(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    pub fn read_file_text(&self, path: JsString) -> Result<JsValue, JsValue> {
         export("readFileText", || {
             Ok(self.0.read_file_text(&args::text("path", &path)?)?)
         })
     }
 
     /// The agent's Read tool: a failed read is a result with `isError`, not a throw.
-    #[wasm_bindgen(js_name = read, unchecked_return_type = "ToolResult")]
+    #[wasm_bindgen(unchecked_return_type = "ToolResult")]
     pub fn read(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+        path: JsString,
         #[wasm_bindgen(unchecked_param_type = "ReadOptions | null | undefined")] options: JsValue,
-        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<JsValue, JsValue> {
         export("read", || {
             let path = args::text("path", &path)?;
@@ -194,13 +184,13 @@ impl SessionJs {
     }
 
     /// The agent's Edit tool: replaces `oldString` with `newString`.
-    #[wasm_bindgen(js_name = edit, unchecked_return_type = "ToolResult")]
+    #[wasm_bindgen(unchecked_return_type = "ToolResult")]
     pub fn edit(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-        #[wasm_bindgen(js_name = oldString, unchecked_param_type = "string")] old_string: JsValue,
-        #[wasm_bindgen(js_name = newString, unchecked_param_type = "string")] new_string: JsValue,
-        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        path: JsString,
+        #[wasm_bindgen(js_name = oldString)] old_string: JsString,
+        #[wasm_bindgen(js_name = newString)] new_string: JsString,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<JsValue, JsValue> {
         export("edit", || {
             let path = args::text("path", &path)?;
@@ -212,12 +202,12 @@ impl SessionJs {
     }
 
     /// The agent's Write tool: creates or overwrites a whole file.
-    #[wasm_bindgen(js_name = write, unchecked_return_type = "ToolResult")]
+    #[wasm_bindgen(unchecked_return_type = "ToolResult")]
     pub fn write(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue,
-        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        path: JsString,
+        content: JsString,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<JsValue, JsValue> {
         export("write", || {
             let path = args::text("path", &path)?;
@@ -228,11 +218,11 @@ impl SessionJs {
     }
 
     /// A human turn: the prompt's mentions, changed files and nested memory.
-    #[wasm_bindgen(js_name = submit, unchecked_return_type = "Turn")]
+    #[wasm_bindgen(unchecked_return_type = "Turn")]
     pub fn submit(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
-        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        prompt: JsString,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<JsValue, JsValue> {
         export("submit", || {
             let prompt = args::text("prompt", &prompt)?;
@@ -245,7 +235,7 @@ impl SessionJs {
     #[wasm_bindgen(js_name = toolRound, unchecked_return_type = "Turn")]
     pub fn tool_round(
         &mut self,
-        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<JsValue, JsValue> {
         export("toolRound", || {
             let at_ms = self.clock(&at_ms)?;
@@ -256,11 +246,11 @@ impl SessionJs {
     /// Applies one step written as in a scenario's `steps` (a prompt, the model's response
     /// with tool calls, tool results, an edit, a mode change, the IDE's state…) and returns
     /// its turn, with the request when the step sends one.
-    #[wasm_bindgen(js_name = step, unchecked_return_type = "Turn")]
+    #[wasm_bindgen(unchecked_return_type = "Turn")]
     pub fn step(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "ScenarioStep")] step: JsValue,
-        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<JsValue, JsValue> {
         export("step", || {
             let step = args::json("step", &step)?;
@@ -276,7 +266,7 @@ impl SessionJs {
     pub fn plan_compaction(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "CompactionOptions")] options: JsValue,
-        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<JsValue, JsValue> {
         export("planCompaction", || {
             let options = args::json_or_empty("options", &options)?;
@@ -298,7 +288,7 @@ impl SessionJs {
     pub fn apply_compaction(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "CompactionPlan")] plan: JsValue,
-        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
         #[wasm_bindgen(unchecked_param_type = "string | undefined")] summary: JsValue,
     ) -> Result<JsValue, JsValue> {
         export("applyCompaction", || {
@@ -317,7 +307,7 @@ impl SessionJs {
     #[wasm_bindgen(js_name = currentRequest, unchecked_return_type = "Request")]
     pub fn current_request(
         &mut self,
-        #[wasm_bindgen(js_name = atMs, unchecked_param_type = "number")] at_ms: JsValue,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<JsValue, JsValue> {
         export("currentRequest", || {
             let at_ms = self.clock(&at_ms)?;
