@@ -50,6 +50,12 @@ pub enum Error {
         /// What is wrong with it and what is allowed.
         reason: String,
     },
+    /// A compaction plan handed back that cannot be carried out: not one of the session's
+    /// latest plans, or not the plan as it was made.
+    UnusablePlan {
+        /// What is wrong with it and what to do instead.
+        reason: String,
+    },
 }
 
 impl fmt::Display for Error {
@@ -66,6 +72,7 @@ impl fmt::Display for Error {
             Error::InvalidPath { path, reason } => write!(f, "path {path:?}: {reason}"),
             Error::InvalidConfig { field, reason } => write!(f, "{field}: {reason}"),
             Error::FileSystem { message, .. } => f.write_str(message),
+            Error::UnusablePlan { reason } => f.write_str(reason),
         }
     }
 }

@@ -9,8 +9,8 @@ use context_assembly::search::MatchKind;
 use context_assembly::session::{ItemKind, PermissionMode, SummarySource};
 use context_assembly::vocabulary::{Category, Channel, Fate, PolicyId, Round, Trigger, Verdict};
 
-const DECLARATIONS: &str = include_str!("../wasm/src/session.rs");
-const SCENARIO_DECLARATIONS: &str = include_str!("../wasm/src/scenario.rs");
+/// The JS API's TypeScript declarations.
+const DECLARATIONS: &str = include_str!("../wasm/src/api.d.ts");
 
 /// The members of a union written `"a" | "b"` up to its end (`;` or `}` of one line).
 fn members(union: &str) -> Vec<String> {
@@ -81,7 +81,7 @@ fn the_typescript_unions_are_the_rust_enums() {
         names(Frequency::ALL, Frequency::as_str)
     );
     assert_eq!(
-        members_in(SCENARIO_DECLARATIONS, "PermissionModeName"),
+        members_in(DECLARATIONS, "PermissionModeName"),
         names(PermissionMode::ALL, PermissionMode::as_str)
     );
 }

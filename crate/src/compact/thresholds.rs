@@ -385,6 +385,10 @@ pub enum ThresholdFormula {
     Codex,
 }
 
+/// The output limit assumed when the host gives none: 32 000 tokens, above Claude Code's
+/// 20 000-token reserve, so the reserve is the whole 20 000.
+pub const DEFAULT_MAX_OUTPUT_TOKENS: u64 = 32_000;
+
 /// What a window's thresholds are computed from, whichever the formula.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WindowInput {

@@ -57,6 +57,7 @@
 mod hunks;
 mod intern;
 mod myers;
+mod report;
 mod snippet;
 
 use alloc::string::String;
@@ -64,6 +65,7 @@ use alloc::string::String;
 use hunks::{build_hunks, split_lines, Hunk};
 use intern::intern;
 use myers::{search, Outcome, Run, RunKind};
+pub use report::SnippetReport;
 
 /// Work the search may spend: about what jsdiff 8.0.4 completes within its 5 s timeout.
 ///

@@ -73,3 +73,25 @@ fn codex_takes_every_token_verbatim() {
         vec!["a.ts,", "a.ts", "@b", "e#L1", "f"]
     );
 }
+
+#[test]
+fn spans_in_utf16_are_where_javascript_finds_the_mentions() {
+    let utf16 = |text: &str, byte: usize| text[..byte].encode_utf16().count();
+    let text = "日本 @\"a b.md\" 😀 @srv:res://x @agent-日本 @é\\ f.md @x";
+    for rules in [MentionRules::claude_code(), MentionRules::recommended()] {
+        let bytes = extract_mentions(text, &rules);
+        let units = bytes.clone().in_utf16(text);
+        let spans = |m: &Mentions| -> Vec<core::ops::Range<usize>> {
+            (m.files.iter().map(|f| f.span.clone()))
+                .chain(m.mcp_resources.iter().map(|r| r.span.clone()))
+                .chain(m.agents.iter().map(|a| a.span.clone()))
+                .collect()
+        };
+        let expected: Vec<_> = spans(&bytes)
+            .into_iter()
+            .map(|s| utf16(text, s.start)..utf16(text, s.end))
+            .collect();
+        assert!(expected.len() >= 4);
+        assert_eq!(spans(&units), expected);
+    }
+}

@@ -6,6 +6,7 @@
 
 mod file_context;
 
+use alloc::format;
 use core::fmt;
 use core::str::FromStr;
 pub use file_context::FileContextRules;
@@ -15,7 +16,7 @@ use crate::codex::rules::CodexRules;
 use crate::compact::rules::CompactionRules;
 use crate::compact::thresholds::ThresholdFormula;
 use crate::deny::DenyRulesSwitches;
-use crate::diff::SnippetRules;
+use crate::diff::{diff_snippet, SnippetReport, SnippetRules};
 use crate::file_state::FileStateRules;
 use crate::memory::MemoryRules;
 use crate::mention::MentionRules;
@@ -34,7 +35,7 @@ use crate::Error;
 /// assert_eq!(ProfileName::ClaudeCode.as_str(), "claude-code");
 /// assert!("Codex".parse::<ProfileName>().is_err()); // names are case-sensitive
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum ProfileName {
@@ -42,7 +43,9 @@ pub enum ProfileName {
     ClaudeCode,
     /// OpenAI Codex CLI (spec/codex.md).
     Codex,
-    /// Our own: the originals' good ideas with their known defects fixed.
+    /// Our own: the originals' good ideas with their known defects fixed. The default
+    /// wherever a host names no profile.
+    #[default]
     Recommended,
 }
 
@@ -204,6 +207,27 @@ impl Profile {
             ProfileName::Recommended => Profile::recommended(),
         }
     }
+
+    /// The change snippet this profile sends for a file that went from `before` to `after`,
+    /// with why it is what it is; a profile without change snippets says that it never
+    /// sends one.
+    ///
+    /// ```
+    /// use context_assembly::Profile;
+    /// let report = Profile::claude_code().snippet_report("a\n", "b\n");
+    /// assert_eq!((report.text.as_str(), report.reason.as_str()), ("1\tb", "1 hunk with 8 lines of context"));
+    /// assert!(Profile::codex().snippet_report("a\n", "b\n").reason.contains("keeps no file state"));
+    /// ```
+    pub fn snippet_report(&self, before: &str, after: &str) -> SnippetReport {
+        match &self.change_snippets {
+            Some(rules) => SnippetReport::new(diff_snippet(before, after, rules), rules),
+            None => SnippetReport::never_sent(format!(
+                "the {} profile keeps no file state, so it never sends change snippets \
+                 (spec/codex.md §8.1, X2)",
+                self.name
+            )),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -216,6 +240,25 @@ mod tests {
             assert_eq!(name.as_str().parse::<ProfileName>(), Ok(name));
             assert_eq!(Profile::preset(name).name, name);
         }
+    }
+
+    #[test]
+    fn a_host_that_names_no_profile_gets_the_recommended_one() {
+        assert_eq!(ProfileName::default(), ProfileName::Recommended);
+    }
+
+    #[test]
+    fn a_profile_without_change_snippets_says_it_never_sends_one() {
+        let report = Profile::codex().snippet_report("a\n", "b\n");
+        assert_eq!(
+            (report.text.as_str(), report.hunks, report.work),
+            ("", 0, 0)
+        );
+        assert_eq!(
+            report.reason,
+            "the codex profile keeps no file state, so it never sends change snippets \
+             (spec/codex.md §8.1, X2)"
+        );
     }
 
     #[test]

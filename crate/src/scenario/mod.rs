@@ -20,6 +20,7 @@
 
 mod compare;
 mod parse;
+mod plan;
 mod preview;
 mod run;
 mod switches;
@@ -38,9 +39,11 @@ pub use compare::{
     compare_profiles, prices_for, provider_for, CompactionSeen, CompareStep, Comparison, ProfileRun,
 };
 pub use parse::{
-    parse_compaction_options, parse_scenario, parse_session_config, CONFIG_KEYS, FORMAT_VERSION,
-    MAX_INPUT_BYTES, MAX_STEPS, MAX_STRING_BYTES, ROOT_KEYS, STEP_KINDS,
+    parse_compaction_options, parse_compare_options, parse_profile_names, parse_scenario,
+    parse_session_config, CONFIG_KEYS, FORMAT_VERSION, MAX_INPUT_BYTES, MAX_STEPS,
+    MAX_STRING_BYTES, ROOT_KEYS, STEP_KINDS,
 };
+pub use plan::kept_plan_of;
 pub use preview::{compaction_preview, CompactionPreview};
 pub use run::{apply_step, replay_session, run_scenario, MAX_CLOCK_MS};
 pub use switches::{apply_switches, Switches, SECTIONS};

@@ -39,6 +39,10 @@ use score::{Haystack, Rows};
 /// Results shown at most by default (`FileSearchOptions.limit`).
 pub const DEFAULT_LIMIT: usize = 20;
 
+/// The largest `limit` a host may ask for: a popup never shows more, and the bound keeps
+/// one query's answer small.
+pub const MAX_LIMIT: usize = 10_000;
+
 /// Atoms matched at most; later ones are left out. Eight is more than anyone types in a
 /// popup, and bounds a keystroke over 50,000 paths to about eight single-character scans
 /// (under 0.1 s natively; `cargo bench -p context-assembly --bench engines -- search`).

@@ -87,6 +87,8 @@ pub(super) struct Conversation {
     pub(super) last_assistant_ms: Option<u64>,
     /// Compaction plans made so far (plans are numbered from 1).
     pub(super) plans_made: u64,
+    /// The latest plans, for [`super::Session::kept_plan`].
+    pub(super) kept_plans: super::compaction::KeptPlans,
     /// The memory tool's warning was given and no clearing followed yet.
     pub(super) memory_warning_given: bool,
     /// Failed auto-compactions in a row, since the human turn began or the session did

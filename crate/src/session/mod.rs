@@ -193,14 +193,17 @@ pub struct SessionOptions {
 /// One row of the read-file state, as a table shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct FileStateRow {
     /// The key: an absolute path.
     pub path: String,
     /// The stored timestamp (the file's mtime when read or written).
     pub timestamp: u64,
     /// The stored offset (Claude Code stores 1 for a full Read, Q25).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub offset: Option<u64>,
     /// The stored limit.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub limit: Option<u64>,
     /// UTF-8 bytes of the stored content.
     pub bytes: u64,

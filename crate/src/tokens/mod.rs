@@ -76,7 +76,7 @@ use crate::js::utf16_units;
 use crate::Error;
 
 /// A token-counting method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum TokenMethod {
@@ -84,7 +84,9 @@ pub enum TokenMethod {
     ClaudeCode,
     /// Codex CLI: `ceil(UTF-8 bytes / 4)` (spec/codex.md §3.5).
     Codex,
-    /// Content-aware, fitted against o200k_base (spec/strategies.md §16).
+    /// Content-aware, fitted against o200k_base (spec/strategies.md §16). The default
+    /// wherever a host names no method.
+    #[default]
     Calibrated,
 }
 
@@ -169,6 +171,11 @@ fn is_json_ext(ext: Option<&str>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_host_that_names_no_method_gets_the_calibrated_one() {
+        assert_eq!(TokenMethod::default(), TokenMethod::Calibrated);
+    }
 
     #[test]
     fn json_extensions_accept_a_leading_dot_only() {

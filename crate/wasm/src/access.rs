@@ -16,52 +16,9 @@
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use crate::BindingError;
+use crate::Failure;
 
-#[wasm_bindgen(inline_js = r#"
-const TypedArray = Object.getPrototypeOf(Uint8Array.prototype);
-const typedArrayTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStringTag).get;
-const typedArrayByteLength = Object.getOwnPropertyDescriptor(TypedArray, 'byteLength').get;
-const typedArraySet = TypedArray.set;
-const objectKeys = Object.keys;
-const arrayIsArray = Array.isArray;
-const jsonStringify = JSON.stringify;
-const stringNormalize = String.prototype.normalize;
-const stringIsWellFormed = String.prototype.isWellFormed;
-const ErrorClass = Error;
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const encoder = new TextEncoder();
-export function ownKeys(object) { return objectKeys(object); }
-export function field(object, key) { return object[key]; }
-export function isArray(value) { return arrayIsArray(value); }
-export function jsonText(value) { const text = jsonStringify(value); return text === undefined ? null : text; }
-export function uint8ByteLength(value) {
-  return typedArrayTag.call(value) === 'Uint8Array' ? typedArrayByteLength.call(value) : -1;
-}
-export function copyUint8(value, memory, at, length) {
-  typedArraySet.call(new Uint8Array(memory.buffer, at, length), value);
-}
-export function stringLength(value) { return typeof value === 'string' ? value.length : -1; }
-export function loneSurrogateAt(value) {
-  if (stringIsWellFormed !== undefined && stringIsWellFormed.call(value)) return -1;
-  const found = loneSurrogate.exec(value);
-  return found === null ? -1 : found.index;
-}
-export function toNfc(text) { return stringNormalize.call(text, 'NFC'); }
-export function encodeInto(value, memory, at, capacity) {
-  return encoder.encodeInto(value, new Uint8Array(memory.buffer, at, capacity)).written;
-}
-export function thrownMessage(thrown) {
-  try {
-    if (thrown instanceof ErrorClass && typeof thrown.message === 'string') return thrown.message;
-  } catch {}
-  try {
-    if (typeof thrown === 'string') return thrown;
-    return String(thrown);
-  } catch {}
-  return 'a value that cannot be shown';
-}
-"#)]
+#[wasm_bindgen(module = "/src/access.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = ownKeys)]
     fn own_keys_js(object: &JsValue) -> Result<Vec<JsValue>, JsValue>;
@@ -98,67 +55,53 @@ extern "C" {
 pub const MAX_TEXT_UNITS: usize = 32 * 1024 * 1024;
 
 /// What reading `what` threw, as the message of the `Error` the caller gets.
-fn threw(function: &str, what: &str, thrown: &JsValue) -> BindingError {
+fn threw(what: &str, thrown: &JsValue) -> Failure {
     let mut message = thrown_message_js(thrown);
     if message.chars().count() > 200 {
         message = message.chars().take(200).collect::<String>() + "…";
     }
-    BindingError(format!("{function}: reading {what} threw: {message}"))
+    Failure::new(format!("reading {what} threw: {message}"))
 }
 
 /// The own enumerable string keys of `object`.
-pub fn own_keys(function: &str, what: &str, object: &JsValue) -> Result<Vec<String>, BindingError> {
-    let keys = own_keys_js(object).map_err(|thrown| threw(function, what, &thrown))?;
+pub fn own_keys(what: &str, object: &JsValue) -> Result<Vec<String>, Failure> {
+    let keys = own_keys_js(object).map_err(|thrown| threw(what, &thrown))?;
     Ok(keys.iter().filter_map(JsValue::as_string).collect())
 }
 
 /// `object[key]`; a getter or trap that throws is an error, never the default.
-pub fn field(
-    function: &str,
-    what: &str,
-    object: &JsValue,
-    key: &str,
-) -> Result<JsValue, BindingError> {
-    field_js(object, key).map_err(|thrown| threw(function, what, &thrown))
+pub fn field(what: &str, object: &JsValue, key: &str) -> Result<JsValue, Failure> {
+    field_js(object, key).map_err(|thrown| threw(what, &thrown))
 }
 
 /// `Array.isArray(value)` (a revoked proxy throws).
-pub fn is_array(function: &str, what: &str, value: &JsValue) -> Result<bool, BindingError> {
-    is_array_js(value).map_err(|thrown| threw(function, what, &thrown))
+pub fn is_array(what: &str, value: &JsValue) -> Result<bool, Failure> {
+    is_array_js(value).map_err(|thrown| threw(what, &thrown))
 }
 
 /// `JSON.stringify(value)`; `None` for a value it leaves out (a function, a symbol).
-pub fn json_text(
-    function: &str,
-    what: &str,
-    value: &JsValue,
-) -> Result<Option<String>, BindingError> {
-    json_text_js(value).map_err(|thrown| threw(function, what, &thrown))
+pub fn json_text(what: &str, value: &JsValue) -> Result<Option<String>, Failure> {
+    json_text_js(value).map_err(|thrown| threw(what, &thrown))
 }
 
 /// The bytes of a genuine `Uint8Array` (a subclass counts, by its real bytes), or `None` for
 /// any other value. More than `limit` bytes is an error, and nothing is copied then.
-pub fn uint8_bytes(
-    function: &str,
-    what: &str,
-    value: &JsValue,
-    limit: usize,
-) -> Result<Option<Vec<u8>>, BindingError> {
-    let length = uint8_byte_length_js(value).map_err(|thrown| threw(function, what, &thrown))?;
+pub fn uint8_bytes(what: &str, value: &JsValue, limit: usize) -> Result<Option<Vec<u8>>, Failure> {
+    let length = uint8_byte_length_js(value).map_err(|thrown| threw(what, &thrown))?;
     if length < 0.0 {
         return Ok(None);
     }
     // A byte length is a whole number below 2^53: the conversion is exact.
     let length = length as usize;
     if length > limit {
-        return Err(BindingError(format!(
-            "{function}: {what} is {length} bytes; the limit is {limit} bytes"
+        return Err(Failure::new(format!(
+            "{what} is {length} bytes; the limit is {limit} bytes"
         )));
     }
     let mut bytes: Vec<u8> = Vec::with_capacity(length);
     let at = bytes.as_mut_ptr() as usize;
     copy_uint8_js(value, &wasm_bindgen::memory(), at, length)
-        .map_err(|thrown| threw(function, what, &thrown))?;
+        .map_err(|thrown| threw(what, &thrown))?;
     // SAFETY: `copyUint8` wrote exactly `length` bytes (the source's real byte length, which
     // the target view has too) at the start of the buffer's capacity of `length` bytes, and
     // nothing allocated between taking the pointer and the write.

@@ -1,122 +1,41 @@
 //! WebAssembly bindings of `context-assembly`: the only place wasm-bindgen appears.
 //!
-//! Every export has a camelCase `js_name`, takes and returns the precise TypeScript types
-//! declared in [`TYPESCRIPT`], and turns a core [`context_assembly::Error`] (or a bad
-//! argument) into a thrown JS `Error` through one adapter, [`BindingError`].
+//! Every export takes one path, [`export`]: its arguments are read ([`args`]), the core is
+//! called, and the core's value crosses back through one serialiser, [`to_js`]; any failure
+//! becomes a thrown JS `Error` that names the function. Paths need nothing here: the core
+//! puts every path it expands and every deny rule it compiles in NFC through the normaliser
+//! [`start`] registers, whichever entry point they came through. Offsets cross in UTF-16
+//! units, as JS indexes strings; only `extractMentions` returns any, converted by the core
+//! (`Mentions::in_utf16`). The TypeScript declarations of the whole API are `api.d.ts`;
+//! a parameter typed `JsString` or `Number` is so for its declaration only: wasm-bindgen
+//! checks nothing, [`args`] does.
 
 mod access;
-mod dto;
-mod options;
+mod args;
+mod mentions;
 mod scenario;
 mod session;
-mod utf16;
 
-use context_assembly::{compact, diff, mention, tokens, Profile};
+use context_assembly::compact::thresholds::{
+    compaction_thresholds, WindowInput, DEFAULT_MAX_OUTPUT_TOKENS,
+};
+use context_assembly::tokens::{estimate_tokens, TokenMethod};
+use context_assembly::{mention, Profile, ProfileName};
+use core::any::Any;
+
+use js_sys::JsString;
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::dto::{MentionsDto, SnippetReportDto};
-use crate::options::{string_argument, OptionsObject, ProfileOptions, TokenOptions, MAX_SAFE};
+use crate::args::{Options, MAX_SAFE};
 
 #[wasm_bindgen(typescript_custom_section)]
-const TYPESCRIPT: &str = r#"
-/** A preset profile. */
-export type ProfileName = "claude-code" | "codex" | "recommended";
-/** A token-counting method. */
-export type TokenMethod = "claude-code" | "codex" | "calibrated";
-
-/** A file mention. `start`/`end`: UTF-16 offsets of the whole mention (from `@`, quotes included). */
-export interface FileMention {
-  raw: string;
-  path: string;
-  lineStart?: number;
-  lineEnd?: number;
-  fragment?: string;
-  quoted: boolean;
-  start: number;
-  end: number;
-  /** Why the mention cannot be used as written (recommended profile only), e.g. a reversed range. */
-  problem?: string;
-}
-/** An MCP resource mention, `@server:uri`. */
-export interface McpMention { raw: string; server: string; uri: string; start: number; end: number }
-/** An agent mention, `@agent-name` or `@"name (agent)"`. */
-export interface AgentMention { raw: string; agentType: string; start: number; end: number }
-/** Every mention found in a text. */
-export interface Mentions { files: FileMention[]; mcpResources: McpMention[]; agents: AgentMention[] }
-
-export interface MentionOptions { profile?: ProfileName }
-export interface TokenOptions { method?: TokenMethod; ext?: string }
-export interface DiffOptions { profile?: ProfileName }
-
-/** The options of `compactionThresholds`. */
-export interface ThresholdOptions {
-  /** Whose formula: claude-code and recommended use Claude Code's, codex Codex's (default recommended). */
-  profile?: ProfileName;
-  /** The model's context window in tokens. */
-  contextWindow: number;
-  /** The model's output limit; Claude Code reserves up to 20000 of it (default 32000). */
-  maxOutputTokens?: number;
-  /** Claude Code's CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, 1–100: it can only lower the threshold. */
-  autocompactPctOverride?: number;
-  /** Codex's model_auto_compact_token_limit: capped at 90 % of the window (X8). */
-  autoCompactTokenLimit?: number;
-}
-/** A window's thresholds in tokens; Codex has no warning, error or blocking level (absent). */
-export interface WindowThresholds { effectiveWindow: number; autocompact: number; warning?: number; error?: number; blocking?: number }
-
-/** A change snippet and how it was made. */
-export interface SnippetReport {
-  /** The snippet the model would see; "" when there is nothing to show. */
-  text: string;
-  /** Hunks in the snippet. */
-  hunks: number;
-  /** The count the truncation marker shows, when the snippet was cut. */
-  truncatedLines?: number;
-  /** Units of diff work spent (deterministic; the budget stands in for a timeout). */
-  work: number;
-  /** The work budget ran out before the diff finished. */
-  budgetExhausted: boolean;
-  /** Why the snippet is what it is, in one sentence. */
-  reason: string;
-}
-"#;
+const TYPESCRIPT: &str = include_str!("api.d.ts");
 
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_namespace = console, js_name = error)]
     fn console_error(message: &str);
-
-    /// The `Mentions` TypeScript interface.
-    #[wasm_bindgen(typescript_type = "Mentions")]
-    pub type MentionsJs;
-
-    /// The `SnippetReport` TypeScript interface.
-    #[wasm_bindgen(typescript_type = "SnippetReport")]
-    pub type SnippetReportJs;
-
-    /// The `MentionOptions` TypeScript interface.
-    #[wasm_bindgen(typescript_type = "MentionOptions")]
-    pub type MentionOptionsJs;
-
-    /// The `TokenOptions` TypeScript interface.
-    #[wasm_bindgen(typescript_type = "TokenOptions")]
-    pub type TokenOptionsJs;
-
-    /// The `DiffOptions` TypeScript interface.
-    #[wasm_bindgen(typescript_type = "DiffOptions")]
-    pub type DiffOptionsJs;
-
-    /// The `ThresholdOptions` TypeScript interface.
-    #[wasm_bindgen(typescript_type = "ThresholdOptions")]
-    pub type ThresholdOptionsJs;
-
-    /// The `WindowThresholds` TypeScript interface.
-    #[wasm_bindgen(typescript_type = "WindowThresholds")]
-    pub type WindowThresholdsJs;
-
-    /// A `ProfileName[]`.
-    #[wasm_bindgen(typescript_type = "ProfileName[]")]
-    pub type ProfileNamesJs;
 }
 
 /// Registers the engine's NFC normaliser for paths and rules, and installs the panic hook.
@@ -132,22 +51,56 @@ fn start() {
     }));
 }
 
-/// The one adapter from any failure to a thrown JS `Error`.
-struct BindingError(String);
+/// Why an export failed: the message of the JS `Error` it throws.
+pub struct Failure {
+    message: String,
+    /// The message names its place from the function's own argument already (`step.prompt:
+    /// …`), so the function's name is not put in front.
+    placed: bool,
+}
 
-impl From<context_assembly::Error> for BindingError {
+impl Failure {
+    fn new(message: String) -> Failure {
+        Failure {
+            message,
+            placed: false,
+        }
+    }
+
+    /// A core error that names its place from the function's argument.
+    fn placed(error: context_assembly::Error) -> Failure {
+        Failure {
+            message: error.to_string(),
+            placed: true,
+        }
+    }
+
+    /// The JS `Error` that `function` throws.
+    fn thrown(self, function: &str) -> JsValue {
+        let message = match self.placed {
+            true => self.message,
+            false => format!("{function}: {}", self.message),
+        };
+        js_sys::Error::new(&message).into()
+    }
+}
+
+impl From<context_assembly::Error> for Failure {
     fn from(error: context_assembly::Error) -> Self {
-        BindingError(error.to_string())
+        Failure::new(error.to_string())
     }
 }
 
-impl From<BindingError> for JsValue {
-    fn from(error: BindingError) -> JsValue {
-        js_sys::Error::new(&error.0).into()
-    }
+/// The one path of every export: `body` reads the arguments and calls the core, its value
+/// crosses through [`to_js`], and a failure becomes a JS `Error` that names `function`.
+fn export<T: Serialize + 'static>(
+    function: &str,
+    body: impl FnOnce() -> Result<T, Failure>,
+) -> Result<JsValue, JsValue> {
+    body()
+        .and_then(|value| to_js(&value))
+        .map_err(|failure| failure.thrown(function))
 }
-
-type JsResult<T> = Result<T, BindingError>;
 
 /// The longest JSON text that crosses: V8's longest string, `2^29 - 24` UTF-16 units (a
 /// UTF-8 byte never makes more than one unit).
@@ -155,38 +108,51 @@ const MAX_RESULT_JSON: usize = (1 << 29) - 24;
 
 /// Crosses the boundary once: a JSON string parsed by the engine's own `JSON.parse` is
 /// several times faster than building each object field by field through the boundary. A
-/// result too large for a JS string is an error, never `null`.
-fn to_js<T: serde::Serialize>(value: &T) -> JsResult<JsValue> {
+/// result too large for a JS string is an error, never `null`. A string or a number crosses
+/// as it is: escaped and parsed again it would cost ten times as much (a 1 MB file's text:
+/// 20 ms instead of 2).
+fn to_js<T: Serialize + 'static>(value: &T) -> Result<JsValue, Failure> {
+    let plain: &dyn Any = value;
+    if plain.is::<()>() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    if let Some(text) = plain.downcast_ref::<String>() {
+        return Ok(JsValue::from_str(text));
+    }
+    if let Some(text) = plain.downcast_ref::<Option<String>>() {
+        return Ok(text.as_deref().map_or(JsValue::NULL, JsValue::from_str));
+    }
+    if let Some(&count) = plain.downcast_ref::<u64>() {
+        // Counts stay far below 2^53, where every whole number is exact.
+        return Ok(JsValue::from_f64(count as f64));
+    }
     let json = serde_json::to_string(value).map_err(|error| {
-        BindingError(format!("the result could not be written as JSON: {error}"))
+        Failure::new(format!("the result could not be written as JSON: {error}"))
     })?;
     if json.len() > MAX_RESULT_JSON {
-        return Err(BindingError(format!(
+        return Err(Failure::new(format!(
             "the result is {} bytes of JSON, more than a JavaScript string holds \
              ({MAX_RESULT_JSON}): ask for less at once",
             json.len()
         )));
     }
     js_sys::JSON::parse(&json)
-        .map_err(|_| BindingError("the result's JSON could not be parsed back".into()))
+        .map_err(|_| Failure::new("the result's JSON could not be parsed back".into()))
 }
 
 /// The names of the preset profiles.
-#[wasm_bindgen(js_name = profileNames)]
-pub fn profile_names() -> Result<ProfileNamesJs, JsValue> {
-    let names: Vec<&str> = context_assembly::ProfileName::ALL
-        .iter()
-        .map(|name| name.as_str())
-        .collect();
-    Ok(to_js(&names)?.unchecked_into())
+#[wasm_bindgen(js_name = profileNames, unchecked_return_type = "ProfileName[]")]
+pub fn profile_names() -> Result<JsValue, JsValue> {
+    export("profileNames", || Ok(ProfileName::ALL))
 }
 
 /// The compaction thresholds of a context window under a profile's formula (spec
 /// claude-code.md §9.1, codex.md §4.1).
-#[wasm_bindgen(js_name = compactionThresholds)]
-pub fn compaction_thresholds(options: ThresholdOptionsJs) -> Result<WindowThresholdsJs, JsValue> {
-    const FUNCTION: &str = "compactionThresholds";
-    let run = || -> JsResult<WindowThresholdsJs> {
+#[wasm_bindgen(js_name = compactionThresholds, unchecked_return_type = "WindowThresholds")]
+pub fn compaction_thresholds_js(
+    #[wasm_bindgen(unchecked_param_type = "ThresholdOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    export("compactionThresholds", || {
         let allowed = [
             "profile",
             "contextWindow",
@@ -194,104 +160,94 @@ pub fn compaction_thresholds(options: ThresholdOptionsJs) -> Result<WindowThresh
             "autocompactPctOverride",
             "autoCompactTokenLimit",
         ];
-        let options = OptionsObject::parse(FUNCTION, Some(JsValue::from(options)), &allowed)?;
-        let profile = Profile::preset(options.profile()?);
-        let whole = |key: &str, min: f64| -> JsResult<Option<u64>> {
-            // Whole numbers up to 2^53 convert exactly.
-            Ok(options.integer(key, min, MAX_SAFE)?.map(|n| n as u64))
-        };
-        let context_window = whole("contextWindow", 1.0)?.ok_or_else(|| {
-            BindingError(format!(
-                "{FUNCTION}: option `contextWindow` is required: the model's context window in tokens"
-            ))
+        let options = Options::parse(&options, &allowed)?;
+        let profile = Profile::preset(options.name("profile")?);
+        let context_window = options.integer("contextWindow", 1.0, MAX_SAFE)?;
+        let context_window = context_window.ok_or_else(|| {
+            Failure::new(
+                "option `contextWindow` is required: the model's context window in tokens".into(),
+            )
         })?;
-        let percent = options.integer("autocompactPctOverride", 1.0, 100.0)?;
-        let input = compact::thresholds::WindowInput {
+        let autocompact_pct_override = options.integer("autocompactPctOverride", 1.0, 100.0)?;
+        let input = WindowInput {
             context_window,
-            max_output_tokens: whole("maxOutputTokens", 0.0)?.unwrap_or(32_000),
-            autocompact_pct_override: percent.map(|n| n as u64),
-            auto_compact_token_limit: whole("autoCompactTokenLimit", 0.0)?,
+            max_output_tokens: options
+                .integer("maxOutputTokens", 0.0, MAX_SAFE)?
+                .unwrap_or(DEFAULT_MAX_OUTPUT_TOKENS),
+            autocompact_pct_override,
+            auto_compact_token_limit: options.integer("autoCompactTokenLimit", 0.0, MAX_SAFE)?,
         };
-        let thresholds = compact::thresholds::compaction_thresholds(profile.thresholds, &input);
-        Ok(to_js(&thresholds)?.unchecked_into())
-    };
-    run().map_err(JsValue::from)
+        Ok(compaction_thresholds(profile.thresholds, &input))
+    })
 }
 
 /// Finds the @-mentions in `text` under a profile's grammar (default `recommended`).
-#[wasm_bindgen(js_name = extractMentions)]
+#[wasm_bindgen(js_name = extractMentions, unchecked_return_type = "Mentions")]
 pub fn extract_mentions(
-    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    options: Option<MentionOptionsJs>,
-) -> Result<MentionsJs, JsValue> {
-    let run = || -> JsResult<MentionsJs> {
-        let text = string_argument("extractMentions", "text", &text)?;
-        let options = ProfileOptions::parse("extractMentions", options.map(JsValue::from))?;
-        let profile = Profile::preset(options.profile);
+    text: JsString,
+    #[wasm_bindgen(unchecked_optional_param_type = "MentionOptions | null")] options: Option<
+        JsValue,
+    >,
+) -> Result<JsValue, JsValue> {
+    export("extractMentions", || {
+        let text = args::text("text", &text)?;
+        let options = Options::parse(&options.unwrap_or_default(), &["profile"])?;
+        let profile = Profile::preset(options.name("profile")?);
         let mentions = mention::extract_mentions(&text, &profile.mentions);
-        Ok(to_js(&MentionsDto::new(&text, &mentions))?.unchecked_into())
-    };
-    run().map_err(JsValue::from)
+        Ok(mentions::MentionsJsShape(mentions.in_utf16(&text)))
+    })
 }
 
 /// Estimates the tokens of `text` (default method `calibrated`).
-#[wasm_bindgen(js_name = estimateTokens)]
-pub fn estimate_tokens(
-    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    options: Option<TokenOptionsJs>,
-) -> Result<f64, JsValue> {
-    let run = || -> JsResult<f64> {
-        let text = string_argument("estimateTokens", "text", &text)?;
-        let options = TokenOptions::parse("estimateTokens", options.map(JsValue::from))?;
-        let count = tokens::estimate_tokens(&text, options.method, options.ext.as_deref());
-        // Counts of any text a JS string can hold stay far below 2^53.
-        Ok(count as f64)
-    };
-    run().map_err(JsValue::from)
+#[wasm_bindgen(js_name = estimateTokens, unchecked_return_type = "number")]
+pub fn estimate_tokens_js(
+    text: JsString,
+    #[wasm_bindgen(unchecked_optional_param_type = "TokenOptions | null")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    export("estimateTokens", || {
+        let text = args::text("text", &text)?;
+        let options = Options::parse(&options.unwrap_or_default(), &["method", "ext"])?;
+        let method: TokenMethod = options.name("method")?;
+        Ok(estimate_tokens(
+            &text,
+            method,
+            options.string("ext")?.as_deref(),
+        ))
+    })
 }
 
 /// The change snippet the model would see for `before` → `after` (default `recommended`).
-#[wasm_bindgen(js_name = diffSnippet)]
+#[wasm_bindgen(js_name = diffSnippet, unchecked_return_type = "string")]
 pub fn diff_snippet(
-    #[wasm_bindgen(unchecked_param_type = "string")] before: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] after: JsValue,
-    options: Option<DiffOptionsJs>,
-) -> Result<String, JsValue> {
-    snippet_report("diffSnippet", before, after, options.map(JsValue::from))
-        .map(|report| report.text)
-        .map_err(JsValue::from)
+    before: JsString,
+    after: JsString,
+    #[wasm_bindgen(unchecked_optional_param_type = "DiffOptions | null")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    export("diffSnippet", || {
+        Ok(snippet_report(&before, &after, options)?.text)
+    })
 }
 
 /// Like `diffSnippet`, with how the snippet was made and why.
-#[wasm_bindgen(js_name = diffSnippetReport)]
+#[wasm_bindgen(js_name = diffSnippetReport, unchecked_return_type = "SnippetReport")]
 pub fn diff_snippet_report(
-    #[wasm_bindgen(unchecked_param_type = "string")] before: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] after: JsValue,
-    options: Option<DiffOptionsJs>,
-) -> Result<SnippetReportJs, JsValue> {
-    snippet_report(
-        "diffSnippetReport",
-        before,
-        after,
-        options.map(JsValue::from),
-    )
-    .and_then(|report| to_js(&report))
-    .map(JsCast::unchecked_into)
-    .map_err(JsValue::from)
+    before: JsString,
+    after: JsString,
+    #[wasm_bindgen(unchecked_optional_param_type = "DiffOptions | null")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    export("diffSnippetReport", || {
+        snippet_report(&before, &after, options)
+    })
 }
 
 fn snippet_report(
-    function: &str,
-    before: JsValue,
-    after: JsValue,
+    before: &JsValue,
+    after: &JsValue,
     options: Option<JsValue>,
-) -> JsResult<SnippetReportDto> {
-    let before = string_argument(function, "before", &before)?;
-    let after = string_argument(function, "after", &after)?;
-    let options = ProfileOptions::parse(function, options)?;
-    let profile = Profile::preset(options.profile);
-    Ok(match &profile.change_snippets {
-        Some(rules) => SnippetReportDto::new(&diff::diff_snippet(&before, &after, rules), rules),
-        None => SnippetReportDto::not_tracked(profile.name),
-    })
+) -> Result<context_assembly::diff::SnippetReport, Failure> {
+    let before = args::text("before", before)?;
+    let after = args::text("after", after)?;
+    let options = Options::parse(&options.unwrap_or_default(), &["profile"])?;
+    let profile = Profile::preset(options.name("profile")?);
+    Ok(profile.snippet_report(&before, &after))
 }

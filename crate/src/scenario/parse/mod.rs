@@ -12,6 +12,7 @@
 //! `web/scenarios/scenario.schema.json`.
 
 mod compaction;
+mod compare;
 mod config;
 mod json;
 mod path;
@@ -26,6 +27,7 @@ use alloc::vec::Vec;
 use super::{InitialFile, Scenario};
 use crate::{Error, ProfileName};
 pub use compaction::parse_compaction_options;
+pub use compare::{parse_compare_options, parse_profile_names};
 use json::check_tree;
 pub(crate) use json::{parse_json, Json};
 use path::{Path, Quoted};

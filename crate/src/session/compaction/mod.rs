@@ -22,6 +22,7 @@
 mod auto;
 mod cheap;
 mod codex;
+mod kept;
 mod options;
 mod report;
 mod restore;
@@ -32,6 +33,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+pub(super) use kept::KeptPlans;
+pub use kept::KEPT_PLANS;
 pub use options::{CompactionOptions, Policy, PolicyId, Trigger};
 pub use report::{
     Cleared, CodexItemKind, CompactionPlan, CompactionReport, Dropped, Fate, ItemKind,
@@ -46,8 +49,15 @@ use crate::vocabulary::Decision;
 use crate::Error;
 
 impl Session {
-    /// What `options` would do now. Planning changes nothing.
+    /// What `options` would do now. Planning changes nothing but the kept plans
+    /// ([`Session::kept_plan`]).
     pub fn plan_compaction(&mut self, options: CompactionOptions, at_ms: u64) -> CompactionPlan {
+        let plan = self.new_plan(options, at_ms);
+        self.conversation.kept_plans.keep(plan.clone());
+        plan
+    }
+
+    fn new_plan(&mut self, options: CompactionOptions, at_ms: u64) -> CompactionPlan {
         let tokens_before = self.peek_request(at_ms).tokens.total;
         self.conversation.plans_made += 1;
         let mut plan = CompactionPlan {

@@ -1,0 +1,300 @@
+/** A preset profile. */
+export type ProfileName = "claude-code" | "codex" | "recommended";
+/** A token-counting method. */
+export type TokenMethod = "claude-code" | "codex" | "calibrated";
+
+/** A file mention. `start`/`end`: UTF-16 offsets of the whole mention (from `@`, quotes included). */
+export interface FileMention {
+  raw: string;
+  path: string;
+  lineStart?: number;
+  lineEnd?: number;
+  fragment?: string;
+  quoted: boolean;
+  start: number;
+  end: number;
+  /** Why the mention cannot be used as written (recommended profile only), e.g. a reversed range. */
+  problem?: string;
+}
+/** An MCP resource mention, `@server:uri`. */
+export interface McpMention { raw: string; server: string; uri: string; start: number; end: number }
+/** An agent mention, `@agent-name` or `@"name (agent)"`. */
+export interface AgentMention { raw: string; agentType: string; start: number; end: number }
+/** Every mention found in a text. */
+export interface Mentions { files: FileMention[]; mcpResources: McpMention[]; agents: AgentMention[] }
+
+export interface MentionOptions { profile?: ProfileName }
+export interface TokenOptions { method?: TokenMethod; ext?: string }
+export interface DiffOptions { profile?: ProfileName }
+
+/** The options of `compactionThresholds`. */
+export interface ThresholdOptions {
+  /** Whose formula: claude-code and recommended use Claude Code's, codex Codex's (default recommended). */
+  profile?: ProfileName;
+  /** The model's context window in tokens. */
+  contextWindow: number;
+  /** The model's output limit; Claude Code reserves up to 20000 of it (default 32000). */
+  maxOutputTokens?: number;
+  /** Claude Code's CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, 1–100: it can only lower the threshold. */
+  autocompactPctOverride?: number;
+  /** Codex's model_auto_compact_token_limit: capped at 90 % of the window (X8). */
+  autoCompactTokenLimit?: number;
+}
+/** A window's thresholds in tokens; Codex has no warning, error or blocking level (absent). */
+export interface WindowThresholds { effectiveWindow: number; autocompact: number; warning?: number; error?: number; blocking?: number }
+
+/** A change snippet and how it was made. */
+export interface SnippetReport {
+  /** The snippet the model would see; "" when there is nothing to show. */
+  text: string;
+  /** Hunks in the snippet. */
+  hunks: number;
+  /** The count the truncation marker shows, when the snippet was cut. */
+  truncatedLines?: number;
+  /** Units of diff work spent (deterministic; the budget stands in for a timeout). */
+  work: number;
+  /** The work budget ran out before the diff finished. */
+  budgetExhausted: boolean;
+  /** Why the snippet is what it is, in one sentence. */
+  reason: string;
+}
+
+/** A JSON value, as tool inputs and schemas are given. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+/** One block of an assistant step. */
+export type AssistantStepBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string }
+  | { type: "tool_use"; name: string; input: { [key: string]: Json }; id?: string; output?: string; approval?: { approved: boolean; feedback?: string } };
+/** An IDE selection; `lineStart` as the IDE reports it (probably 0-based, Q52). */
+export interface ScenarioSelection { path: string; lineStart: number; lineCount: number; endsAtLineStart?: boolean; text: string }
+/** One diagnostic; `line` and `column` 0-based. */
+export interface ScenarioDiagnostic { severity: "error" | "warning" | "info" | "hint"; line: number; column: number; message: string; code?: string; source?: string }
+/** A permission mode. */
+export type PermissionModeName = "default" | "acceptEdits" | "plan" | "auto" | "bypassPermissions";
+/** One step of a scenario (see web/scenarios/FORMAT.md). */
+export type ScenarioStep =
+  | { kind: "user"; prompt: string; memories?: string[] }
+  | { kind: "assistant"; blocks: AssistantStepBlock[] }
+  | { kind: "toolResults"; results: { toolUseId: string; content: string; isError?: boolean }[] }
+  | { kind: "writeFile"; path: string; content: string }
+  | { kind: "deleteFile"; path: string }
+  | { kind: "rename"; from: string; to: string }
+  | { kind: "touch"; path: string }
+  | { kind: "setMode"; mode: PermissionModeName }
+  | { kind: "ide"; selection?: ScenarioSelection | null; openedFile?: string | null }
+  | { kind: "diagnostics"; files: { path: string; items: ScenarioDiagnostic[] }[] }
+  | { kind: "advanceTime"; ms: number }
+  | { kind: "registry"; skills?: { name: string; description: string }[]; agents?: string[]; mcpServers?: { name: string; instructions?: string }[]; deferredTools?: string[] }
+  | { kind: "queueCommand"; prompt: string }
+  | { kind: "criticalReminder"; text: string | null }
+  | { kind: "usage"; spentUsdCents?: number; outputTokens?: number }
+  | { kind: "taskStatus"; taskId: string; description: string; status: "running" | "killed" }
+  | ({ kind: "compact"; summary?: string } & CompactionOptions)
+  | { kind: "turnSettings"; model?: string; modelInstructions?: string; approvalPolicy?: "never" | "unless-trusted" | "on-failure" | "on-request"; sandboxMode?: "read-only" | "workspace-write" | "danger-full-access"; networkAccess?: boolean; personality?: string | null; collaborationMode?: string | null; developerInstructions?: string | null; shell?: string; timezone?: string };
+/** A scenario: initial files and configuration, then steps (web/scenarios/scenario.schema.json). */
+export interface ScenarioInput {
+  name?: string;
+  description?: string;
+  profile?: ProfileName;
+  /** Quirk switches changed from the preset, `"section.field": bool`. */
+  switches?: { [name: string]: boolean };
+  cwd?: string;
+  home?: string;
+  startMs?: number;
+  stepMs?: number;
+  config?: { [key: string]: Json };
+  files?: { [path: string]: string } | { path: string; content: string }[];
+  steps: ScenarioStep[];
+}
+/** One replayed step: the step as given, the clock, the mode after it, and what it produced. */
+export interface StepTrace { input: ScenarioStep; atMs: number; mode: PermissionModeName; turn: Turn }
+/** A price table in micro-dollars per million tokens. */
+export interface PriceTableInput { inputPerMTok: number; cachedInputPerMTok: number; cacheWrite5mPerMTok: number; cacheWrite1hPerMTok: number; outputPerMTok: number }
+/** The options of `compareProfiles`. */
+export interface CompareOptions { prices?: { [profile: string]: PriceTableInput } }
+/** The input tokens of requests split by how the provider's prompt cache charges them; `cached + written + uncached = sent`. */
+export interface StepCost { sent: number; cached: number; written: number; uncached: number; output: number; costMicroUsd: number }
+/** What a profile can still see after a compaction. */
+export interface CompactionSeen { policy: PolicyId; tokensBefore: number; tokensAfter: number; files: string[]; instructions: string[]; recentMessages: number }
+/** One request of one profile. */
+export interface CompareStep extends StepCost { step: number; atMs: number; attachments: number; compacted?: CompactionSeen }
+/** Each profile's requests and totals. */
+export type Comparison = { [profile: string]: { steps: CompareStep[]; totals: StepCost } };
+/** A replayed scenario. A step's `turn.request` is built when it is read (the trace holds each message once), so read it where it is needed rather than copying every step's. */
+export interface Trace { steps: StepTrace[] }
+
+/** What a session knows besides its files; every field may be left out. */
+export interface SessionConfig {
+  /** `permissions.deny` rule texts, e.g. `"Read(./.env)"`. */
+  deny?: string[];
+  /** Resources of the connected MCP servers, for `@server:uri` mentions. */
+  mcpResources?: McpResourceConfig[];
+  /** Known agent types, for `@agent-…` mentions. */
+  agents?: string[];
+  /** Directories outside `cwd` the agent may read. */
+  additionalDirectories?: string[];
+  /** Tool definitions; absent or empty: the built-in set. `deferred` tools are only announced by name. */
+  tools?: { name: string; description: string; inputSchema: { [key: string]: Json }; deferred?: boolean }[];
+  /** Names of tools loaded on demand (announced by `deferred_tools_delta`). */
+  deferredTools?: string[];
+  /** Skills the Skill tool can run (listed by `skill_listing`). */
+  skills?: { name: string; description: string }[];
+  /** Connected MCP servers and their instructions (`mcp_instructions_delta`). */
+  mcpServers?: { name: string; instructions?: string }[];
+  /** The model's context window in tokens (default 200000). */
+  contextWindow?: number;
+  /** Tokens reserved for output: the effective window is the window minus this (default 20000). */
+  outputReserve?: number;
+  /** The system prompt's static part; absent: the built-in one. */
+  systemPrompt?: string;
+  platform?: "linux" | "darwin" | "win32";
+  /** `git status` at the start; null: not a repository. */
+  gitStatus?: string | null;
+  /** The local time zone's offset from UTC in minutes (dates are local). */
+  utcOffsetMinutes?: number;
+  outputStyle?: string;
+  /** Send `token_usage` reminders (CLAUDE_CODE_ENABLE_TOKEN_USAGE_ATTACHMENT). */
+  tokenUsageReminder?: boolean;
+  budgetUsdCents?: number;
+  outputTokenBudget?: number;
+  /** CLAUDE_CODE_DISABLE_ATTACHMENTS: only queued commands are attached. */
+  disableAttachments?: boolean;
+  autoModeAvailable?: boolean;
+  compactionReminders?: boolean;
+  interviewMode?: boolean;
+  /** The plan file; absent: `~/.claude/plans/plan.md`. */
+  planFile?: string;
+  /** The auto-memory directory relevant memories come from. */
+  memoryDir?: string;
+  /** Where the host keeps the full transcript; a compaction's summary message points to it. */
+  transcriptPath?: string;
+  permissionMode?: PermissionModeName;
+}
+/** One resource of a connected MCP server. */
+export interface McpResourceConfig { server: string; uri: string; name?: string; description?: string; text?: string }
+/** The options of `new Session`. `cwd` and `home` are absolute paths. */
+export interface SessionOptions { profile?: ProfileName; cwd: string; home?: string; config?: SessionConfig }
+/** A simulated transient failure: a permission hiccup or an editor's atomic-save window. */
+export type TransientErrorKind = "EACCES" | "EBUSY";
+/** One entry of a directory listing. */
+export interface DirEntry { name: string; kind: "file" | "directory" }
+/** What `stat` reports; `size` is 0 for a directory. */
+export interface Stat { kind: "file" | "directory"; size: number; mtimeMs: number }
+/** The Read tool's range: `offset` is the first line (1-based), `limit` the number of lines. */
+export interface ReadOptions { offset?: number; limit?: number }
+/** What a tool call returns to the model. */
+export interface ToolResult { isError: boolean; content: string }
+/** How often a kind of attachment is produced. */
+export type Frequency = "throttled" | "delta" | "first-then-incremental" | "event" | "prefetch";
+/** Something added to the model's context, rendered as the model sees it ("" for kinds that render to nothing). */
+export interface Attachment { kind: string; frequency: Frequency; path?: string; tokens: number; text: string; payloadUnits?: number }
+/** What a decision concluded. */
+export type Verdict = "included" | "truncated" | "silent" | "denied" | "too-large" | "already-in-context" | "unchanged" | "evicted" | "skipped" | "not-found" | "failed" | "throttled" | "over-budget" | "excluded" | "cleared" | "masked" | "dropped" | "replaced" | "not-applied" | "needed" | "kept" | "moved";
+/** Something considered, with what was decided and why (denied, too large, unchanged…). */
+export interface Decision { subject: string; verdict: Verdict; reason: string; detail?: string }
+/** Which kind of round a step was. */
+export type Round = "human-turn" | "tool-round" | "end-of-turn" | "awaiting-tool-results" | "compaction" | "event";
+/** The result of one tool call. */
+export interface ToolResultBlock { toolUseId: string; content: string; isError: boolean }
+/** What a block's tokens are spent on: the segments of the context meter. */
+export type Category = "system" | "tools" | "memory" | "attachments" | "conversation";
+/** One content block of a request. */
+export interface Block {
+  type: "text" | "thinking" | "tool_use" | "tool_result" | "tool_definition";
+  /** What produced it: "prompt", "assistant", "tool", "interruption" (the user stopped the turn), "user_context", "system_static", "environment", a tool's name, or an attachment kind. */
+  source: string;
+  /** The channel it travels in. */
+  channel: "system" | "tools" | "userContext" | "messages";
+  category: Category;
+  /** An attachment's frequency class. */
+  frequency?: Frequency;
+  text: string;
+  /** Tokens under the profile's counter; for a block with parts, their sum. */
+  tokens: number;
+  /** Tokens of the images or documents the block carries besides its text (included in `tokens`). */
+  mediaTokens?: number;
+  /** The text is a `<system-reminder>`. */
+  reminder: boolean;
+  /** The prompt cache's boundary lies before this block. */
+  cacheBoundary?: boolean;
+  toolUseId?: string;
+  isError?: boolean;
+  /** A tool result with attachments folded into it (Q50): the output, then each attachment. */
+  parts?: Block[];
+}
+/** A message of the request (`developer`: the harness's instructions in a Codex request). */
+export interface RequestMessage { role: "developer" | "user" | "assistant"; content: Block[] }
+/** Tokens per channel; they sum to `total`. */
+export interface ByChannel { system: number; tools: number; userContext: number; messages: number }
+/** Tokens per category; they sum to `total`. */
+export interface ByCategory { system: number; tools: number; memory: number; attachments: number; conversation: number }
+/** The request the model receives on one round. */
+export interface Request {
+  system: Block[];
+  tools: Block[];
+  /** Prepended to the messages as a meta user message, never stored in the transcript. */
+  userContext: Block[];
+  /** Where the user context sits: before block `block` of message `message`. */
+  userContextAt: { message: number; block: number };
+  messages: RequestMessage[];
+  tokens: { total: number; byChannel: ByChannel; byCategory: ByCategory };
+  /** The context window; `free` + `total` = `context` when the request fits, else `over` says by how much it does not. `effective`: the window less the output reserve; `autocompact`: where auto-compaction fires (the profile's formula). */
+  window: { context: number; free: number; over: number; effective: number; autocompact: number };
+}
+/** What one step produced: attachments in emission order, every decision, tool results, the compactions that ran before the request (auto-compaction, or a `compact` step), and the request. */
+export interface Turn { round: Round; attachments: Attachment[]; decisions: Decision[]; toolResults: ToolResultBlock[]; compaction?: CompactionReport[]; request?: Request }
+/** A compaction policy's id. */
+export type PolicyId = "claude-code.full" | "claude-code.session_memory" | "claude-code.partial" | "claude-code.microcompact" | "claude-code.tool_result_budget" | "opencode.prune" | "swe.observation_mask" | "anthropic.clear_tool_uses" | "cline.truncate" | "codex.local" | "codex.remote";
+/** What to compact with (web/scenarios/FORMAT.md, the `compact` step): the policy's knobs go in `params` under their camelCase names. */
+export interface CompactionOptions { policy?: PolicyId; trigger?: Trigger; instructions?: string; pivot?: number; direction?: "from" | "upTo"; params?: { [key: string]: Json } }
+/** An attachment a summary policy adds after the summary. */
+export interface PlannedAttachment { kind: string; path?: string; tokens: number }
+/** A compaction as it would run now. */
+export interface CompactionPlan {
+  id: number; policy: PolicyId; trigger: Trigger;
+  /** Whether applying it changes anything; `reason` says what it will do or why not. */
+  applies: boolean; reason: string;
+  tokensBefore: number;
+  /** The request that asks the model for a summary (summary policies). */
+  summaryRequest?: string;
+  summarisedRecords: number; keptRecords: number;
+  /** What the summary clears: the read-file state's keys and the loaded nested-memory paths. */
+  cleared: { readFiles: string[]; nestedMemory: string[] };
+  postCompact: PlannedAttachment[];
+  decisions: Decision[];
+}
+/** What happened to an item of the root set. */
+export type Trigger = "auto" | "manual";
+export type Fate = "kept" | "restored" | "referenced" | "reinjected" | "reloaded" | "summarised" | "masked" | "dropped";
+/** One item of the root set and its fate. */
+export interface Survival { item: string; kind: "system-prompt" | "project-memory" | "unconditional-rule" | "path-scoped-rule" | "nested-memory" | "auto-memory" | "invoked-skill" | "plan-file" | "read-file" | "todos" | "conversation"; fate: Fate; reason: string; tokensBefore: number; tokensAfter: number }
+/** What a compaction did. */
+export interface CompactionReport {
+  policy: PolicyId; trigger: Trigger; applied: boolean; reason: string;
+  tokensBefore: number; tokensAfter: number;
+  /** Tokens of the previous request's leading blocks still unchanged: the prompt cache kept. */
+  prefixKept: number;
+  summarySource: "host" | "extractive" | "none";
+  summary?: string;
+  restored: { path: string; tokens: number }[];
+  reinjected: { kind: string; path?: string; tokens: number }[];
+  masked: { subject: string; reason: string }[];
+  dropped: { subject: string; reason: string }[];
+  survival: Survival[];
+  /** What the model can still see in full: files and Bash commands. */
+  visible: { paths: string[]; commands: string[] };
+  decisions: Decision[];
+}
+/** The options of `searchFiles`: how many matches to return (default 20). */
+export interface SearchOptions { limit?: number }
+/** One match of `searchFiles`: the path relative to the cwd, and the character positions that matched. */
+export interface SearchMatch { path: string; kind: "file" | "directory"; score: number; indices: number[] }
+/** What a query past the search's caps (1,024 characters, 8 atoms) had left out, and why. */
+export interface QueryCut { charsIgnored: number; atomsIgnored: number; reason: string }
+/** The best matches, best first, and how many paths matched in all; `queryCut` when part of the query was ignored. */
+export interface SearchResult { matches: SearchMatch[]; totalMatchCount: number; queryCut?: QueryCut }
+/** A compaction tried on a replayed scenario. */
+export interface CompactionPreview { before: Request; plan: CompactionPlan; report: CompactionReport; after: Request }
+/** One entry of the read-file state. */
+export interface FileStateRow { path: string; timestamp: number; offset?: number; limit?: number; bytes: number; partialView: boolean }
