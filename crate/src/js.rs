@@ -28,6 +28,19 @@ pub(crate) fn utf16_len(text: &str) -> usize {
         .sum()
 }
 
+/// The byte offset of UTF-16 unit `units` (a JS string index): a unit inside a surrogate
+/// pair falls back to the start of its character; `None` past the end.
+pub(crate) fn byte_offset_of_utf16(text: &str, units: usize) -> Option<usize> {
+    let mut seen = 0;
+    for (byte, ch) in text.char_indices() {
+        seen += ch.len_utf16();
+        if seen > units {
+            return Some(byte);
+        }
+    }
+    (seen == units).then_some(text.len())
+}
+
 /// [`utf16_len`] as a `u64`, for the counts kept in tokens and characters.
 pub(crate) fn utf16_units(text: &str) -> u64 {
     utf16_len(text) as u64

@@ -168,6 +168,14 @@ pub mod wording;
 pub use error::Error;
 pub use profile::{Profile, ProfileName};
 
+/// The engine's version (the crate's, and the npm package's, which `make package` takes
+/// from the same manifest).
+///
+/// ```
+/// assert_eq!(context_assembly::VERSION.split('.').count(), 3);
+/// ```
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// The README's Rust examples, compiled and run as doc tests so that they stay true.
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]

@@ -1,6 +1,7 @@
 // The package's public shape and its errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { engine } from './engine.mjs';
 
 test('exports the documented functions', () => {
@@ -59,4 +60,42 @@ test('diffSnippetReport explains itself', () => {
   assert.equal(changed.text, engine.diffSnippet('a\nb\n', 'a\nc\n', { profile: 'claude-code' }));
   assert.equal(changed.hunks, 1);
   assert.equal(changed.budgetExhausted, false);
+});
+
+test('version() is the package version', () => {
+  const manifest = readFileSync(new URL('../../crate/Cargo.toml', import.meta.url), 'utf8');
+  const crateVersion = /^version = "([^"]+)"/m.exec(manifest)?.[1];
+  assert.equal(engine.version(), crateVersion);
+});
+
+test('atToken finds the @ token the caret touches, in UTF-16 offsets', () => {
+  const text = '😀 see @src/é.ts now';
+  for (const caret of [7, 10, 16]) {
+    assert.deepEqual(engine.atToken(text, caret), { start: 7, end: 16, query: 'src/é.ts' }, `caret ${caret}`);
+  }
+  assert.equal(engine.atToken(text, 3), null); // `see`
+  assert.equal(engine.atToken(text, 0), null); // the emoji
+  assert.equal(engine.atToken(text, text.length + 1), null);
+  assert.deepEqual(engine.atToken('x @', 3), { start: 2, end: 3, query: '' });
+  assert.throws(() => engine.atToken('x', -1), /atToken: argument `caret` must be a string index/);
+  assert.throws(() => engine.atToken('x', 1.5), /atToken: argument `caret` must be a string index/);
+});
+
+test('completionInsertion quotes a path with whitespace and prefixes @ for a mention', () => {
+  assert.equal(engine.completionInsertion('src/a b.ts', false), '"src/a b.ts" ');
+  assert.equal(engine.completionInsertion('src/a.ts', true), '@src/a.ts ');
+  assert.equal(engine.completionInsertion('a "b" c', false), 'a "b" c ');
+  assert.throws(() => engine.completionInsertion('a', 'yes'), /completionInsertion: argument `asMention` must be true or false/);
+});
+
+test('Session.expand spells a path as the session does', () => {
+  const session = new engine.Session({ profile: 'claude-code', cwd: '/p', home: '/h' });
+  try {
+    assert.equal(session.expand('src/../a.ts'), '/p/a.ts');
+    assert.equal(session.expand('~/notes.md'), '/h/notes.md');
+    assert.equal(session.expand('cafe\u0301.md'), '/p/caf\u00e9.md');
+    assert.throws(() => session.expand('a\0b'), /expand: /);
+  } finally {
+    session.free();
+  }
 });

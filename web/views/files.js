@@ -58,24 +58,6 @@ const SEED = {
 const SEED_CONFIG = { deny: ['Read(./.env)'] };
 
 /**
- * The absolute spelling of what a user typed, as the tree shows paths (the engine does
- * the real expansion; this only has to agree with it for ordinary paths).
- * @param {string} path
- */
-function absolute(path) {
-  const trimmed = path.trim();
-  const joined = trimmed.startsWith('/') ? trimmed
-    : trimmed === '~' || trimmed.startsWith('~/') ? HOME + trimmed.slice(1) : `${CWD}/${trimmed}`;
-  /** @type {string[]} */
-  const segments = [];
-  for (const segment of joined.split('/')) {
-    if (segment === '..') segments.pop();
-    else if (segment !== '' && segment !== '.') segments.push(segment);
-  }
-  return `/${segments.join('/')}`;
-}
-
-/**
  * One turn: its attachments and its decisions.
  * @param {TurnRecord} record
  * @param {number} number
@@ -304,8 +286,8 @@ export function setUpFiles() {
     s.deleteFile(path, tick());
     select(undefined);
   });
-  // The engine expands what was typed (and refuses what escapes the root); the tree's
-  // absolute spelling is only used to select the result.
+  // The engine expands what was typed (and refuses what escapes the root), and its own
+  // spelling of the result selects it in the tree.
   onClick('files-create', (s) => {
     const typed = target.value;
     if (typed.trim() === '') throw new Error('Type a path for the new file first.');
@@ -313,14 +295,14 @@ export function setUpFiles() {
     try { s.stat(typed); } catch { exists = false; }
     if (exists) throw new Error(`${typed} already exists: select it in the tree.`);
     s.writeFile(typed, '', tick());
-    select(absolute(typed));
+    select(s.expand(typed));
   });
   onClick('files-rename', (s) => {
     const from = needSelection('rename');
     const typed = target.value;
     if (typed.trim() === '') throw new Error('Type the new path first.');
     s.rename(from, typed, tick());
-    select(absolute(typed));
+    select(s.expand(typed));
   });
   for (const [kind, button] of Object.entries(transientButtons)) {
     button.addEventListener('click', () => act((s) => {

@@ -5,9 +5,12 @@
 use alloc::format;
 use alloc::string::String;
 
+use crate::js::{byte_offset_of_utf16, utf16_len};
+
 /// The `@` token the caret touches: its byte range in the text, `@` included, and the query
 /// (the token without its `@`).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AtToken {
     /// Byte offset of the `@`.
     pub start: usize,
@@ -49,6 +52,24 @@ pub fn at_token(text: &str, caret: usize) -> Option<AtToken> {
         start,
         end,
         query: String::from(query),
+    })
+}
+
+/// [`at_token`] with offsets in UTF-16 units, as a JS string is indexed: `caret` and the
+/// token's `start` and `end`. A caret inside a surrogate pair counts from its character's
+/// start (a pair is never whitespace, so the token is the same).
+///
+/// ```
+/// use context_assembly::search::composer::at_token_utf16;
+/// let token = at_token_utf16("😀 @src/é", 9).unwrap();
+/// assert_eq!((token.start, token.end, token.query.as_str()), (3, 9, "src/é"));
+/// ```
+pub fn at_token_utf16(text: &str, caret: usize) -> Option<AtToken> {
+    let token = at_token(text, byte_offset_of_utf16(text, caret)?)?;
+    Some(AtToken {
+        start: utf16_len(&text[..token.start]),
+        end: utf16_len(&text[..token.end]),
+        query: token.query,
     })
 }
 
@@ -96,6 +117,14 @@ mod tests {
         assert_eq!(token.query, "日本");
         assert_eq!(at_token(text, 1), None); // inside `é`
         assert_eq!(at_token(text, text.len() + 1), None);
+    }
+
+    #[test]
+    fn utf16_carets_inside_a_pair_or_past_the_end() {
+        let text = "@a😀b";
+        assert_eq!(at_token_utf16(text, 2).unwrap().end, 5);
+        assert_eq!(at_token_utf16(text, 5).unwrap().query, "a😀b");
+        assert_eq!(at_token_utf16(text, 6), None);
     }
 
     #[test]

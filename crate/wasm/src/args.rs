@@ -110,6 +110,24 @@ pub fn transient_error(value: &JsValue) -> Result<Option<TransientError>, Failur
     }
 }
 
+/// A string index: a whole number of UTF-16 units from 0 to 2^53.
+pub fn offset(name: &str, value: &JsValue) -> Result<usize, Failure> {
+    optional_count(name, "a string index, an integer from 0 to 2^53", value)?
+        .ok_or_else(|| Failure::new(format!("argument `{name}` is required: a string index")))
+}
+
+/// A boolean argument; `undefined` is `false`.
+pub fn flag(name: &str, value: &JsValue) -> Result<bool, Failure> {
+    match value.as_bool() {
+        Some(on) => Ok(on),
+        None if value.is_undefined() => Ok(false),
+        None => Err(Failure::new(format!(
+            "argument `{name}` must be true or false, got {}",
+            describe(value)
+        ))),
+    }
+}
+
 /// An optional whole-number argument from 0 to 2^53; `undefined` and `null` are `None`.
 pub fn optional_count(name: &str, what: &str, value: &JsValue) -> Result<Option<usize>, Failure> {
     match value.as_f64() {

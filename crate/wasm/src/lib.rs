@@ -20,7 +20,7 @@ use context_assembly::compact::thresholds::{
     compaction_thresholds, WindowInput, DEFAULT_MAX_OUTPUT_TOKENS,
 };
 use context_assembly::tokens::{estimate_tokens, TokenMethod};
-use context_assembly::{mention, Profile, ProfileName};
+use context_assembly::{mention, search, Profile, ProfileName};
 use core::any::Any;
 
 use js_sys::JsString;
@@ -138,6 +138,34 @@ fn to_js<T: Serialize + 'static>(value: &T) -> Result<JsValue, Failure> {
     }
     js_sys::JSON::parse(&json)
         .map_err(|_| Failure::new("the result's JSON could not be parsed back".into()))
+}
+
+/// The engine's version, the npm package's and the crate's (`0.1.0`).
+#[wasm_bindgen(unchecked_return_type = "string")]
+pub fn version() -> Result<JsValue, JsValue> {
+    export("version", || Ok(String::from(context_assembly::VERSION)))
+}
+
+/// The `@` token of a composer that the caret touches (Codex's rule, codex.md §6.1), with
+/// UTF-16 offsets; `null` when the caret's token does not start with `@`.
+#[wasm_bindgen(js_name = atToken, unchecked_return_type = "AtToken | null")]
+pub fn at_token(text: JsString, caret: JsValue) -> Result<JsValue, JsValue> {
+    export("atToken", || {
+        let text = args::text("text", &text)?;
+        let caret = args::offset("caret", &caret)?;
+        Ok(search::composer::at_token_utf16(&text, caret))
+    })
+}
+
+/// What replaces an accepted `@` token (codex.md §6.2): the path, quoted when it holds
+/// whitespace and no `"`, then a space; with `asMention`, prefixed with `@`.
+#[wasm_bindgen(js_name = completionInsertion, unchecked_return_type = "string")]
+pub fn completion_insertion(path: JsString, as_mention: JsValue) -> Result<JsValue, JsValue> {
+    export("completionInsertion", || {
+        let path = args::text("path", &path)?;
+        let as_mention = args::flag("asMention", &as_mention)?;
+        Ok(search::composer::insertion(&path, as_mention))
+    })
 }
 
 /// The names of the preset profiles.

@@ -150,6 +150,15 @@ impl SessionJs {
         })
     }
 
+    /// A path as the session spells it: `~`, relative and `..` spellings expanded against
+    /// the cwd and home, in NFC, confined to the root (what every other method does first).
+    #[wasm_bindgen(unchecked_return_type = "string")]
+    pub fn expand(&self, path: JsString) -> Result<JsValue, JsValue> {
+        export("expand", || {
+            Ok(self.0.expand(&args::text("path", &path)?)?)
+        })
+    }
+
     /// The kind, size and mtime of a file or directory.
     #[wasm_bindgen(unchecked_return_type = "Stat")]
     pub fn stat(&self, path: JsString) -> Result<JsValue, JsValue> {

@@ -1,52 +1,16 @@
 // `@` completion in the composer, as Codex's TUI does it (spec codex.md §6.1–6.2): the
-// token under the caret that starts with `@` is looked up with the engine's port of Codex's
-// fuzzy file search (§6.6), and an accepted match replaces the token.
+// token under the caret that starts with `@` (the engine's `atToken`) is looked up with the
+// engine's port of Codex's fuzzy file search (§6.6), and an accepted match replaces the token
+// with the engine's `completionInsertion`.
 import { h, messageOf } from '../../dom.js';
 import { withEngine } from '../../engine.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').Session} Session */
 /** @typedef {import('../../../pkg/context_assembly.js').SearchMatch} SearchMatch */
-/** @typedef {{ start: number, end: number, query: string }} AtToken UTF-16 offsets of the whole token, `@` included */
+/** @typedef {import('../../../pkg/context_assembly.js').AtToken} AtToken */
 
 /** Matches shown at most (Codex's `MAX_POPUP_ROWS`, spec codex.md §6.1). */
 export const MAX_POPUP_ROWS = 8;
-
-/** Rust's `char::is_whitespace` is the Unicode White_Space property: tokens end where Codex's do. */
-const WHITESPACE = /\p{White_Space}/u;
-
-/**
- * The whitespace-delimited token the caret touches, if it starts with `@`; the query is the
- * rest of it, so it never holds a space (X24) and a nested `@` stays in it
- * (`@scope/pkg@latest` asks for `scope/pkg@latest`).
- *
- * Codex also looks past whitespace to the right of the caret for an `@` token; this only
- * takes the token the caret is in or at the edge of, so that accepting replaces exactly the
- * token the popup was opened for.
- * @param {string} text
- * @param {number} caret a UTF-16 offset
- * @returns {AtToken | undefined}
- */
-export function atTokenAt(text, caret) {
-  let start = caret;
-  while (start > 0 && !WHITESPACE.test(text[start - 1] ?? '')) start -= 1;
-  let end = caret;
-  while (end < text.length && !WHITESPACE.test(text[end] ?? '')) end += 1;
-  // Whitespace splits no surrogate pair, so the offsets are on character boundaries.
-  if (start === end || text[start] !== '@') return undefined;
-  return { start, end, query: text.slice(start + 1, end) };
-}
-
-/**
- * The text that replaces the token (§6.2): the path, quoted when it holds whitespace and no
- * `"`; Codex inserts it bare, as plain text the model must go and read; a Claude Code style
- * profile needs the `@` for the mention to attach the file.
- * @param {string} path relative to the cwd
- * @param {boolean} asMention
- */
-export function insertion(path, asMention) {
-  const quoted = WHITESPACE.test(path) && !path.includes('"') ? `"${path}"` : path;
-  return `${asMention ? '@' : ''}${quoted} `;
-}
 
 /**
  * The path with its matched characters marked. `indices` count characters (Rust `char`s,
@@ -178,8 +142,8 @@ export function setUpCompletion(parts) {
   const update = (force = false) => {
     const caret = input.selectionEnd;
     const token = document.activeElement === input && input.selectionStart === caret
-      ? atTokenAt(input.value, caret) : undefined;
-    if (token === undefined) {
+      ? withEngine((engine) => engine.atToken(input.value, caret)) : null;
+    if (token === null) {
       dismissed = undefined;
       hide();
       return;
@@ -196,9 +160,10 @@ export function setUpCompletion(parts) {
   /** Replaces the token with the match (§6.2) and puts the caret after the space. @param {number} i */
   const accept = (i) => {
     const match = matches[i];
-    const token = atTokenAt(input.value, input.selectionEnd);
-    if (match === undefined || token === undefined) return;
-    input.setRangeText(insertion(match.path, parts.profile() !== 'codex'), token.start, token.end, 'end');
+    const token = withEngine((engine) => engine.atToken(input.value, input.selectionEnd));
+    if (match === undefined || token === null) return;
+    const text = withEngine((engine) => engine.completionInsertion(match.path, parts.profile() !== 'codex'));
+    input.setRangeText(text, token.start, token.end, 'end');
     input.focus();
     hide();
   };
