@@ -9,6 +9,8 @@ PORT ?= 8000
 # IMPORTANT: the CLI must match the wasm-bindgen crate that Cargo.lock pins (Cargo.toml: `=`).
 WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ {getline; gsub(/"/, "", $$3); print $$3}' Cargo.lock)
 WASM_ARTIFACT := target/$(WASM_TARGET)/release/context_assembly_wasm.wasm
+LITE_TARGET_DIR := target/lite
+LITE_ARTIFACT := $(LITE_TARGET_DIR)/$(WASM_TARGET)/release/context_assembly_wasm.wasm
 BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve package test test-package check test-rust nostd \
@@ -75,6 +77,12 @@ $(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
 	# Rust's wasm layout puts data at 1 MiB with the stack below it, so the first KiB is never
 	# addressed.
 	$(BIN)/wasm-opt -O3 --converge --low-memory-unused $(PKG_STAGING)/context_assembly_bg.wasm -o $(PKG_STAGING)/context_assembly_bg.wasm
+	# The lite module: the wasm crate without its `full` feature, in a target directory of its
+	# own (a cdylib's artifact has no hash in its name, so the two builds would overwrite each
+	# other and relink on every switch).
+	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm --no-default-features --target-dir $(LITE_TARGET_DIR)
+	wasm-bindgen --target web --out-dir $(PKG_STAGING)/lite --out-name context_assembly_lite $(LITE_ARTIFACT)
+	$(BIN)/wasm-opt -O3 --converge --low-memory-unused $(PKG_STAGING)/lite/context_assembly_lite_bg.wasm -o $(PKG_STAGING)/lite/context_assembly_lite_bg.wasm
 	rm -rf pkg
 	mv $(PKG_STAGING) pkg
 
@@ -101,6 +109,7 @@ check: setup-rust
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p context-assembly-wasm --target $(WASM_TARGET) -- -D warnings
+	cargo clippy -p context-assembly-wasm --target $(WASM_TARGET) --no-default-features -- -D warnings
 
 test-rust:
 	cargo test --workspace
@@ -183,9 +192,12 @@ bench: pkg
 	node tests/bench/run.mjs
 	node tests/bench/trace.mjs
 
+# Sizes and their budgets: the full module, and the lite one (the per-keystroke engines).
 size: pkg
 	@printf 'pkg/context_assembly_bg.wasm: %s bytes, %s bytes gzipped (budget 555000: compaction added ~79 KB, the codex profile, cache model and search ~62 KB, the hardened boundary, shared traces and deny gates ~24 KB, the regex crate for Grep ~124 KB, the fixes the conformance lab called for ~7 KB)\n' \
 	  "$$(wc -c < pkg/context_assembly_bg.wasm)" "$$(gzip -9 -c pkg/context_assembly_bg.wasm | wc -c)"
+	@printf 'pkg/lite/context_assembly_lite_bg.wasm: %s bytes, %s bytes gzipped (goal 80000: mentions, tokens, snippets, path search, thresholds, the @ token)\n' \
+	  "$$(wc -c < pkg/lite/context_assembly_lite_bg.wasm)" "$$(gzip -9 -c pkg/lite/context_assembly_lite_bg.wasm | wc -c)"
 
 screenshot: pkg setup-browser setup-node
 	node tests/browser/screenshot.mjs

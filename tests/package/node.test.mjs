@@ -18,9 +18,9 @@ test('the package carries its version, licences, changelog and every entry', () 
   const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/context-assembly/package.json'), 'utf8'));
   assert.equal(manifest.version, crate);
   assert.equal(manifest.license, 'MIT OR Apache-2.0');
-  assert.deepEqual(Object.keys(manifest.exports), ['.', './worker', './worker-thread', './wasm', './package.json']);
+  assert.deepEqual(Object.keys(manifest.exports), ['.', './worker', './worker-thread', './lite', './lite/wasm', './wasm', './package.json']);
   const files = project.packed.files.map((file) => file.path);
-  for (const file of ['LICENSE-MIT', 'LICENSE-APACHE', 'CHANGELOG.md', 'README.md', 'context_assembly_bg.wasm', 'node.js', 'worker.js', 'worker.d.ts']) {
+  for (const file of ['LICENSE-MIT', 'LICENSE-APACHE', 'CHANGELOG.md', 'README.md', 'context_assembly_bg.wasm', 'node.js', 'worker.js', 'worker.d.ts', 'lite/node.js', 'lite/context_assembly_lite_bg.wasm', 'lite/context_assembly_lite.d.ts']) {
     assert.ok(files.includes(file), `the tarball holds ${file}`);
   }
   assert.ok(!files.some((file) => file.endsWith('.mjs') || file.startsWith('entries/')), 'no build script in the tarball');
@@ -35,6 +35,17 @@ test('Node ESM: ready on import, and init() is harmless', () => {
     console.log(estimateTokens('hello', { method: 'codex' }), session.readFileText('a.txt'));
     session.free();`);
   assert.equal(out.trim(), '2 hi');
+});
+
+test('the lite entry: the per-keystroke engines, ready on import, and no Session', () => {
+  const out = runInProject(project.dir, 'lite.mjs', `
+    import * as lite from 'context-assembly/lite';
+    import * as full from 'context-assembly';
+    const text = 'fix @src/a.ts and @"b c.md"';
+    const same = JSON.stringify(lite.extractMentions(text)) === JSON.stringify(full.extractMentions(text));
+    const found = lite.searchPaths(['src/', 'src/app.ts', 'docs/readme.md'], 'app').matches.map((m) => m.path);
+    console.log(same, found.join(','), lite.version() === full.version(), typeof lite.Session, lite.atToken('x @s', 4).query);`);
+  assert.equal(out.trim(), 'true src/app.ts true undefined s');
 });
 
 test('Node CommonJS: require() gives the ready engine', () => {

@@ -28,8 +28,8 @@ function tomlString(path, section, key) {
 
 // The conditions, most specific first: `types` for TypeScript, `node` for Node (and Bun),
 // `browser`/`default` for browsers, Deno and bundlers, which all resolve the .wasm beside the
-// module with `new URL(…, import.meta.url)`. Another build (a lite module, say) is one more key
-// here and its files in entries/.
+// module with `new URL(…, import.meta.url)`. `./lite` is the per-keystroke engines in a module
+// of their own (pkg/lite/, entries/lite/).
 const EXPORTS = {
   '.': {
     types: './context_assembly.d.ts',
@@ -47,6 +47,13 @@ const EXPORTS = {
     node: './worker-thread-node.js',
     default: './worker-thread.js',
   },
+  './lite': {
+    types: './lite/context_assembly_lite.d.ts',
+    node: './lite/node.js',
+    browser: './lite/context_assembly_lite.js',
+    default: './lite/context_assembly_lite.js',
+  },
+  './lite/wasm': './lite/context_assembly_lite_bg.wasm',
   './wasm': './context_assembly_bg.wasm',
   './package.json': './package.json',
 };
@@ -62,7 +69,7 @@ function packageJson() {
     type: 'module',
     // The Node entry instantiates the module when imported: a bundler must keep it (and the
     // worker scripts, which are entry points of their own) even when no export looks used.
-    sideEffects: ['./node.js', './worker-thread.js', './worker-thread-node.js'],
+    sideEffects: ['./node.js', './lite/node.js', './worker-thread.js', './worker-thread-node.js'],
     engines: { node: '>=18' },
     exports: EXPORTS,
     types: './context_assembly.d.ts',

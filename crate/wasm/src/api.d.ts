@@ -288,7 +288,7 @@ export interface CompactionReport {
 }
 /** The `@` token a composer's caret touches: UTF-16 offsets of the whole token (`@` included) and the query after the `@`. */
 export interface AtToken { start: number; end: number; query: string }
-/** The options of `searchFiles`: how many matches to return (default 20). */
+/** The options of `searchFiles` and `searchPaths`: how many matches to return (default 20). */
 export interface SearchOptions { limit?: number }
 /** One match of `searchFiles`: the path relative to the cwd, and the character positions that matched. */
 export interface SearchMatch { path: string; kind: "file" | "directory"; score: number; indices: number[] }

@@ -60,6 +60,22 @@ pub fn json(name: &str, value: &JsValue) -> Result<String, Failure> {
     )))
 }
 
+/// An array of strings. It crosses as JSON (through [`json`]), so a hostile array (a proxy,
+/// a throwing getter) is an error naming the argument, never a trap.
+pub fn string_list(name: &str, value: &JsValue) -> Result<Vec<String>, Failure> {
+    if !js_sys::Array::is_array(value) {
+        return Err(Failure::new(format!(
+            "argument `{name}` must be an array of strings, got {}",
+            type_name(value)
+        )));
+    }
+    serde_json::from_str(&json(name, value)?).map_err(|error| {
+        Failure::new(format!(
+            "argument `{name}` must be an array of strings: {error}"
+        ))
+    })
+}
+
 /// An optional JSON argument: `undefined` is the empty object.
 pub fn json_or_empty(name: &str, value: &JsValue) -> Result<String, Failure> {
     match value.is_undefined() {

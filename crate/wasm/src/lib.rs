@@ -10,10 +10,15 @@
 //! a parameter typed `JsString` or `Number` is so for its declaration only: wasm-bindgen
 //! checks nothing, [`args`] does.
 
+// The lite module (without `full`) uses part of the argument readers.
+#[cfg_attr(not(feature = "full"), allow(dead_code))]
 mod access;
+#[cfg_attr(not(feature = "full"), allow(dead_code))]
 mod args;
 mod mentions;
+#[cfg(feature = "full")]
 mod scenario;
+#[cfg(feature = "full")]
 mod session;
 
 use context_assembly::compact::thresholds::{
@@ -68,6 +73,7 @@ impl Failure {
     }
 
     /// A core error that names its place from the function's argument.
+    #[cfg(feature = "full")]
     fn placed(error: context_assembly::Error) -> Failure {
         Failure {
             message: error.to_string(),
@@ -149,7 +155,10 @@ pub fn version() -> Result<JsValue, JsValue> {
 /// The `@` token of a composer that the caret touches (Codex's rule, codex.md §6.1), with
 /// UTF-16 offsets; `null` when the caret's token does not start with `@`.
 #[wasm_bindgen(js_name = atToken, unchecked_return_type = "AtToken | null")]
-pub fn at_token(text: JsString, caret: JsValue) -> Result<JsValue, JsValue> {
+pub fn at_token(
+    text: JsString,
+    #[wasm_bindgen(unchecked_param_type = "number")] caret: JsValue,
+) -> Result<JsValue, JsValue> {
     export("atToken", || {
         let text = args::text("text", &text)?;
         let caret = args::offset("caret", &caret)?;
@@ -160,11 +169,46 @@ pub fn at_token(text: JsString, caret: JsValue) -> Result<JsValue, JsValue> {
 /// What replaces an accepted `@` token (codex.md §6.2): the path, quoted when it holds
 /// whitespace and no `"`, then a space; with `asMention`, prefixed with `@`.
 #[wasm_bindgen(js_name = completionInsertion, unchecked_return_type = "string")]
-pub fn completion_insertion(path: JsString, as_mention: JsValue) -> Result<JsValue, JsValue> {
+pub fn completion_insertion(
+    path: JsString,
+    #[wasm_bindgen(js_name = asMention, unchecked_param_type = "boolean | undefined")]
+    as_mention: JsValue,
+) -> Result<JsValue, JsValue> {
     export("completionInsertion", || {
         let path = args::text("path", &path)?;
         let as_mention = args::flag("asMention", &as_mention)?;
         Ok(search::composer::insertion(&path, as_mention))
+    })
+}
+
+/// Codex's fuzzy file search (codex.md §6.6) over a list of paths the host gives, relative
+/// to its root; a path ending in `/` is a directory. The session form is `Session.searchFiles`.
+#[wasm_bindgen(js_name = searchPaths, unchecked_return_type = "SearchResult")]
+pub fn search_paths(
+    #[wasm_bindgen(unchecked_param_type = "string[]")] paths: JsValue,
+    query: JsString,
+    #[wasm_bindgen(unchecked_optional_param_type = "SearchOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    export("searchPaths", || {
+        let paths = args::string_list("paths", &paths)?;
+        let query = args::text("query", &query)?;
+        let options = Options::parse(&options, &["limit"])?;
+        let limit = options.integer("limit", 0.0, search::MAX_LIMIT as f64)?;
+        let limit = limit.map_or(search::DEFAULT_LIMIT, |n| n as usize);
+        let candidates: Vec<search::Candidate> = paths
+            .into_iter()
+            .map(|path| match path.strip_suffix('/') {
+                Some(dir) => search::Candidate {
+                    path: dir.into(),
+                    is_dir: true,
+                },
+                None => search::Candidate {
+                    path,
+                    is_dir: false,
+                },
+            })
+            .collect();
+        Ok(search::search_paths(&candidates, &query, limit))
     })
 }
 
