@@ -19,6 +19,7 @@
 //! ```
 
 mod compare;
+mod import;
 mod parse;
 mod preview;
 mod run;
@@ -36,6 +37,10 @@ use crate::ProfileName;
 
 pub use compare::{
     compare_profiles, prices_for, provider_for, CompactionSeen, CompareStep, Comparison, ProfileRun,
+};
+pub use import::{
+    import_session, ImportWarning, Imported, LogFormat, Progress, RecordedUsage, SessionImporter,
+    WarningKind,
 };
 pub use parse::{
     parse_compaction_options, parse_scenario, parse_session_config, CONFIG_KEYS, FORMAT_VERSION,
