@@ -275,6 +275,7 @@ impl Builder {
                 ),
             );
         }
+        self.warnings.sort_by_key(|warning| warning.line);
         if self.dropped_warnings > 0 {
             let dropped = self.dropped_warnings;
             self.warnings.push(ImportWarning {

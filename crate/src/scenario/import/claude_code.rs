@@ -118,6 +118,8 @@ enum Block {
 /// A call's result, and what its `toolUseResult` showed of the workspace.
 #[derive(Debug)]
 struct Outcome {
+    /// The line the result was read from.
+    line: usize,
     content: String,
     is_error: bool,
     knowledge: Knowledge,
@@ -274,6 +276,7 @@ impl ClaudeCodeReader {
                 Knowledge::None
             };
             let outcome = Outcome {
+                line: number,
                 content: block.get("content").map(plain_text).unwrap_or_default(),
                 is_error: bool_field(block, "is_error"),
                 knowledge,
@@ -613,7 +616,7 @@ impl Convert<'_> {
         self.builder.time(at_ms, line);
         for block in &blocks {
             if let Block::ToolUse { id, name, .. } = block {
-                self.learn_before(id, name, line);
+                self.learn_before(id, name);
             }
         }
         let step_blocks: Vec<Json> = blocks.iter().map(|block| self.block(block)).collect();
@@ -674,10 +677,11 @@ impl Convert<'_> {
     }
 
     /// What a call's result showed of the workspace before the call ran.
-    fn learn_before(&mut self, id: &str, name: &str, line: usize) {
+    fn learn_before(&mut self, id: &str, name: &str) {
         let Some(outcome) = self.results.get(id) else {
             return;
         };
+        let line = outcome.line;
         match &outcome.knowledge {
             Knowledge::Read {
                 path,
