@@ -1,0 +1,328 @@
+//! Claude Code's project log: one line per record, linked by `parentUuid` into a tree.
+//!
+//! The conversation the client resumes is the chain from the last record back to the root.
+//! One model response is written as several `assistant` lines (one per content block) that
+//! share `message.id`, each the parent of the next, and the result of a call hangs off the
+//! line that made it, so the results of a response's earlier calls sit beside the chain,
+//! not on it: they are taken in by their `tool_use_id`. Whatever else is off the chain is a
+//! branch the session left (`/rewind`, an edited prompt). Subagents' lines
+//! (`isSidechain`) are counted and left out. After a compaction the client writes earlier
+//! lines again; a `uuid` seen before is skipped.
+//!
+//! Records are held (parsed, as the scenario's terms) until the end, because only the last
+//! line says which branch is the main thread; content past the format's size is not kept.
+
+mod records;
+mod thread;
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::super::parse::Json;
+use super::super::MAX_INPUT_BYTES;
+use super::builder::{bool_field, str_field, Builder};
+use super::time::parse_timestamp;
+use super::WarningKind;
+use records::{
+    assistant_record, classify_prompt, knowledge_of, payload_size, plain_text, system_record,
+    Block, Knowledge, Node, Outcome, Payload,
+};
+use thread::Convert;
+
+/// Line types that carry nothing a scenario replays (queue bookkeeping, titles, file-history
+/// snapshots, summaries of other sessions).
+const IGNORED_TYPES: &[&str] = &[
+    "summary",
+    "file-history-snapshot",
+    "queue-operation",
+    "last-prompt",
+    "progress",
+    "custom-title",
+];
+
+/// The reader's state: every record of the main file so far, and the calls' results.
+#[derive(Debug, Default)]
+pub(super) struct ClaudeCodeReader {
+    nodes: Vec<Node>,
+    by_uuid: BTreeMap<String, usize>,
+    results: BTreeMap<String, Outcome>,
+    sidechain: Option<(usize, usize)>,
+    kept_bytes: usize,
+    over_budget: Option<usize>,
+}
+
+impl ClaudeCodeReader {
+    /// Reads one line; `Err` says why it cannot be used.
+    pub(super) fn read(
+        &mut self,
+        number: usize,
+        line: &Json,
+        builder: &mut Builder,
+    ) -> Result<(), String> {
+        let kind = str_field(line, "type").ok_or("a line without a \"type\" string")?;
+        if let Some(cwd) = str_field(line, "cwd") {
+            builder.set_cwd(cwd);
+        }
+        match kind {
+            "user" | "assistant" | "system" => self.read_record(number, line, kind, builder),
+            _ if IGNORED_TYPES.contains(&kind) => Ok(()),
+            other => {
+                builder.warn(
+                    number,
+                    WarningKind::Unknown,
+                    format!("unknown line type {other:?}; left out"),
+                );
+                Ok(())
+            }
+        }
+    }
+
+    fn read_record(
+        &mut self,
+        number: usize,
+        line: &Json,
+        kind: &str,
+        builder: &mut Builder,
+    ) -> Result<(), String> {
+        let uuid =
+            str_field(line, "uuid").ok_or_else(|| format!("a {kind:?} line without \"uuid\""))?;
+        if self.by_uuid.contains_key(uuid) {
+            return Ok(());
+        }
+        if bool_field(line, "isSidechain") {
+            let (_, count) = self.sidechain.get_or_insert((number, 0));
+            *count += 1;
+            return Ok(());
+        }
+        let mut payload = match kind {
+            "user" => self.user_record(number, line, builder)?,
+            "assistant" => assistant_record(number, line, builder)?,
+            _ => system_record(line),
+        };
+        let size = payload_size(&payload);
+        if self.kept_bytes + size > MAX_INPUT_BYTES {
+            self.over_budget.get_or_insert(number);
+            payload = Payload::Dropped;
+        } else {
+            self.kept_bytes += size;
+        }
+        let parent = str_field(line, "parentUuid").or_else(|| str_field(line, "logicalParentUuid"));
+        self.by_uuid.insert(uuid.into(), self.nodes.len());
+        self.nodes.push(Node {
+            parent: parent.map(String::from),
+            line: number,
+            at_ms: str_field(line, "timestamp").and_then(parse_timestamp),
+            payload,
+        });
+        Ok(())
+    }
+
+    fn user_record(
+        &mut self,
+        number: usize,
+        line: &Json,
+        builder: &mut Builder,
+    ) -> Result<Payload, String> {
+        let content = line
+            .get("message")
+            .and_then(|m| m.get("content"))
+            .ok_or("a \"user\" line without \"message.content\"")?;
+        if bool_field(line, "isCompactSummary") {
+            return Ok(Payload::Summary(plain_text(content)));
+        }
+        if bool_field(line, "isMeta") {
+            return Ok(Payload::Nothing);
+        }
+        if let Json::Array(blocks) = content {
+            let ids = self.tool_results(number, line, blocks, builder);
+            if !ids.is_empty() {
+                return Ok(Payload::Results(ids));
+            }
+            if blocks.iter().any(|b| str_field(b, "type") == Some("image")) {
+                builder.warn(
+                    number,
+                    WarningKind::LeftOut,
+                    String::from("an image in a prompt is left out"),
+                );
+            }
+        }
+        let prompt = plain_text(content);
+        Ok(classify_prompt(
+            number,
+            prompt,
+            str_field(line, "permissionMode"),
+            builder,
+        ))
+    }
+
+    /// Stores the line's tool results; their ids.
+    fn tool_results(
+        &mut self,
+        number: usize,
+        line: &Json,
+        blocks: &[Json],
+        builder: &mut Builder,
+    ) -> Vec<String> {
+        let mut ids = Vec::new();
+        for block in blocks
+            .iter()
+            .filter(|b| str_field(b, "type") == Some("tool_result"))
+        {
+            let Some(id) = str_field(block, "tool_use_id") else {
+                builder.warn(
+                    number,
+                    WarningKind::BadLine,
+                    String::from("a tool result without \"tool_use_id\"; left out"),
+                );
+                continue;
+            };
+            let knowledge = if ids.is_empty() {
+                line.get("toolUseResult")
+                    .map_or(Knowledge::None, knowledge_of)
+            } else {
+                Knowledge::None
+            };
+            let outcome = Outcome {
+                line: number,
+                content: block.get("content").map(plain_text).unwrap_or_default(),
+                is_error: bool_field(block, "is_error"),
+                knowledge,
+            };
+            // Past the budget the line's record is dropped too, so its results go with it.
+            if self.kept_bytes <= MAX_INPUT_BYTES {
+                self.kept_bytes += outcome.content.len();
+                self.results.entry(id.into()).or_insert(outcome);
+            }
+            ids.push(String::from(id));
+        }
+        ids
+    }
+
+    /// Builds the scenario from the main thread.
+    pub(super) fn finish(self, builder: &mut Builder) {
+        if let Some((line, count)) = self.sidechain {
+            builder.warn(
+                line,
+                WarningKind::Sidechain,
+                format!("{count} subagent lines (isSidechain) are left out of the main thread"),
+            );
+        }
+        let Some(chain) = self.main_chain() else {
+            return;
+        };
+        self.warn_abandoned(&chain, builder);
+        if let Some(line) = self.over_budget {
+            builder.warn(
+                line,
+                WarningKind::OverLimit,
+                format!(
+                    "the log holds more than one scenario's {} MiB: content from here on is \
+                     not kept",
+                    MAX_INPUT_BYTES >> 20
+                ),
+            );
+        }
+        let responses = self.responses();
+        let mut convert = Convert::new(&self.nodes, &self.results, &responses, builder);
+        for &index in &chain {
+            convert.node(&self.nodes[index]);
+        }
+        convert.flush();
+    }
+
+    /// Each response's lines, in file order, by `message.id`.
+    fn responses(&self) -> BTreeMap<&str, Vec<usize>> {
+        let mut responses: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (index, node) in self.nodes.iter().enumerate() {
+            if let Payload::Answer(answer) = &node.payload {
+                responses
+                    .entry(answer.message_id.as_str())
+                    .or_default()
+                    .push(index);
+            }
+        }
+        responses
+    }
+
+    /// The chain from the last record back to the root, root first.
+    fn main_chain(&self) -> Option<Vec<usize>> {
+        let mut index = self.nodes.len().checked_sub(1)?;
+        let mut seen = BTreeSet::new();
+        let mut chain = Vec::new();
+        while seen.insert(index) {
+            chain.push(index);
+            let parent = self.nodes[index].parent.as_ref();
+            match parent.and_then(|uuid| self.by_uuid.get(uuid)) {
+                Some(&next) => index = next,
+                None => break,
+            }
+        }
+        chain.reverse();
+        Some(chain)
+    }
+
+    /// Whether a record belongs to the main thread: on the chain, or a line of a response
+    /// that is (a response's blocks may branch off one another).
+    fn in_thread(
+        &self,
+        index: usize,
+        on_chain: &BTreeSet<usize>,
+        chain_responses: &BTreeSet<&str>,
+    ) -> bool {
+        on_chain.contains(&index)
+            || matches!(&self.nodes[index].payload, Payload::Answer(answer) if chain_responses.contains(answer.message_id.as_str()))
+    }
+
+    /// Records off the chain that carry content: a branch the session left.
+    fn warn_abandoned(&self, chain: &[usize], builder: &mut Builder) {
+        let on_chain: BTreeSet<usize> = chain.iter().copied().collect();
+        let chain_responses: BTreeSet<&str> = chain
+            .iter()
+            .filter_map(|&i| match &self.nodes[i].payload {
+                Payload::Answer(answer) => Some(answer.message_id.as_str()),
+                _ => None,
+            })
+            .collect();
+        let answered: BTreeSet<&str> = self
+            .nodes
+            .iter()
+            .filter_map(|node| match &node.payload {
+                Payload::Answer(answer) if chain_responses.contains(answer.message_id.as_str()) => {
+                    Some(answer)
+                }
+                _ => None,
+            })
+            .flat_map(|answer| answer.blocks.iter())
+            .filter_map(|block| match block {
+                Block::ToolUse { id, .. } => Some(id.as_str()),
+                _ => None,
+            })
+            .collect();
+        let mut first = None;
+        let mut count = 0;
+        for (index, node) in self.nodes.iter().enumerate() {
+            let off = !self.in_thread(index, &on_chain, &chain_responses)
+                && match &node.payload {
+                    Payload::Nothing => false,
+                    Payload::Results(ids) => !ids.iter().all(|id| answered.contains(id.as_str())),
+                    _ => true,
+                };
+            if off {
+                first.get_or_insert(node.line);
+                count += 1;
+            }
+        }
+        if let Some(line) = first {
+            builder.warn(
+                line,
+                WarningKind::AbandonedBranch,
+                format!(
+                    "{count} lines on branches the session left (a rewind or an edited prompt) \
+                     are left out; the main thread ends at the log's last record"
+                ),
+            );
+        }
+    }
+}
