@@ -245,8 +245,12 @@ impl Builder {
     }
 
     /// What the provider reported for one request.
+    ///
+    /// Past the format's limits (no step kept), the figures are not kept either.
     pub(super) fn record(&mut self, usage: RecordedUsage) {
-        self.recorded.push(usage);
+        if self.left_out.is_none() {
+            self.recorded.push(usage);
+        }
     }
 
     /// A warning (past [`MAX_WARNINGS`], counted only).

@@ -21,7 +21,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::super::parse::Json;
-use super::super::MAX_INPUT_BYTES;
+use super::super::{MAX_INPUT_BYTES, MAX_STEPS};
 use super::builder::{bool_field, str_field, Builder};
 use super::time::parse_timestamp;
 use super::WarningKind;
@@ -46,12 +46,18 @@ const IGNORED_TYPES: &[&str] = &[
 #[derive(Debug, Default)]
 pub(super) struct ClaudeCodeReader {
     nodes: Vec<Node>,
-    by_uuid: BTreeMap<String, usize>,
+    /// Records by their `uuid`'s hash ([`uuid_key`]): a line's index entry stays small.
+    by_uuid: BTreeMap<u64, usize>,
     results: BTreeMap<String, Outcome>,
     sidechain: Option<(usize, usize)>,
     kept_bytes: usize,
+    kept_records: usize,
     over_budget: Option<usize>,
 }
+
+/// Records kept with their content: room for one scenario's steps and, beside them, the
+/// results and the extra lines a response is split into.
+const MAX_KEPT_RECORDS: usize = 4 * MAX_STEPS;
 
 impl ClaudeCodeReader {
     /// Reads one line; `Err` says why it cannot be used.
@@ -88,7 +94,7 @@ impl ClaudeCodeReader {
     ) -> Result<(), String> {
         let uuid =
             str_field(line, "uuid").ok_or_else(|| format!("a {kind:?} line without \"uuid\""))?;
-        if self.by_uuid.contains_key(uuid) {
+        if self.by_uuid.contains_key(&uuid_key(uuid)) {
             return Ok(());
         }
         if bool_field(line, "isSidechain") {
@@ -101,17 +107,17 @@ impl ClaudeCodeReader {
             "assistant" => assistant_record(number, line, builder)?,
             _ => system_record(line),
         };
-        let size = payload_size(&payload);
-        if self.kept_bytes + size > MAX_INPUT_BYTES {
+        if self.full() {
             self.over_budget.get_or_insert(number);
             payload = Payload::Dropped;
         } else {
-            self.kept_bytes += size;
+            self.kept_bytes += payload_size(&payload);
+            self.kept_records += 1;
         }
         let parent = str_field(line, "parentUuid").or_else(|| str_field(line, "logicalParentUuid"));
-        self.by_uuid.insert(uuid.into(), self.nodes.len());
+        self.by_uuid.insert(uuid_key(uuid), self.nodes.len());
         self.nodes.push(Node {
-            parent: parent.map(String::from),
+            parent: parent.map(uuid_key),
             line: number,
             at_ms: str_field(line, "timestamp").and_then(parse_timestamp),
             payload,
@@ -184,20 +190,32 @@ impl ClaudeCodeReader {
             } else {
                 Knowledge::None
             };
+            // A Read's or a change's result is the engine's to make again, and a shell's
+            // output is in its knowledge: the text is kept for the other tools only.
+            let text_needed = matches!(knowledge, Knowledge::None);
             let outcome = Outcome {
                 line: number,
-                content: block.get("content").map(plain_text).unwrap_or_default(),
+                content: match block.get("content") {
+                    Some(content) if text_needed => plain_text(content),
+                    _ => String::new(),
+                },
                 is_error: bool_field(block, "is_error"),
                 knowledge,
             };
             // Past the budget the line's record is dropped too, so its results go with it.
-            if self.kept_bytes <= MAX_INPUT_BYTES {
-                self.kept_bytes += outcome.content.len();
+            if !self.full() {
+                self.kept_bytes += outcome.size();
                 self.results.entry(id.into()).or_insert(outcome);
             }
             ids.push(String::from(id));
         }
         ids
+    }
+
+    /// Whether the records kept hold as much as one scenario can: later records are counted,
+    /// not kept.
+    fn full(&self) -> bool {
+        self.kept_bytes > MAX_INPUT_BYTES || self.kept_records >= MAX_KEPT_RECORDS
     }
 
     /// Builds the scenario from the main thread.
@@ -218,8 +236,8 @@ impl ClaudeCodeReader {
                 line,
                 WarningKind::OverLimit,
                 format!(
-                    "the log holds more than one scenario's {} MiB: content from here on is \
-                     not kept",
+                    "the log holds more than one scenario can ({MAX_KEPT_RECORDS} records or \
+                     {} MiB): records from here on are counted, not kept",
                     MAX_INPUT_BYTES >> 20
                 ),
             );
@@ -253,8 +271,8 @@ impl ClaudeCodeReader {
         let mut chain = Vec::new();
         while seen.insert(index) {
             chain.push(index);
-            let parent = self.nodes[index].parent.as_ref();
-            match parent.and_then(|uuid| self.by_uuid.get(uuid)) {
+            let parent = self.nodes[index].parent;
+            match parent.and_then(|key| self.by_uuid.get(&key)) {
                 Some(&next) => index = next,
                 None => break,
             }
@@ -305,7 +323,7 @@ impl ClaudeCodeReader {
         for (index, node) in self.nodes.iter().enumerate() {
             let off = !self.in_thread(index, &on_chain, &chain_responses)
                 && match &node.payload {
-                    Payload::Nothing => false,
+                    Payload::Nothing | Payload::Dropped => false,
                     Payload::Results(ids) => !ids.iter().all(|id| answered.contains(id.as_str())),
                     _ => true,
                 };
@@ -325,4 +343,13 @@ impl ClaudeCodeReader {
             );
         }
     }
+}
+
+/// A `uuid`'s 64-bit FNV-1a hash: every line keeps one in the thread's index, so it is a
+/// number rather than the 36-byte text (two uuids of one log sharing a hash is a chance of
+/// about one in 10^7 for a million lines).
+fn uuid_key(uuid: &str) -> u64 {
+    uuid.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
 }

@@ -2,6 +2,7 @@
 //! response's blocks, calls' results and what they showed of the workspace, a compaction's
 //! boundary and summary, a slash command.
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -12,7 +13,8 @@ use super::super::{RecordedUsage, WarningKind};
 
 #[derive(Debug)]
 pub(super) struct Node {
-    pub(super) parent: Option<String>,
+    /// The parent's `uuid` hash.
+    pub(super) parent: Option<u64>,
     pub(super) line: usize,
     pub(super) at_ms: Option<u64>,
     pub(super) payload: Payload,
@@ -26,7 +28,8 @@ pub(super) enum Payload {
         mode: Option<String>,
     },
     Results(Vec<String>),
-    Answer(Answer),
+    /// Boxed: every line of the log has a record, most of them small.
+    Answer(Box<Answer>),
     Boundary {
         trigger: String,
     },
@@ -219,7 +222,7 @@ pub(super) fn assistant_record(
     let message_id = str_field(message, "id")
         .or_else(|| str_field(line, "uuid"))
         .unwrap_or_default();
-    Ok(Payload::Answer(Answer {
+    Ok(Payload::Answer(Box::new(Answer {
         message_id: message_id.into(),
         blocks,
         usage: message.get("usage").map(|usage| RecordedUsage {
@@ -230,7 +233,7 @@ pub(super) fn assistant_record(
             output_tokens: u64_field(usage, "output_tokens").unwrap_or(0),
             ..RecordedUsage::default()
         }),
-    }))
+    })))
 }
 
 pub(super) fn system_record(line: &Json) -> Payload {
@@ -281,6 +284,19 @@ pub(super) fn knowledge_of(result: &Json) -> Knowledge {
         return Knowledge::Shell { output };
     }
     Knowledge::None
+}
+
+impl Outcome {
+    /// About the bytes it holds.
+    pub(super) fn size(&self) -> usize {
+        self.content.len()
+            + match &self.knowledge {
+                Knowledge::Read { content, .. } => content.len(),
+                Knowledge::Changed { original, .. } => original.as_ref().map_or(0, String::len),
+                Knowledge::Shell { output } => output.len(),
+                Knowledge::None => 0,
+            }
+    }
 }
 
 pub(super) fn payload_size(payload: &Payload) -> usize {
