@@ -174,10 +174,19 @@ fn a_codex_rollout_becomes_its_turns() {
     let steps = &doc["steps"];
     // The exec header goes; the engine writes its own.
     assert_eq!(steps[1]["blocks"][0]["output"], "users.ts\norders.ts\n");
-    // The first turn context matches the engine's defaults; the second changes three things.
+    // The first turn context matches the engine's defaults; the second changes the model
+    // (whose instructions come from the `<model_switch>` message before it), the approvals and
+    // the sandbox, and the developer message's untagged part is the developer instructions.
     assert_eq!(
         steps[4],
-        json!({ "kind": "turnSettings", "model": "gpt-5.4", "approvalPolicy": "never", "sandboxMode": "danger-full-access" })
+        json!({
+            "kind": "turnSettings",
+            "model": "gpt-5.4",
+            "approvalPolicy": "never",
+            "sandboxMode": "danger-full-access",
+            "developerInstructions": "Prefer small diffs.",
+            "modelInstructions": "The second model's rules, also ours."
+        })
     );
     // The summary request's answer is the compaction's summary, not a turn.
     assert_eq!(
@@ -192,7 +201,7 @@ fn a_codex_rollout_becomes_its_turns() {
     );
     assert_eq!(
         warnings(&imported),
-        [(16, WarningKind::BadLine), (30, WarningKind::Unknown)]
+        [(16, WarningKind::BadLine), (31, WarningKind::Unknown)]
     );
     let recorded: Vec<(Option<usize>, bool, u64, u64)> = imported
         .recorded

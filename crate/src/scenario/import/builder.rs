@@ -31,6 +31,7 @@ pub(super) struct Builder {
     transcript_path: Option<String>,
     plan_file: Option<String>,
     permission_mode: Option<String>,
+    headless: bool,
     context_window: Option<u64>,
     start_ms: Option<u64>,
     clock_ms: u64,
@@ -78,6 +79,12 @@ impl Builder {
         if self.plan_file.is_none() {
             self.plan_file = Some(path.into());
         }
+    }
+
+    /// The client ran headless (`claude -p`, the SDK): the scenario turns
+    /// `fileContext.headless` on.
+    pub(super) fn set_headless(&mut self) {
+        self.headless = true;
     }
 
     /// The permission mode at the start.
@@ -307,6 +314,12 @@ impl Builder {
             ("description", text(&self.description(format))),
             ("profile", text(profile)),
         ]);
+        if self.headless {
+            head.push((
+                "switches",
+                object([("fileContext.headless", Json::Bool(true))]),
+            ));
+        }
         if let Some(cwd) = &self.cwd {
             head.push(("cwd", text(cwd)));
         }

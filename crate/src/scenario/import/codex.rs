@@ -5,7 +5,9 @@
 //! The prompt is the `user_message` event (the `user` response items also hold the
 //! client's own context messages); a response is the `response_item`s between two
 //! `token_count` events, its calls' outputs attached by `call_id`; `turn_context` becomes
-//! a `turnSettings` step with what changed; `compacted` becomes a `compact` step whose
+//! a `turnSettings` step with what changed (with the new model's instructions from the
+//! `<model_switch>` message and the developer instructions from the developer message the
+//! client records before it); `compacted` becomes a `compact` step whose
 //! summary is the answer to the summary request just before it (that answer is not a turn
 //! of the conversation).
 
@@ -56,6 +58,12 @@ pub(super) struct CodexReader {
     in_turn_after_prompt: bool,
     last_total: Option<u64>,
     reasoning_seen: bool,
+    /// The new model's instructions from the `<model_switch>` message the client records
+    /// before the turn context that changes the model.
+    model_instructions: Option<String>,
+    /// Developer instructions the client sent in a developer message (an untagged part):
+    /// the turn context does not carry them.
+    developer_instructions: Option<String>,
 }
 
 #[derive(Debug)]
@@ -118,8 +126,13 @@ impl CodexReader {
         if let Some(cwd) = str_field(payload, "cwd") {
             builder.set_cwd(cwd);
         }
+        let mut settings = settings_of(number, payload, builder);
+        if let Some(developer) = self.developer_instructions.take() {
+            settings.retain(|(field, _)| *field != "developerInstructions");
+            settings.push(("developerInstructions", developer));
+        }
         let mut changes = Vec::new();
-        for (field, value) in settings_of(number, payload, builder) {
+        for (field, value) in settings {
             let before = self
                 .settings
                 .get(field)
@@ -129,6 +142,12 @@ impl CodexReader {
                 changes.push((field, setting_json(field, &value)));
                 self.settings.insert(field, value);
             }
+        }
+        let instructions = self.model_instructions.take();
+        if let Some(instructions) =
+            instructions.filter(|_| changes.iter().any(|(f, _)| *f == "model"))
+        {
+            changes.push(("modelInstructions", text(&instructions)));
         }
         if !changes.is_empty() {
             builder.time(at_ms, number);
@@ -157,6 +176,7 @@ impl CodexReader {
                     );
                 }
                 Some("user") => learn_agents_md(&content_text(item, "input_text"), builder),
+                Some("developer") => self.developer_message(item),
                 _ => {}
             },
             Some("function_call") | Some("custom_tool_call") => {
@@ -176,6 +196,22 @@ impl CodexReader {
                 WarningKind::BadLine,
                 String::from("a response item without \"type\"; left out"),
             ),
+        }
+    }
+
+    /// The client's developer message: its tagged blocks are the client's own context,
+    /// except a `<model_switch>`, whose instructions the next model change carries; an
+    /// untagged part is the developer instructions.
+    fn developer_message(&mut self, item: &Json) {
+        let Some(Json::Array(parts)) = item.get("content") else {
+            return;
+        };
+        for part in parts.iter().filter_map(|p| str_field(p, "text")) {
+            if let Some(instructions) = model_switch(part) {
+                self.model_instructions = Some(instructions);
+            } else if !part.starts_with('<') {
+                self.developer_instructions = Some(String::from(part));
+            }
         }
     }
 
@@ -474,7 +510,7 @@ fn settings_of(
     let developer = payload
         .get("collaboration_mode")
         .and_then(|mode| mode.get("settings"))
-        .map(|settings| str_field(settings, "developer_instructions").unwrap_or_default());
+        .and_then(|settings| str_field(settings, "developer_instructions"));
     if let Some(developer) = developer {
         settings.push(("developerInstructions", String::from(developer)));
     }
@@ -534,6 +570,15 @@ fn set_output(block: &mut Json, output: String) {
     }
 }
 
+/// The instructions inside a `<model_switch>` block: after its first paragraph (the notice
+/// that the model changed), up to the closing tag.
+fn model_switch(message: &str) -> Option<String> {
+    let start = message.find("<model_switch>\n")? + "<model_switch>\n".len();
+    let end = message[start..].find("</model_switch>")? + start;
+    let (_, instructions) = message[start..end].split_once("\n\n")?;
+    Some(String::from(instructions.trim_end_matches('\n')))
+}
+
 /// The AGENTS.md text the client sends (`# AGENTS.md instructions for <cwd>` with the text
 /// inside `<INSTRUCTIONS>`) becomes the cwd's AGENTS.md when the workspace has none yet:
 /// the log does not say which files the text was joined from.
@@ -556,7 +601,7 @@ fn learn_agents_md(message: &str, builder: &mut Builder) {
     }
     let path = format!("{}/AGENTS.md", cwd.trim_end_matches('/'));
     if builder.current(&path).is_none() {
-        builder.saw_file(&path, &format!("{}\n", &body[start..end]), 0);
+        builder.saw_file(&path, &body[start..end], 0);
         builder.note(format!(
             "{path} holds the AGENTS.md text the log shows, which the client may have joined \
              from several files."

@@ -71,6 +71,10 @@ impl ClaudeCodeReader {
         if let Some(cwd) = str_field(line, "cwd") {
             builder.set_cwd(cwd);
         }
+        // `cli` is the interactive client; `sdk-cli`, `sdk-ts`… run headless.
+        if str_field(line, "entrypoint").is_some_and(|entry| entry.starts_with("sdk")) {
+            builder.set_headless();
+        }
         match kind {
             "user" | "assistant" | "system" => self.read_record(number, line, kind, builder),
             _ if IGNORED_TYPES.contains(&kind) => Ok(()),
