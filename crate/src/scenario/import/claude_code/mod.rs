@@ -53,6 +53,10 @@ pub(super) struct ClaudeCodeReader {
     kept_bytes: usize,
     kept_records: usize,
     over_budget: Option<usize>,
+    /// The calls of the latest response that have their results: an interruption note
+    /// stopped them all.
+    response_results: Vec<String>,
+    latest_response: String,
 }
 
 /// Records kept with their content: room for one scenario's steps and, beside them, the
@@ -111,6 +115,12 @@ impl ClaudeCodeReader {
             "assistant" => assistant_record(number, line, builder)?,
             _ => system_record(line),
         };
+        if let Payload::Answer(answer) = &payload {
+            if answer.message_id != self.latest_response {
+                self.latest_response.clone_from(&answer.message_id);
+                self.response_results.clear();
+            }
+        }
         if self.full() {
             self.over_budget.get_or_insert(number);
             payload = Payload::Dropped;
@@ -159,12 +169,18 @@ impl ClaudeCodeReader {
             }
         }
         let prompt = plain_text(content);
-        Ok(classify_prompt(
-            number,
-            prompt,
-            str_field(line, "permissionMode"),
-            builder,
-        ))
+        let payload = classify_prompt(number, prompt, str_field(line, "permissionMode"), builder);
+        match payload {
+            Payload::Interrupted => {
+                for id in &self.response_results {
+                    if let Some(outcome) = self.results.get_mut(id) {
+                        outcome.interrupted = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(payload)
     }
 
     /// Stores the line's tool results; their ids.
@@ -204,6 +220,7 @@ impl ClaudeCodeReader {
                     _ => String::new(),
                 },
                 is_error: bool_field(block, "is_error"),
+                interrupted: false,
                 knowledge,
             };
             // Past the budget the line's record is dropped too, so its results go with it.
@@ -211,6 +228,7 @@ impl ClaudeCodeReader {
                 self.kept_bytes += outcome.size();
                 self.results.entry(id.into()).or_insert(outcome);
             }
+            self.response_results.push(String::from(id));
             ids.push(String::from(id));
         }
         ids
@@ -327,7 +345,7 @@ impl ClaudeCodeReader {
         for (index, node) in self.nodes.iter().enumerate() {
             let off = !self.in_thread(index, &on_chain, &chain_responses)
                 && match &node.payload {
-                    Payload::Nothing | Payload::Dropped => false,
+                    Payload::Nothing | Payload::Interrupted | Payload::Dropped => false,
                     Payload::Results(ids) => !ids.iter().all(|id| answered.contains(id.as_str())),
                     _ => true,
                 };

@@ -38,6 +38,8 @@ pub(super) enum Payload {
         name: String,
         args: String,
     },
+    /// The client's note that the user stopped the turn.
+    Interrupted,
     /// Records that only link the chain (notices, meta lines, command output).
     Nothing,
     /// Content past the budget: counted, not kept.
@@ -69,6 +71,8 @@ pub(super) struct Outcome {
     pub(super) line: usize,
     pub(super) content: String,
     pub(super) is_error: bool,
+    /// The user stopped the turn right after it (a plan rejected without feedback).
+    pub(super) interrupted: bool,
     pub(super) knowledge: Knowledge,
 }
 
@@ -135,7 +139,7 @@ pub(super) fn classify_prompt(
         return Payload::Nothing;
     }
     if trimmed.starts_with("[Request interrupted") {
-        return Payload::Nothing;
+        return Payload::Interrupted;
     }
     Payload::Prompt {
         text: prompt,

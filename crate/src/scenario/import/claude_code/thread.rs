@@ -75,7 +75,7 @@ impl<'a> Convert<'a> {
     pub(super) fn node(&mut self, node: &Node) {
         match &node.payload {
             Payload::Answer(answer) => self.answer_line(answer, node),
-            Payload::Results(_) | Payload::Nothing => {}
+            Payload::Results(_) | Payload::Nothing | Payload::Interrupted => {}
             Payload::Prompt { text, mode } => {
                 self.flush();
                 self.prompt(text, mode.as_deref(), node);
@@ -282,10 +282,7 @@ impl<'a> Convert<'a> {
                 let outcome = self.results.get(id);
                 if name == "ExitPlanMode" {
                     if let Some(outcome) = outcome {
-                        fields.push((
-                            "approval",
-                            object([("approved", Json::Bool(!outcome.is_error))]),
-                        ));
+                        fields.push(("approval", approval(outcome)));
                     }
                 } else if !ENGINE_TOOLS.contains(&name.as_str()) {
                     if let Some(outcome) = outcome {
@@ -357,6 +354,16 @@ impl<'a> Convert<'a> {
             self.builder.agent_wrote(path, after);
         }
     }
+}
+
+/// The user's answer to a plan: approved unless the result is an error; a rejection that
+/// did not stop the turn carries the user's words, which the result holds.
+fn approval(outcome: &Outcome) -> Json {
+    let mut fields = Vec::from([("approved", Json::Bool(!outcome.is_error))]);
+    if outcome.is_error && !outcome.interrupted && !outcome.content.is_empty() {
+        fields.push(("feedback", text(&outcome.content)));
+    }
+    object(fields)
 }
 
 /// `before` with the Edit call's replacement made.
