@@ -170,15 +170,12 @@ impl ClaudeCodeReader {
         }
         let prompt = plain_text(content);
         let payload = classify_prompt(number, prompt, str_field(line, "permissionMode"), builder);
-        match payload {
-            Payload::Interrupted => {
-                for id in &self.response_results {
-                    if let Some(outcome) = self.results.get_mut(id) {
-                        outcome.interrupted = true;
-                    }
+        if matches!(payload, Payload::Interrupted) {
+            for id in &self.response_results {
+                if let Some(outcome) = self.results.get_mut(id) {
+                    outcome.interrupted = true;
                 }
             }
-            _ => {}
         }
         Ok(payload)
     }
