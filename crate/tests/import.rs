@@ -1,8 +1,8 @@
 //! Importing session logs: the hand-written fixtures of `tests/fixtures/import/` (in our own
 //! words, shaped as Claude Code and Codex write their logs) cover the edge cases: a line
 //! that is not JSON, an unknown line type, a rewound branch, a subagent's line, a truncated
-//! last line, a compaction, a file seen in part, Codex's settings changes and its
-//! compaction in the middle of a turn.
+//! last line, a compaction, a file seen in part, plans rejected with and without a stop,
+//! Codex's settings changes and its compaction in the middle of a turn.
 
 use std::fs;
 use std::path::PathBuf;
@@ -71,10 +71,24 @@ fn a_claude_code_log_becomes_its_main_thread() {
             "compact",
             "advanceTime",
             "user",
+            "assistant",
+            "advanceTime",
+            "setMode",
+            "user",
+            "assistant",
             "assistant"
         ]
     );
     let steps = &doc["steps"];
+    // A rejected plan carries the user's words; one the user stopped the turn at does not.
+    assert_eq!(
+        steps[18]["blocks"][0]["approval"],
+        json!({ "approved": false, "feedback": "Use the shared rounding helper." })
+    );
+    assert_eq!(
+        steps[19]["blocks"][0]["approval"],
+        json!({ "approved": false })
+    );
     // The three lines of one response are one step, whatever branch their results hang on.
     assert_eq!(steps[1]["blocks"].as_array().unwrap().len(), 3);
     // The rewound prompt is not there; the one that replaced it is, after the mode change.
@@ -112,7 +126,7 @@ fn a_claude_code_log_becomes_its_main_thread() {
             (12, WarningKind::Unknown),
             (13, WarningKind::AbandonedBranch),
             (17, WarningKind::Sidechain),
-            (27, WarningKind::TruncatedLine),
+            (33, WarningKind::TruncatedLine),
         ]
     );
     // One figure per response of the main thread, tied to its step.
@@ -138,6 +152,8 @@ fn a_claude_code_log_becomes_its_main_thread() {
             (Some(7), 520, 0, 600, 20),
             (Some(9), 40, 30, 1100, 8),
             (Some(14), 300, 0, 0, 7),
+            (Some(18), 90, 0, 800, 15),
+            (Some(19), 90, 0, 800, 15),
         ]
     );
     assert_eq!(imported.recorded[4].prompt_tokens(), 1170);
