@@ -11,7 +11,10 @@
 //   node tests/conformance/import-roundtrip.mjs [--verbose]
 //
 // The paths need no mapping: the imported scenario keeps the log's own (the lab's temp
-// directories), which are the ones the recorded requests name.
+// directories), which are the ones the recorded requests name. The estimate-vs-recorded
+// figures compare our request sizes with the usage in the log, which in the lab is the mocks':
+// the Anthropic mock reports the lab engine's own estimate, the Responses mock a byte count of
+// the body, so they check the alignment more than the estimate.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -113,7 +116,10 @@ if (dirs.length === 0) {
 }
 const imported = importLogs(dirs.map(mainLog));
 const replays = replay(imported.map((i) => i.scenario ?? { steps: [] }));
-const blank = () => ({ sessions: 0, requests: 0, matched: 0, knownOnly: 0, items: 0, itemsMatched: 0 });
+const blank = () => ({ sessions: 0, requests: 0, matched: 0, knownOnly: 0, items: 0, itemsMatched: 0, errors: [] });
+
+/** The recorded prompt size of a usage: uncached input, cache writes and reads. */
+const promptTokens = (usage) => usage.inputTokens + usage.cacheCreationTokens + usage.cacheReadTokens;
 const totals = { 'claude-code': blank(), codex: blank() };
 for (const [n, dir] of dirs.entries()) {
   const name = relative(OUT, dir);
@@ -151,6 +157,13 @@ for (const [n, dir] of dirs.entries()) {
     else if (diff.every((line) => known(result.format, labName, line))) knownOnly += 1;
     else diffs.push(`  request ${i + 1}:\n${diff.map((l) => `    ${l.slice(0, 300)}`).join('\n')}`);
   }
+  // Our estimate of each request against what the provider reported for it: the recorded
+  // figures are per answer, in order, the summary requests set apart.
+  const recorded = result.recorded.filter((usage) => !usage.summary);
+  for (let i = 0; i < Math.min(recorded.length, ours.length); i += 1) {
+    const actual = promptTokens(recorded[i]);
+    if (actual > 0) total.errors.push((ours[i].tokens.total - actual) / actual);
+  }
   total.requests += count;
   total.matched += matched;
   total.knownOnly += knownOnly;
@@ -162,5 +175,11 @@ for (const [n, dir] of dirs.entries()) {
   if (VERBOSE) for (const d of diffs) console.log(d);
 }
 for (const [format, t] of Object.entries(totals)) {
-  if (t.sessions) console.log(`${format}: ${t.sessions} sessions × ${t.requests} requests (${t.matched} matched, ${t.knownOnly} with known differences only, ${t.requests - t.matched - t.knownOnly} with others) × ${t.itemsMatched}/${t.items} items matched`);
+  if (!t.sessions) continue;
+  console.log(`${format}: ${t.sessions} sessions × ${t.requests} requests (${t.matched} matched, ${t.knownOnly} with known differences only, ${t.requests - t.matched - t.knownOnly} with others) × ${t.itemsMatched}/${t.items} items matched`);
+  const sorted = t.errors.map(Math.abs).sort((a, b) => a - b);
+  if (sorted.length) {
+    const percent = (x) => `${(x * 100).toFixed(1)}%`;
+    console.log(`  our estimate vs the recorded input tokens over ${sorted.length} requests: median error ${percent(sorted[Math.floor(sorted.length / 2)])}, worst ${percent(sorted.at(-1))}`);
+  }
 }
