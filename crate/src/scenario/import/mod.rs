@@ -103,12 +103,11 @@ impl core::str::FromStr for LogFormat {
 pub struct Imported {
     /// The format read.
     pub format: LogFormat,
-    /// The session as a scenario under the matching profile.
+    /// The session as a scenario under the matching profile (serialised as `scenarioJson`).
     #[serde(skip)]
     pub scenario: Scenario,
     /// The same scenario as the JSON document the format describes (`web/scenarios/FORMAT.md`),
-    /// for an editor or a file.
-    #[serde(skip)]
+    /// for an editor or a file: one step per line, the log's order kept.
     pub scenario_json: String,
     /// What the provider reported for each request, in the log's order.
     pub recorded: Vec<RecordedUsage>,
