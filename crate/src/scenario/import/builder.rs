@@ -32,6 +32,7 @@ pub(super) struct Builder {
     plan_file: Option<String>,
     permission_mode: Option<String>,
     headless: bool,
+    client_version: Option<String>,
     context_window: Option<u64>,
     start_ms: Option<u64>,
     clock_ms: u64,
@@ -98,6 +99,13 @@ impl Builder {
     pub(super) fn set_context_window(&mut self, window: u64) {
         if self.context_window.is_none() {
             self.context_window = Some(window);
+        }
+    }
+
+    /// The client's version, from the first line that names it.
+    pub(super) fn set_client_version(&mut self, version: &str) {
+        if self.client_version.is_none() && !version.is_empty() {
+            self.client_version = Some(version.into());
         }
     }
 
@@ -391,9 +399,13 @@ impl Builder {
     }
 
     fn description(&self, format: LogFormat) -> String {
+        let recorded_by = match &self.client_version {
+            Some(version) => format!(" (written by {} {version})", client_name(format)),
+            None => String::new(),
+        };
         let mut sentences = Vec::from([format!(
-            "Imported from a {} session log: the workspace holds only the files the log \
-             showed (from read results and edited files' originals).",
+            "Imported from a {} session log{recorded_by}: the workspace holds only the files \
+             the log showed (from read results and edited files' originals).",
             client_name(format)
         )]);
         if !self.partial.is_empty() {

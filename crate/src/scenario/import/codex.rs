@@ -90,6 +90,9 @@ impl CodexReader {
                 if let Some(cwd) = str_field(payload, "cwd") {
                     builder.set_cwd(cwd);
                 }
+                if let Some(version) = str_field(payload, "cli_version") {
+                    builder.set_client_version(version);
+                }
             }
             "turn_context" => self.turn_context(number, payload, at_ms, builder),
             "response_item" => self.response_item(number, payload, at_ms, builder),

@@ -75,6 +75,9 @@ impl ClaudeCodeReader {
         if let Some(cwd) = str_field(line, "cwd") {
             builder.set_cwd(cwd);
         }
+        if let Some(version) = str_field(line, "version") {
+            builder.set_client_version(version);
+        }
         // `cli` is the interactive client; `sdk-cli`, `sdk-ts`… run headless.
         if str_field(line, "entrypoint").is_some_and(|entry| entry.starts_with("sdk")) {
             builder.set_headless();
