@@ -15,7 +15,7 @@ BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve package test test-package check test-rust nostd \
         test-node test-fuzz typecheck test-browser bench size screenshot fmt fuzz replay \
-        conformance-setup conformance conformance-codex-setup conformance-codex
+        conformance-setup conformance conformance-codex-setup conformance-codex import-lab
 
 help:
 	@echo "make serve   build pkg/ (release) and serve the playground"
@@ -102,7 +102,7 @@ $(NPM_DIR)/package.json: $(PKG_WASM) $(NPM_TEMPLATES) CHANGELOG.md LICENSE-MIT L
 	node crate/wasm/npm/build.mjs
 
 # ---- tests ------------------------------------------------------------------------------------
-test: setup check test-rust nostd pkg test-node test-fuzz conformance conformance-codex typecheck test-browser test-package
+test: setup check test-rust nostd pkg test-node test-fuzz conformance conformance-codex import-lab typecheck test-browser test-package
 	@echo "make test: every check passed"
 
 check: setup-rust
@@ -185,6 +185,14 @@ CODEX_SESSIONS ?= 200
 conformance-codex: pkg conformance-codex-setup
 	node tests/conformance/codex-run.mjs --generated=$(CODEX_SESSIONS)
 	node tests/conformance/codex-run.mjs --self-test
+
+# The session logs both clients wrote during the labs (kept beside the recordings): each must
+# import and match its lab scenario (IMPORT_LAB_REQUIRED: no logs is a failure here), then the
+# round trip replays each imported log and prints how much of every request it rebuilds.
+import-lab: conformance conformance-codex
+	IMPORT_LAB_REQUIRED=1 cargo test -p context-assembly --features serde --test import_lab
+	cargo build --release -p context-assembly --features serde --example import --example replay
+	node tests/conformance/import-roundtrip.mjs
 
 # ---- measurements (not part of make test) ------------------------------------------------------
 bench: pkg

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { startMockResponses } from './codex-mock.mjs';
+import { keepSessionLogs } from './session-logs.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const CODEX_BIN = join(
@@ -174,6 +175,7 @@ export async function driveCodex(scenario, { recordDir, stepTimes }) {
       if (run.code !== 0) throw new Error(`codex ${args.join(' ')} exited with ${run.code}: ${run.stderr.slice(-2000)}`);
       if (mock.pending() > 0) throw new Error(`Codex ended the turn "${turn.prompt}" with ${mock.pending()} scripted answers left: ${run.stderr.slice(-2000)}`);
     }
+    keepSessionLogs(join(codexHome, 'sessions'), recordDir, scenario);
     return { ms: Date.now() - started, root, requests: mock.requests, stderr };
   } finally {
     await mock.close();

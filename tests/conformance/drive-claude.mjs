@@ -8,6 +8,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, renameSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { FIXED_SUMMARY, startMockAnthropic } from './mock-anthropic.mjs';
+import { keepSessionLogs } from './session-logs.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const CLAUDE_CLI = join(ROOT, 'tests/conformance/oracles/node_modules/@anthropic-ai/claude-code/cli.js');
@@ -280,6 +281,7 @@ export async function driveClaude(scenario, { recordDir, stepTimes, usage, eager
       }
     }
     await client.close();
+    keepSessionLogs(join(home, '.claude/projects'), recordDir, scenario);
     return {
       ms: Date.now() - started,
       workspace,

@@ -19,6 +19,7 @@
 //! ```
 
 mod compare;
+mod import;
 mod parse;
 mod plan;
 mod preview;
@@ -37,6 +38,10 @@ use crate::ProfileName;
 
 pub use compare::{
     compare_profiles, prices_for, provider_for, CompactionSeen, CompareStep, Comparison, ProfileRun,
+};
+pub use import::{
+    import_session, ImportWarning, Imported, LogFormat, Progress, RecordedUsage, SessionImporter,
+    WarningKind,
 };
 pub use parse::{
     parse_compaction_options, parse_compare_options, parse_profile_names, parse_scenario,

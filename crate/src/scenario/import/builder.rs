@@ -1,0 +1,526 @@
+//! The scenario an import builds, whatever the log's format: the workspace as far as the
+//! log shows it, the steps with the clock between them, the provider's figures and the
+//! warnings. Every step is checked against the format's limits as it comes, so what is kept
+//! never outgrows what one scenario may hold.
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::super::parse::Json;
+use super::super::{
+    parse_scenario, Scenario, FORMAT_VERSION, MAX_INPUT_BYTES, MAX_STEPS, MAX_STRING_BYTES,
+};
+use super::{ImportWarning, LogFormat, RecordedUsage, WarningKind};
+use crate::Error;
+
+/// Room left in the document for everything but the steps and files (the head, config,
+/// separators), so the finished text stays under [`MAX_INPUT_BYTES`].
+const DOCUMENT_HEADROOM: usize = 1 << 20;
+/// Warnings kept; past this many, one more says how many were dropped.
+const MAX_WARNINGS: usize = 500;
+/// A clock gap below this is not worth an `advanceTime` step.
+const MIN_CLOCK_STEP_MS: u64 = 1_000;
+
+/// The scenario under construction.
+#[derive(Debug, Default)]
+pub(super) struct Builder {
+    cwd: Option<String>,
+    home: Option<String>,
+    transcript_path: Option<String>,
+    plan_file: Option<String>,
+    permission_mode: Option<String>,
+    headless: bool,
+    client_version: Option<String>,
+    context_window: Option<u64>,
+    start_ms: Option<u64>,
+    clock_ms: u64,
+    steps: Vec<Json>,
+    files: Vec<(String, String)>,
+    /// What the session's files hold now, as far as the log showed them.
+    current: BTreeMap<String, String>,
+    partial: BTreeSet<String>,
+    compactions: usize,
+    kept_bytes: usize,
+    left_out: Option<(usize, usize)>,
+    warnings: Vec<ImportWarning>,
+    dropped_warnings: usize,
+    recorded: Vec<RecordedUsage>,
+    notes: Vec<String>,
+}
+
+/// The finished import's parts.
+pub(super) type Finished = (Scenario, String, Vec<RecordedUsage>, Vec<ImportWarning>);
+
+impl Builder {
+    /// The working directory, from the first line that names one.
+    pub(super) fn set_cwd(&mut self, cwd: &str) {
+        if self.cwd.is_none() && cwd.starts_with('/') {
+            self.cwd = Some(cwd.into());
+        }
+    }
+
+    /// The user's home, when a path reveals it.
+    pub(super) fn set_home(&mut self, home: &str) {
+        if self.home.is_none() && home.starts_with('/') && home.len() > 1 {
+            self.home = Some(home.into());
+        }
+    }
+
+    /// Where the client keeps the transcript (Claude Code names it in its summaries).
+    pub(super) fn set_transcript_path(&mut self, path: &str) {
+        if self.transcript_path.is_none() && path.starts_with('/') {
+            self.transcript_path = Some(path.into());
+        }
+    }
+
+    /// The plan file the session wrote to.
+    pub(super) fn set_plan_file(&mut self, path: &str) {
+        if self.plan_file.is_none() {
+            self.plan_file = Some(path.into());
+        }
+    }
+
+    /// The client ran headless (`claude -p`, the SDK): the scenario turns
+    /// `fileContext.headless` on.
+    pub(super) fn set_headless(&mut self) {
+        self.headless = true;
+    }
+
+    /// The permission mode at the start.
+    pub(super) fn set_initial_mode(&mut self, mode: &str) {
+        if self.permission_mode.is_none() {
+            self.permission_mode = Some(mode.into());
+        }
+    }
+
+    /// The model's context window, as the client reported it.
+    pub(super) fn set_context_window(&mut self, window: u64) {
+        if self.context_window.is_none() {
+            self.context_window = Some(window);
+        }
+    }
+
+    /// The client's version, from the first line that names it.
+    pub(super) fn set_client_version(&mut self, version: &str) {
+        if self.client_version.is_none() && !version.is_empty() {
+            self.client_version = Some(version.into());
+        }
+    }
+
+    /// A sentence for the scenario's description.
+    pub(super) fn note(&mut self, note: String) {
+        if !self.notes.contains(&note) {
+            self.notes.push(note);
+        }
+    }
+
+    /// Moves the clock to `at_ms` (never back): the first time sets the start, a later gap
+    /// of a second or more becomes an `advanceTime` step.
+    pub(super) fn time(&mut self, at_ms: Option<u64>, line: usize) {
+        let Some(at_ms) = at_ms else { return };
+        let Some(_) = self.start_ms else {
+            self.start_ms = Some(at_ms);
+            self.clock_ms = at_ms;
+            return;
+        };
+        let gap = at_ms.saturating_sub(self.clock_ms);
+        if gap >= MIN_CLOCK_STEP_MS {
+            self.clock_ms = at_ms;
+            self.push(
+                object([("kind", text("advanceTime")), ("ms", number(gap))]),
+                line,
+            );
+        }
+    }
+
+    /// Appends a step; its index, or `None` when it is past the format's limits.
+    pub(super) fn push(&mut self, mut step: Json, line: usize) -> Option<usize> {
+        let size = json_size(&step);
+        let full = self.steps.len() >= MAX_STEPS
+            || self.kept_bytes + size > MAX_INPUT_BYTES - DOCUMENT_HEADROOM;
+        if full || self.left_out.is_some() {
+            match &mut self.left_out {
+                Some((_, count)) => *count += 1,
+                None => self.left_out = Some((line, 1)),
+            }
+            return None;
+        }
+        if clip_strings(&mut step) {
+            self.warn(
+                line,
+                WarningKind::OverLimit,
+                format!(
+                    "a text over the format's {} MiB per string is cut there",
+                    MAX_STRING_BYTES >> 20
+                ),
+            );
+        }
+        if let Json::Object(entries) = &step {
+            if entries.first().and_then(|(_, v)| v.as_str()) == Some("compact") {
+                self.compactions += 1;
+            }
+        }
+        self.kept_bytes += size;
+        self.steps.push(step);
+        Some(self.steps.len() - 1)
+    }
+
+    /// Adds to a step already pushed (a tool call's output that comes later).
+    pub(super) fn step_mut(&mut self, index: usize) -> Option<&mut Json> {
+        self.steps.get_mut(index)
+    }
+
+    /// The whole content of `path`, as a result showed it: a file not seen before starts
+    /// with it; a file whose content differs from what the session last left there was
+    /// changed outside the agent, which a `writeFile` step says.
+    pub(super) fn saw_file(&mut self, path: &str, content: &str, line: usize) {
+        if content.len() > MAX_STRING_BYTES {
+            self.warn(
+                line,
+                WarningKind::OverLimit,
+                format!(
+                    "{path}: {} bytes, over the format's 8 MiB per string; left out",
+                    content.len()
+                ),
+            );
+            return;
+        }
+        match self.current.get(path) {
+            None => {
+                self.add_initial_file(path, content);
+                self.current.insert(path.into(), content.into());
+            }
+            Some(known) if known == content => {}
+            Some(_) if self.partial.remove(path) && self.is_untouched_initial(path) => {
+                self.replace_initial_file(path, content);
+                self.current.insert(path.into(), content.into());
+            }
+            Some(_) => {
+                self.current.insert(path.into(), content.into());
+                self.push(
+                    object([
+                        ("kind", text("writeFile")),
+                        ("path", text(path)),
+                        ("content", text(content)),
+                    ]),
+                    line,
+                );
+            }
+        }
+    }
+
+    /// Part of `path`: `lines` starting at line `start` (1-based) of `total` lines. A file
+    /// not seen before starts with these lines in place and blank lines around them.
+    pub(super) fn saw_part(
+        &mut self,
+        path: &str,
+        lines: &str,
+        start: u64,
+        total: Option<u64>,
+        line: usize,
+    ) {
+        if self.current.contains_key(path) {
+            return;
+        }
+        let before = usize::try_from(start.saturating_sub(1)).unwrap_or(0);
+        let shown = lines.split('\n').count();
+        let after = total
+            .and_then(|t| usize::try_from(t).ok())
+            .map_or(0, |t| t.saturating_sub(before + shown));
+        if before + after > MAX_STRING_BYTES {
+            return;
+        }
+        let mut content = "\n".repeat(before);
+        content.push_str(lines);
+        content.push_str(&"\n".repeat(after));
+        self.saw_file(path, &content, line);
+        self.partial.insert(path.into());
+        self.warn(
+            line,
+            WarningKind::PartialFile,
+            format!(
+                "{path}: the log shows lines {start} to {} only; the scenario starts the file \
+                 with them and blank lines elsewhere",
+                start + shown as u64 - 1
+            ),
+        );
+    }
+
+    /// The agent changed `path` to `content` (an Edit or Write the scenario replays).
+    pub(super) fn agent_wrote(&mut self, path: &str, content: String) {
+        self.partial.remove(path);
+        self.current.insert(path.into(), content);
+    }
+
+    /// What `path` holds now, as far as the log showed.
+    pub(super) fn current(&self, path: &str) -> Option<&str> {
+        self.current.get(path).map(String::as_str)
+    }
+
+    /// What the provider reported for one request.
+    ///
+    /// Past the format's limits (no step kept), the figures are not kept either.
+    pub(super) fn record(&mut self, usage: RecordedUsage) {
+        if self.left_out.is_none() {
+            self.recorded.push(usage);
+        }
+    }
+
+    /// A warning (past [`MAX_WARNINGS`], counted only).
+    pub(super) fn warn(&mut self, line: usize, kind: WarningKind, message: String) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(ImportWarning {
+                line,
+                kind,
+                message,
+            });
+        } else {
+            self.dropped_warnings += 1;
+        }
+    }
+
+    /// The scenario document, parsed back as the engine reads it.
+    pub(super) fn finish(mut self, format: LogFormat) -> Result<Finished, Error> {
+        if let Some((first, count)) = self.left_out {
+            self.warn(
+                first,
+                WarningKind::OverLimit,
+                format!(
+                    "the session goes past what one scenario holds ({MAX_STEPS} steps, \
+                     {} MiB): {count} steps from here on are left out",
+                    MAX_INPUT_BYTES >> 20
+                ),
+            );
+        }
+        self.warnings.sort_by_key(|warning| warning.line);
+        if self.dropped_warnings > 0 {
+            let dropped = self.dropped_warnings;
+            self.warnings.push(ImportWarning {
+                line: 0,
+                kind: WarningKind::OverLimit,
+                message: format!("{dropped} more warnings not listed"),
+            });
+        }
+        let document = self.document(format);
+        let scenario = parse_scenario(&document).map_err(|error| Error::InvalidConfig {
+            field: String::from("imported scenario"),
+            reason: format!("the scenario built from the log does not read back: {error}"),
+        })?;
+        Ok((scenario, document, self.recorded, self.warnings))
+    }
+
+    fn document(&self, format: LogFormat) -> String {
+        let profile = format.as_str();
+        let mut head: Vec<(&str, Json)> = Vec::from([
+            ("formatVersion", number(FORMAT_VERSION)),
+            (
+                "name",
+                text(&format!("Imported {} session", client_name(format))),
+            ),
+            ("description", text(&self.description(format))),
+            ("profile", text(profile)),
+        ]);
+        if self.headless {
+            head.push((
+                "switches",
+                object([("fileContext.headless", Json::Bool(true))]),
+            ));
+        }
+        if let Some(cwd) = &self.cwd {
+            head.push(("cwd", text(cwd)));
+        }
+        if let Some(home) = &self.home {
+            head.push(("home", text(home)));
+        }
+        if let Some(start) = self.start_ms {
+            head.push(("startMs", number(start)));
+        }
+        head.push(("stepMs", number(0)));
+        let config = self.config();
+        if !matches!(&config, Json::Object(entries) if entries.is_empty()) {
+            head.push(("config", config));
+        }
+        let mut out = String::from("{\n");
+        for (key, value) in head {
+            out.push_str(&format!("  \"{key}\": {},\n", value.to_compact()));
+        }
+        out.push_str("  \"files\": {");
+        for (i, (path, content)) in self.files.iter().enumerate() {
+            out.push_str(if i == 0 { "\n    " } else { ",\n    " });
+            out.push_str(&text(path).to_compact());
+            out.push_str(": ");
+            out.push_str(&text(content).to_compact());
+        }
+        out.push_str(if self.files.is_empty() {
+            "},\n"
+        } else {
+            "\n  },\n"
+        });
+        out.push_str("  \"steps\": [");
+        for (i, step) in self.steps.iter().enumerate() {
+            out.push_str(if i == 0 { "\n    " } else { ",\n    " });
+            out.push_str(&step.to_compact());
+        }
+        out.push_str(if self.steps.is_empty() {
+            "]\n}\n"
+        } else {
+            "\n  ]\n}\n"
+        });
+        out
+    }
+
+    fn config(&self) -> Json {
+        let mut entries: Vec<(&str, Json)> = Vec::new();
+        if let Some(window) = self.context_window {
+            if (1_000..=10_000_000).contains(&window) {
+                entries.push(("contextWindow", number(window)));
+                if window <= 20_000 {
+                    entries.push(("outputReserve", number(window / 10)));
+                }
+            }
+        }
+        if let Some(plan) = &self.plan_file {
+            entries.push(("planFile", text(plan)));
+        }
+        if let Some(mode) = &self.permission_mode {
+            entries.push(("permissionMode", text(mode)));
+        }
+        if self.compactions > 0 {
+            // The log says where the client compacted; the steps put the compactions there,
+            // so the engine must not add its own at other places.
+            entries.push(("autoCompact", Json::Bool(false)));
+        }
+        if let Some(path) = &self.transcript_path {
+            entries.push(("transcriptPath", text(path)));
+        }
+        object(entries)
+    }
+
+    fn description(&self, format: LogFormat) -> String {
+        let recorded_by = match &self.client_version {
+            Some(version) => format!(" (written by {} {version})", client_name(format)),
+            None => String::new(),
+        };
+        let mut sentences = Vec::from([format!(
+            "Imported from a {} session log{recorded_by}: the workspace holds only the files \
+             the log showed (from read results and edited files' originals).",
+            client_name(format)
+        )]);
+        if !self.partial.is_empty() {
+            let names: Vec<&str> = self.partial.iter().map(String::as_str).collect();
+            sentences.push(format!(
+                "Known only in part (blank lines stand for what the log did not show): {}.",
+                names.join(", ")
+            ));
+        }
+        if self.compactions > 0 {
+            sentences.push(String::from(
+                "Compactions happen where the log shows them, with the recorded summaries \
+                 (autoCompact is off).",
+            ));
+        }
+        sentences.extend(self.notes.iter().cloned());
+        sentences.join(" ")
+    }
+
+    fn add_initial_file(&mut self, path: &str, content: &str) {
+        self.kept_bytes += path.len() + content.len();
+        self.files.push((path.into(), content.into()));
+    }
+
+    fn is_untouched_initial(&self, path: &str) -> bool {
+        let initial = self.files.iter().find(|(p, _)| p == path);
+        initial.is_some_and(|(_, content)| self.current.get(path) == Some(content))
+    }
+
+    fn replace_initial_file(&mut self, path: &str, content: &str) {
+        if let Some(entry) = self.files.iter_mut().find(|(p, _)| p == path) {
+            entry.1 = content.into();
+        }
+    }
+}
+
+fn client_name(format: LogFormat) -> &'static str {
+    match format {
+        LogFormat::ClaudeCode => "Claude Code",
+        LogFormat::Codex => "Codex",
+    }
+}
+
+/// A JSON object with keys in the order given.
+pub(super) fn object<'a>(entries: impl IntoIterator<Item = (&'a str, Json)>) -> Json {
+    Json::Object(
+        entries
+            .into_iter()
+            .map(|(key, value)| (key.to_string(), value))
+            .collect(),
+    )
+}
+
+/// A JSON string.
+pub(super) fn text(value: &str) -> Json {
+    Json::String(value.into())
+}
+
+/// A JSON whole number.
+pub(super) fn number(value: u64) -> Json {
+    Json::Number(value.into())
+}
+
+/// Cuts every string longer than [`MAX_STRING_BYTES`] at a character boundary below it;
+/// whether any was.
+fn clip_strings(value: &mut Json) -> bool {
+    match value {
+        Json::String(s) if s.len() > MAX_STRING_BYTES => {
+            let mut end = MAX_STRING_BYTES;
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            s.truncate(end);
+            true
+        }
+        Json::Array(items) => items
+            .iter_mut()
+            .fold(false, |any, item| clip_strings(item) | any),
+        Json::Object(entries) => entries
+            .iter_mut()
+            .fold(false, |any, (_, item)| clip_strings(item) | any),
+        _ => false,
+    }
+}
+
+/// About the size of a value's compact JSON (strings counted unescaped).
+pub(super) fn json_size(value: &Json) -> usize {
+    match value {
+        Json::Null | Json::Bool(_) | Json::Number(_) => 8,
+        Json::String(s) => s.len() + 2,
+        Json::Array(items) => items.iter().map(json_size).sum::<usize>() + items.len() + 2,
+        Json::Object(entries) => {
+            entries
+                .iter()
+                .map(|(key, value)| key.len() + 3 + json_size(value))
+                .sum::<usize>()
+                + 2
+        }
+    }
+}
+
+/// A string field of an object.
+pub(super) fn str_field<'a>(value: &'a Json, key: &str) -> Option<&'a str> {
+    value.get(key).and_then(Json::as_str)
+}
+
+/// A whole-number field of an object.
+pub(super) fn u64_field(value: &Json, key: &str) -> Option<u64> {
+    match value.get(key) {
+        Some(Json::Number(n)) => n.as_u64(),
+        _ => None,
+    }
+}
+
+/// A boolean field of an object (absent: false).
+pub(super) fn bool_field(value: &Json, key: &str) -> bool {
+    matches!(value.get(key), Some(Json::Bool(true)))
+}

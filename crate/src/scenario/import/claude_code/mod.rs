@@ -1,0 +1,377 @@
+//! Claude Code's project log: one line per record, linked by `parentUuid` into a tree.
+//!
+//! The conversation the client resumes is the chain from the last record back to the root.
+//! One model response is written as several `assistant` lines (one per content block) that
+//! share `message.id`, each the parent of the next, and the result of a call hangs off the
+//! line that made it, so the results of a response's earlier calls sit beside the chain,
+//! not on it: they are taken in by their `tool_use_id`. Whatever else is off the chain is a
+//! branch the session left (`/rewind`, an edited prompt). Subagents' lines
+//! (`isSidechain`) are counted and left out. After a compaction the client writes earlier
+//! lines again; a `uuid` seen before is skipped.
+//!
+//! Records are held (parsed, as the scenario's terms) until the end, because only the last
+//! line says which branch is the main thread; content past the format's size is not kept.
+
+mod records;
+mod thread;
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::super::parse::Json;
+use super::super::{MAX_INPUT_BYTES, MAX_STEPS};
+use super::builder::{bool_field, str_field, Builder};
+use super::time::parse_timestamp;
+use super::WarningKind;
+use records::{
+    assistant_record, classify_prompt, knowledge_of, payload_size, plain_text, system_record,
+    Block, Knowledge, Node, Outcome, Payload,
+};
+use thread::Convert;
+
+/// Line types that carry nothing a scenario replays (queue bookkeeping, titles, file-history
+/// snapshots, summaries of other sessions).
+const IGNORED_TYPES: &[&str] = &[
+    "summary",
+    "file-history-snapshot",
+    "queue-operation",
+    "last-prompt",
+    "progress",
+    "custom-title",
+];
+
+/// The reader's state: every record of the main file so far, and the calls' results.
+#[derive(Debug, Default)]
+pub(super) struct ClaudeCodeReader {
+    nodes: Vec<Node>,
+    /// Records by their `uuid`'s hash ([`uuid_key`]): a line's index entry stays small.
+    by_uuid: BTreeMap<u64, usize>,
+    results: BTreeMap<String, Outcome>,
+    sidechain: Option<(usize, usize)>,
+    kept_bytes: usize,
+    kept_records: usize,
+    over_budget: Option<usize>,
+    /// The calls of the latest response that have their results: an interruption note
+    /// stopped them all.
+    response_results: Vec<String>,
+    latest_response: String,
+}
+
+/// Records kept with their content: room for one scenario's steps and, beside them, the
+/// results and the extra lines a response is split into.
+const MAX_KEPT_RECORDS: usize = 4 * MAX_STEPS;
+
+impl ClaudeCodeReader {
+    /// Reads one line; `Err` says why it cannot be used.
+    pub(super) fn read(
+        &mut self,
+        number: usize,
+        line: &Json,
+        builder: &mut Builder,
+    ) -> Result<(), String> {
+        let kind = str_field(line, "type").ok_or("a line without a \"type\" string")?;
+        if let Some(cwd) = str_field(line, "cwd") {
+            builder.set_cwd(cwd);
+        }
+        if let Some(version) = str_field(line, "version") {
+            builder.set_client_version(version);
+        }
+        // `cli` is the interactive client; `sdk-cli`, `sdk-ts`… run headless.
+        if str_field(line, "entrypoint").is_some_and(|entry| entry.starts_with("sdk")) {
+            builder.set_headless();
+        }
+        match kind {
+            "user" | "assistant" | "system" => self.read_record(number, line, kind, builder),
+            _ if IGNORED_TYPES.contains(&kind) => Ok(()),
+            other => {
+                builder.warn(
+                    number,
+                    WarningKind::Unknown,
+                    format!("unknown line type {other:?}; left out"),
+                );
+                Ok(())
+            }
+        }
+    }
+
+    fn read_record(
+        &mut self,
+        number: usize,
+        line: &Json,
+        kind: &str,
+        builder: &mut Builder,
+    ) -> Result<(), String> {
+        let uuid =
+            str_field(line, "uuid").ok_or_else(|| format!("a {kind:?} line without \"uuid\""))?;
+        if self.by_uuid.contains_key(&uuid_key(uuid)) {
+            return Ok(());
+        }
+        if bool_field(line, "isSidechain") {
+            let (_, count) = self.sidechain.get_or_insert((number, 0));
+            *count += 1;
+            return Ok(());
+        }
+        let mut payload = match kind {
+            "user" => self.user_record(number, line, builder)?,
+            "assistant" => assistant_record(number, line, builder)?,
+            _ => system_record(line),
+        };
+        if let Payload::Answer(answer) = &payload {
+            if answer.message_id != self.latest_response {
+                self.latest_response.clone_from(&answer.message_id);
+                self.response_results.clear();
+            }
+        }
+        if self.full() {
+            self.over_budget.get_or_insert(number);
+            payload = Payload::Dropped;
+        } else {
+            self.kept_bytes += payload_size(&payload);
+            self.kept_records += 1;
+        }
+        let parent = str_field(line, "parentUuid").or_else(|| str_field(line, "logicalParentUuid"));
+        self.by_uuid.insert(uuid_key(uuid), self.nodes.len());
+        self.nodes.push(Node {
+            parent: parent.map(uuid_key),
+            line: number,
+            at_ms: str_field(line, "timestamp").and_then(parse_timestamp),
+            payload,
+        });
+        Ok(())
+    }
+
+    fn user_record(
+        &mut self,
+        number: usize,
+        line: &Json,
+        builder: &mut Builder,
+    ) -> Result<Payload, String> {
+        let content = line
+            .get("message")
+            .and_then(|m| m.get("content"))
+            .ok_or("a \"user\" line without \"message.content\"")?;
+        if bool_field(line, "isCompactSummary") {
+            return Ok(Payload::Summary(plain_text(content)));
+        }
+        if bool_field(line, "isMeta") {
+            return Ok(Payload::Nothing);
+        }
+        if let Json::Array(blocks) = content {
+            let ids = self.tool_results(number, line, blocks, builder);
+            if !ids.is_empty() {
+                return Ok(Payload::Results(ids));
+            }
+            if blocks.iter().any(|b| str_field(b, "type") == Some("image")) {
+                builder.warn(
+                    number,
+                    WarningKind::LeftOut,
+                    String::from("an image in a prompt is left out"),
+                );
+            }
+        }
+        let prompt = plain_text(content);
+        let payload = classify_prompt(number, prompt, str_field(line, "permissionMode"), builder);
+        if matches!(payload, Payload::Interrupted) {
+            for id in &self.response_results {
+                if let Some(outcome) = self.results.get_mut(id) {
+                    outcome.interrupted = true;
+                }
+            }
+        }
+        Ok(payload)
+    }
+
+    /// Stores the line's tool results; their ids.
+    fn tool_results(
+        &mut self,
+        number: usize,
+        line: &Json,
+        blocks: &[Json],
+        builder: &mut Builder,
+    ) -> Vec<String> {
+        let mut ids = Vec::new();
+        for block in blocks
+            .iter()
+            .filter(|b| str_field(b, "type") == Some("tool_result"))
+        {
+            let Some(id) = str_field(block, "tool_use_id") else {
+                builder.warn(
+                    number,
+                    WarningKind::BadLine,
+                    String::from("a tool result without \"tool_use_id\"; left out"),
+                );
+                continue;
+            };
+            let knowledge = if ids.is_empty() {
+                line.get("toolUseResult")
+                    .map_or(Knowledge::None, knowledge_of)
+            } else {
+                Knowledge::None
+            };
+            // A Read's or a change's result is the engine's to make again, and a shell's
+            // output is in its knowledge: the text is kept for the other tools only.
+            let text_needed = matches!(knowledge, Knowledge::None);
+            let outcome = Outcome {
+                line: number,
+                content: match block.get("content") {
+                    Some(content) if text_needed => plain_text(content),
+                    _ => String::new(),
+                },
+                is_error: bool_field(block, "is_error"),
+                interrupted: false,
+                knowledge,
+            };
+            // Past the budget the line's record is dropped too, so its results go with it.
+            if !self.full() {
+                self.kept_bytes += outcome.size();
+                self.results.entry(id.into()).or_insert(outcome);
+            }
+            self.response_results.push(String::from(id));
+            ids.push(String::from(id));
+        }
+        ids
+    }
+
+    /// Whether the records kept hold as much as one scenario can: later records are counted,
+    /// not kept.
+    fn full(&self) -> bool {
+        self.kept_bytes > MAX_INPUT_BYTES || self.kept_records >= MAX_KEPT_RECORDS
+    }
+
+    /// Builds the scenario from the main thread.
+    pub(super) fn finish(self, builder: &mut Builder) {
+        if let Some((line, count)) = self.sidechain {
+            builder.warn(
+                line,
+                WarningKind::Sidechain,
+                format!("{count} subagent lines (isSidechain) are left out of the main thread"),
+            );
+        }
+        let Some(chain) = self.main_chain() else {
+            return;
+        };
+        self.warn_abandoned(&chain, builder);
+        if let Some(line) = self.over_budget {
+            builder.warn(
+                line,
+                WarningKind::OverLimit,
+                format!(
+                    "the log holds more than one scenario can ({MAX_KEPT_RECORDS} records or \
+                     {} MiB): records from here on are counted, not kept",
+                    MAX_INPUT_BYTES >> 20
+                ),
+            );
+        }
+        let responses = self.responses();
+        let mut convert = Convert::new(&self.nodes, &self.results, &responses, builder);
+        for &index in &chain {
+            convert.node(&self.nodes[index]);
+        }
+        convert.flush();
+    }
+
+    /// Each response's lines, in file order, by `message.id`.
+    fn responses(&self) -> BTreeMap<&str, Vec<usize>> {
+        let mut responses: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (index, node) in self.nodes.iter().enumerate() {
+            if let Payload::Answer(answer) = &node.payload {
+                responses
+                    .entry(answer.message_id.as_str())
+                    .or_default()
+                    .push(index);
+            }
+        }
+        responses
+    }
+
+    /// The chain from the last record back to the root, root first.
+    fn main_chain(&self) -> Option<Vec<usize>> {
+        let mut index = self.nodes.len().checked_sub(1)?;
+        let mut seen = BTreeSet::new();
+        let mut chain = Vec::new();
+        while seen.insert(index) {
+            chain.push(index);
+            let parent = self.nodes[index].parent;
+            match parent.and_then(|key| self.by_uuid.get(&key)) {
+                Some(&next) => index = next,
+                None => break,
+            }
+        }
+        chain.reverse();
+        Some(chain)
+    }
+
+    /// Whether a record belongs to the main thread: on the chain, or a line of a response
+    /// that is (a response's blocks may branch off one another).
+    fn in_thread(
+        &self,
+        index: usize,
+        on_chain: &BTreeSet<usize>,
+        chain_responses: &BTreeSet<&str>,
+    ) -> bool {
+        on_chain.contains(&index)
+            || matches!(&self.nodes[index].payload, Payload::Answer(answer) if chain_responses.contains(answer.message_id.as_str()))
+    }
+
+    /// Records off the chain that carry content: a branch the session left.
+    fn warn_abandoned(&self, chain: &[usize], builder: &mut Builder) {
+        let on_chain: BTreeSet<usize> = chain.iter().copied().collect();
+        let chain_responses: BTreeSet<&str> = chain
+            .iter()
+            .filter_map(|&i| match &self.nodes[i].payload {
+                Payload::Answer(answer) => Some(answer.message_id.as_str()),
+                _ => None,
+            })
+            .collect();
+        let answered: BTreeSet<&str> = self
+            .nodes
+            .iter()
+            .filter_map(|node| match &node.payload {
+                Payload::Answer(answer) if chain_responses.contains(answer.message_id.as_str()) => {
+                    Some(answer)
+                }
+                _ => None,
+            })
+            .flat_map(|answer| answer.blocks.iter())
+            .filter_map(|block| match block {
+                Block::ToolUse { id, .. } => Some(id.as_str()),
+                _ => None,
+            })
+            .collect();
+        let mut first = None;
+        let mut count = 0;
+        for (index, node) in self.nodes.iter().enumerate() {
+            let off = !self.in_thread(index, &on_chain, &chain_responses)
+                && match &node.payload {
+                    Payload::Nothing | Payload::Interrupted | Payload::Dropped => false,
+                    Payload::Results(ids) => !ids.iter().all(|id| answered.contains(id.as_str())),
+                    _ => true,
+                };
+            if off {
+                first.get_or_insert(node.line);
+                count += 1;
+            }
+        }
+        if let Some(line) = first {
+            builder.warn(
+                line,
+                WarningKind::AbandonedBranch,
+                format!(
+                    "{count} lines on branches the session left (a rewind or an edited prompt) \
+                     are left out; the main thread ends at the log's last record"
+                ),
+            );
+        }
+    }
+}
+
+/// A `uuid`'s 64-bit FNV-1a hash: every line keeps one in the thread's index, so it is a
+/// number rather than the 36-byte text (two uuids of one log sharing a hash is a chance of
+/// about one in 10^7 for a million lines).
+fn uuid_key(uuid: &str) -> u64 {
+    uuid.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}

@@ -1,0 +1,437 @@
+//! Importing a real session log (Claude Code's `~/.claude/projects/…/<id>.jsonl`, Codex's
+//! `$CODEX_HOME/sessions/…/rollout-*.jsonl`) as a scenario, with what the provider reported
+//! for each request beside it.
+//!
+//! Both logs are one JSON object per line, unversioned, and change between releases, so
+//! the reading is defensive: a line that cannot be read is a warning with its number, an
+//! unknown line type is a warning, a truncated last line is a warning; only a log where no
+//! line at all could be read is an error, naming the first bad line and what was expected.
+//!
+//! [`SessionImporter`] reads a log as it streams (whole lines or chunks of bytes, cut
+//! anywhere) and keeps only what the scenario will hold: a line is parsed, its content
+//! turned into the scenario's terms, and dropped. Content past the scenario format's limits
+//! ([`super::MAX_STEPS`] steps, [`super::MAX_INPUT_BYTES`] bytes) is counted, not kept, so
+//! memory stays bounded whatever the log's size. [`import_session`] is the one-call form.
+//!
+//! ```
+//! use context_assembly::scenario::{import_session, LogFormat};
+//! let log = concat!(
+//!     r#"{"type":"user","uuid":"u1","parentUuid":null,"cwd":"/work","timestamp":"2025-12-01T10:00:00.000Z","message":{"role":"user","content":"Hello"}}"#, "\n",
+//!     r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":"/work","timestamp":"2025-12-01T10:00:02.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Hi."}],"usage":{"input_tokens":12,"output_tokens":3}}}"#, "\n",
+//! );
+//! let imported = import_session(log, None).unwrap();
+//! assert_eq!(imported.format, LogFormat::ClaudeCode);
+//! assert_eq!(imported.scenario.cwd, "/work");
+//! assert_eq!(imported.scenario.steps.len(), 3); // the prompt, the clock moving 2 s, the answer
+//! assert_eq!(imported.recorded[0].input_tokens, 12);
+//! assert!(imported.warnings.is_empty());
+//! ```
+
+mod builder;
+mod claude_code;
+mod codex;
+mod lines;
+mod time;
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::parse::{parse_json, Json};
+use super::Scenario;
+use crate::Error;
+use builder::Builder;
+use lines::LineSplitter;
+
+/// The session logs [`import_session`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum LogFormat {
+    /// Claude Code's project log: lines with `type`, `uuid`, `parentUuid`, `message`.
+    #[serde(rename = "claude-code")]
+    ClaudeCode,
+    /// Codex's rollout: lines `{ timestamp, type, payload }`.
+    #[serde(rename = "codex")]
+    Codex,
+}
+
+impl LogFormat {
+    /// The format's name, as the JS API spells it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LogFormat::ClaudeCode => "claude-code",
+            LogFormat::Codex => "codex",
+        }
+    }
+
+    /// The format a parsed line belongs to, if it is recognisably one of them.
+    fn of_line(line: &Json) -> Option<LogFormat> {
+        let kind = line.get("type").and_then(Json::as_str);
+        if line.get("payload").is_some() && line.get("timestamp").is_some() {
+            return Some(LogFormat::Codex);
+        }
+        let claude_kinds = ["user", "assistant", "system", "summary", "queue-operation"];
+        if line.get("uuid").is_some()
+            || line.get("sessionId").is_some()
+            || kind.is_some_and(|kind| claude_kinds.contains(&kind))
+        {
+            return Some(LogFormat::ClaudeCode);
+        }
+        None
+    }
+}
+
+impl core::str::FromStr for LogFormat {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<Self, Error> {
+        match name {
+            "claude-code" => Ok(LogFormat::ClaudeCode),
+            "codex" => Ok(LogFormat::Codex),
+            other => Err(Error::InvalidConfig {
+                field: "format".into(),
+                reason: format!(
+                    "unknown session log format {other:?}: expected \"claude-code\" or \"codex\""
+                ),
+            }),
+        }
+    }
+}
+
+/// What a session log gave.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Imported {
+    /// The format read.
+    pub format: LogFormat,
+    /// The session as a scenario under the matching profile (serialised as `scenarioJson`).
+    #[serde(skip)]
+    pub scenario: Scenario,
+    /// The same scenario as the JSON document the format describes (`web/scenarios/FORMAT.md`),
+    /// for an editor or a file: one step per line, the log's order kept.
+    pub scenario_json: String,
+    /// What the provider reported for each request, in the log's order.
+    pub recorded: Vec<RecordedUsage>,
+    /// What could not be read or was left out, and what the scenario knows only in part.
+    pub warnings: Vec<ImportWarning>,
+}
+
+/// What the provider reported for one request (one model response).
+///
+/// Claude Code's `message.usage` splits the prompt into uncached input, cache writes and
+/// cache reads; Codex's `token_count` gives the whole input with its cached part, so its
+/// `input_tokens` here is the uncached rest and `cache_creation_tokens` is 0.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedUsage {
+    /// The log line it was read from (1-based).
+    pub line: usize,
+    /// The scenario step this request produced: the assistant step that holds the answer,
+    /// or the `compact` step a summary request belongs to; `None` when the step was left
+    /// out (past the format's limits).
+    pub step: Option<usize>,
+    /// Whether the request asked for a compaction summary rather than the next answer.
+    pub summary: bool,
+    /// Input tokens neither read from nor written to the cache.
+    pub input_tokens: u64,
+    /// Input tokens written to the cache.
+    pub cache_creation_tokens: u64,
+    /// Input tokens read from the cache.
+    pub cache_read_tokens: u64,
+    /// Output tokens (reasoning included).
+    pub output_tokens: u64,
+    /// Codex: the session's running total of tokens after this request.
+    pub session_total_tokens: Option<u64>,
+    /// Codex: the model's context window the client reported.
+    pub context_window: Option<u64>,
+}
+
+impl RecordedUsage {
+    /// The whole prompt: uncached input, cache writes and cache reads.
+    pub fn prompt_tokens(&self) -> u64 {
+        self.input_tokens
+            .saturating_add(self.cache_creation_tokens)
+            .saturating_add(self.cache_read_tokens)
+    }
+}
+
+/// Why a warning was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WarningKind {
+    /// A line that is not a JSON object, or lacks what its type needs.
+    BadLine,
+    /// The last line ends without a newline and is not valid JSON (the client was still
+    /// writing it).
+    TruncatedLine,
+    /// A line type or content block this importer does not know.
+    Unknown,
+    /// Subagent lines (`isSidechain`): left out of the main thread.
+    Sidechain,
+    /// Lines on a branch the session left (`/rewind`, an edited prompt): left out.
+    AbandonedBranch,
+    /// Something the scenario format cannot hold (images, slash commands, a plan's feedback).
+    LeftOut,
+    /// A file the log shows only in part: the scenario has the lines it saw, blank lines
+    /// elsewhere.
+    PartialFile,
+    /// The log goes past the scenario format's limits: the rest is not kept.
+    OverLimit,
+}
+
+/// A line that could not be used as it was, or a note on what the scenario knows.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ImportWarning {
+    /// The log line (1-based); 0 for the log as a whole.
+    pub line: usize,
+    /// What kind of problem.
+    pub kind: WarningKind,
+    /// What happened, in a sentence.
+    pub message: String,
+}
+
+/// How far a streamed import has got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    /// Complete lines read.
+    pub lines: usize,
+    /// Bytes consumed, the partial line held back included.
+    pub bytes: u64,
+}
+
+/// Reads a session log line by line (or chunk by chunk) into a scenario.
+///
+/// ```
+/// use context_assembly::scenario::{LogFormat, SessionImporter};
+/// let mut importer = SessionImporter::new(Some(LogFormat::Codex));
+/// let log = "{\"timestamp\":\"2025-12-01T10:00:00.000Z\",\"type\":\"session_meta\",\"payload\":{\"cwd\":\"/repo\"}}\n\
+///            {\"timestamp\":\"2025-12-01T10:00:01.000Z\",\"type\":\"event_msg\",\"payload\":{\"type\":\"user_message\",\"message\":\"Hi\"}}\n";
+/// // Chunks may cut a line anywhere, even inside a UTF-8 character.
+/// for chunk in log.as_bytes().chunks(7) {
+///     importer.push_chunk(chunk);
+/// }
+/// assert_eq!(importer.progress().lines, 2);
+/// let imported = importer.finish().unwrap();
+/// assert_eq!(imported.scenario.cwd, "/repo");
+/// ```
+pub struct SessionImporter {
+    format: Option<LogFormat>,
+    reader: Option<Reader>,
+    /// Lines read before the format was known (none of them recognisable yet).
+    undetected: Vec<(usize, String)>,
+    splitter: LineSplitter,
+    builder: Builder,
+    lines: usize,
+    used_lines: usize,
+    first_bad: Option<(usize, String)>,
+}
+
+/// The format's own reader.
+enum Reader {
+    ClaudeCode(claude_code::ClaudeCodeReader),
+    Codex(codex::CodexReader),
+}
+
+/// Lines tried before giving up on recognising the format.
+const DETECTION_LINES: usize = 64;
+
+impl SessionImporter {
+    /// An importer for `format`, or for the format the first recognisable line shows.
+    pub fn new(format: Option<LogFormat>) -> SessionImporter {
+        SessionImporter {
+            format,
+            reader: format.map(Reader::new),
+            undetected: Vec::new(),
+            splitter: LineSplitter::default(),
+            builder: Builder::default(),
+            lines: 0,
+            used_lines: 0,
+            first_bad: None,
+        }
+    }
+
+    /// Reads bytes of the log; a line cut at the chunk's end waits for the next chunk.
+    pub fn push_chunk(&mut self, chunk: &[u8]) {
+        let mut complete = Vec::new();
+        self.splitter.push(chunk, &mut complete);
+        for line in complete {
+            self.read_line(&line, false);
+        }
+    }
+
+    /// Reads one whole line (without its newline).
+    pub fn push_line(&mut self, line: &str) {
+        self.splitter.count_bytes(line.len() + 1);
+        self.read_line(line, false);
+    }
+
+    /// How far the import has got.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            lines: self.lines,
+            bytes: self.splitter.bytes(),
+        }
+    }
+
+    /// Ends the import: the last line (if it had no newline), then the scenario.
+    ///
+    /// # Errors
+    /// When no line at all could be read: the first bad line's number, what was wrong and
+    /// what was expected.
+    pub fn finish(mut self) -> Result<Imported, Error> {
+        if let Some(last) = self.splitter.take_rest() {
+            self.read_line(&last, true);
+        }
+        if self.used_lines == 0 {
+            return Err(self.nothing_read());
+        }
+        let format = self.format.unwrap_or(LogFormat::ClaudeCode);
+        let reader = self.reader.take().unwrap_or_else(|| Reader::new(format));
+        match reader {
+            Reader::ClaudeCode(reader) => reader.finish(&mut self.builder),
+            Reader::Codex(reader) => reader.finish(&mut self.builder),
+        }
+        let (scenario, scenario_json, recorded, warnings) = self.builder.finish(format)?;
+        Ok(Imported {
+            format,
+            scenario,
+            scenario_json,
+            recorded,
+            warnings,
+        })
+    }
+
+    fn read_line(&mut self, text: &str, last_without_newline: bool) {
+        self.lines += 1;
+        let number = self.lines;
+        if text.trim().is_empty() {
+            return;
+        }
+        let parsed = match parse_json(text) {
+            Ok(value @ Json::Object(_)) => value,
+            Ok(other) => {
+                self.bad_line(number, format!("a JSON {}, not an object", other.kind()));
+                return;
+            }
+            Err(error) if last_without_newline => {
+                self.builder.warn(
+                    number,
+                    WarningKind::TruncatedLine,
+                    format!(
+                        "the last line ends without a newline and is not complete JSON ({error}): \
+                         the client was probably still writing it; left out"
+                    ),
+                );
+                self.remember_first_bad(number, format!("invalid JSON: {error}"));
+                return;
+            }
+            Err(error) => {
+                self.bad_line(number, format!("invalid JSON: {error}"));
+                return;
+            }
+        };
+        if self.reader.is_none() {
+            self.detect(number, parsed);
+            return;
+        }
+        self.use_line(number, &parsed);
+    }
+
+    /// Holds lines back until one shows the format; then reads them all in order.
+    fn detect(&mut self, number: usize, parsed: Json) {
+        match LogFormat::of_line(&parsed) {
+            Some(format) => {
+                self.format = Some(format);
+                self.reader = Some(Reader::new(format));
+                for (held, text) in core::mem::take(&mut self.undetected) {
+                    if let Ok(value) = parse_json(&text) {
+                        self.use_line(held, &value);
+                    }
+                }
+                self.use_line(number, &parsed);
+            }
+            None if self.undetected.len() < DETECTION_LINES => {
+                self.undetected.push((number, parsed.to_compact()));
+            }
+            None => self.bad_line(
+                number,
+                String::from("neither a Claude Code line nor a Codex rollout line"),
+            ),
+        }
+    }
+
+    fn use_line(&mut self, number: usize, line: &Json) {
+        let read = match self.reader.as_mut() {
+            Some(Reader::ClaudeCode(reader)) => reader.read(number, line, &mut self.builder),
+            Some(Reader::Codex(reader)) => reader.read(number, line, &mut self.builder),
+            None => Err(String::from("no format")),
+        };
+        match read {
+            Ok(()) => self.used_lines += 1,
+            Err(reason) => self.bad_line(number, reason),
+        }
+    }
+
+    fn bad_line(&mut self, number: usize, reason: String) {
+        self.builder.warn(
+            number,
+            WarningKind::BadLine,
+            format!("{reason}; the line is left out"),
+        );
+        self.remember_first_bad(number, reason);
+    }
+
+    fn remember_first_bad(&mut self, number: usize, reason: String) {
+        if self.first_bad.is_none() {
+            self.first_bad = Some((number, reason));
+        }
+    }
+
+    fn nothing_read(&self) -> Error {
+        let expected = match self.format {
+            Some(LogFormat::ClaudeCode) => {
+                "a Claude Code session line: a JSON object with \"type\" (user, assistant, \
+                 system…), \"uuid\" and \"message\""
+            }
+            Some(LogFormat::Codex) => {
+                "a Codex rollout line: a JSON object { \"timestamp\", \"type\", \"payload\" }"
+            }
+            None => {
+                "one JSON object per line, as Claude Code (\"type\", \"uuid\", \"message\") or \
+                 Codex (\"timestamp\", \"type\", \"payload\") write them"
+            }
+        };
+        let (field, found) = match &self.first_bad {
+            Some((line, reason)) => (format!("session log line {line}"), reason.clone()),
+            None if !self.undetected.is_empty() => (
+                format!("session log line {}", self.undetected[0].0),
+                String::from("not recognisable as either format"),
+            ),
+            None => (String::from("session log"), String::from("no lines")),
+        };
+        Error::InvalidConfig {
+            field,
+            reason: format!("{found}; nothing could be read: expected {expected}"),
+        }
+    }
+}
+
+impl Reader {
+    fn new(format: LogFormat) -> Reader {
+        match format {
+            LogFormat::ClaudeCode => Reader::ClaudeCode(claude_code::ClaudeCodeReader::default()),
+            LogFormat::Codex => Reader::Codex(codex::CodexReader::default()),
+        }
+    }
+}
+
+/// Imports a whole session log held in memory; `format` `None` detects it from the first
+/// recognisable lines.
+///
+/// # Errors
+/// When no line at all could be read (see [`SessionImporter::finish`]).
+pub fn import_session(text: &str, format: Option<LogFormat>) -> Result<Imported, Error> {
+    let mut importer = SessionImporter::new(format);
+    importer.push_chunk(text.as_bytes());
+    importer.finish()
+}

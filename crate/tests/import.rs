@@ -1,0 +1,325 @@
+//! Importing session logs: the hand-written fixtures of `tests/fixtures/import/` (in our own
+//! words, shaped as Claude Code and Codex write their logs) cover the edge cases: a line
+//! that is not JSON, an unknown line type, a rewound branch, a subagent's line, a truncated
+//! last line, a compaction, a file seen in part, plans rejected with and without a stop,
+//! Codex's settings changes and its compaction in the middle of a turn.
+
+use std::fs;
+use std::path::PathBuf;
+
+use context_assembly::scenario::{
+    import_session, run_scenario, Imported, LogFormat, SessionImporter, WarningKind, MAX_STEPS,
+};
+use serde_json::{json, Value};
+
+fn fixture(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/import")
+        .join(name);
+    fs::read_to_string(path).unwrap()
+}
+
+fn document(imported: &Imported) -> Value {
+    serde_json::from_str(&imported.scenario_json).unwrap()
+}
+
+fn kinds(document: &Value) -> Vec<&str> {
+    document["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|step| step["kind"].as_str().unwrap())
+        .collect()
+}
+
+fn warnings(imported: &Imported) -> Vec<(usize, WarningKind)> {
+    imported.warnings.iter().map(|w| (w.line, w.kind)).collect()
+}
+
+#[test]
+fn a_claude_code_log_becomes_its_main_thread() {
+    let imported = import_session(&fixture("claude-code-session.jsonl"), None).unwrap();
+    assert_eq!(imported.format, LogFormat::ClaudeCode);
+    let doc = document(&imported);
+    assert_eq!(doc["profile"], "claude-code");
+    assert_eq!(doc["cwd"], "/work/shop");
+    // The home and the transcript's place come from the path the summary names.
+    assert_eq!(doc["home"], "/home/dev");
+    assert_eq!(
+        doc["config"],
+        json!({
+            "permissionMode": "default",
+            "autoCompact": false,
+            "transcriptPath": "/home/dev/.claude/projects/-work-shop/s-1.jsonl"
+        })
+    );
+    assert_eq!(doc["startMs"], 1_764_579_600_000_u64);
+    assert_eq!(
+        kinds(&doc),
+        [
+            "user",
+            "assistant",
+            "assistant",
+            "assistant",
+            "advanceTime",
+            "setMode",
+            "user",
+            "assistant",
+            "advanceTime",
+            "assistant",
+            "advanceTime",
+            "compact",
+            "advanceTime",
+            "user",
+            "assistant",
+            "advanceTime",
+            "setMode",
+            "user",
+            "assistant",
+            "assistant"
+        ]
+    );
+    let steps = &doc["steps"];
+    // A rejected plan carries the user's words; one the user stopped the turn at does not.
+    assert_eq!(
+        steps[18]["blocks"][0]["approval"],
+        json!({ "approved": false, "feedback": "Use the shared rounding helper." })
+    );
+    assert_eq!(
+        steps[19]["blocks"][0]["approval"],
+        json!({ "approved": false })
+    );
+    // The three lines of one response are one step, whatever branch their results hang on.
+    assert_eq!(steps[1]["blocks"].as_array().unwrap().len(), 3);
+    // The rewound prompt is not there; the one that replaced it is, after the mode change.
+    assert_eq!(steps[6]["prompt"], "Keep the rounding; now run the tests.");
+    assert_eq!(steps[5]["mode"], "acceptEdits");
+    // Tools the engine cannot run keep the output the log shows; Read and Edit run again.
+    assert_eq!(steps[7]["blocks"][0]["output"], "3 passing");
+    assert!(steps[2]["blocks"][0].get("output").is_none());
+    assert_eq!(
+        steps[11],
+        json!({
+            "kind": "compact",
+            "trigger": "manual",
+            "instructions": "Mention the tests.",
+            "summary": "<summary>The cart rounds prices to cents and the tests pass.</summary>"
+        })
+    );
+    // Files: the Read result whole, the partial one with blank lines around what was seen.
+    assert_eq!(
+        doc["files"]["/work/shop/src/cart.ts"],
+        "export const total = (items) => items.reduce((s, i) => s + i.price, 0);\n"
+    );
+    assert_eq!(
+        doc["files"]["/work/shop/src/tax.ts"],
+        format!(
+            "{}export const rate = 0.2;\nexport const round = (x) => x;\n",
+            "\n".repeat(9)
+        )
+    );
+    assert_eq!(
+        warnings(&imported),
+        [
+            (7, WarningKind::PartialFile),
+            (8, WarningKind::BadLine),
+            (12, WarningKind::Unknown),
+            (13, WarningKind::AbandonedBranch),
+            (17, WarningKind::Sidechain),
+            (33, WarningKind::TruncatedLine),
+        ]
+    );
+    // One figure per response of the main thread, tied to its step.
+    let recorded: Vec<(Option<usize>, u64, u64, u64, u64)> = imported
+        .recorded
+        .iter()
+        .map(|r| {
+            (
+                r.step,
+                r.input_tokens,
+                r.cache_creation_tokens,
+                r.cache_read_tokens,
+                r.output_tokens,
+            )
+        })
+        .collect();
+    assert_eq!(
+        recorded,
+        [
+            (Some(1), 120, 80, 0, 31),
+            (Some(2), 400, 0, 200, 50),
+            (Some(3), 450, 0, 600, 12),
+            (Some(7), 520, 0, 600, 20),
+            (Some(9), 40, 30, 1100, 8),
+            (Some(14), 300, 0, 0, 7),
+            (Some(18), 90, 0, 800, 15),
+            (Some(19), 90, 0, 800, 15),
+        ]
+    );
+    assert_eq!(imported.recorded[4].prompt_tokens(), 1170);
+    run_scenario(&imported.scenario).unwrap();
+}
+
+#[test]
+fn a_codex_rollout_becomes_its_turns() {
+    let imported = import_session(&fixture("codex-rollout.jsonl"), None).unwrap();
+    assert_eq!(imported.format, LogFormat::Codex);
+    let doc = document(&imported);
+    assert_eq!(doc["profile"], "codex");
+    assert_eq!(doc["cwd"], "/work/api");
+    // The client reports 95% of the window.
+    assert_eq!(doc["config"]["contextWindow"], 100_000);
+    assert_eq!(
+        doc["files"],
+        json!({ "/work/api/AGENTS.md": "Keep handlers small.\n" })
+    );
+    assert_eq!(
+        kinds(&doc),
+        [
+            "user",
+            "assistant",
+            "assistant",
+            "advanceTime",
+            "turnSettings",
+            "user",
+            "assistant",
+            "compact",
+            "assistant"
+        ]
+    );
+    let steps = &doc["steps"];
+    // The exec header goes; the engine writes its own.
+    assert_eq!(steps[1]["blocks"][0]["output"], "users.ts\norders.ts\n");
+    // The first turn context matches the engine's defaults; the second changes the model
+    // (whose instructions come from the `<model_switch>` message before it), the approvals and
+    // the sandbox, and the developer message's untagged part is the developer instructions.
+    assert_eq!(
+        steps[4],
+        json!({
+            "kind": "turnSettings",
+            "model": "gpt-5.4",
+            "approvalPolicy": "never",
+            "sandboxMode": "danger-full-access",
+            "developerInstructions": "Prefer small diffs.",
+            "modelInstructions": "The second model's rules, also ours."
+        })
+    );
+    // The summary request's answer is the compaction's summary, not a turn.
+    assert_eq!(
+        steps[7],
+        json!({
+            "kind": "compact",
+            "policy": "codex.local",
+            "trigger": "auto",
+            "summary": "Routes listed, health route under way.",
+            "params": { "midTurn": true }
+        })
+    );
+    assert_eq!(
+        warnings(&imported),
+        [(16, WarningKind::BadLine), (31, WarningKind::Unknown)]
+    );
+    let recorded: Vec<(Option<usize>, bool, u64, u64)> = imported
+        .recorded
+        .iter()
+        .map(|r| (r.step, r.summary, r.input_tokens, r.cache_read_tokens))
+        .collect();
+    // The repeated count (line 12) is the client refreshing, not a request.
+    assert_eq!(
+        recorded,
+        [
+            (Some(1), false, 1000, 0),
+            (Some(2), false, 160, 900),
+            (Some(6), false, 150, 1000),
+            (Some(7), true, 1180, 0),
+            (Some(8), false, 380, 0),
+        ]
+    );
+    assert_eq!(imported.recorded[0].context_window, Some(95_000));
+    run_scenario(&imported.scenario).unwrap();
+}
+
+#[test]
+fn chunks_cut_anywhere_import_as_the_whole_text() {
+    for name in ["claude-code-session.jsonl", "codex-rollout.jsonl"] {
+        let text = fixture(name);
+        let whole = import_session(&text, None).unwrap();
+        for size in [1, 7, 64, 4096] {
+            let mut importer = SessionImporter::new(None);
+            for chunk in text.as_bytes().chunks(size) {
+                importer.push_chunk(chunk);
+            }
+            assert_eq!(importer.progress().bytes, text.len() as u64);
+            assert_eq!(
+                importer.finish().unwrap(),
+                whole,
+                "{name} in chunks of {size}"
+            );
+        }
+        let mut importer = SessionImporter::new(Some(whole.format));
+        let mut lines = text.split('\n').peekable();
+        while let Some(line) = lines.next() {
+            if lines.peek().is_some() {
+                importer.push_line(line);
+            } else {
+                importer.push_chunk(line.as_bytes());
+            }
+        }
+        assert_eq!(importer.finish().unwrap(), whole, "{name} line by line");
+    }
+}
+
+#[test]
+fn nothing_readable_is_one_error_naming_the_first_bad_line() {
+    let error = import_session("hello\nworld\n", None).unwrap_err();
+    assert!(
+        error.to_string().starts_with(
+            "session log line 1: invalid JSON: expected value at line 1 column 1; nothing could \
+             be read: expected one JSON object per line"
+        ),
+        "{error}"
+    );
+    let error = import_session("{\"a\":1}\n{\"b\":2}\n", None).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("session log line 1: not recognisable as either format"),
+        "{error}"
+    );
+    let error = import_session("", Some(LogFormat::Codex)).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "session log: no lines; nothing could be read: expected a Codex rollout line: a JSON \
+         object { \"timestamp\", \"type\", \"payload\" }"
+    );
+    let error = import_session("{\"type\":\"user\",\"uuid\":\"u1\",\"mess", None).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("session log line 1: invalid JSON"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_log_past_the_format_limits_keeps_what_one_scenario_holds() {
+    let mut importer = SessionImporter::new(None);
+    let mut parent = String::from("null");
+    for n in 0..MAX_STEPS + 50 {
+        let uuid = format!("\"u{n}\"");
+        importer.push_line(&format!(
+            "{{\"type\":\"user\",\"uuid\":{uuid},\"parentUuid\":{parent},\"cwd\":\"/w\",\"message\":{{\"role\":\"user\",\"content\":\"prompt {n}\"}}}}"
+        ));
+        parent = uuid;
+    }
+    let imported = importer.finish().unwrap();
+    assert_eq!(imported.scenario.steps.len(), MAX_STEPS);
+    let last = imported.warnings.last().unwrap();
+    assert_eq!(last.kind, WarningKind::OverLimit);
+    assert_eq!(last.line, MAX_STEPS + 1);
+    assert!(
+        last.message.ends_with("50 steps from here on are left out"),
+        "{}",
+        last.message
+    );
+}
