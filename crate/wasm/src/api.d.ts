@@ -300,3 +300,13 @@ export interface SearchResult { matches: SearchMatch[]; totalMatchCount: number;
 export interface CompactionPreview { before: Request; plan: CompactionPlan; report: CompactionReport; after: Request }
 /** One entry of the read-file state. */
 export interface FileStateRow { path: string; timestamp: number; offset?: number; limit?: number; bytes: number; partialView: boolean }
+/** The options of `importSession` and `new SessionImport`: the log's format, recognised from its first lines when left out. */
+export interface ImportOptions { format?: "claude-code" | "codex" }
+/** What the provider reported for one request of an imported log; `step` is the scenario step it produced. */
+export interface RecordedUsage { line: number; step: number | null; summary: boolean; inputTokens: number; cacheCreationTokens: number; cacheReadTokens: number; outputTokens: number; sessionTotalTokens: number | null; contextWindow: number | null }
+/** A log line that could not be used as it was, or a note on what the scenario knows only in part. */
+export interface ImportWarning { line: number; kind: "bad-line" | "truncated-line" | "unknown" | "sidechain" | "abandoned-branch" | "left-out" | "partial-file" | "over-limit"; message: string }
+/** An imported session log: the scenario as JSON text (for the player's editor), the usage per request, and warnings. */
+export interface ImportResult { format: "claude-code" | "codex"; scenarioJson: string; recorded: RecordedUsage[]; warnings: ImportWarning[] }
+/** How far a streamed import has got. */
+export interface ImportProgress { lines: number; bytes: number }

@@ -15,6 +15,8 @@
 mod access;
 #[cfg_attr(not(feature = "full"), allow(dead_code))]
 mod args;
+#[cfg(feature = "full")]
+mod import;
 mod mentions;
 #[cfg(feature = "full")]
 mod scenario;
