@@ -6,6 +6,7 @@ import { setUpCompaction } from './views/compaction.js';
 import { setUpCompare } from './views/compare.js';
 import { setUpDiff } from './views/diff.js';
 import { setUpFiles } from './views/files.js';
+import { setUpImport } from './views/import.js';
 import { setUpMentions } from './views/mentions.js';
 import { setUpScenario } from './views/scenario.js';
 import { setUpTokens } from './views/tokens.js';
@@ -17,6 +18,7 @@ try {
   // follow it through the store.
   const scenario = createScenarioStore();
   await setUpScenario(scenario);
+  setUpImport(scenario);
   setUpCompaction(scenario);
   setUpCompare(scenario);
   setUpMentions();

@@ -241,7 +241,11 @@ export async function setUpScenario(store) {
     panel.dataset.loaded = file;
   }
 
-  store.subscribe((state, change) => { if (change === 'replay') showReplay(state); });
+  store.subscribe((state, change) => {
+    if (change === 'replay') showReplay(state);
+    // Another writer (an imported log) put a scenario in the store: the editor shows it.
+    else if (state.text !== json.value) json.value = state.text;
+  });
   json.addEventListener('input', () => store.edit({ text: json.value }));
   runButton.addEventListener('click', run);
   profile.addEventListener('change', run);

@@ -1,0 +1,50 @@
+// A session log dropped into the player: streamed through the engine's importer, shown as the
+// player's scenario, with warnings and the ground-truth table beside it.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { launchBrowser, openPlayground, startServer } from './harness.mjs';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
+/** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
+
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/import');
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => { await browser?.close(); await server?.close(); });
+
+for (const [file, format] of [['claude-code-session.jsonl', 'claude-code'], ['codex-rollout.jsonl', 'codex']]) {
+  test(`${file}: picked, imported in the page, replayed, and set beside the recorded usage`, async () => {
+    const { page, problems } = await openPlayground(browser.context, server.url);
+    await page.waitForSelector('#scenario-panel[data-loaded]');
+    await page.setInputFiles('#import-file', resolve(FIXTURES, file));
+    await page.waitForSelector('#import-truth');
+    const status = await page.textContent('#import-status');
+    assert.match(status ?? '', new RegExp(`a ${format} log, \\d+ recorded requests`));
+    assert.match(status ?? '', /Nothing left this page/);
+    const editor = JSON.parse(await page.inputValue('#scenario-json'));
+    assert.equal(editor.profile, format, 'the imported scenario is in the player');
+    const steps = await page.locator('#scenario-steps li').count();
+    assert.equal(steps, editor.steps.length, 'and it was replayed');
+    const rows = await page.locator('#import-truth tbody tr').count();
+    assert.ok(rows > 0, 'one row per recorded request');
+    assert.match(await page.textContent('#import-summary') ?? '', /median error [\d.]+%, worst [\d.]+%; cache hits/);
+    const warnings = await page.locator('#import-warnings li').count();
+    assert.ok(warnings > 0, 'the fixtures hold lines the importer must warn about');
+    assert.deepEqual(problems, []);
+  });
+}
+
+test('a file that is not a session log is an error, and the player keeps its scenario', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url);
+  await page.waitForSelector('#scenario-panel[data-loaded]');
+  const before = await page.inputValue('#scenario-json');
+  await page.setInputFiles('#import-file', { name: 'notes.jsonl', mimeType: 'text/plain', buffer: Buffer.from('not a log\n') });
+  await page.waitForSelector('#import-error:not([hidden])');
+  assert.match(await page.textContent('#import-error') ?? '', /notes\.jsonl could not be imported: .*line 1/);
+  assert.equal(await page.inputValue('#scenario-json'), before);
+  assert.deepEqual(problems, []);
+});
