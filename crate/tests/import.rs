@@ -323,3 +323,41 @@ fn a_log_past_the_format_limits_keeps_what_one_scenario_holds() {
         last.message
     );
 }
+
+/// A headless run compacts in the middle of a turn and never writes the record its boundary
+/// names as logical parent: the session goes on from the record written before the boundary,
+/// so the turns before the compaction stay on the main thread.
+#[test]
+fn a_boundary_whose_logical_parent_was_never_written_continues_the_thread() {
+    let lines = [
+        json!({"type": "user", "uuid": "u1", "parentUuid": null, "cwd": "/w", "timestamp": "2026-01-01T00:00:00.000Z",
+               "message": {"role": "user", "content": "First question"}}),
+        json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1", "timestamp": "2026-01-01T00:00:01.000Z",
+               "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "First answer"}],
+                           "usage": {"input_tokens": 10, "output_tokens": 2}}}),
+        json!({"type": "system", "subtype": "compact_boundary", "uuid": "b1", "parentUuid": null,
+               "logicalParentUuid": "never-written", "timestamp": "2026-01-01T00:00:02.000Z",
+               "compactMetadata": {"trigger": "auto", "preTokens": 900}}),
+        json!({"type": "user", "uuid": "s1", "parentUuid": "b1", "isCompactSummary": true, "timestamp": "2026-01-01T00:00:03.000Z",
+               "message": {"role": "user", "content": "Summary:\nWe talked."}}),
+        json!({"type": "user", "uuid": "u2", "parentUuid": "s1", "timestamp": "2026-01-01T00:00:04.000Z",
+               "message": {"role": "user", "content": "Second question"}}),
+    ];
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let imported = import_session(&text, Some(LogFormat::ClaudeCode)).unwrap();
+    let prompts: Vec<String> = document(&imported)["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|step| step["kind"] == "user")
+        .map(|step| step["prompt"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(prompts, ["First question", "Second question"]);
+    assert!(
+        !warnings(&imported)
+            .iter()
+            .any(|(_, kind)| *kind == WarningKind::AbandonedBranch),
+        "{:?}",
+        imported.warnings
+    );
+}

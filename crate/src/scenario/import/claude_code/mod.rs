@@ -293,9 +293,15 @@ impl ClaudeCodeReader {
         let mut chain = Vec::new();
         while seen.insert(index) {
             chain.push(index);
-            let parent = self.nodes[index].parent;
-            match parent.and_then(|key| self.by_uuid.get(&key)) {
+            let node = &self.nodes[index];
+            match node.parent.and_then(|key| self.by_uuid.get(&key)) {
                 Some(&next) => index = next,
+                // A compaction's boundary names its logical parent, which a headless run
+                // may never have written (the turn it cut short): the session went on from
+                // the record written just before the boundary.
+                None if matches!(node.payload, Payload::Boundary { .. }) && index > 0 => {
+                    index -= 1;
+                }
                 None => break,
             }
         }
