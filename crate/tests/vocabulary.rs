@@ -77,6 +77,10 @@ fn the_typescript_unions_are_the_rust_enums() {
         names(Category::ALL, Category::as_str)
     );
     assert_eq!(
+        union_members("AttachmentKind"),
+        names(AttachmentKind::ALL, AttachmentKind::as_str)
+    );
+    assert_eq!(
         union_members("Frequency"),
         names(Frequency::ALL, Frequency::as_str)
     );

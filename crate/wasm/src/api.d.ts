@@ -188,7 +188,9 @@ export interface ToolResult { isError: boolean; content: string }
 /** How often a kind of attachment is produced. */
 export type Frequency = "throttled" | "delta" | "first-then-incremental" | "event" | "prefetch";
 /** Something added to the model's context, rendered as the model sees it ("" for kinds that render to nothing). */
-export interface Attachment { kind: string; frequency: Frequency; path?: string; tokens: number; text: string; payloadUnits?: number }
+/** The kind of an attachment, as the original names it (a closed catalogue). */
+export type AttachmentKind = "agent_listing_delta" | "agent_mention" | "already_read_file" | "auto_mode" | "auto_mode_exit" | "budget_usd" | "changed_file_too_large" | "compact_file_reference" | "compaction_reminder" | "critical_system_reminder" | "date_change" | "deferred_tools_delta" | "deleted_file" | "diagnostics" | "directory" | "dynamic_skill" | "edited_image_file" | "edited_text_file" | "emptied_file" | "file" | "invoked_skills" | "mcp_instructions_delta" | "mcp_resource" | "memory_warning" | "nested_memory" | "opened_file_in_ide" | "output_style" | "output_token_usage" | "pdf_reference" | "plan_file_reference" | "plan_mode" | "plan_mode_exit" | "plan_mode_reentry" | "queued_command" | "relevant_memories" | "selected_lines_in_ide" | "skill_listing" | "task_reminder" | "task_status" | "todo_reminder" | "token_usage" | "ultrathink_effort";
+export interface Attachment { kind: AttachmentKind; frequency: Frequency; path?: string; tokens: number; text: string; payloadUnits?: number }
 /** What a decision concluded. */
 export type Verdict = "included" | "truncated" | "silent" | "denied" | "too-large" | "already-in-context" | "unchanged" | "evicted" | "skipped" | "not-found" | "failed" | "throttled" | "over-budget" | "excluded" | "cleared" | "masked" | "dropped" | "replaced" | "not-applied" | "needed" | "kept" | "moved";
 /** Something considered, with what was decided and why (denied, too large, unchanged…). */
