@@ -164,6 +164,7 @@ pub mod transcript;
 pub mod vfs;
 pub mod vocabulary;
 pub mod wording;
+pub mod workspace;
 
 pub use error::Error;
 pub use profile::{Profile, ProfileName};

@@ -5,18 +5,19 @@ use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::tools::ReadFailure;
 use super::Session;
 use crate::attachment::{AttachmentKind, Collected, Verdict};
 use crate::diff::diff_snippet;
 use crate::file_state::{ContentDigest, Entry};
-use crate::memory::{nested_memory, render_nested, MemorySource, StateView};
+use crate::memory::{nested_memory, render_nested, StateView};
 use crate::read::FileKind;
-use crate::vfs::{Content, EntryKind, FsErrorKind, Vfs};
+use crate::vfs::{Content, EntryKind, FsErrorKind};
 use crate::wording::files::{
     self, edited_file_note, file_gone_note, ranged_change_note, too_large_change_note,
 };
 use crate::wording::wrap;
+use crate::workspace::ReadFailure;
+use crate::workspace::VfsMemory;
 
 impl Session {
     /// §5.1: every watched entry whose file changed gets a snippet of the change.
@@ -27,6 +28,7 @@ impl Session {
         // One pass over the entries (MRU first), not a lookup per key: the scan's cost
         // follows the number of entries, and only changed files are read.
         let entries: Vec<(String, Entry)> = self
+            .workspace
             .file_state
             .entries()
             .map(|(key, entry)| (String::from(key), entry.clone()))
@@ -34,7 +36,7 @@ impl Session {
         // The original calls `get()` on every key, MRU first, before any read: the order
         // ends up reversed (Q27).
         if !self.profile.file_context.scan_without_refreshing {
-            self.file_state.reverse_recency();
+            self.workspace.file_state.reverse_recency();
         }
         for (key, entry) in entries {
             self.check_changed(&key, entry, turn);
@@ -46,7 +48,7 @@ impl Session {
         if (entry.offset.is_some() || entry.limit.is_some()) && !rules.watch_ranged_entries {
             return; // not watched (Q31); every pass would repeat this, so no decision
         }
-        if let Some(denial) = self.deny.check(key, &self.cwd) {
+        if let Some(denial) = self.workspace.deny.check(key, &self.workspace.cwd) {
             turn.decide(
                 key,
                 Verdict::Denied,
@@ -55,10 +57,10 @@ impl Session {
             );
             return;
         }
-        let stat = match self.vfs.stat(key) {
+        let stat = match self.workspace.vfs.stat(key) {
             Ok(stat) => stat,
             Err(error) if error.kind == FsErrorKind::NotFound => {
-                self.file_state.delete(key);
+                self.workspace.file_state.delete(key);
                 if rules.note_deleted_files {
                     turn.attach(
                         AttachmentKind::DeletedFile,
@@ -120,7 +122,7 @@ impl Session {
         };
         let mut updated = entry.clone();
         updated.timestamp = mtime_ms;
-        self.file_state.set(key, updated);
+        self.workspace.file_state.set(key, updated);
         turn.attach(
             AttachmentKind::EditedTextFile,
             Some(key),
@@ -133,7 +135,7 @@ impl Session {
     }
 
     fn content_differs(&self, key: &str, entry: &Entry) -> bool {
-        match self.vfs.read(key) {
+        match self.workspace.vfs.read(key) {
             // Contents are shared, not copied: the same allocation is the same text, so an
             // untouched file costs nothing to check, whatever its size.
             Ok(Content::Text(text)) => {
@@ -146,12 +148,12 @@ impl Session {
 
     /// Re-reads the file as the Read tool does (overwriting the entry, Q32) and diffs.
     fn report_change(&mut self, key: &str, entry: &Entry, turn: &mut Collected) {
-        let size = self.vfs.stat(key).map_or(0, |stat| stat.size);
+        let size = self.workspace.vfs.stat(key).map_or(0, |stat| stat.size);
         // Reading and diffing cost about twice the file's size.
         if !self.take_work(size.saturating_mul(2), key, turn) {
             return;
         }
-        let done = match self.read_text_file(key, None, None) {
+        let done = match self.workspace.read_text_file(key, None, None) {
             Ok(done) => done,
             Err(ReadFailure::NotText(kind)) => {
                 self.report_binary_change(key, turn, &kind);
@@ -173,7 +175,7 @@ impl Session {
             Some(snippet_rules) => diff_snippet(&entry.content, &done.text, snippet_rules),
             None => return,
         };
-        self.remember_read(key, &done, None, None);
+        self.workspace.remember_read(key, &done, None, None);
         if snippet.budget_exhausted && snippet.text.is_empty() {
             turn.decide(
                 key,
@@ -227,10 +229,13 @@ impl Session {
     /// text as a partial view: the change is not reported again, and the agent must read
     /// the file before it may edit it.
     fn report_undiffable_change(&mut self, key: &str, error: &str, turn: &mut Collected) {
-        let (Ok(stat), Ok(Content::Text(text))) = (self.vfs.stat(key), self.vfs.read(key)) else {
+        let (Ok(stat), Ok(Content::Text(text))) =
+            (self.workspace.vfs.stat(key), self.workspace.vfs.read(key))
+        else {
             return;
         };
-        self.file_state
+        self.workspace
+            .file_state
             .set(key, Entry::from_memory(text, stat.mtime_ms, true));
         let note = too_large_change_note(key);
         turn.attach(
@@ -247,7 +252,8 @@ impl Session {
     fn report_binary_change(&mut self, key: &str, turn: &mut Collected, kind: &FileKind) {
         let tracked =
             self.profile.file_state.track_images && matches!(kind, FileKind::Image { .. });
-        let (Ok(stat), Ok(content)) = (self.vfs.stat(key), self.vfs.read(key)) else {
+        let (Ok(stat), Ok(content)) = (self.workspace.vfs.stat(key), self.workspace.vfs.read(key))
+        else {
             return;
         };
         let entry = tracked
@@ -257,7 +263,7 @@ impl Session {
             .flatten();
         match entry {
             Some(entry) => {
-                self.file_state.set(key, entry);
+                self.workspace.file_state.set(key, entry);
                 let note = files::edited_image_note(key);
                 turn.attach(
                     AttachmentKind::EditedImageFile,
@@ -281,22 +287,22 @@ impl Session {
 
     /// §8: the CLAUDE.md and rules files of the directories the Read tool touched.
     pub(super) fn nested_memory(&mut self, at_ms: u64, turn: &mut Collected) {
-        let triggers = core::mem::take(&mut self.memory_triggers);
+        let triggers = core::mem::take(&mut self.workspace.memory_triggers);
         if !self.profile.file_context.load_nested_memory {
             return;
         }
         for target in triggers {
-            let state = |path: &str| match self.file_state.peek(path) {
+            let state = |path: &str| match self.workspace.file_state.peek(path) {
                 None => StateView::Absent,
                 Some(entry) if entry.is_full_view() && !entry.is_partial_view => StateView::Full,
                 Some(_) => StateView::Partial,
             };
             let found = nested_memory(
                 &target,
-                &self.memory_roots,
-                &VfsMemory(&self.vfs),
+                &self.workspace.memory_roots,
+                &VfsMemory(&self.workspace.vfs),
                 &self.profile.memory,
-                &mut self.loaded_memory,
+                &mut self.workspace.loaded_memory,
                 &state,
             );
             for skip in found.skipped {
@@ -313,7 +319,8 @@ impl Session {
             for file in self.gate_memory_files(found.files, "nested memory", turn) {
                 if step != Some(file.walk_step) {
                     step = Some(file.walk_step);
-                    self.memory_stamp = Some(next_stamp(self.memory_stamp, at_ms));
+                    self.workspace.memory_stamp =
+                        Some(next_stamp(self.workspace.memory_stamp, at_ms));
                 }
                 let text = wrap(&render_nested(&file, &self.profile.memory));
                 turn.attach(
@@ -326,8 +333,8 @@ impl Session {
                 turn.decide(&file.path, Verdict::Included, reason, None);
                 let mut entry =
                     Entry::from_memory(Rc::clone(&file.raw), at_ms, file.content_differs_from_disk);
-                entry.stamp_order = self.memory_stamp.map_or(0, |(_, order)| order);
-                self.file_state.set(&file.path, entry);
+                entry.stamp_order = self.workspace.memory_stamp.map_or(0, |(_, order)| order);
+                self.workspace.file_state.set(&file.path, entry);
             }
         }
     }
@@ -340,29 +347,5 @@ fn next_stamp(last: Option<(u64, u32)>, at_ms: u64) -> (u64, u32) {
     match last {
         Some((ms, order)) if ms == at_ms => (ms, order.saturating_add(1)),
         _ => (at_ms, 0),
-    }
-}
-
-/// The virtual FS as nested memory reads it.
-pub(super) struct VfsMemory<'a>(pub(super) &'a Vfs);
-
-impl MemorySource for VfsMemory<'_> {
-    fn read_text(&self, abs_path: &str) -> Option<Rc<str>> {
-        match self.0.read(abs_path) {
-            Ok(Content::Text(text)) => Some(text),
-            _ => None,
-        }
-    }
-
-    fn list_dir(&self, abs_dir: &str) -> Vec<(String, bool)> {
-        self.0
-            .list_dir(abs_dir)
-            .map(|entries| {
-                entries
-                    .into_iter()
-                    .map(|e| (e.name, e.kind == EntryKind::Directory))
-                    .collect()
-            })
-            .unwrap_or_default()
     }
 }

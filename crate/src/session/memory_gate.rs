@@ -25,7 +25,7 @@ pub(super) enum MemoryGate {
 impl Session {
     /// Whether the memory file at `abs` may reach the model.
     pub(super) fn memory_gate(&self, abs: &str) -> MemoryGate {
-        match self.deny.check(abs, &self.cwd) {
+        match self.workspace.deny.check(abs, &self.workspace.cwd) {
             None => MemoryGate::Allowed,
             Some(denial) if self.profile.file_context.deny_memory_files => {
                 MemoryGate::Denied(denial.rule)

@@ -5,7 +5,6 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::tools::{ReadFailure, TextFileRead};
 use super::{FileContextRules, Session};
 use crate::attachment::{AttachmentKind, Collected, Verdict};
 use crate::file_state::{Entry, FileStateCache};
@@ -20,6 +19,7 @@ use crate::wording::files::{
     tool_result, truncation_note,
 };
 use crate::wording::json_string;
+use crate::workspace::{ReadFailure, TextFileRead};
 
 /// Lines the truncated fallback reads (`MAX_LINES_TO_READ`, §3.1).
 const TRUNCATED_READ_LINES: i64 = 2000;
@@ -32,7 +32,7 @@ impl Session {
         // read" before any has recorded its read, so each one sees the state of before.
         let state_before = (self.profile.file_context.mentions_checked_together
             && mentions.files.len() > 1)
-            .then(|| self.file_state.clone());
+            .then(|| self.workspace.file_state.clone());
         for file in &mentions.files {
             let subject = format!("@{}", file.raw);
             if self.profile.file_context.attach_mentioned_files {
@@ -132,12 +132,12 @@ impl Session {
                 return;
             }
         };
-        if let Some(denial) = self.deny.check(&abs, &self.cwd) {
+        if let Some(denial) = self.workspace.deny.check(&abs, &self.workspace.cwd) {
             let reason = format!("{abs} is denied by the permission settings");
             turn.decide(subject, Verdict::Denied, reason, Some(denial.rule));
             return;
         }
-        match self.vfs.stat(&abs) {
+        match self.workspace.vfs.stat(&abs) {
             Ok(stat) if stat.kind == EntryKind::Directory => {
                 self.mentioned_directory(subject, &abs, turn)
             }
@@ -161,7 +161,7 @@ impl Session {
 
     /// A directory: a simulated `ls` call and its listing (§3.8, §3.11).
     fn mentioned_directory(&mut self, subject: &str, abs: &str, turn: &mut Collected) {
-        let entries = match self.vfs.list_dir(abs) {
+        let entries = match self.workspace.vfs.list_dir(abs) {
             Ok(entries) => entries,
             Err(error) => {
                 turn.decide(
@@ -179,7 +179,10 @@ impl Session {
             let dir = abs.trim_end_matches('/');
             entries.retain(|entry| {
                 let path = format!("{dir}/{}", entry.name);
-                self.deny.check(&path, &self.cwd).is_none()
+                self.workspace
+                    .deny
+                    .check(&path, &self.workspace.cwd)
+                    .is_none()
             });
         }
         let hidden = found - entries.len();
@@ -254,7 +257,7 @@ impl Session {
             return;
         }
         let window = mention_window(file.line_start, file.line_end, &self.profile.read);
-        let state = state_before.unwrap_or(&self.file_state);
+        let state = state_before.unwrap_or(&self.workspace.file_state);
         let rules = &self.profile.file_context;
         if already_read(state, abs, stat, window.offset, window.limit, rules) {
             self.already_in_context(abs, stat, turn, subject);
@@ -267,12 +270,14 @@ impl Session {
                 max,
             }))
         } else {
-            self.read_text_file(abs, window.offset, window.limit)
+            self.workspace
+                .read_text_file(abs, window.offset, window.limit)
         };
         match attempt {
             Ok(done) => {
                 self.attach_file(abs, &done, window.offset, window.limit, None, turn);
-                self.remember_read(abs, &done, window.offset, window.limit);
+                self.workspace
+                    .remember_read(abs, &done, window.offset, window.limit);
                 turn.decide(
                     subject,
                     Verdict::Included,
@@ -337,11 +342,11 @@ impl Session {
         if let Some(last) = turn.attachments.last_mut() {
             last.tokens += plan.tokens();
         }
-        if let Ok(content) = self.vfs.read(abs) {
+        if let Ok(content) = self.workspace.vfs.read(abs) {
             if let Some(entry) =
                 Entry::from_image_read(content.as_bytes(), stat.mtime_ms, &self.profile.file_state)
             {
-                self.file_state.set(abs, entry);
+                self.workspace.file_state.set(abs, entry);
             }
         }
     }
@@ -377,7 +382,12 @@ impl Session {
         error: &ReadError,
         turn: &mut Collected,
     ) {
-        if self.deny.check(abs, &self.cwd).is_some() {
+        if self
+            .workspace
+            .deny
+            .check(abs, &self.workspace.cwd)
+            .is_some()
+        {
             turn.decide(
                 subject,
                 Verdict::Denied,
@@ -387,7 +397,10 @@ impl Session {
             return;
         }
         let offset = Some(offset.unwrap_or(1));
-        match self.read_text_file(abs, offset, Some(TRUNCATED_READ_LINES)) {
+        match self
+            .workspace
+            .read_text_file(abs, offset, Some(TRUNCATED_READ_LINES))
+        {
             Ok(done) => {
                 let first = done.read.start_line;
                 let note = truncation_note(
@@ -404,7 +417,8 @@ impl Session {
                     Some(note),
                     turn,
                 );
-                self.remember_read(abs, &done, offset, Some(TRUNCATED_READ_LINES));
+                self.workspace
+                    .remember_read(abs, &done, offset, Some(TRUNCATED_READ_LINES));
                 turn.decide(
                     subject,
                     Verdict::Truncated,
@@ -460,7 +474,7 @@ impl Session {
 
     /// §3.7 step 3 and §3.9: a reference for a long PDF, a note (or the document) otherwise.
     fn mentioned_pdf(&mut self, subject: &str, abs: &str, stat: &Stat, turn: &mut Collected) {
-        let content = match self.vfs.read(abs) {
+        let content = match self.workspace.vfs.read(abs) {
             Ok(content) => content,
             Err(error) => {
                 turn.decide(

@@ -50,9 +50,6 @@ pub(super) struct PassFacts {
     effective_window: u64,
 }
 
-/// A collector's failure: what went wrong, for the `failed` decision.
-pub(super) struct CollectorFailure(pub(super) String);
-
 pub(super) type Reminder = fn(
     &PassInput<'_>,
     &mut reminders::ReminderState,
@@ -130,7 +127,8 @@ impl Session {
             out.decisions
                 .append(&mut self.conversation.context_decisions);
         }
-        self.work_left = self.profile.attachments.work_budget;
+        self.workspace
+            .start_pass(self.profile.attachments.work_budget);
         if self.config.disable_attachments {
             let facts = self.pass_facts(at_ms);
             self.run_reminder(reminders::queued_commands, prompt, &facts, &mut out);
@@ -161,7 +159,7 @@ impl Session {
         let facts = self.pass_facts(at_ms);
         self.all_thread_attachments(prompt, at_ms, &facts, &mut out);
         self.main_thread_attachments(prompt, at_ms, &facts, &mut out);
-        if self.work_left == 0 {
+        if self.workspace.out_of_work() {
             out.decide(
                 "attachment pass",
                 Verdict::OverBudget,
@@ -256,8 +254,14 @@ impl Session {
             return;
         };
         match self.expand(&path) {
-            Ok(abs) if self.deny.check(&abs, &self.cwd).is_none() => {
-                self.add_memory_trigger(&abs);
+            Ok(abs)
+                if self
+                    .workspace
+                    .deny
+                    .check(&abs, &self.workspace.cwd)
+                    .is_none() =>
+            {
+                self.workspace.add_memory_trigger(&abs);
                 self.nested_memory(at_ms, out);
             }
             _ => {}
@@ -269,7 +273,7 @@ impl Session {
     pub(super) fn pass_facts(&self, at_ms: u64) -> PassFacts {
         let plan_file = self.plan_file();
         PassFacts {
-            plan_exists: matches!(self.vfs.stat(&plan_file), Ok(stat) if stat.kind == EntryKind::File),
+            plan_exists: matches!(self.workspace.vfs.stat(&plan_file), Ok(stat) if stat.kind == EntryKind::File),
             plan_file,
             tools: self.tool_definitions(),
             today: local_date(at_ms, self.config.utc_offset_minutes),
@@ -294,7 +298,12 @@ impl Session {
             .filter(|tool| !tool.deferred)
             .map(|tool| tool.name.as_str())
             .collect();
-        let (deny, cwd, home, paths) = (&self.deny, &self.cwd, &self.home, &self.profile.paths);
+        let (deny, cwd, home, paths) = (
+            &self.workspace.deny,
+            &self.workspace.cwd,
+            &self.workspace.home,
+            &self.profile.paths,
+        );
         // The IDE gives paths as it spells them (`~/x`, relative): expanded as every other
         // path is, so no spelling slips past a rule. One that cannot be expanded is checked
         // as given.
@@ -366,7 +375,7 @@ impl Session {
         if self.config.disable_attachments {
             return out;
         }
-        match self.memory_candidates(&dir) {
+        match self.workspace.memory_candidates(&dir) {
             Ok(mut files) => {
                 files.retain(|(path, _, _)| match self.memory_gate(path) {
                     MemoryGate::Denied(rule) => {
@@ -392,7 +401,7 @@ impl Session {
                     .filter(|a| a.kind == AttachmentKind::RelevantMemories)
                     .filter_map(|a| a.payload_units)
                     .sum();
-                let file_state = &self.file_state;
+                let file_state = &self.workspace.file_state;
                 let in_file_state = |path: &str| file_state.peek(path).is_some();
                 let input = RelevantMemoryInput {
                     prompt,
@@ -414,7 +423,7 @@ impl Session {
                 }
                 self.remember_memories(&surfaced, &files);
             }
-            Err(CollectorFailure(reason)) => {
+            Err(reason) => {
                 out.decide("relevant_memories", Verdict::Failed, reason, Some(dir));
             }
         }
@@ -468,7 +477,7 @@ impl Session {
         let method = self.profile.token_method;
         let context = self.user_context(at_ms);
         let env = Environment {
-            cwd: &self.cwd,
+            cwd: &self.workspace.cwd,
             platform: &self.config.platform,
             date: &context.date,
             git_status: self.config.git_status.as_deref(),
@@ -492,8 +501,8 @@ impl Session {
             return context.clone();
         }
         let eager = eager_memory(
-            &self.memory_roots,
-            &self.memory_source(),
+            &self.workspace.memory_roots,
+            &self.workspace.memory_source(),
             &self.profile.memory,
         );
         // The decisions wait for the next pass or request to report them: the context is
@@ -550,12 +559,12 @@ impl Session {
         for file in files {
             // After a compaction an entry already there came from the restore or a Read: what
             // the model was really shown, which a seed must not replace.
-            if !startup && self.file_state.peek(&file.path).is_some() {
+            if !startup && self.workspace.file_state.peek(&file.path).is_some() {
                 continue;
             }
             let raw = Rc::clone(&file.raw);
             let entry = Entry::from_memory(raw, stamp, file.content_differs_from_disk);
-            self.file_state.set(&file.path, entry);
+            self.workspace.file_state.set(&file.path, entry);
         }
     }
 
@@ -569,7 +578,7 @@ impl Session {
     fn startup_ms(&self, files: &[MemoryFile], at_ms: u64) -> u64 {
         let newest = files
             .iter()
-            .filter_map(|file| self.vfs.stat(&file.path).ok())
+            .filter_map(|file| self.workspace.vfs.stat(&file.path).ok())
             .map(|stat| stat.mtime_ms)
             .max()
             .unwrap_or(0);
@@ -611,9 +620,9 @@ impl Session {
         } else {
             self.config.tools.clone()
         };
-        tools.retain(|tool| self.deny.removing_tool(&tool.name).is_none());
+        tools.retain(|tool| self.workspace.deny.removing_tool(&tool.name).is_none());
         for name in &self.config.deferred_tools {
-            let removed = self.deny.removing_tool(name).is_some();
+            let removed = self.workspace.deny.removing_tool(name).is_some();
             if !removed && !tools.iter().any(|tool| &tool.name == name) {
                 tools.push(ToolDefinition {
                     name: name.clone(),
@@ -629,8 +638,7 @@ impl Session {
     /// Spends `units` of the pass's work budget on `subject`; when the budget cannot cover
     /// them, the work is cancelled and the decision says so.
     pub(super) fn take_work(&mut self, units: u64, subject: &str, out: &mut Collected) -> bool {
-        if units > self.work_left {
-            self.work_left = 0;
+        if !self.workspace.take_work(units) {
             out.decide(
                 subject,
                 Verdict::OverBudget,
@@ -641,7 +649,6 @@ impl Session {
             );
             return false;
         }
-        self.work_left -= units;
         true
     }
 

@@ -8,7 +8,6 @@ use alloc::vec::Vec;
 
 use super::conversation::PendingCalls;
 use super::line_pattern::LinePattern;
-use super::tools::ToolResult;
 use super::turn::{GrepOutputMode, ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 use super::Session;
 use crate::attachment::Collected;
@@ -21,6 +20,7 @@ use crate::js::{self, locale_compare};
 use crate::path::relative;
 use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse};
 use crate::vfs::{Content, EntryKind};
+use crate::workspace::ToolResult;
 use crate::Error;
 
 /// Six lowercase hex digits from a call id (FNV-1a): the chunk id the original draws at
@@ -75,7 +75,7 @@ impl Session {
                         }),
                         // A removed tool is not the host's to run: it fails here.
                         ToolInvocation::External { output: None }
-                            if self.deny.removing_tool(&call.name).is_none() =>
+                            if self.workspace.deny.removing_tool(&call.name).is_none() =>
                         {
                             None
                         }
@@ -327,7 +327,7 @@ impl Session {
 
     /// Runs one call; the flag says the user stopped the turn.
     fn run_tool(&mut self, call: &ToolCall, at_ms: u64) -> Result<(ToolResult, bool), Error> {
-        if let Some(rule) = self.deny.removing_tool(&call.name) {
+        if let Some(rule) = self.workspace.deny.removing_tool(&call.name) {
             // The original answers a call to a tool it does not offer before looking at
             // the input; the rule is ours to add, so the model knows why.
             return Ok((
@@ -435,10 +435,15 @@ impl Session {
         let mut found = Vec::new();
         let mut lines = Vec::new();
         for file in self.files_under(&root) {
-            if self.deny.check(&file, &self.cwd).is_some() {
+            if self
+                .workspace
+                .deny
+                .check(&file, &self.workspace.cwd)
+                .is_some()
+            {
                 continue;
             }
-            let Ok(Content::Text(text)) = self.vfs.read(&file) else {
+            let Ok(Content::Text(text)) = self.workspace.vfs.read(&file) else {
                 continue;
             };
             let mut matched = false;
@@ -448,7 +453,7 @@ impl Session {
                 }
                 matched = true;
                 if output_mode == GrepOutputMode::Content {
-                    let shown = relative(&self.cwd, &file);
+                    let shown = relative(&self.workspace.cwd, &file);
                     lines.push(format!("{shown}:{}:{line}", index + 1));
                 } else {
                     break;
@@ -501,7 +506,7 @@ impl Session {
             None => (self.expand(path.unwrap_or("."))?, pattern),
         };
         let matcher = Gitignore::new(&[pattern], false);
-        let cwd = format!("{}/", self.cwd.trim_end_matches('/'));
+        let cwd = format!("{}/", self.workspace.cwd.trim_end_matches('/'));
         let floats = !pattern.trim_end_matches('/').contains('/') || pattern.starts_with("**/");
         // Denied files are hidden, as the original's Glob does (§2.5 item 4): a listed name
         // already tells the model something about a file it may not read.
@@ -513,7 +518,12 @@ impl Session {
                     Some(relative) => matcher.matches_itself(relative),
                     None => floats && matcher.matches_itself(file.trim_start_matches('/')),
                 };
-                matched && self.deny.check(file, &self.cwd).is_none()
+                matched
+                    && self
+                        .workspace
+                        .deny
+                        .check(file, &self.workspace.cwd)
+                        .is_none()
             })
             .collect();
         let mut found = self.with_mtimes(found);
@@ -530,7 +540,11 @@ impl Session {
         files
             .into_iter()
             .map(|file| {
-                let mtime = self.vfs.stat(&file).map_or(0, |stat| stat.mtime_ms);
+                let mtime = self
+                    .workspace
+                    .vfs
+                    .stat(&file)
+                    .map_or(0, |stat| stat.mtime_ms);
                 (file, mtime)
             })
             .collect()
@@ -540,7 +554,7 @@ impl Session {
     fn display_paths(&self, found: &[(String, u64)]) -> Vec<String> {
         found
             .iter()
-            .map(|(file, _)| relative(&self.cwd, file))
+            .map(|(file, _)| relative(&self.workspace.cwd, file))
             .collect()
     }
 
@@ -548,6 +562,7 @@ impl Session {
     /// it is given).
     fn files_under(&self, root: &str) -> Vec<String> {
         if self
+            .workspace
             .vfs
             .stat(root)
             .is_ok_and(|stat| stat.kind == EntryKind::File)
@@ -559,7 +574,7 @@ impl Session {
         let mut files = Vec::new();
         let mut pending = Vec::from([root.to_string()]);
         while let Some(dir) = pending.pop() {
-            let Ok(entries) = self.vfs.list_dir(&dir) else {
+            let Ok(entries) = self.workspace.vfs.list_dir(&dir) else {
                 continue;
             };
             let mut subdirs = Vec::new();
@@ -680,10 +695,13 @@ impl Session {
     /// is nothing to inject, so nothing is written.
     fn write_back_plan(&mut self, at_ms: u64) {
         let path = self.plan_file();
-        if let Ok(Content::Text(text)) = self.vfs.read(&path) {
+        if let Ok(Content::Text(text)) = self.workspace.vfs.read(&path) {
             // A write the file system refuses is only logged by the original; the approval
             // stands either way.
-            let _ = self.vfs.write_file(&path, Content::Text(text), at_ms);
+            let _ = self
+                .workspace
+                .vfs
+                .write_file(&path, Content::Text(text), at_ms);
         }
     }
 }

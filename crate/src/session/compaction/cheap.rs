@@ -83,7 +83,7 @@ impl Session {
             self.conversation.memory_warning_given = false;
             for saved in &outcome.persisted {
                 let content = Content::Text(saved.content.as_str().into());
-                let _ = self.vfs.write_file(&saved.path, content, at_ms);
+                let _ = self.workspace.vfs.write_file(&saved.path, content, at_ms);
             }
         }
         self.conversation.messages.clear();

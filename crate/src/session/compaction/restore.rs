@@ -15,13 +15,13 @@ use crate::compact::restore::{select_restores, select_skills, RestoreCandidate};
 use crate::compact::summary::json;
 use crate::read::ReadError;
 use crate::read::ReadLimits;
-use crate::session::tools::{ReadFailure, TextFileRead, FILE_UNCHANGED_STUB};
 use crate::session::Session;
 use crate::tokens::estimate_tokens;
 use crate::transcript::{AssistantBlock, Message, Record, Transcript};
 use crate::vfs::EntryKind;
 use crate::wording::files::{call_note, malware_reminder, tool_result};
 use crate::wording::{self, json_string};
+use crate::workspace::{ReadFailure, TextFileRead, FILE_UNCHANGED_STUB};
 
 /// Tokens a restored file may take when it is read (`fileReadingLimits.maxTokens`).
 const RESTORE_READ_MAX_TOKENS: u64 = 5_000;
@@ -122,7 +122,7 @@ impl Session {
                 stamp_order,
                 last_access: count - rank as u64,
                 is_memory_file: self.is_memory_path(&path),
-                was_edited: self.conversation.edited.contains(&path),
+                was_edited: self.workspace.edited.contains(&path),
                 content_tokens: sized.content_tokens,
                 tokens_rendered: sized.tokens_rendered,
                 record_json_tokens: sized.record_json_tokens,
@@ -213,7 +213,7 @@ impl Session {
                     record_json_tokens: record(
                         "compact_file_reference",
                         "displayPath",
-                        &crate::path::relative(&self.cwd, abs),
+                        &crate::path::relative(&self.workspace.cwd, abs),
                     ),
                     readable: true,
                     read: None,
@@ -231,7 +231,7 @@ impl Session {
 
     /// The estimate of a whole text file, for the reason a file is too large to restore.
     fn whole_file_tokens(&self, abs: &str) -> u64 {
-        match self.vfs.read(abs) {
+        match self.workspace.vfs.read(abs) {
             Ok(crate::vfs::Content::Text(text)) => {
                 estimate_tokens(&text, self.profile.token_method, None)
             }
@@ -246,7 +246,7 @@ impl Session {
         }
         let mut limits: ReadLimits = self.profile.read.limits.clone();
         limits.max_tokens = RESTORE_READ_MAX_TOKENS;
-        match self.read_text_file_within(abs, limits) {
+        match self.workspace.read_text_file_within(abs, limits) {
             Ok(done) => RestoreRead::Fits(done),
             Err(ReadFailure::Read(
                 ReadError::FileTooLarge { .. } | ReadError::MaxFileReadTokenExceeded { .. },
@@ -262,7 +262,7 @@ impl Session {
         if !self.is_file(&path) {
             return;
         }
-        let denial = self.deny.check(&path, &self.cwd);
+        let denial = self.workspace.deny.check(&path, &self.workspace.cwd);
         if let Some(denial) = &denial {
             if self.profile.compaction.deny_plan_file {
                 out.decide(
@@ -276,7 +276,7 @@ impl Session {
                 return;
             }
         }
-        let Ok(crate::vfs::Content::Text(content)) = self.vfs.read(&path) else {
+        let Ok(crate::vfs::Content::Text(content)) = self.workspace.vfs.read(&path) else {
             return;
         };
         let text = wording::compaction::plan_file_reference(&path, &content);
@@ -398,11 +398,14 @@ impl Session {
     }
 
     fn is_file(&self, abs: &str) -> bool {
-        matches!(self.vfs.stat(abs), Ok(stat) if stat.kind == EntryKind::File)
+        matches!(self.workspace.vfs.stat(abs), Ok(stat) if stat.kind == EntryKind::File)
     }
 
     fn is_denied(&self, abs: &str) -> bool {
-        self.deny.check(abs, &self.cwd).is_some()
+        self.workspace
+            .deny
+            .check(abs, &self.workspace.cwd)
+            .is_some()
     }
 
     /// A memory file at any level: CLAUDE.md, CLAUDE.local.md, a rule, an auto-memory file.
@@ -416,8 +419,8 @@ impl Session {
 
     /// The memory paths the original excludes from the restore, by exact match (§9.4 item 2).
     fn exact_memory_paths(&self) -> Vec<String> {
-        let home = self.home.trim_end_matches('/');
-        let cwd = self.cwd.trim_end_matches('/');
+        let home = self.workspace.home.trim_end_matches('/');
+        let cwd = self.workspace.cwd.trim_end_matches('/');
         let mut paths = Vec::from([
             format!("{home}/.claude/CLAUDE.md"),
             format!("{cwd}/CLAUDE.md"),
@@ -439,7 +442,7 @@ impl Session {
     pub(in crate::session) fn skill_path(&self, name: &str) -> String {
         format!(
             "{}/.claude/skills/{name}/SKILL.md",
-            self.cwd.trim_end_matches('/')
+            self.workspace.cwd.trim_end_matches('/')
         )
     }
 }

@@ -52,7 +52,7 @@ impl Session {
         plan.summarised_records = split.summarised.len();
         plan.kept_records = split.kept.len();
         if !is_session_memory {
-            plan.cleared.read_files = self.file_state.keys().map(String::from).collect();
+            plan.cleared.read_files = self.workspace.file_state.keys().map(String::from).collect();
         }
         plan.cleared.nested_memory = self.loaded_memory_paths();
         plan.decisions.push(Decision::new(
@@ -168,9 +168,9 @@ impl Session {
         let snapshot = self.survival_snapshot(&before);
         let file_state = self.file_state_entries();
         if !is_session_memory {
-            self.file_state.clear();
+            self.workspace.file_state.clear();
         }
-        self.loaded_memory.clear();
+        self.workspace.loaded_memory.clear();
         self.rebuild_transcript(plan, &split, message.clone());
         let mut out = Collected::default();
         let (attachments, reads) =
@@ -179,14 +179,14 @@ impl Session {
         let own_triggers = typed
             && !reads.is_empty()
             && !self.profile.compaction.manual_restore_loads_nested_memory;
-        let session_triggers = own_triggers.then(|| self.memory_triggers.clone());
+        let session_triggers = own_triggers.then(|| self.workspace.memory_triggers.clone());
         for (abs, done) in reads {
-            self.remember_read(&abs, &done, Some(1), None);
+            self.workspace.remember_read(&abs, &done, Some(1), None);
         }
         if let Some(triggers) = session_triggers {
             // A typed /compact restores with its own context: the nested-memory triggers its
             // Reads add are that command's, dropped with it (§8.1, §9.4).
-            self.memory_triggers = triggers;
+            self.workspace.memory_triggers = triggers;
             decisions.push(Decision::new(
                 "restore",
                 Verdict::Skipped,
@@ -315,7 +315,8 @@ impl Session {
 
     /// The read-file state's keys, timestamps and stamp orders, most recently used first.
     fn file_state_entries(&self) -> Vec<(String, u64, u32)> {
-        self.file_state
+        self.workspace
+            .file_state
             .entries()
             .map(|(key, entry)| (String::from(key), entry.timestamp, entry.stamp_order))
             .collect()
@@ -323,6 +324,10 @@ impl Session {
 
     /// The nested-memory paths loaded so far.
     fn loaded_memory_paths(&self) -> Vec<String> {
-        self.loaded_memory.paths().map(String::from).collect()
+        self.workspace
+            .loaded_memory
+            .paths()
+            .map(String::from)
+            .collect()
     }
 }

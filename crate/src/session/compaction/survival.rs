@@ -50,7 +50,7 @@ impl Session {
             system_tokens: before.tokens.by_channel.system,
             conversation_tokens: before.tokens.by_category.conversation,
             records,
-            read_files: self.file_state.keys().map(String::from).collect(),
+            read_files: self.workspace.file_state.keys().map(String::from).collect(),
             memory_attachments,
         }
     }
@@ -202,8 +202,8 @@ impl Session {
     fn eager_survival(&self, summarised: bool) -> Vec<Survival> {
         let method = self.profile.token_method;
         let eager = eager_memory(
-            &self.memory_roots,
-            &self.memory_source(),
+            &self.workspace.memory_roots,
+            &self.workspace.memory_source(),
             &self.profile.memory,
         );
         eager
