@@ -7,7 +7,10 @@
 //!
 //! * [`reminders`]: the reminders of spec claude-code.md §7 (modes, todos, IDE state,
 //!   listings, events), driven by one [`reminders::PassInput`] per pass.
+//! * [`file_context`]: the file collectors (mentions, changed files, nested memory) over
+//!   the workspace, driven by one [`file_context::FileContext`] per pass.
 //! * [`relevant_memories`]: the memory files a prompt makes relevant (§8.5).
 
+pub mod file_context;
 pub mod relevant_memories;
 pub mod reminders;

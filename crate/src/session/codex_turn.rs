@@ -87,7 +87,7 @@ impl Session {
         self.record_turn_context(at_ms, &mut out);
         // Codex attaches nothing for an `@path` (the path is plain text, §6.2); the
         // mention pass says so for each one.
-        self.mentioned_files(prompt, &mut out);
+        self.file_context().mentioned_files(prompt, &mut out);
         self.conversation.transcript.push(Record::Prompt {
             text: prompt.into(),
         });

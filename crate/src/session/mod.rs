@@ -25,7 +25,6 @@
 //! assert!(turn.attachments[0].text.ends_with("1\tone\n2\t2\n3\tthree\n</system-reminder>"));
 //! ```
 
-mod changes;
 mod clock;
 mod codex_turn;
 mod compaction;
@@ -33,8 +32,6 @@ mod conversation;
 mod host;
 mod line_pattern;
 mod memories;
-mod memory_gate;
-mod mentions;
 mod pipeline;
 mod respond;
 mod search;
@@ -57,21 +54,6 @@ pub use clock::local_date;
 pub use compaction::*;
 pub use tools::default_tools;
 pub use turn::{GrepOutputMode, ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
-
-/// A resource of a connected MCP server, as an @-mention can reach it (§1.7).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct McpResource {
-    /// The server's name, the part of `@server:uri` before the colon.
-    pub server: String,
-    /// The resource's URI.
-    pub uri: String,
-    /// A display name.
-    pub name: Option<String>,
-    /// What the resource is.
-    pub description: Option<String>,
-    /// Its text contents; `None` renders the "no content" form.
-    pub text: Option<String>,
-}
 
 /// What the session knows beyond its files: settings, registries, the environment.
 #[derive(Debug, Clone, PartialEq, Eq)]

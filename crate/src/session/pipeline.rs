@@ -13,11 +13,14 @@ use alloc::vec::Vec;
 
 use super::codex_turn::counted_as_items;
 use super::conversation::UserContext;
-use super::memory_gate::{sent_anyway, MemoryGate};
 use super::turn::{Round, Turn};
 use super::{local_date, Session};
 use crate::attachment::AttachmentKind;
 use crate::attachment::{Collected, Verdict};
+use crate::collectors::file_context::memory_gate::{
+    gate_memory_files, memory_gate, sent_anyway, MemoryGate,
+};
+use crate::collectors::file_context::FileContext;
 use crate::collectors::relevant_memories::{
     relevant_memories, MemoryCandidate, RelevantMemoryInput,
 };
@@ -144,7 +147,7 @@ impl Session {
             return out;
         }
         if let Some(prompt) = prompt {
-            self.mentioned_files(prompt, &mut out);
+            self.file_context().mentioned_files(prompt, &mut out);
             if !self.profile.attachments.reminders {
                 out.decide(
                     "reminders",
@@ -194,8 +197,9 @@ impl Session {
             self.run_reminder(collector, prompt, facts, out);
         }
         self.conversation.queued.clear();
-        self.changed_files(out);
-        self.nested_memory(at_ms, out);
+        let mut files = self.file_context();
+        files.changed_files(out);
+        files.nested_memory(at_ms, out);
         let late: [Reminder; 8] = [
             reminders::skill_listing,
             reminders::plan_mode,
@@ -219,8 +223,9 @@ impl Session {
         out: &mut Collected,
     ) {
         self.run_reminder(reminders::ide_selection, prompt, facts, out);
-        if self.opened_file_shows() {
-            self.opened_file_memory(at_ms, out);
+        if let Some(opened_file) = self.opened_file_shown() {
+            self.file_context()
+                .opened_file_memory(&opened_file, at_ms, out);
         }
         let rest: [Reminder; 7] = [
             reminders::ide_opened_file,
@@ -238,33 +243,24 @@ impl Session {
         self.conversation.task_statuses.clear();
     }
 
-    /// The opened file is shown only without a selection (§7.8).
-    fn opened_file_shows(&self) -> bool {
-        self.conversation.opened_file.is_some()
-            && self
-                .conversation
-                .selection
-                .as_ref()
-                .is_none_or(|selection| selection.text.is_empty())
+    /// The opened file, shown only without a selection (§7.8).
+    fn opened_file_shown(&self) -> Option<String> {
+        let selected = (self.conversation.selection.as_ref())
+            .is_some_and(|selection| !selection.text.is_empty());
+        (!selected).then(|| self.conversation.opened_file.clone())?
     }
 
-    /// The opened file's nested memory, emitted before the opened-file note (§7.8, §8.1).
-    fn opened_file_memory(&mut self, at_ms: u64, out: &mut Collected) {
-        let Some(path) = self.conversation.opened_file.clone() else {
-            return;
-        };
-        match self.expand(&path) {
-            Ok(abs)
-                if self
-                    .workspace
-                    .deny
-                    .check(&abs, &self.workspace.cwd)
-                    .is_none() =>
-            {
-                self.workspace.add_memory_trigger(&abs);
-                self.nested_memory(at_ms, out);
-            }
-            _ => {}
+    /// The file collectors' input for this session.
+    pub(super) fn file_context(&mut self) -> FileContext<'_> {
+        FileContext {
+            workspace: &mut self.workspace,
+            rules: &self.profile.file_context,
+            mentions: &self.profile.mentions,
+            change_snippets: self.profile.change_snippets.as_ref(),
+            file_parts_as_messages: self.profile.attachments.file_parts_as_messages,
+            token_method: self.profile.token_method,
+            mcp_resources: &self.config.mcp_resources,
+            agents: &self.config.agents,
         }
     }
 
@@ -377,14 +373,16 @@ impl Session {
         }
         match self.workspace.memory_candidates(&dir) {
             Ok(mut files) => {
-                files.retain(|(path, _, _)| match self.memory_gate(path) {
-                    MemoryGate::Denied(rule) => {
-                        let reason = "relevant memories: a memory file the permission \
+                files.retain(|(path, _, _)| {
+                    match memory_gate(&self.workspace, &self.profile.file_context, path) {
+                        MemoryGate::Denied(rule) => {
+                            let reason = "relevant memories: a memory file the permission \
                                       settings deny (Q15 fixed)";
-                        out.decide(path, Verdict::Denied, reason.into(), Some(rule));
-                        false
+                            out.decide(path, Verdict::Denied, reason.into(), Some(rule));
+                            false
+                        }
+                        MemoryGate::Allowed | MemoryGate::SentAnyway(_) => true,
                     }
-                    MemoryGate::Allowed | MemoryGate::SentAnyway(_) => true,
                 });
                 let candidates: Vec<MemoryCandidate<'_>> = files
                     .iter()
@@ -416,7 +414,9 @@ impl Session {
                 let surfaced =
                     relevant_memories(&input, rules, self.profile.token_method, &mut out);
                 for path in &surfaced {
-                    if let MemoryGate::SentAnyway(rule) = self.memory_gate(path) {
+                    if let MemoryGate::SentAnyway(rule) =
+                        memory_gate(&self.workspace, &self.profile.file_context, path)
+                    {
                         let reason = sent_anyway("relevant memories");
                         out.decide(path, Verdict::Included, reason, Some(rule));
                     }
@@ -508,7 +508,13 @@ impl Session {
         // The decisions wait for the next pass or request to report them: the context is
         // computed where no turn is being collected.
         let mut gated = Collected::default();
-        let files = self.gate_memory_files(eager.files, "eager memory", &mut gated);
+        let files = gate_memory_files(
+            &self.workspace,
+            &self.profile.file_context,
+            eager.files,
+            "eager memory",
+            &mut gated,
+        );
         self.seed_memory(&files, at_ms, &mut gated);
         self.conversation
             .context_decisions
@@ -633,23 +639,6 @@ impl Session {
             }
         }
         tools
-    }
-
-    /// Spends `units` of the pass's work budget on `subject`; when the budget cannot cover
-    /// them, the work is cancelled and the decision says so.
-    pub(super) fn take_work(&mut self, units: u64, subject: &str, out: &mut Collected) -> bool {
-        if !self.workspace.take_work(units) {
-            out.decide(
-                subject,
-                Verdict::OverBudget,
-                "the pass's work budget ran out before this file could be read (the budget \
-                 stands in for the original's 1000 ms deadline)"
-                    .into(),
-                Some(format!("{units} work units needed")),
-            );
-            return false;
-        }
-        true
     }
 
     /// The compaction thresholds of the configured window, by the profile's formula.

@@ -1,28 +1,26 @@
-//! Phase 2 of every pass: files changed on disk (§5.1) and nested memory (§8).
+//! Files changed on disk since the model saw them (§5.1): a snippet of the change, or a
+//! note that the file is gone, emptied, too large or no longer text.
 
 use alloc::format;
 use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::Session;
+use super::FileContext;
 use crate::attachment::{AttachmentKind, Collected, Verdict};
 use crate::diff::diff_snippet;
 use crate::file_state::{ContentDigest, Entry};
-use crate::memory::{nested_memory, render_nested, StateView};
 use crate::read::FileKind;
 use crate::vfs::{Content, EntryKind, FsErrorKind};
 use crate::wording::files::{
     self, edited_file_note, file_gone_note, ranged_change_note, too_large_change_note,
 };
-use crate::wording::wrap;
 use crate::workspace::ReadFailure;
-use crate::workspace::VfsMemory;
 
-impl Session {
+impl FileContext<'_> {
     /// §5.1: every watched entry whose file changed gets a snippet of the change.
-    pub(super) fn changed_files(&mut self, turn: &mut Collected) {
-        if !self.profile.file_context.detect_changes {
+    pub(crate) fn changed_files(&mut self, turn: &mut Collected) {
+        if !self.rules.detect_changes {
             return;
         }
         // One pass over the entries (MRU first), not a lookup per key: the scan's cost
@@ -35,7 +33,7 @@ impl Session {
             .collect();
         // The original calls `get()` on every key, MRU first, before any read: the order
         // ends up reversed (Q27).
-        if !self.profile.file_context.scan_without_refreshing {
+        if !self.rules.scan_without_refreshing {
             self.workspace.file_state.reverse_recency();
         }
         for (key, entry) in entries {
@@ -44,7 +42,7 @@ impl Session {
     }
 
     fn check_changed(&mut self, key: &str, entry: Entry, turn: &mut Collected) {
-        let rules = self.profile.file_context.clone();
+        let rules = self.rules;
         if (entry.offset.is_some() || entry.limit.is_some()) && !rules.watch_ranged_entries {
             return; // not watched (Q31); every pass would repeat this, so no decision
         }
@@ -66,7 +64,7 @@ impl Session {
                         AttachmentKind::DeletedFile,
                         Some(key),
                         file_gone_note(key, "deleted"),
-                        self.profile.token_method,
+                        self.token_method,
                     );
                 }
                 turn.decide(
@@ -127,7 +125,7 @@ impl Session {
             AttachmentKind::EditedTextFile,
             Some(key),
             ranged_change_note(key, &range),
-            self.profile.token_method,
+            self.token_method,
         );
         let reason =
             format!("changed on disk after {range} were read; the note asks to read them again");
@@ -159,7 +157,7 @@ impl Session {
                 self.report_binary_change(key, turn, &kind);
                 return;
             }
-            Err(ReadFailure::Read(error)) if self.profile.file_context.note_undiffable_changes => {
+            Err(ReadFailure::Read(error)) if self.rules.note_undiffable_changes => {
                 self.report_undiffable_change(key, &error.to_string(), turn);
                 return;
             }
@@ -170,8 +168,8 @@ impl Session {
                 return;
             }
         };
-        let rules = self.profile.file_context.clone();
-        let snippet = match &self.profile.change_snippets {
+        let rules = self.rules;
+        let snippet = match self.change_snippets {
             Some(snippet_rules) => diff_snippet(&entry.content, &done.text, snippet_rules),
             None => return,
         };
@@ -191,7 +189,7 @@ impl Session {
                     AttachmentKind::EmptiedFile,
                     Some(key),
                     file_gone_note(key, "emptied"),
-                    self.profile.token_method,
+                    self.token_method,
                 );
                 turn.decide(key, Verdict::Included, "the file was emptied".into(), None);
             } else {
@@ -207,7 +205,7 @@ impl Session {
                 AttachmentKind::EditedTextFile,
                 Some(key),
                 edited_file_note(key, &snippet.text),
-                self.profile.token_method,
+                self.token_method,
             );
             let hunks = match snippet.hunks {
                 1 => String::from("1 hunk"),
@@ -242,7 +240,7 @@ impl Session {
             AttachmentKind::ChangedFileTooLarge,
             Some(key),
             note,
-            self.profile.token_method,
+            self.token_method,
         );
         let reason = "changed on disk, but too large for the Read tool, so no snippet".into();
         turn.decide(key, Verdict::Truncated, reason, Some(error.into()));
@@ -251,14 +249,18 @@ impl Session {
     /// An image (tracked with Q42 fixed) or a file that stopped being text.
     fn report_binary_change(&mut self, key: &str, turn: &mut Collected, kind: &FileKind) {
         let tracked =
-            self.profile.file_state.track_images && matches!(kind, FileKind::Image { .. });
+            self.workspace.rules.file_state.track_images && matches!(kind, FileKind::Image { .. });
         let (Ok(stat), Ok(content)) = (self.workspace.vfs.stat(key), self.workspace.vfs.read(key))
         else {
             return;
         };
         let entry = tracked
             .then(|| {
-                Entry::from_image_read(content.as_bytes(), stat.mtime_ms, &self.profile.file_state)
+                Entry::from_image_read(
+                    content.as_bytes(),
+                    stat.mtime_ms,
+                    &self.workspace.rules.file_state,
+                )
             })
             .flatten();
         match entry {
@@ -269,7 +271,7 @@ impl Session {
                     AttachmentKind::EditedImageFile,
                     Some(key),
                     note,
-                    self.profile.token_method,
+                    self.token_method,
                 );
                 turn.decide(
                     key,
@@ -283,69 +285,5 @@ impl Session {
                 turn.decide(key, Verdict::Skipped, reason, None);
             }
         }
-    }
-
-    /// §8: the CLAUDE.md and rules files of the directories the Read tool touched.
-    pub(super) fn nested_memory(&mut self, at_ms: u64, turn: &mut Collected) {
-        let triggers = core::mem::take(&mut self.workspace.memory_triggers);
-        if !self.profile.file_context.load_nested_memory {
-            return;
-        }
-        for target in triggers {
-            let state = |path: &str| match self.workspace.file_state.peek(path) {
-                None => StateView::Absent,
-                Some(entry) if entry.is_full_view() && !entry.is_partial_view => StateView::Full,
-                Some(_) => StateView::Partial,
-            };
-            let found = nested_memory(
-                &target,
-                &self.workspace.memory_roots,
-                &VfsMemory(&self.workspace.vfs),
-                &self.profile.memory,
-                &mut self.workspace.loaded_memory,
-                &state,
-            );
-            for skip in found.skipped {
-                turn.decide(
-                    &skip.path,
-                    Verdict::Skipped,
-                    format!("nested memory: {}", skip.reason.as_str()),
-                    None,
-                );
-            }
-            // Each step of the walk gets its own stamp, later than the one before (see
-            // `Entry::stamp_order`); so does each target, which the original awaits in turn.
-            let mut step = None;
-            for file in self.gate_memory_files(found.files, "nested memory", turn) {
-                if step != Some(file.walk_step) {
-                    step = Some(file.walk_step);
-                    self.workspace.memory_stamp =
-                        Some(next_stamp(self.workspace.memory_stamp, at_ms));
-                }
-                let text = wrap(&render_nested(&file, &self.profile.memory));
-                turn.attach(
-                    AttachmentKind::NestedMemory,
-                    Some(&file.path),
-                    text,
-                    self.profile.token_method,
-                );
-                let reason = format!("loaded for {target} ({})", file.reason.as_str());
-                turn.decide(&file.path, Verdict::Included, reason, None);
-                let mut entry =
-                    Entry::from_memory(Rc::clone(&file.raw), at_ms, file.content_differs_from_disk);
-                entry.stamp_order = self.workspace.memory_stamp.map_or(0, |(_, order)| order);
-                self.workspace.file_state.set(&file.path, entry);
-            }
-        }
-    }
-}
-
-/// The stamp after `last` at `at_ms`: the next order within the same millisecond, the first
-/// of a new one. A clock set back (a host's choice) starts over rather than order an older
-/// millisecond after a newer one.
-fn next_stamp(last: Option<(u64, u32)>, at_ms: u64) -> (u64, u32) {
-    match last {
-        Some((ms, order)) if ms == at_ms => (ms, order.saturating_add(1)),
-        _ => (at_ms, 0),
     }
 }

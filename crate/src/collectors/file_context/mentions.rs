@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::{FileContextRules, Session};
+use super::{FileContext, FileContextRules};
 use crate::attachment::{AttachmentKind, Collected, Verdict};
 use crate::file_state::{Entry, FileStateCache};
 use crate::mention::{extract_mentions, FileMention};
@@ -24,18 +24,17 @@ use crate::workspace::{ReadFailure, TextFileRead};
 /// Lines the truncated fallback reads (`MAX_LINES_TO_READ`, §3.1).
 const TRUNCATED_READ_LINES: i64 = 2000;
 
-impl Session {
+impl FileContext<'_> {
     /// Every mention of the prompt, in the original's order: files, MCP resources, agents.
-    pub(super) fn mentioned_files(&mut self, prompt: &str, turn: &mut Collected) {
-        let mentions = extract_mentions(prompt, &self.profile.mentions);
+    pub(crate) fn mentioned_files(&mut self, prompt: &str, turn: &mut Collected) {
+        let mentions = extract_mentions(prompt, self.mentions);
         // Q2: the original reads a prompt's mentions in parallel, each checking "already
         // read" before any has recorded its read, so each one sees the state of before.
-        let state_before = (self.profile.file_context.mentions_checked_together
-            && mentions.files.len() > 1)
+        let state_before = (self.rules.mentions_checked_together && mentions.files.len() > 1)
             .then(|| self.workspace.file_state.clone());
         for file in &mentions.files {
             let subject = format!("@{}", file.raw);
-            if self.profile.file_context.attach_mentioned_files {
+            if self.rules.attach_mentioned_files {
                 self.mentioned_file(&subject, file, state_before.as_ref(), turn);
             } else {
                 turn.decide(
@@ -51,7 +50,6 @@ impl Session {
         for mcp in &mentions.mcp_resources {
             let subject = format!("@{}", mcp.raw);
             let found = self
-                .config
                 .mcp_resources
                 .iter()
                 .find(|r| r.server == mcp.server && r.uri == mcp.uri);
@@ -62,12 +60,7 @@ impl Session {
                         &resource.uri,
                         resource.text.as_deref(),
                     );
-                    turn.attach(
-                        AttachmentKind::McpResource,
-                        None,
-                        text,
-                        self.profile.token_method,
-                    );
+                    turn.attach(AttachmentKind::McpResource, None, text, self.token_method);
                     turn.decide(
                         &subject,
                         Verdict::Included,
@@ -88,12 +81,12 @@ impl Session {
         }
         for agent in &mentions.agents {
             let subject = format!("@{}", agent.raw);
-            if self.config.agents.contains(&agent.agent_type) {
+            if self.agents.contains(&agent.agent_type) {
                 turn.attach(
                     AttachmentKind::AgentMention,
                     None,
                     agent_note(&agent.agent_type),
-                    self.profile.token_method,
+                    self.token_method,
                 );
                 turn.decide(
                     &subject,
@@ -125,7 +118,7 @@ impl Session {
             turn.decide(subject, Verdict::Failed, problem.clone(), None);
             return;
         }
-        let abs = match self.expand(&file.path) {
+        let abs = match self.workspace.expand(&file.path) {
             Ok(abs) => abs,
             Err(error) => {
                 turn.decide(subject, Verdict::Failed, error.to_string(), None);
@@ -175,7 +168,7 @@ impl Session {
         };
         let found = entries.len();
         let mut entries = entries;
-        if self.profile.file_context.hide_denied_entries {
+        if self.rules.hide_denied_entries {
             let dir = abs.trim_end_matches('/');
             entries.retain(|entry| {
                 let path = format!("{dir}/{}", entry.name);
@@ -204,7 +197,7 @@ impl Session {
                 is_dir: entry.kind == EntryKind::Directory,
             })
             .collect();
-        let listing = list_directory(&listed, &self.profile.read);
+        let listing = list_directory(&listed, &self.workspace.rules.read);
         let command = format!("ls {}", shell_quote(abs));
         let input = format!(
             "{{\"command\":{},\"description\":{}}}",
@@ -215,15 +208,17 @@ impl Session {
             call_note("Bash", &input),
             tool_result("Bash", listing.trim_end()),
         ];
-        let apart = self.profile.attachments.file_parts_as_messages;
+        let apart = self.file_parts_as_messages;
         turn.attach_parts(
             AttachmentKind::Directory,
             Some(abs),
             &parts,
             apart,
-            self.profile.token_method,
+            self.token_method,
         );
-        let shown = entries.len().min(self.profile.read.limits.max_dir_entries);
+        let shown = entries
+            .len()
+            .min(self.workspace.rules.read.limits.max_dir_entries);
         let reason = format!("a directory: {shown} of {} entries listed", entries.len());
         turn.decide(subject, Verdict::Included, reason, None);
     }
@@ -241,9 +236,9 @@ impl Session {
             return;
         }
         let is_pdf = abs.to_ascii_lowercase().ends_with(".pdf");
-        let max = self.profile.read.limits.max_size_bytes;
+        let max = self.workspace.rules.read.limits.max_size_bytes;
         let ranged = file.line_start.is_some();
-        if !is_pdf && stat.size > max && !self.profile.file_context.read_oversized_mentions {
+        if !is_pdf && stat.size > max && !self.rules.read_oversized_mentions {
             let reason = format!(
                 "{abs} is {} and a mention reads at most {}, even with a line range (Q18)",
                 format_file_size(stat.size),
@@ -256,9 +251,9 @@ impl Session {
             self.mentioned_pdf(subject, abs, stat, turn);
             return;
         }
-        let window = mention_window(file.line_start, file.line_end, &self.profile.read);
+        let window = mention_window(file.line_start, file.line_end, &self.workspace.rules.read);
         let state = state_before.unwrap_or(&self.workspace.file_state);
-        let rules = &self.profile.file_context;
+        let rules = &self.rules;
         if already_read(state, abs, stat, window.offset, window.limit, rules) {
             self.already_in_context(abs, stat, turn, subject);
             return;
@@ -306,7 +301,7 @@ impl Session {
         info: Option<&ImageInfo>,
         turn: &mut Collected,
     ) {
-        let plan = plan_image(info, stat.size, &self.profile.read);
+        let plan = plan_image(info, stat.size, &self.workspace.rules.read);
         for step in &plan.steps {
             let verdict = if step.accepted {
                 Verdict::Included
@@ -331,21 +326,23 @@ impl Session {
             call_note("Read", &input),
             files::image_summary(format.as_deref(), dimensions, &format_file_size(stat.size)),
         ];
-        let apart = self.profile.attachments.file_parts_as_messages;
+        let apart = self.file_parts_as_messages;
         turn.attach_parts(
             AttachmentKind::File,
             Some(abs),
             &parts,
             apart,
-            self.profile.token_method,
+            self.token_method,
         );
         if let Some(last) = turn.attachments.last_mut() {
             last.tokens += plan.tokens();
         }
         if let Ok(content) = self.workspace.vfs.read(abs) {
-            if let Some(entry) =
-                Entry::from_image_read(content.as_bytes(), stat.mtime_ms, &self.profile.file_state)
-            {
+            if let Some(entry) = Entry::from_image_read(
+                content.as_bytes(),
+                stat.mtime_ms,
+                &self.workspace.rules.file_state,
+            ) {
                 self.workspace.file_state.set(abs, entry);
             }
         }
@@ -354,7 +351,7 @@ impl Session {
     /// §3.7 step 4: an unchanged file already in the read-file state sends nothing (Q20), or
     /// with the fix a short pointer to its contents above.
     fn already_in_context(&self, abs: &str, stat: &Stat, turn: &mut Collected, subject: &str) {
-        let text = if self.profile.file_context.already_read_respects_ranges {
+        let text = if self.rules.already_read_respects_ranges {
             files::unchanged_pointer(abs)
         } else {
             String::new()
@@ -363,7 +360,7 @@ impl Session {
             AttachmentKind::AlreadyReadFile,
             Some(abs),
             text,
-            self.profile.token_method,
+            self.token_method,
         );
         let reason = format!(
             "{abs} is in the read-file state and unchanged since (mtime {}); the original sends \
@@ -407,7 +404,7 @@ impl Session {
                     abs,
                     first,
                     done.read.num_lines.min(TRUNCATED_READ_LINES as u64),
-                    self.profile.file_context.truncation_note_states_range,
+                    self.rules.truncation_note_states_range,
                 );
                 self.attach_file(
                     abs,
@@ -445,7 +442,7 @@ impl Session {
         truncated: Option<String>,
         turn: &mut Collected,
     ) {
-        let rules = &self.profile.file_context;
+        let rules = &self.rules;
         let mut input = format!("{{\"file_path\":{}", json_string(abs));
         if rules.call_note_shows_range {
             if let Some(offset) = offset {
@@ -462,13 +459,13 @@ impl Session {
         }
         let mut parts = Vec::from([call_note("Read", &input), tool_result("Read", &output)]);
         parts.extend(truncated);
-        let apart = self.profile.attachments.file_parts_as_messages;
+        let apart = self.file_parts_as_messages;
         turn.attach_parts(
             AttachmentKind::File,
             Some(abs),
             &parts,
             apart,
-            self.profile.token_method,
+            self.token_method,
         );
     }
 
@@ -486,9 +483,14 @@ impl Session {
                 return;
             }
         };
-        let plan = plan_pdf(abs, content.as_bytes(), stat.size, &self.profile.read);
+        let plan = plan_pdf(
+            abs,
+            content.as_bytes(),
+            stat.size,
+            &self.workspace.rules.read,
+        );
         let size = format_file_size(stat.size);
-        let method = self.profile.token_method;
+        let method = self.token_method;
         match plan.outcome {
             PdfOutcome::Reference => {
                 let note = pdf_reference_note(abs, plan.effective_page_count, &size);
@@ -502,7 +504,7 @@ impl Session {
             PdfOutcome::Note { text } => {
                 let input = format!("{{\"file_path\":{}}}", json_string(abs));
                 let parts = [call_note("Read", &input), tool_result("Read", &text)];
-                let apart = self.profile.attachments.file_parts_as_messages;
+                let apart = self.file_parts_as_messages;
                 turn.attach_parts(AttachmentKind::File, Some(abs), &parts, apart, method);
                 let reason = "a short PDF: only a one-line note reaches the model, the document is dropped (Q19)";
                 turn.decide(subject, Verdict::Included, reason.into(), None);
