@@ -24,7 +24,8 @@ use crate::collectors::file_context::FileContext;
 use crate::collectors::relevant_memories::{
     relevant_memories, MemoryCandidate, RelevantMemoryInput,
 };
-use crate::collectors::reminders::{self, PassInput};
+use crate::collectors::reminders::{self, PassInput, Producer};
+use crate::collectors::{CollectorId, Phase, EMISSION_ORDER};
 use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
 use crate::file_state::Entry;
 use crate::host::PermissionMode;
@@ -52,14 +53,6 @@ pub(super) struct PassFacts {
     today: String,
     effective_window: u64,
 }
-
-pub(super) type Reminder = fn(
-    &PassInput<'_>,
-    &mut reminders::ReminderState,
-    &crate::attachment::AttachmentRules,
-    crate::tokens::TokenMethod,
-    &mut Collected,
-);
 
 impl Session {
     /// A human turn: the prompt's mentions, every collector, the relevant memories, and the
@@ -146,8 +139,8 @@ impl Session {
             self.conversation.queued.clear();
             return out;
         }
-        if let Some(prompt) = prompt {
-            self.file_context().mentioned_files(prompt, &mut out);
+        if prompt.is_some() {
+            self.run_phase(Phase::Prompt, prompt, at_ms, None, &mut out);
             if !self.profile.attachments.reminders {
                 out.decide(
                     "reminders",
@@ -160,8 +153,12 @@ impl Session {
             }
         }
         let facts = self.pass_facts(at_ms);
-        self.all_thread_attachments(prompt, at_ms, &facts, &mut out);
-        self.main_thread_attachments(prompt, at_ms, &facts, &mut out);
+        self.run_phase(Phase::AllThreads, prompt, at_ms, Some(&facts), &mut out);
+        self.run_phase(Phase::MainThread, prompt, at_ms, Some(&facts), &mut out);
+        // Events are delivered once: the pass consumed them.
+        self.conversation.queued.clear();
+        self.conversation.diagnostics.clear();
+        self.conversation.task_statuses.clear();
         if self.workspace.out_of_work() {
             out.decide(
                 "attachment pass",
@@ -178,69 +175,38 @@ impl Session {
         out
     }
 
-    fn all_thread_attachments(
+    /// Runs the collectors of one phase, in emission order ([`EMISSION_ORDER`]). The
+    /// reminders need the pass's facts; the prompt phase runs before they are computed.
+    fn run_phase(
         &mut self,
+        phase: Phase,
         prompt: Option<&str>,
         at_ms: u64,
-        facts: &PassFacts,
+        facts: Option<&PassFacts>,
         out: &mut Collected,
     ) {
-        let early: [Reminder; 6] = [
-            reminders::queued_commands,
-            reminders::date_change,
-            reminders::ultrathink_effort,
-            reminders::deferred_tools_delta,
-            reminders::agent_listing_delta,
-            reminders::mcp_instructions_delta,
-        ];
-        for collector in early {
-            self.run_reminder(collector, prompt, facts, out);
+        for entry in EMISSION_ORDER.iter().filter(|entry| entry.phase == phase) {
+            match entry.collector {
+                CollectorId::Mentions => {
+                    if let Some(prompt) = prompt {
+                        self.file_context().mentioned_files(prompt, out);
+                    }
+                }
+                CollectorId::ChangedFiles => self.file_context().changed_files(out),
+                CollectorId::NestedMemory => self.file_context().nested_memory(at_ms, out),
+                CollectorId::OpenedFileMemory => {
+                    if let Some(opened_file) = self.opened_file_shown() {
+                        self.file_context()
+                            .opened_file_memory(&opened_file, at_ms, out);
+                    }
+                }
+                reminder => {
+                    if let (Some(producer), Some(facts)) = (reminder.reminder(), facts) {
+                        self.run_reminder(producer, prompt, facts, out);
+                    }
+                }
+            }
         }
-        self.conversation.queued.clear();
-        let mut files = self.file_context();
-        files.changed_files(out);
-        files.nested_memory(at_ms, out);
-        let late: [Reminder; 8] = [
-            reminders::skill_listing,
-            reminders::plan_mode,
-            reminders::plan_mode_exit,
-            reminders::auto_mode,
-            reminders::auto_mode_exit,
-            reminders::todo_reminders,
-            reminders::critical_system_reminder,
-            reminders::compaction_reminder,
-        ];
-        for collector in late {
-            self.run_reminder(collector, prompt, facts, out);
-        }
-    }
-
-    fn main_thread_attachments(
-        &mut self,
-        prompt: Option<&str>,
-        at_ms: u64,
-        facts: &PassFacts,
-        out: &mut Collected,
-    ) {
-        self.run_reminder(reminders::ide_selection, prompt, facts, out);
-        if let Some(opened_file) = self.opened_file_shown() {
-            self.file_context()
-                .opened_file_memory(&opened_file, at_ms, out);
-        }
-        let rest: [Reminder; 7] = [
-            reminders::ide_opened_file,
-            reminders::output_style,
-            reminders::diagnostics,
-            reminders::token_usage,
-            reminders::budget_usd,
-            reminders::output_token_usage,
-            reminders::task_status,
-        ];
-        for collector in rest {
-            self.run_reminder(collector, prompt, facts, out);
-        }
-        self.conversation.diagnostics.clear();
-        self.conversation.task_statuses.clear();
     }
 
     /// The opened file, shown only without a selection (§7.8).
@@ -280,7 +246,7 @@ impl Session {
     /// Runs one reminder collector over a snapshot of the session.
     pub(super) fn run_reminder(
         &mut self,
-        collector: Reminder,
+        collector: Producer,
         prompt: Option<&str>,
         facts: &PassFacts,
         out: &mut Collected,

@@ -338,7 +338,7 @@ impl Session {
         let saved_transcript = mem::replace(&mut self.conversation.transcript, history);
         let saved_state = dry_run.then(|| self.conversation.reminders.clone());
         let facts = self.pass_facts(0);
-        let deltas: [crate::session::pipeline::Reminder; 3] = [
+        let deltas: [crate::collectors::reminders::Producer; 3] = [
             reminders::deferred_tools_delta,
             reminders::agent_listing_delta,
             reminders::mcp_instructions_delta,
