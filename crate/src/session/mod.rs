@@ -30,7 +30,6 @@ mod codex_turn;
 mod compaction;
 mod conversation;
 mod host;
-mod line_pattern;
 mod memories;
 mod pipeline;
 mod respond;
@@ -49,11 +48,12 @@ use crate::{Error, Profile};
 
 pub use crate::host::*;
 pub use crate::profile::FileContextRules;
+pub use crate::workspace::GrepOutputMode;
 pub use crate::workspace::{FileStateRow, ToolResult, FILE_UNCHANGED_STUB};
 pub use clock::local_date;
 pub use compaction::*;
 pub use tools::default_tools;
-pub use turn::{GrepOutputMode, ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
+pub use turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 
 /// What the session knows beyond its files: settings, registries, the environment.
 #[derive(Debug, Clone, PartialEq, Eq)]

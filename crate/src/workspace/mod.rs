@@ -1,11 +1,13 @@
 //! The workspace a session works in: the virtual FS, the deny rules, the read-file state,
 //! the memory roots and what nested memory loaded, the pass's work budget, and the agent's
-//! Read, Edit and Write tools over them (spec claude-code.md §2–4, §8.1).
+//! Read, Edit, Write, Grep and Glob tools over them (spec claude-code.md §2–4, §8.1).
 //!
 //! It decides nothing about attachments: the collectors read and update it, and the session
 //! owns it. Paths may be absolute, relative to the cwd, or `~/…`, and are confined to the
 //! virtual root.
 
+mod file_search;
+mod line_pattern;
 mod tools;
 
 use alloc::collections::BTreeSet;
@@ -22,6 +24,7 @@ use crate::read::ReadRules;
 use crate::vfs::{Content, DirEntry, EntryKind, FsError, FsErrorKind, Stat, TransientError, Vfs};
 use crate::Error;
 
+pub use file_search::GrepOutputMode;
 pub(crate) use tools::{ReadFailure, TextFileRead};
 pub use tools::{ToolResult, FILE_UNCHANGED_STUB};
 
