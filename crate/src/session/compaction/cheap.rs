@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use super::options::Policy;
 use super::report::{CompactionPlan, CompactionReport};
 use super::report_of;
+use super::survival::Snapshot;
 use crate::attachment::AttachmentKind;
 use crate::attachment::{Attachment, Decision, Verdict};
 use crate::compact::microcompact::time_based_microcompact;
@@ -62,7 +63,11 @@ impl Session {
     /// Carries out a cheap policy's plan.
     pub(super) fn apply_cheap(&mut self, plan: &CompactionPlan, at_ms: u64) -> CompactionReport {
         let before = self.peek_request(at_ms);
-        let snapshot = self.survival_snapshot(&before);
+        let snapshot = Snapshot::of(
+            self.conversation.transcript.messages(),
+            &self.workspace,
+            &before,
+        );
         let outcome = self.cheap_outcome(&plan.options.policy, before.tokens.total, at_ms);
         let mut decisions = outcome.decisions;
         if outcome.warn_first {
@@ -91,7 +96,8 @@ impl Session {
         let reason = plan.reason.clone();
         let mut report = report_of(plan, true, reason, &before, &after, decisions);
         report.kept_records = self.conversation.transcript.len();
-        self.finish_report(&mut report, &snapshot, &after);
+        self.survival()
+            .finish_report(&mut report, &snapshot, &after);
         report
     }
 

@@ -13,6 +13,7 @@ use super::report::{
     CodexItemKind, CompactionPlan, CompactionReport, PlannedAttachment, PlannedKind, SummarySource,
 };
 use super::report_of;
+use super::survival::Snapshot;
 use crate::attachment::{Collected, Verdict};
 use crate::codex::compact::{
     build_compacted_history, collect_user_messages, insert_initial_context,
@@ -75,7 +76,11 @@ impl Session {
         at_ms: u64,
     ) -> Result<CompactionReport, Error> {
         let before = self.peek_request(at_ms);
-        let snapshot = self.survival_snapshot(&before);
+        let snapshot = Snapshot::of(
+            self.conversation.transcript.messages(),
+            &self.workspace,
+            &before,
+        );
         let items = self.codex_items();
         let suffix = self.codex_summary_suffix(summary)?;
         let summary_text = format!("{SUMMARY_PREFIX}\n{suffix}");
@@ -109,7 +114,8 @@ impl Session {
         };
         report.summary = Some(summary_text);
         report.kept_records = users.len();
-        self.finish_report(&mut report, &snapshot, &after);
+        self.survival()
+            .finish_report(&mut report, &snapshot, &after);
         Ok(report)
     }
 

@@ -8,6 +8,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::mem;
 
+use super::survival::is_memory_path;
+
 use crate::attachment::AttachmentKind;
 use crate::attachment::{Attachment, Collected, Verdict};
 use crate::collectors::reminders;
@@ -113,6 +115,7 @@ impl Session {
             .filter_map(|path| self.expand(path).ok())
             .collect();
         let count = file_state.len() as u64;
+        let auto_memory_dir = self.auto_memory_dir();
         let mut reads: Vec<(String, Option<TextFileRead>)> = Vec::new();
         let mut candidates = Vec::new();
         for (rank, (path, timestamp, stamp_order)) in file_state.iter().cloned().enumerate() {
@@ -121,7 +124,7 @@ impl Session {
                 timestamp,
                 stamp_order,
                 last_access: count - rank as u64,
-                is_memory_file: self.is_memory_path(&path),
+                is_memory_file: is_memory_path(&path, auto_memory_dir.as_deref()),
                 was_edited: self.workspace.edited.contains(&path),
                 content_tokens: sized.content_tokens,
                 tokens_rendered: sized.tokens_rendered,
@@ -406,15 +409,6 @@ impl Session {
             .deny
             .check(abs, &self.workspace.cwd)
             .is_some()
-    }
-
-    /// A memory file at any level: CLAUDE.md, CLAUDE.local.md, a rule, an auto-memory file.
-    pub(super) fn is_memory_path(&self, abs: &str) -> bool {
-        let name = abs.rsplit('/').next().unwrap_or(abs);
-        name == "CLAUDE.md"
-            || name == "CLAUDE.local.md"
-            || (abs.contains("/.claude/rules/") && name.ends_with(".md"))
-            || self.is_auto_memory(abs)
     }
 
     /// The memory paths the original excludes from the restore, by exact match (§9.4 item 2).

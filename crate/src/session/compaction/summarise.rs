@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use super::options::{Policy, Trigger};
 use super::report::{CompactionPlan, CompactionReport, SummarySource};
 use super::report_of;
+use super::survival::Snapshot;
 use crate::attachment::{Collected, Verdict};
 use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTailConfig};
 use crate::compact::partial::{split_at_pivot, PartialDirection};
@@ -165,7 +166,11 @@ impl Session {
             is_session_memory,
             auto,
         );
-        let snapshot = self.survival_snapshot(&before);
+        let snapshot = Snapshot::of(
+            self.conversation.transcript.messages(),
+            &self.workspace,
+            &before,
+        );
         let file_state = self.file_state_entries();
         if !is_session_memory {
             self.workspace.file_state.clear();
@@ -229,8 +234,10 @@ impl Session {
         report.summary_source = source;
         report.summary = Some(message);
         report.kept_records = split.kept.len();
-        self.account_attachments(&mut report, &attachments);
-        self.finish_report(&mut report, &snapshot, &after);
+        self.survival()
+            .account_attachments(&mut report, &attachments);
+        self.survival()
+            .finish_report(&mut report, &snapshot, &after);
         Ok(report)
     }
 

@@ -13,12 +13,12 @@ use crate::attachment::Attachment;
 use crate::attachment::AttachmentKind;
 use crate::compact::policies::{clear_tool_uses, masking, prune};
 use crate::compact::summary::json;
-use crate::memory::{eager_memory, MemoryKind};
+use crate::memory::{eager_memory, MemoryKind, MemoryRules};
 use crate::request::Request;
-use crate::session::Session;
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
 use crate::vocabulary::Verdict;
+use crate::workspace::Workspace;
 
 /// The state a report compares against.
 pub(super) struct Snapshot {
@@ -36,10 +36,11 @@ struct Scan {
     visible: Visible,
 }
 
-impl Session {
-    /// Captures the state before a compaction.
-    pub(super) fn survival_snapshot(&self, before: &Request) -> Snapshot {
-        let records = self.conversation.transcript.messages().to_vec();
+impl Snapshot {
+    /// Captures the state before a compaction: the messages, the read-file state's keys and
+    /// the request's figures.
+    pub(super) fn of(records: &[Message], workspace: &Workspace, before: &Request) -> Snapshot {
+        let records = records.to_vec();
         let memory_attachments = records
             .iter()
             .filter_map(Message::attachment)
@@ -50,11 +51,30 @@ impl Session {
             system_tokens: before.tokens.by_channel.system,
             conversation_tokens: before.tokens.by_category.conversation,
             records,
-            read_files: self.workspace.file_state.keys().map(String::from).collect(),
+            read_files: workspace.file_state.keys().map(String::from).collect(),
             memory_attachments,
         }
     }
+}
 
+/// What the survival report reads besides the report itself: the session's state after the
+/// compaction, passed explicitly.
+pub(super) struct SurvivalInputs<'a> {
+    pub(super) token_method: TokenMethod,
+    pub(super) memory_rules: &'a MemoryRules,
+    /// Pinned files come back after a summary (`reinsert_pinned`).
+    pub(super) reinsert_pinned: bool,
+    pub(super) workspace: &'a Workspace,
+    /// The transcript's messages after the compaction.
+    pub(super) messages: &'a [Message],
+    pub(super) invoked_skills: &'a [(String, String)],
+    pub(super) pinned: &'a [String],
+    /// The auto-memory directory, expanded.
+    pub(super) auto_memory_dir: Option<String>,
+    pub(super) plan_file: String,
+}
+
+impl SurvivalInputs<'_> {
     /// Fills the survival list, the dropped and masked lists and what is visible.
     pub(super) fn finish_report(
         &self,
@@ -62,9 +82,9 @@ impl Session {
         snapshot: &Snapshot,
         after: &Request,
     ) {
-        let method = self.profile.token_method;
+        let method = self.token_method;
         let old = self.scan(&snapshot.records, method);
-        let new = self.scan(self.conversation.transcript.messages(), method);
+        let new = self.scan(self.messages, method);
         let summarised = report.summary.is_some();
         let mut survival = Vec::from([Survival {
             item: "system prompt".into(),
@@ -84,15 +104,10 @@ impl Session {
             let item_kind = self.memory_item_kind(path, Some(*kind));
             survival.push(self.path_fate(report, path, item_kind, &old, &new, summarised));
         }
-        for skill in self
-            .conversation
-            .invoked_skills
-            .iter()
-            .map(|(name, _)| name)
-        {
+        for skill in self.invoked_skills.iter().map(|(name, _)| name) {
             survival.push(self.skill_fate(report, skill, &old, &new));
         }
-        let plan_file = self.plan_file();
+        let plan_file = self.plan_file.clone();
         if old.tokens.contains_key(&plan_file)
             || report
                 .reinjected
@@ -116,7 +131,7 @@ impl Session {
                 continue;
             }
             seen.push(path.clone());
-            let kind = match self.is_memory_path(path) {
+            let kind = match is_memory_path(path, self.auto_memory_dir.as_deref()) {
                 true => self.memory_item_kind(path, None),
                 false => ItemKind::ReadFile,
             };
@@ -190,21 +205,20 @@ impl Session {
     }
 
     fn is_pinned(&self, abs: &str) -> bool {
-        self.profile.compaction.reinsert_pinned
+        self.reinsert_pinned
             && self
-                .config
                 .pinned
                 .iter()
-                .any(|p| self.expand(p).ok().as_deref() == Some(abs))
+                .any(|p| self.workspace.expand(p).ok().as_deref() == Some(abs))
     }
 
     /// The files of the user context: computed again after a summary, untouched otherwise.
     fn eager_survival(&self, summarised: bool) -> Vec<Survival> {
-        let method = self.profile.token_method;
+        let method = self.token_method;
         let eager = eager_memory(
             &self.workspace.memory_roots,
             &self.workspace.memory_source(),
-            &self.profile.memory,
+            self.memory_rules,
         );
         eager
             .files
@@ -213,7 +227,7 @@ impl Session {
                 let kind = match file.kind {
                     MemoryKind::Project | MemoryKind::Local => ItemKind::ProjectMemory,
                     MemoryKind::ProjectRule => ItemKind::UnconditionalRule,
-                    _ if self.is_auto_memory(&file.path) => ItemKind::AutoMemory,
+                    _ if is_auto_memory(&file.path, self.auto_memory_dir.as_deref()) => ItemKind::AutoMemory,
                     _ => ItemKind::PathScopedRule,
                 };
                 let tokens = estimate_tokens(&file.content, method, None);
@@ -226,17 +240,10 @@ impl Session {
             .collect()
     }
 
-    /// A file of the configured auto-memory directory.
-    pub(super) fn is_auto_memory(&self, abs: &str) -> bool {
-        self.config
-            .memory_dir
-            .as_deref()
-            .and_then(|dir| self.expand(dir).ok())
-            .is_some_and(|dir| abs.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
-    }
-
     fn memory_item_kind(&self, path: &str, attachment: Option<AttachmentKind>) -> ItemKind {
-        if attachment == Some(AttachmentKind::RelevantMemories) || self.is_auto_memory(path) {
+        if attachment == Some(AttachmentKind::RelevantMemories)
+            || is_auto_memory(path, self.auto_memory_dir.as_deref())
+        {
             ItemKind::AutoMemory
         } else if path.contains("/.claude/rules/") {
             ItemKind::PathScopedRule
@@ -329,15 +336,9 @@ impl Session {
                 (Fate::Dropped, d.reason.clone(), after)
             }
             Some(d) if reinjected => {
-                let invoked: Vec<(String, String)> = self
-                    .conversation
-                    .invoked_skills
-                    .iter()
-                    .rev()
-                    .cloned()
-                    .collect();
-                let selection =
-                    crate::compact::restore::select_skills(&invoked, self.profile.token_method);
+                let invoked: Vec<(String, String)> =
+                    self.invoked_skills.iter().rev().cloned().collect();
+                let selection = crate::compact::restore::select_skills(&invoked, self.token_method);
                 let tokens = selection
                     .skills
                     .iter()
@@ -389,7 +390,7 @@ impl Session {
                     };
                     let key = match call.name.as_str() {
                         "Read" | "Edit" | "Write" => {
-                            field("file_path").and_then(|p| self.expand(&p).ok())
+                            field("file_path").and_then(|p| self.workspace.expand(&p).ok())
                         }
                         "Skill" => field("skill").map(|s| format!("skill:{s}")),
                         "TodoWrite" => Some("todos".into()),
@@ -492,4 +493,18 @@ fn is_placeholder(content: &str) -> bool {
             && content.ends_with(masking::PLACEHOLDER_SUFFIX))
         || content.starts_with("<persisted-output>")
         || content.starts_with("[[NOTE]")
+}
+
+/// A file of the auto-memory directory `dir` (expanded).
+pub(super) fn is_auto_memory(abs: &str, dir: Option<&str>) -> bool {
+    dir.is_some_and(|dir| abs.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
+}
+
+/// A memory file at any level: CLAUDE.md, CLAUDE.local.md, a rule, an auto-memory file.
+pub(super) fn is_memory_path(abs: &str, auto_memory_dir: Option<&str>) -> bool {
+    let name = abs.rsplit('/').next().unwrap_or(abs);
+    name == "CLAUDE.md"
+        || name == "CLAUDE.local.md"
+        || (abs.contains("/.claude/rules/") && name.ends_with(".md"))
+        || is_auto_memory(abs, auto_memory_dir)
 }
