@@ -30,7 +30,8 @@ mod codex_turn;
 mod compaction;
 mod conversation;
 mod host;
-mod memories;
+mod list_tools;
+
 mod pipeline;
 mod respond;
 mod search;

@@ -15,15 +15,10 @@ use super::codex_turn::counted_as_items;
 use super::conversation::UserContext;
 use super::turn::{Round, Turn};
 use super::{local_date, Session};
-use crate::attachment::AttachmentKind;
 use crate::attachment::{Collected, Verdict};
-use crate::collectors::file_context::memory_gate::{
-    gate_memory_files, memory_gate, sent_anyway, MemoryGate,
-};
+use crate::collectors::file_context::memory_gate::gate_memory_files;
 use crate::collectors::file_context::FileContext;
-use crate::collectors::relevant_memories::{
-    relevant_memories, MemoryCandidate, RelevantMemoryInput,
-};
+use crate::collectors::relevant_memories::MemoryPrefetch;
 use crate::collectors::reminders::{self, PassInput, Producer};
 use crate::collectors::{CollectorId, Phase, EMISSION_ORDER};
 use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
@@ -319,81 +314,28 @@ impl Session {
         );
     }
 
-    /// The relevant-memory prefetch, consumed after the pass (§7.9). Listing the memory
-    /// directory can fail; then the collector's result is empty and says why.
+    /// The relevant-memory prefetch, consumed after the pass (§7.9).
     fn collect_memories(
         &mut self,
         prompt: &str,
         selection: Option<&[String]>,
         at_ms: u64,
     ) -> Collected {
-        let mut out = Collected::default();
         let Some(dir) = self.config.memory_dir.clone() else {
-            return out;
+            return Collected::default();
         };
-        if !self.profile.attachments.reminders {
-            return out;
+        if !self.profile.attachments.reminders || self.config.disable_attachments {
+            return Collected::default();
         }
-        if self.config.disable_attachments {
-            return out;
-        }
-        match self.workspace.memory_candidates(&dir) {
-            Ok(mut files) => {
-                files.retain(|(path, _, _)| {
-                    match memory_gate(&self.workspace, &self.profile.file_context, path) {
-                        MemoryGate::Denied(rule) => {
-                            let reason = "relevant memories: a memory file the permission \
-                                      settings deny (Q15 fixed)";
-                            out.decide(path, Verdict::Denied, reason.into(), Some(rule));
-                            false
-                        }
-                        MemoryGate::Allowed | MemoryGate::SentAnyway(_) => true,
-                    }
-                });
-                let candidates: Vec<MemoryCandidate<'_>> = files
-                    .iter()
-                    .map(|(path, content, mtime_ms)| MemoryCandidate {
-                        path,
-                        content,
-                        mtime_ms: *mtime_ms,
-                    })
-                    .collect();
-                let session_units = self
-                    .conversation
-                    .transcript
-                    .attachments()
-                    .filter(|a| a.kind == AttachmentKind::RelevantMemories)
-                    .filter_map(|a| a.payload_units)
-                    .sum();
-                let file_state = &self.workspace.file_state;
-                let in_file_state = |path: &str| file_state.peek(path).is_some();
-                let input = RelevantMemoryInput {
-                    prompt,
-                    candidates: &candidates,
-                    host_selection: selection,
-                    now_ms: at_ms,
-                    surfaced: &self.conversation.surfaced_memories,
-                    in_file_state: &in_file_state,
-                    session_units,
-                };
-                let rules = &self.profile.attachments;
-                let surfaced =
-                    relevant_memories(&input, rules, self.profile.token_method, &mut out);
-                for path in &surfaced {
-                    if let MemoryGate::SentAnyway(rule) =
-                        memory_gate(&self.workspace, &self.profile.file_context, path)
-                    {
-                        let reason = sent_anyway("relevant memories");
-                        out.decide(path, Verdict::Included, reason, Some(rule));
-                    }
-                }
-                self.remember_memories(&surfaced, &files);
-            }
-            Err(reason) => {
-                out.decide("relevant_memories", Verdict::Failed, reason, Some(dir));
-            }
-        }
-        out
+        let mut prefetch = MemoryPrefetch {
+            workspace: &mut self.workspace,
+            file_context: &self.profile.file_context,
+            attachments: &self.profile.attachments,
+            token_method: self.profile.token_method,
+            transcript: &self.conversation.transcript,
+            surfaced: &mut self.conversation.surfaced_memories,
+        };
+        prefetch.collect(&dir, prompt, selection, at_ms)
     }
 
     /// The request the model receives now.

@@ -13,7 +13,7 @@ use crate::attachment::Collected;
 use crate::codex::truncate::{
     exec_command_output, truncate_for_record, truncation_policy_for_model,
 };
-use crate::host::{PermissionMode, PlanApproval, TaskItem, TodoItem};
+use crate::host::{PermissionMode, PlanApproval};
 use crate::js;
 use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse};
 use crate::vfs::Content;
@@ -370,16 +370,18 @@ impl Session {
             ToolInvocation::Glob { pattern, path } => {
                 self.workspace.glob(pattern, path.as_deref())?
             }
-            ToolInvocation::TodoWrite { todos } => self.todo_write(todos),
-            ToolInvocation::TaskCreate { subject } => self.task_create(subject),
-            ToolInvocation::TaskUpdate { task_id, status } => self.task_update(*task_id, status),
+            ToolInvocation::TodoWrite { todos } => self.conversation.todo_write(todos),
+            ToolInvocation::TaskCreate { subject } => self.conversation.task_create(subject),
+            ToolInvocation::TaskUpdate { task_id, status } => {
+                self.conversation.task_update(*task_id, status)
+            }
             ToolInvocation::ExitPlanMode { approval } => {
                 return Ok(self.exit_plan_mode(approval, at_ms))
             }
             ToolInvocation::External { output } => {
                 let output = output.clone().unwrap_or_default();
                 if call.name == "Skill" {
-                    self.remember_skill(&call.input, &output);
+                    self.conversation.remember_skill(&call.input, &output);
                 }
                 ToolResult::ok(self.tidy_output(&call.name, output))
             }
@@ -391,73 +393,6 @@ impl Session {
     /// plan file in it.
     fn may_change_in_current_mode(&self, path: &str) -> Result<bool, Error> {
         Ok(!self.in_plan_mode() || self.expand(path)? == self.plan_file())
-    }
-
-    /// A skill the model invoked, for the post-compact re-injection (§9.5): its name from
-    /// the call's `skill` field, its content from the tool's output. A skill invoked again
-    /// moves to the newest place.
-    fn remember_skill(&mut self, input: &str, output: &str) {
-        let name = crate::compact::summary::json::parse(input).and_then(|value| {
-            value
-                .get("skill")
-                .and_then(|v| v.as_str().map(String::from))
-        });
-        let Some(name) = name.filter(|name| !name.is_empty()) else {
-            return;
-        };
-        let invoked = &mut self.conversation.invoked_skills;
-        invoked.retain(|(known, _)| *known != name);
-        invoked.push((name, output.into()));
-    }
-
-    /// Replaces the list, if every item satisfies the original's schema: a non-empty
-    /// `content` and a non-empty `activeForm`. Otherwise the call fails whole, naming the
-    /// first item's field at fault, and the list stays as it was (the original's input
-    /// validation runs before the tool).
-    fn todo_write(&mut self, todos: &[TodoItem]) -> ToolResult {
-        let problem = todos.iter().enumerate().find_map(|(index, item)| {
-            if item.content.is_empty() {
-                return Some(format!("todos[{index}].content is empty"));
-            }
-            match item.active_form.as_deref() {
-                None => Some(format!("todos[{index}].activeForm is missing")),
-                Some("") => Some(format!("todos[{index}].activeForm is empty")),
-                Some(_) => None,
-            }
-        });
-        if let Some(problem) = problem {
-            return ToolResult::error(format!(
-                "TodoWrite's input is invalid: {problem}. Every item needs a non-empty \
-                 content (what to do, e.g. \"Run tests\"), a status (pending, in_progress or \
-                 completed) and a non-empty activeForm (the same in the present continuous, \
-                 e.g. \"Running tests\"). The todo list is unchanged."
-            ));
-        }
-        self.conversation.todos = todos.to_vec();
-        ToolResult::ok(
-            "The todo list is updated. Keep working through it and mark items as they are done."
-                .into(),
-        )
-    }
-
-    fn task_create(&mut self, subject: &str) -> ToolResult {
-        let id = self.conversation.tasks.len() as u64 + 1;
-        self.conversation.tasks.push(TaskItem {
-            id,
-            subject: subject.into(),
-            status: "pending".into(),
-        });
-        ToolResult::ok(format!("Task #{id} created: {subject}"))
-    }
-
-    fn task_update(&mut self, task_id: u64, status: &str) -> ToolResult {
-        match self.conversation.tasks.iter_mut().find(|t| t.id == task_id) {
-            Some(task) => {
-                task.status = status.into();
-                ToolResult::ok(format!("Task #{task_id} is now {status}."))
-            }
-            None => ToolResult::error(format!("There is no task #{task_id}.")),
-        }
     }
 
     /// The user's answer to a plan: approval leaves plan mode; a rejection with feedback
