@@ -26,6 +26,7 @@
 //! survival report, in [`crate::session`] (`plan_compaction`, `apply_compaction`); Codex's own
 //! compaction is in [`crate::codex::compact`].
 
+pub mod file_restore;
 pub mod kept_tail;
 pub mod microcompact;
 pub mod partial;

@@ -261,6 +261,11 @@ impl Workspace {
             .collect()
     }
 
+    /// Whether `abs` is a file (not a directory, not missing).
+    pub(crate) fn is_file(&self, abs: &str) -> bool {
+        matches!(self.vfs.stat(abs), Ok(stat) if stat.kind == EntryKind::File)
+    }
+
     /// Bytes of file contents the virtual FS holds.
     pub fn total_bytes(&self) -> u64 {
         self.vfs.total_bytes()

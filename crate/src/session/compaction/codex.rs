@@ -215,7 +215,7 @@ impl Session {
             .collect();
         for path in edited {
             let reason = "edited by the agent: read again after the compaction (X1, opt-in)";
-            self.reattach_file(&path, reason, &mut out);
+            self.file_restore().reattach_file(&path, reason, &mut out);
         }
         for attachment in out.attachments {
             self.conversation

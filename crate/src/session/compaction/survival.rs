@@ -11,6 +11,7 @@ use super::report::{
 };
 use crate::attachment::Attachment;
 use crate::attachment::AttachmentKind;
+use crate::compact::file_restore::{is_auto_memory, is_memory_path};
 use crate::compact::policies::{clear_tool_uses, masking, prune};
 use crate::compact::summary::json;
 use crate::memory::{eager_memory, MemoryKind, MemoryRules};
@@ -493,18 +494,4 @@ fn is_placeholder(content: &str) -> bool {
             && content.ends_with(masking::PLACEHOLDER_SUFFIX))
         || content.starts_with("<persisted-output>")
         || content.starts_with("[[NOTE]")
-}
-
-/// A file of the auto-memory directory `dir` (expanded).
-pub(super) fn is_auto_memory(abs: &str, dir: Option<&str>) -> bool {
-    dir.is_some_and(|dir| abs.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
-}
-
-/// A memory file at any level: CLAUDE.md, CLAUDE.local.md, a rule, an auto-memory file.
-pub(super) fn is_memory_path(abs: &str, auto_memory_dir: Option<&str>) -> bool {
-    let name = abs.rsplit('/').next().unwrap_or(abs);
-    name == "CLAUDE.md"
-        || name == "CLAUDE.local.md"
-        || (abs.contains("/.claude/rules/") && name.ends_with(".md"))
-        || is_auto_memory(abs, auto_memory_dir)
 }
