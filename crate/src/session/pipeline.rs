@@ -16,15 +16,13 @@ use super::conversation::UserContext;
 use super::turn::{Round, Turn};
 use super::{local_date, Session};
 use crate::attachment::{Collected, Verdict};
-use crate::collectors::file_context::memory_gate::gate_memory_files;
 use crate::collectors::file_context::FileContext;
 use crate::collectors::relevant_memories::MemoryPrefetch;
 use crate::collectors::reminders::{self, PassInput, Producer};
 use crate::collectors::{CollectorId, Phase, EMISSION_ORDER};
 use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
-use crate::file_state::Entry;
 use crate::host::PermissionMode;
-use crate::memory::{eager_memory, render_claude_md, MemoryFile};
+use crate::memory::render_claude_md;
 use crate::path::expand_path;
 use crate::request::{
     system_blocks, tool_blocks, user_context_block, Block, Category, Channel, Environment, Request,
@@ -408,22 +406,14 @@ impl Session {
         if let Some(context) = &self.conversation.user_context {
             return context.clone();
         }
-        let eager = eager_memory(
-            &self.workspace.memory_roots,
-            &self.workspace.memory_source(),
-            &self.profile.memory,
-        );
         // The decisions wait for the next pass or request to report them: the context is
         // computed where no turn is being collected.
         let mut gated = Collected::default();
-        let files = gate_memory_files(
-            &self.workspace,
-            &self.profile.file_context,
-            eager.files,
-            "eager memory",
-            &mut gated,
-        );
-        self.seed_memory(&files, at_ms, &mut gated);
+        let mut seeded = self.conversation.memory_seeded;
+        let files = self
+            .file_context()
+            .eager_memory(at_ms, &mut seeded, &mut gated);
+        self.conversation.memory_seeded = seeded;
         self.conversation
             .context_decisions
             .append(&mut gated.decisions);
@@ -433,70 +423,6 @@ impl Session {
         };
         self.conversation.user_context = Some(context.clone());
         context
-    }
-
-    /// Puts the eager memory files in the read-file state (§4.4), so nested memory does not
-    /// load them a second time and an edit of one is reported as a change. The interactive
-    /// client does it once, at startup (REPL `onInit`); headless `-p` never does (the lab).
-    fn seed_memory(&mut self, files: &[MemoryFile], at_ms: u64, out: &mut Collected) {
-        if self.profile.file_context.headless {
-            for file in files {
-                out.decide(
-                    &file.path,
-                    Verdict::Skipped,
-                    "a headless session does not put memory files in the read-file state, so \
-                     a later change to this one is not reported"
-                        .into(),
-                    None,
-                );
-            }
-            return;
-        }
-        let startup = !self.conversation.memory_seeded;
-        if !startup && !self.profile.file_context.reseed_memory_after_compaction {
-            out.decide(
-                "eager memory",
-                Verdict::Skipped,
-                "the user context was computed again after a compaction, but the original puts \
-                 the memory files in the read-file state only at startup (REPL onInit): a \
-                 restored one keeps its restore's entry, the others are no longer watched"
-                    .into(),
-                None,
-            );
-            return;
-        }
-        self.conversation.memory_seeded = true;
-        let stamp = match startup {
-            true => self.startup_ms(files, at_ms),
-            false => at_ms,
-        };
-        for file in files {
-            // After a compaction an entry already there came from the restore or a Read: what
-            // the model was really shown, which a seed must not replace.
-            if !startup && self.workspace.file_state.peek(&file.path).is_some() {
-                continue;
-            }
-            let raw = Rc::clone(&file.raw);
-            let entry = Entry::from_memory(raw, stamp, file.content_differs_from_disk);
-            self.workspace.file_state.set(&file.path, entry);
-        }
-    }
-
-    /// When the interactive client started and seeded its memory files (§4.4, Q60): before
-    /// the user could type the first prompt, so the last millisecond before the session's
-    /// first turn (`at_ms`, the first time the context is needed). The seed is then older
-    /// than anything that turn loads (nested memory, rules), which outranks it in a
-    /// post-compact restore as in the client. But the client started after its files were
-    /// written: never before a memory file's mtime (a file written in the turn's own
-    /// millisecond is not a change), and at time 0 there is no earlier millisecond.
-    fn startup_ms(&self, files: &[MemoryFile], at_ms: u64) -> u64 {
-        let newest = files
-            .iter()
-            .filter_map(|file| self.workspace.vfs.stat(&file.path).ok())
-            .map(|stat| stat.mtime_ms)
-            .max()
-            .unwrap_or(0);
-        at_ms.saturating_sub(1).max(newest).min(at_ms)
     }
 
     /// A compaction clears the cached user context, so the next human turn computes it (and

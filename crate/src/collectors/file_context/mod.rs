@@ -1,11 +1,12 @@
-//! The file collectors (spec claude-code.md §3.7–3.11, §5, §8.1): the prompt's @-mentions,
-//! the files changed on disk, and nested memory. Each is a method of [`FileContext`], the
+//! The file collectors (spec claude-code.md §3.7–3.11, §5, §8): the prompt's @-mentions,
+//! the files changed on disk, nested memory, and the eager memory of the user context. Each is a method of [`FileContext`], the
 //! small input they share: the workspace they read and update, and the rules of one profile.
 //!
 //! They write attachments and decisions into a [`crate::attachment::Collected`]; the
 //! session decides when each runs (the emission order, [`super::EMISSION_ORDER`]).
 
 mod changed_files;
+mod eager_memory;
 pub(crate) mod memory_gate;
 mod mentions;
 mod nested_memory;
