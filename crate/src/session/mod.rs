@@ -34,7 +34,6 @@ mod list_tools;
 
 mod pipeline;
 mod respond;
-mod search;
 mod tools;
 mod turn;
 
@@ -179,8 +178,6 @@ pub struct Session {
     config: SessionConfig,
     /// The transcript and everything the reminders read.
     conversation: conversation::Conversation,
-    /// The `@` search's walk and the workspace generation it was made at.
-    search_cache: Option<(u64, Vec<crate::search::Candidate>)>,
     /// The latest time the agent acted at: [`Session::advance_clock`] keeps it from running
     /// backwards.
     clock_ms: u64,
@@ -223,7 +220,6 @@ impl Session {
             workspace,
             config,
             conversation,
-            search_cache: None,
             clock_ms: 0,
         })
     }
@@ -363,5 +359,11 @@ impl Session {
     /// Bytes of file contents the virtual FS holds.
     pub fn workspace_bytes(&self) -> u64 {
         self.workspace.total_bytes()
+    }
+
+    /// Paths of the workspace matching an `@` query, best first
+    /// ([`Workspace::search_files`]).
+    pub fn search_files(&mut self, query: &str, limit: usize) -> crate::search::SearchResult {
+        self.workspace.search_files(query, limit)
     }
 }

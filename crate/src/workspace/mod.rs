@@ -8,6 +8,7 @@
 
 mod file_search;
 mod line_pattern;
+mod mention_search;
 mod tools;
 
 use alloc::collections::BTreeSet;
@@ -105,6 +106,8 @@ pub struct Workspace {
     pub(crate) edited: BTreeSet<String>,
     /// Work units left in the current pass (§7.2's deadline as a budget).
     pub(crate) work_left: u64,
+    /// The `@` search's walk and the workspace generation it was made at.
+    pub(crate) search_cache: Option<(u64, Vec<crate::search::Candidate>)>,
 }
 
 impl Workspace {
@@ -151,6 +154,7 @@ impl Workspace {
             memory_stamp: None,
             edited: BTreeSet::new(),
             work_left: 0,
+            search_cache: None,
         })
     }
 

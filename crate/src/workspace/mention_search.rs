@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::Session;
+use super::Workspace;
 use crate::deny::gitignore::Gitignore;
 use crate::search::{search_paths, Candidate, SearchResult};
 use crate::vfs::{Content, EntryKind};
@@ -18,7 +18,7 @@ struct Rules {
     matcher: Gitignore,
 }
 
-impl Session {
+impl Workspace {
     /// The best `limit` paths for `query`, relative to the cwd, and how many matched.
     ///
     /// ```
@@ -35,7 +35,7 @@ impl Session {
     /// assert_eq!(found.total_match_count, 1);
     /// ```
     pub fn search_files(&mut self, query: &str, limit: usize) -> SearchResult {
-        let generation = self.workspace.vfs.generation();
+        let generation = self.vfs.generation();
         let fresh = matches!(&self.search_cache, Some((g, _)) if *g == generation);
         if !fresh {
             // The walk is reused while the workspace is unchanged: keystrokes only re-score.
@@ -51,7 +51,7 @@ impl Session {
     /// Every file and directory below the cwd that the walk visits, in walk order.
     fn search_candidates(&self) -> Vec<Candidate> {
         let in_repository = self.repository_root().is_some();
-        let root = self.workspace.cwd.trim_end_matches('/');
+        let root = self.cwd.trim_end_matches('/');
         let mut candidates = Vec::new();
         let mut rules: Vec<Rules> = Vec::new();
         self.walk(root, "", in_repository, &mut rules, &mut candidates);
@@ -66,11 +66,7 @@ impl Session {
         rules: &mut Vec<Rules>,
         out: &mut Vec<Candidate>,
     ) {
-        let Ok(entries) = self
-            .workspace
-            .vfs
-            .list_dir(if dir.is_empty() { "/" } else { dir })
-        else {
+        let Ok(entries) = self.vfs.list_dir(if dir.is_empty() { "/" } else { dir }) else {
             return;
         };
         let added = self.push_rules(dir, relative, git, rules);
@@ -100,7 +96,7 @@ impl Session {
             &[".ignore"]
         };
         for name in files {
-            if let Ok(Content::Text(text)) = self.workspace.vfs.read(&format!("{dir}/{name}")) {
+            if let Ok(Content::Text(text)) = self.vfs.read(&format!("{dir}/{name}")) {
                 let lines: Vec<&str> = text.lines().collect();
                 rules.push(Rules {
                     base: String::from(relative),
@@ -113,10 +109,10 @@ impl Session {
     }
 
     /// The nearest directory at or above the cwd that holds `.git`.
-    pub(super) fn repository_root(&self) -> Option<String> {
-        let mut dir = String::from(self.workspace.cwd.trim_end_matches('/'));
+    fn repository_root(&self) -> Option<String> {
+        let mut dir = String::from(self.cwd.trim_end_matches('/'));
         loop {
-            if self.workspace.vfs.stat(&format!("{dir}/.git")).is_ok() {
+            if self.vfs.stat(&format!("{dir}/.git")).is_ok() {
                 return Some(if dir.is_empty() {
                     String::from("/")
                 } else {
