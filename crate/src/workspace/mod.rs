@@ -265,6 +265,19 @@ impl Workspace {
             .collect()
     }
 
+    /// The read-file state's keys, timestamps and stamp orders, most recently used first.
+    pub(crate) fn file_state_entries(&self) -> Vec<(String, u64, u32)> {
+        self.file_state
+            .entries()
+            .map(|(key, entry)| (String::from(key), entry.timestamp, entry.stamp_order))
+            .collect()
+    }
+
+    /// The nested-memory paths loaded so far.
+    pub(crate) fn loaded_memory_paths(&self) -> Vec<String> {
+        self.loaded_memory.paths().map(String::from).collect()
+    }
+
     /// Whether `abs` is a file (not a directory, not missing).
     pub(crate) fn is_file(&self, abs: &str) -> bool {
         matches!(self.vfs.stat(abs), Ok(stat) if stat.kind == EntryKind::File)
