@@ -34,6 +34,7 @@ mod list_tools;
 
 mod pipeline;
 mod respond;
+mod tool_calls;
 mod tools;
 mod turn;
 

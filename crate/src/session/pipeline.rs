@@ -62,7 +62,7 @@ impl Session {
         memories: Option<&[String]>,
         at_ms: u64,
     ) -> Turn {
-        self.interrupt_pending_calls();
+        self.conversation.interrupt_pending_calls();
         self.conversation.breaker.on_human_turn();
         if self.profile.codex.turn_context {
             return self.codex_submit(prompt, at_ms);

@@ -3,31 +3,19 @@
 //! round follows with its request.
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::conversation::PendingCalls;
+use super::tool_calls::tidy_output;
 use super::turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 use super::Session;
 use crate::attachment::Collected;
-use crate::codex::truncate::{
-    exec_command_output, truncate_for_record, truncation_policy_for_model,
-};
 use crate::host::{PermissionMode, PlanApproval};
-use crate::js;
 use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse};
 use crate::vfs::Content;
 use crate::workspace::ToolResult;
 use crate::Error;
-
-/// Six lowercase hex digits from a call id (FNV-1a): the chunk id the original draws at
-/// random, made deterministic.
-fn chunk_id_of(id: &str) -> String {
-    let hash = id.bytes().fold(0x811c_9dc5_u32, |hash, byte| {
-        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
-    });
-    format!("{:06x}", hash & 0x00ff_ffff)
-}
 
 impl Session {
     /// The model's response: stored, its tool calls executed; a tool round follows when it
@@ -47,7 +35,7 @@ impl Session {
                 ),
             });
         }
-        self.check_tool_ids(&blocks)?;
+        self.conversation.check_tool_ids(&blocks)?;
         self.check_tool_paths(&blocks)?;
         let response = self.conversation.transcript.next_response();
         self.conversation.last_assistant_ms = Some(at_ms);
@@ -57,7 +45,10 @@ impl Session {
                 ResponseBlock::Text(text) => AssistantBlock::Text { text },
                 ResponseBlock::Thinking(thinking) => AssistantBlock::Thinking { thinking },
                 ResponseBlock::ToolUse(call) => {
-                    let id = call.id.clone().unwrap_or_else(|| self.next_tool_id());
+                    let id = call
+                        .id
+                        .clone()
+                        .unwrap_or_else(|| self.conversation.next_tool_id());
                     self.conversation.tool_ids.insert(id.clone());
                     let result = match &call.invocation {
                         // The user stopped the turn at an earlier call: the original cancels
@@ -143,8 +134,9 @@ impl Session {
         }
         for mut result in results {
             if !result.is_error {
-                let name = self.call_name(&result.tool_use_id).unwrap_or_default();
-                result.content = self.tidy_output(name, result.content);
+                let name = self.conversation.call_name(&result.tool_use_id);
+                let tidy = self.profile.file_context.tidy_tool_output;
+                result.content = tidy_output(tidy, name.unwrap_or_default(), result.content);
             }
             let slot = pending
                 .calls
@@ -178,7 +170,7 @@ impl Session {
             .calls
             .into_iter()
             .filter_map(|(_, r)| r)
-            .map(|result| self.as_recorded(result))
+            .map(|result| self.conversation.as_recorded(&self.profile.codex, result))
             .collect();
         self.conversation.transcript.push(Record::ToolResults {
             results: results.clone(),
@@ -193,104 +185,6 @@ impl Session {
         };
         turn.tool_results = results;
         turn
-    }
-
-    /// A tool result as the history records it: with `wrap_exec_command_output`, an
-    /// `exec_command` result in unified exec's layout, cut at the policy; with
-    /// `truncate_tool_output`, cut head and tail at the policy × 1.2 (codex.md §3.3).
-    fn as_recorded(&self, mut result: ToolResultBlock) -> ToolResultBlock {
-        let codex = &self.profile.codex;
-        let model = &self.conversation.codex.settings.model;
-        let policy = (codex.truncation).unwrap_or_else(|| truncation_policy_for_model(model));
-        if codex.wrap_exec_command_output
-            && self.call_name(&result.tool_use_id) == Some("exec_command")
-        {
-            // A scenario gives neither the time a command took nor its exit code: the wall
-            // time is 0, the exit code 1 for a failed call and 0 otherwise, and the chunk id
-            // (random in the original) comes from the call's id, so traces stay deterministic.
-            let exit_code = i32::from(result.is_error);
-            let chunk_id = chunk_id_of(&result.tool_use_id);
-            result.content = exec_command_output(&chunk_id, 0, exit_code, &result.content, policy);
-        }
-        if codex.truncate_tool_output {
-            result.content = truncate_for_record(&result.content, policy);
-        }
-        result
-    }
-
-    /// A tool's output as the model receives it, with `tidy_tool_output`: Bash's without
-    /// its leading blank lines and trailing whitespace, and any empty output replaced by
-    /// a sentence that says so, as the original's result mapping does (the model is never
-    /// sent an empty result).
-    fn tidy_output(&self, tool: &str, output: String) -> String {
-        if !self.profile.file_context.tidy_tool_output {
-            return output;
-        }
-        let output = match tool {
-            "Bash" => tidy_bash_output(&output).to_string(),
-            _ => output,
-        };
-        if js::trim(&output).is_empty() {
-            return format!("({tool} completed with no output)");
-        }
-        output
-    }
-
-    /// The name of the call `id` answers, from the latest response's records.
-    fn call_name(&self, id: &str) -> Option<&str> {
-        let messages = self.conversation.transcript.messages();
-        (messages.iter().rev())
-            .filter_map(|message| message.tool_use())
-            .find(|call| call.id == id)
-            .map(|call| call.name.as_str())
-    }
-
-    /// A prompt arrived while calls awaited results: they are answered as interrupted.
-    pub(super) fn interrupt_pending_calls(&mut self) {
-        if let Some(pending) = self.conversation.pending.take() {
-            let calls = pending
-                .calls
-                .into_iter()
-                .map(|(id, result)| {
-                    result.unwrap_or(ToolResultBlock {
-                        tool_use_id: id,
-                        content: "The user interrupted this tool call before it finished.".into(),
-                        is_error: true,
-                    })
-                })
-                .collect();
-            self.conversation
-                .transcript
-                .push(Record::ToolResults { results: calls });
-        }
-    }
-
-    /// A fresh `toolu_{n}` id that no call of the session has used.
-    fn next_tool_id(&mut self) -> String {
-        loop {
-            self.conversation.next_tool_id += 1;
-            let id = format!("toolu_{:03}", self.conversation.next_tool_id);
-            if !self.conversation.tool_ids.contains(&id) {
-                return id;
-            }
-        }
-    }
-
-    /// Checks that every id the response gives is new to the session.
-    fn check_tool_ids(&self, blocks: &[ResponseBlock]) -> Result<(), Error> {
-        let mut seen = alloc::collections::BTreeSet::new();
-        for (index, block) in blocks.iter().enumerate() {
-            let ResponseBlock::ToolUse(ToolCall { id: Some(id), .. }) = block else {
-                continue;
-            };
-            if self.conversation.tool_ids.contains(id) || !seen.insert(id) {
-                return Err(Error::InvalidConfig {
-                    field: format!("blocks[{index}].id"),
-                    reason: format!("the tool-use id {id:?} is already used in this session; ids must be unique"),
-                });
-            }
-        }
-        Ok(())
     }
 
     /// Checks every path the calls name before any call runs, so a response whose second
@@ -383,7 +277,8 @@ impl Session {
                 if call.name == "Skill" {
                     self.conversation.remember_skill(&call.input, &output);
                 }
-                ToolResult::ok(self.tidy_output(&call.name, output))
+                let tidy = self.profile.file_context.tidy_tool_output;
+                ToolResult::ok(tidy_output(tidy, &call.name, output))
             }
         };
         Ok((result, false))
@@ -459,14 +354,6 @@ impl Session {
                 .write_file(&path, Content::Text(text), at_ms);
         }
     }
-}
-
-/// Bash's output without its leading blank lines (the leading whitespace up to its last
-/// line feed: the indentation of the first line stays) and its trailing whitespace.
-fn tidy_bash_output(output: &str) -> &str {
-    let first_visible = output.len() - output.trim_start_matches(js::is_whitespace).len();
-    let start = output[..first_visible].rfind('\n').map_or(0, |at| at + 1);
-    output[start..].trim_end_matches(js::is_whitespace)
 }
 
 /// The result of a call queued after the one at which the user stopped the turn.
