@@ -10,6 +10,9 @@ use crate::attachment::AttachmentKind;
 use crate::vocabulary::named_enum;
 
 use super::reminders::{self, Producer};
+use AttachmentKind as K;
+use CollectorId as C;
+use Phase::{AllThreads, MainThread, Prompt};
 
 named_enum! {
     /// A collector of the attachment pass.
@@ -105,10 +108,6 @@ const fn entry(
         kinds,
     }
 }
-
-use AttachmentKind as K;
-use CollectorId as C;
-use Phase::{AllThreads, MainThread, Prompt};
 
 /// Every collector of a pass, in emission order (§7.2).
 pub const EMISSION_ORDER: &[EmissionEntry] = &[
@@ -222,6 +221,16 @@ mod tests {
                 "{id}"
             );
         }
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn an_entry_serialises_with_its_names() {
+        let json = serde_json::to_string(&EMISSION_ORDER[1]).unwrap();
+        assert_eq!(
+            json,
+            r#"{"collector":"queued_commands","phase":"all-threads","kinds":["queued_command"]}"#
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //!   listings, events), driven by one [`reminders::PassInput`] per pass.
 //! * [`emission`]: the emission order, one table ([`EMISSION_ORDER`]) the session walks.
 //! * [`file_context`]: the file collectors (mentions, changed files, nested memory) over
-//!   the workspace, driven by one [`file_context::FileContext`] per pass.
+//!   the workspace, driven by one `FileContext` per pass.
 //! * [`relevant_memories`]: the memory files a prompt makes relevant (§8.5).
 
 pub mod emission;

@@ -1,5 +1,5 @@
 //! The file collectors (spec claude-code.md §3.7–3.11, §5, §8): the prompt's @-mentions,
-//! the files changed on disk, nested memory, and the eager memory of the user context. Each is a method of [`FileContext`], the
+//! the files changed on disk, nested memory, and the eager memory of the user context. Each is a method of `FileContext`, the
 //! small input they share: the workspace they read and update, and the rules of one profile.
 //!
 //! They write attachments and decisions into a [`crate::attachment::Collected`]; the
@@ -25,7 +25,7 @@ use crate::workspace::Workspace;
 pub use rules::FileContextRules;
 
 /// What the file collectors of one pass read and update.
-pub struct FileContext<'a> {
+pub(crate) struct FileContext<'a> {
     /// The files, the deny rules, the read-file state and memory.
     pub workspace: &'a mut Workspace,
     /// The file-context switches.
