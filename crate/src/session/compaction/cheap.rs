@@ -5,14 +5,15 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::options::Policy;
-use super::report::{CompactionPlan, CompactionReport};
 use super::report_of;
-use super::survival::Snapshot;
+use super::request_tokens;
 use crate::attachment::AttachmentKind;
 use crate::attachment::{Attachment, Decision, Verdict};
 use crate::compact::microcompact::time_based_microcompact;
+use crate::compact::options::Policy;
 use crate::compact::policies::{clear_tool_uses, dedupe_reads, masking, prune, truncate};
+use crate::compact::report::{CompactionPlan, CompactionReport};
+use crate::compact::survival::Snapshot;
 use crate::compact::tool_result_budget::{apply_tool_result_budget, PersistedOutput};
 use crate::session::Session;
 use crate::transcript::{Message, Record, ToolUse};
@@ -66,7 +67,7 @@ impl Session {
         let snapshot = Snapshot::of(
             self.conversation.transcript.messages(),
             &self.workspace,
-            &before,
+            request_tokens(&before),
         );
         let outcome = self.cheap_outcome(&plan.options.policy, before.tokens.total, at_ms);
         let mut decisions = outcome.decisions;
@@ -97,7 +98,7 @@ impl Session {
         let mut report = report_of(plan, true, reason, &before, &after, decisions);
         report.kept_records = self.conversation.transcript.len();
         self.survival()
-            .finish_report(&mut report, &snapshot, &after);
+            .finish_report(&mut report, &snapshot, request_tokens(&after));
         report
     }
 

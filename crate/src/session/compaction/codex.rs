@@ -9,11 +9,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::report::{
-    CodexItemKind, CompactionPlan, CompactionReport, PlannedAttachment, PlannedKind, SummarySource,
-};
 use super::report_of;
-use super::survival::Snapshot;
+use super::request_tokens;
 use crate::attachment::{Collected, Verdict};
 use crate::codex::compact::{
     build_compacted_history, collect_user_messages, insert_initial_context,
@@ -23,7 +20,11 @@ use crate::codex::compact::{
 use crate::codex::context::initial_context;
 use crate::codex::history_tokens::estimate_item_tokens;
 use crate::codex::items::{Item, Role};
+use crate::compact::report::{
+    CodexItemKind, CompactionPlan, CompactionReport, PlannedAttachment, PlannedKind, SummarySource,
+};
 use crate::compact::summary::{extractive_summary, format_compact_summary};
+use crate::compact::survival::Snapshot;
 use crate::session::Session;
 use crate::transcript::Record;
 use crate::vocabulary::Decision;
@@ -79,7 +80,7 @@ impl Session {
         let snapshot = Snapshot::of(
             self.conversation.transcript.messages(),
             &self.workspace,
-            &before,
+            request_tokens(&before),
         );
         let items = self.codex_items();
         let suffix = self.codex_summary_suffix(summary)?;
@@ -115,7 +116,7 @@ impl Session {
         report.summary = Some(summary_text);
         report.kept_records = users.len();
         self.survival()
-            .finish_report(&mut report, &snapshot, &after);
+            .finish_report(&mut report, &snapshot, request_tokens(&after));
         Ok(report)
     }
 

@@ -23,31 +23,28 @@ mod auto;
 mod cheap;
 mod codex;
 mod kept;
-mod options;
-mod report;
 mod restore;
 mod summarise;
-mod survival;
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub(super) use kept::KeptPlans;
-pub use kept::KEPT_PLANS;
-pub use options::{CompactionOptions, Policy, PolicyId, Trigger};
-pub use report::{
+pub use crate::compact::options::{CompactionOptions, Policy, PolicyId, Trigger};
+pub use crate::compact::report::{
     Cleared, CodexItemKind, CompactionPlan, CompactionReport, Dropped, Fate, ItemKind,
     PlannedAttachment, PlannedKind, Reinjected, Restored, SummarySource, Survival, Visible,
 };
+pub(super) use kept::KeptPlans;
+pub use kept::KEPT_PLANS;
 
 use super::turn::{Round, Turn};
 use super::Session;
 use crate::codex::items::Role;
+use crate::compact::survival::{RequestTokens, Snapshot, SurvivalInputs};
 use crate::request::{Block, Request};
 use crate::vocabulary::Decision;
 use crate::Error;
-use survival::{Snapshot, SurvivalInputs};
 
 impl Session {
     /// What `options` would do now. Planning changes nothing but the kept plans
@@ -186,7 +183,7 @@ impl Session {
         let snapshot = Snapshot::of(
             self.conversation.transcript.messages(),
             &self.workspace,
-            &request,
+            request_tokens(&request),
         );
         let decisions = plan.decisions.clone();
         let mut report = report_of(
@@ -198,7 +195,7 @@ impl Session {
             decisions,
         );
         self.survival()
-            .finish_report(&mut report, &snapshot, &request);
+            .finish_report(&mut report, &snapshot, request_tokens(&request));
         report
     }
 }
@@ -282,5 +279,13 @@ impl Session {
     /// expanded).
     fn auto_memory_dir(&self) -> Option<String> {
         (self.config.memory_dir.as_deref()).and_then(|dir| self.expand(dir).ok())
+    }
+}
+
+/// The figures of `request` the survival report compares.
+pub(super) fn request_tokens(request: &Request) -> RequestTokens {
+    RequestTokens {
+        system: request.tokens.by_channel.system,
+        conversation: request.tokens.by_category.conversation,
     }
 }

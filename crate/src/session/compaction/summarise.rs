@@ -7,18 +7,19 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::options::{Policy, Trigger};
-use super::report::{CompactionPlan, CompactionReport, SummarySource};
 use super::report_of;
-use super::survival::Snapshot;
+use super::request_tokens;
 use crate::attachment::{Collected, Verdict};
 use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTailConfig};
+use crate::compact::options::{Policy, Trigger};
 use crate::compact::partial::{split_at_pivot, PartialDirection};
 use crate::compact::policies::total_tokens;
+use crate::compact::report::{CompactionPlan, CompactionReport, SummarySource};
 use crate::compact::summary::{
     compact_command_messages, extractive_summary, format_compact_summary, summary_message,
     summary_request,
 };
+use crate::compact::survival::Snapshot;
 use crate::request::Request;
 use crate::session::Session;
 use crate::tokens::estimate_tokens;
@@ -151,7 +152,7 @@ impl Session {
         let snapshot = Snapshot::of(
             self.conversation.transcript.messages(),
             &self.workspace,
-            &before,
+            request_tokens(&before),
         );
         let file_state = self.workspace.file_state_entries();
         if !is_session_memory {
@@ -224,7 +225,7 @@ impl Session {
         self.survival()
             .account_attachments(&mut report, &attachments);
         self.survival()
-            .finish_report(&mut report, &snapshot, &after);
+            .finish_report(&mut report, &snapshot, request_tokens(&after));
         Ok(report)
     }
 

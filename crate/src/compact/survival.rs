@@ -15,14 +15,22 @@ use crate::compact::file_restore::{is_auto_memory, is_memory_path};
 use crate::compact::policies::{clear_tool_uses, masking, prune};
 use crate::compact::summary::json;
 use crate::memory::{eager_memory, MemoryKind, MemoryRules};
-use crate::request::Request;
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
 use crate::vocabulary::Verdict;
 use crate::workspace::Workspace;
 
+/// A request's figures the report compares: its system channel and its conversation.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RequestTokens {
+    /// Tokens of the system channel.
+    pub(crate) system: u64,
+    /// Tokens of the conversation category.
+    pub(crate) conversation: u64,
+}
+
 /// The state a report compares against.
-pub(super) struct Snapshot {
+pub(crate) struct Snapshot {
     system_tokens: u64,
     conversation_tokens: u64,
     records: Vec<Message>,
@@ -40,7 +48,11 @@ struct Scan {
 impl Snapshot {
     /// Captures the state before a compaction: the messages, the read-file state's keys and
     /// the request's figures.
-    pub(super) fn of(records: &[Message], workspace: &Workspace, before: &Request) -> Snapshot {
+    pub(crate) fn of(
+        records: &[Message],
+        workspace: &Workspace,
+        before: RequestTokens,
+    ) -> Snapshot {
         let records = records.to_vec();
         let memory_attachments = records
             .iter()
@@ -49,8 +61,8 @@ impl Snapshot {
             .filter_map(|a| a.path.clone().map(|p| (p, a.kind)))
             .collect();
         Snapshot {
-            system_tokens: before.tokens.by_channel.system,
-            conversation_tokens: before.tokens.by_category.conversation,
+            system_tokens: before.system,
+            conversation_tokens: before.conversation,
             records,
             read_files: workspace.file_state.keys().map(String::from).collect(),
             memory_attachments,
@@ -60,28 +72,28 @@ impl Snapshot {
 
 /// What the survival report reads besides the report itself: the session's state after the
 /// compaction, passed explicitly.
-pub(super) struct SurvivalInputs<'a> {
-    pub(super) token_method: TokenMethod,
-    pub(super) memory_rules: &'a MemoryRules,
+pub(crate) struct SurvivalInputs<'a> {
+    pub(crate) token_method: TokenMethod,
+    pub(crate) memory_rules: &'a MemoryRules,
     /// Pinned files come back after a summary (`reinsert_pinned`).
-    pub(super) reinsert_pinned: bool,
-    pub(super) workspace: &'a Workspace,
+    pub(crate) reinsert_pinned: bool,
+    pub(crate) workspace: &'a Workspace,
     /// The transcript's messages after the compaction.
-    pub(super) messages: &'a [Message],
-    pub(super) invoked_skills: &'a [(String, String)],
-    pub(super) pinned: &'a [String],
+    pub(crate) messages: &'a [Message],
+    pub(crate) invoked_skills: &'a [(String, String)],
+    pub(crate) pinned: &'a [String],
     /// The auto-memory directory, expanded.
-    pub(super) auto_memory_dir: Option<String>,
-    pub(super) plan_file: String,
+    pub(crate) auto_memory_dir: Option<String>,
+    pub(crate) plan_file: String,
 }
 
 impl SurvivalInputs<'_> {
     /// Fills the survival list, the dropped and masked lists and what is visible.
-    pub(super) fn finish_report(
+    pub(crate) fn finish_report(
         &self,
         report: &mut CompactionReport,
         snapshot: &Snapshot,
-        after: &Request,
+        after: RequestTokens,
     ) {
         let method = self.token_method;
         let old = self.scan(&snapshot.records, method);
@@ -93,7 +105,7 @@ impl SurvivalInputs<'_> {
             fate: Fate::Kept,
             reason: "the system prompt is outside the messages; no policy touches it".into(),
             tokens_before: snapshot.system_tokens,
-            tokens_after: after.tokens.by_channel.system,
+            tokens_after: after.system,
         }]);
         survival.extend(self.eager_survival(summarised));
         let mut seen: Vec<String> = survival.iter().map(|s| s.item.clone()).collect();
@@ -142,11 +154,7 @@ impl SurvivalInputs<'_> {
         survival.push(Survival {
             item: "conversation".into(),
             kind: ItemKind::Conversation,
-            fate: fate_of_tokens(
-                snapshot.conversation_tokens,
-                after.tokens.by_category.conversation,
-                summarised,
-            ),
+            fate: fate_of_tokens(snapshot.conversation_tokens, after.conversation, summarised),
             reason: match summarised {
                 true => "the messages were replaced by the summary (and any kept tail)".into(),
                 false => {
@@ -154,7 +162,7 @@ impl SurvivalInputs<'_> {
                 }
             },
             tokens_before: snapshot.conversation_tokens,
-            tokens_after: after.tokens.by_category.conversation,
+            tokens_after: after.conversation,
         });
         report.dropped = survival
             .iter()
@@ -183,7 +191,7 @@ impl SurvivalInputs<'_> {
     }
 
     /// Lists the restored files and the other attachments a summary added.
-    pub(super) fn account_attachments(
+    pub(crate) fn account_attachments(
         &self,
         report: &mut CompactionReport,
         attachments: &[Attachment],
