@@ -146,3 +146,18 @@ pub struct TaskItem {
     /// `pending`, `in_progress` or `completed`.
     pub status: String,
 }
+
+/// A resource of a connected MCP server, as an @-mention can reach it (§1.7).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct McpResource {
+    /// The server's name, the part of `@server:uri` before the colon.
+    pub server: String,
+    /// The resource's URI.
+    pub uri: String,
+    /// A display name.
+    pub name: Option<String>,
+    /// What the resource is.
+    pub description: Option<String>,
+    /// Its text contents; `None` renders the "no content" form.
+    pub text: Option<String>,
+}

@@ -21,11 +21,13 @@
 //! | [`read`] | the Read tool: line ranges and numbering, size and token limits, images, PDFs, listings |
 //! | [`file_state`] | the read-file-state LRU: what was read, when, with shared contents |
 //! | [`memory`] | nested memory: the CLAUDE.md and rules files a Read brings in, and why |
+//! | [`workspace`] | one session's files, deny rules, read-file state and memory, with the agent's Read, Edit, Write, Grep and Glob tools and the `@` search's walk over them |
 //! | [`attachment`] | attachments and decisions: the catalogue with frequency classes |
+//! | [`collectors`] | what a pass attaches: the emission order, the file collectors (mentions, changed files, nested and eager memory), the reminders, relevant memories |
 //! | [`wording`] | every model-facing sentence, in our own words, with a snapshot test |
 //! | [`transcript`] | the stored records of a session, and the three definitions of a human turn |
 //! | [`request`] | the request of one round: system, tools, user context and messages, with placement and token totals |
-//! | [`session`] | `Session`: the workspace, the agent's tools, the pipeline, each turn's request, compaction with its survival report, `@` search |
+//! | [`session`] | `Session`: a workspace and a conversation, the pipeline that walks the emission order, each turn's request, compaction with its survival report |
 //! | [`compact`] | compaction's pure parts: thresholds, the summary hand-off, restore, the cheap policies of other agents |
 //! | [`codex`] | Codex's own context: history items, initial context and settings diffs, AGENTS.md, truncation, its compaction |
 //! | [`cache`] | prompt-cache economics: what each request reads from, writes to or pays outside the provider's cache, and its cost |
@@ -164,6 +166,7 @@ pub mod transcript;
 pub mod vfs;
 pub mod vocabulary;
 pub mod wording;
+pub mod workspace;
 
 pub use error::Error;
 pub use profile::{Profile, ProfileName};

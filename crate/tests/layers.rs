@@ -20,7 +20,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("wording", &["wording"]),
     (
         "workspace",
-        &["vfs", "deny", "read", "file_state", "memory"],
+        &["vfs", "deny", "read", "file_state", "memory", "workspace"],
     ),
     ("vocabulary of attachments", &["attachment"]),
     ("codex context", &["codex"]),

@@ -1036,15 +1036,20 @@ fn usage_lines_keep_their_format() {
 }
 
 #[test]
-fn the_phases_list_every_producer_once() {
-    let labels: Vec<&str> = reminders::PHASE_2
+fn the_emission_order_lists_every_producer_once() {
+    use context_assembly::collectors::{CollectorId, Phase, EMISSION_ORDER};
+    let labels: Vec<&str> = EMISSION_ORDER
         .iter()
-        .chain(reminders::PHASE_3)
-        .copied()
+        .filter(|entry| entry.collector.reminder().is_some())
+        .map(|entry| entry.collector.as_str())
         .collect();
     let unique: BTreeSet<&str> = labels.iter().copied().collect();
     assert_eq!(unique.len(), labels.len());
-    assert_eq!(labels.len(), 24);
-    assert_eq!(reminders::PHASE_2[0], "queued_commands");
-    assert_eq!(reminders::PHASE_3[0], "ide_selection");
+    assert_eq!(labels.len(), 22);
+    let first = |phase: Phase| {
+        let entry = EMISSION_ORDER.iter().find(|entry| entry.phase == phase);
+        entry.map(|entry| entry.collector)
+    };
+    assert_eq!(first(Phase::AllThreads), Some(CollectorId::QueuedCommands));
+    assert_eq!(first(Phase::MainThread), Some(CollectorId::IdeSelection));
 }

@@ -3,11 +3,11 @@
 //!
 //! * [`kind`]: the catalogue of kinds ([`AttachmentKind`]), each with its [`Frequency`]
 //!   class and its request category.
-//! * [`reminders`]: the collectors of throttled, delta and event reminders.
-//! * [`rules`]: their constants and the switches of their quirks.
+//! * [`rules`]: the constants of the attachments and the switches of their quirks.
 //!
-//! A collector writes into a [`Collected`]: attachments in emission order, and a
-//! [`Decision`] for everything it considered.
+//! The collectors themselves live in `crate::collectors` (one layer up); each writes into a
+//! [`Collected`]: attachments in emission order, and a [`Decision`] for everything it
+//! considered.
 
 pub mod kind;
 pub mod rules;

@@ -7,7 +7,14 @@
 //!
 //! * [`reminders`]: the reminders of spec claude-code.md §7 (modes, todos, IDE state,
 //!   listings, events), driven by one [`reminders::PassInput`] per pass.
+//! * [`emission`]: the emission order, one table ([`EMISSION_ORDER`]) the session walks.
+//! * [`file_context`]: the file collectors (mentions, changed files, nested memory) over
+//!   the workspace, driven by one `FileContext` per pass.
 //! * [`relevant_memories`]: the memory files a prompt makes relevant (§8.5).
 
+pub mod emission;
+pub mod file_context;
 pub mod relevant_memories;
 pub mod reminders;
+
+pub use emission::{CollectorId, EmissionEntry, Phase, EMISSION_ORDER};

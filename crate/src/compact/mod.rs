@@ -14,6 +14,11 @@
 //!   (§9.3).
 //! * [`restore`]: the files and skills that come back after a full compaction, within their
 //!   slots and budgets (§9.4, §9.5).
+//! * `file_restore`: the restore's candidates gathered from the workspace, read within
+//!   5,000 tokens and attached (§9.4).
+//! * [`options`]: a compaction's options, one per policy; [`report`]: its plan and report
+//!   (what each item became, and why); `survival`: the survival report, over explicit
+//!   inputs.
 //! * [`rules`]: the quirk switches of the summary and the restore (Q46, Q59–Q61), and
 //!   `recommended`'s own: the cheap stage first, pinned files, a kept tail.
 //! * [`kept_tail`]: how many recent records session-memory compaction keeps word for word,
@@ -21,17 +26,21 @@
 //! * [`partial`]: the `/compact` message selector's split at a chosen record, summarising
 //!   the records before it or from it on (§9.9).
 //!
-//! Every function here is pure: it takes records and times and returns new records with a
-//! decision for everything it considered. A live session plans and applies them, with the
-//! survival report, in [`crate::session`] (`plan_compaction`, `apply_compaction`); Codex's own
+//! Every function here is a function of its inputs: records, times, the workspace; it
+//! returns new records or attachments with a decision for everything it considered. A live
+//! session plans and applies them in [`crate::session`] (`plan_compaction`, `apply_compaction`); Codex's own
 //! compaction is in [`crate::codex::compact`].
 
+pub mod file_restore;
 pub mod kept_tail;
 pub mod microcompact;
+pub mod options;
 pub mod partial;
 pub mod policies;
+pub mod report;
 pub mod restore;
 pub mod rules;
 pub mod summary;
+pub(crate) mod survival;
 pub mod thresholds;
 pub mod tool_result_budget;

@@ -4,12 +4,10 @@
 //! presets reproduce Claude Code ([`Profile::claude_code`]) and OpenAI Codex CLI
 //! ([`Profile::codex`]) with their quirks, and [`Profile::recommended`] turns the fixes on.
 
-mod file_context;
-
+pub use crate::collectors::file_context::FileContextRules;
 use alloc::format;
 use core::fmt;
 use core::str::FromStr;
-pub use file_context::FileContextRules;
 
 use crate::attachment::AttachmentRules;
 use crate::codex::rules::CodexRules;

@@ -15,7 +15,7 @@
 //!
 //! [`composer`] finds the `@` token a search starts from and writes the accepted path back
 //! (§6.1–6.2). [`search_paths`] is the pure matcher over a list; a session walks its virtual workspace
-//! for it ([`crate::session::Session::search_files`]).
+//! for it ([`crate::workspace::Workspace::search_files`]).
 //!
 //! ```
 //! use context_assembly::search::{search_paths, Candidate};

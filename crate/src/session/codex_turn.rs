@@ -87,7 +87,7 @@ impl Session {
         self.record_turn_context(at_ms, &mut out);
         // Codex attaches nothing for an `@path` (the path is plain text, §6.2); the
         // mention pass says so for each one.
-        self.mentioned_files(prompt, &mut out);
+        self.file_context().mentioned_files(prompt, &mut out);
         self.conversation.transcript.push(Record::Prompt {
             text: prompt.into(),
         });
@@ -146,7 +146,7 @@ impl Session {
     /// configured skills and window, and the session's base instructions.
     pub(super) fn current_turn_settings(&self, at_ms: u64) -> TurnSettings {
         let mut settings = self.conversation.codex.settings.clone();
-        settings.cwd = self.cwd.clone();
+        settings.cwd = self.workspace.cwd.clone();
         settings.current_date = local_date(at_ms, self.config.utc_offset_minutes);
         settings.context_window = Some(self.config.context_window);
         settings
@@ -171,8 +171,13 @@ impl Session {
         if let Some(loaded) = &self.conversation.codex.agents_md {
             return loaded.clone();
         }
-        let codex_home = alloc::format!("{}/.codex", self.home.trim_end_matches('/'));
-        let loaded = load_agents_md(&self.vfs, &codex_home, &self.cwd, &AgentsMdRules::default());
+        let codex_home = alloc::format!("{}/.codex", self.workspace.home.trim_end_matches('/'));
+        let loaded = load_agents_md(
+            &self.workspace.vfs,
+            &codex_home,
+            &self.workspace.cwd,
+            &AgentsMdRules::default(),
+        );
         out.decisions.extend(loaded.decisions.iter().cloned());
         let text = loaded.text();
         self.conversation.codex.agents_md = Some(text.clone());

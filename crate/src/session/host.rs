@@ -4,11 +4,12 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{fs_error, Session};
+use super::Session;
 use crate::host::{
     BackgroundStatus, DiagnosticFile, IdeSelection, McpServer, PermissionMode, Skill, TaskItem,
     TodoItem,
 };
+use crate::workspace::fs_error;
 use crate::Error;
 
 impl Session {
@@ -24,7 +25,7 @@ impl Session {
         if before == mode {
             return;
         }
-        let plan_exists = self.vfs.stat(&self.plan_file()).is_ok();
+        let plan_exists = self.workspace.vfs.stat(&self.plan_file()).is_ok();
         let reminders = &mut self.conversation.reminders;
         match before {
             PermissionMode::Plan => reminders.exit_plan_mode(plan_exists),
@@ -109,8 +110,11 @@ impl Session {
     /// A bad path, a missing file or a directory.
     pub fn touch(&mut self, path: &str, at_ms: u64) -> Result<(), Error> {
         let abs = self.expand(path)?;
-        let content = self.vfs.read(&abs).map_err(fs_error)?;
-        self.vfs.write_file(&abs, content, at_ms).map_err(fs_error)
+        let content = self.workspace.vfs.read(&abs).map_err(fs_error)?;
+        self.workspace
+            .vfs
+            .write_file(&abs, content, at_ms)
+            .map_err(fs_error)
     }
 
     /// The todo list as the agent last wrote it.
@@ -135,7 +139,10 @@ impl Session {
             .as_deref()
             .and_then(|path| self.expand(path).ok())
             .unwrap_or_else(|| {
-                alloc::format!("{}/.claude/plans/plan.md", self.home.trim_end_matches('/'))
+                alloc::format!(
+                    "{}/.claude/plans/plan.md",
+                    self.workspace.home.trim_end_matches('/')
+                )
             })
     }
 }

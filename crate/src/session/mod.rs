@@ -25,56 +25,36 @@
 //! assert!(turn.attachments[0].text.ends_with("1\tone\n2\t2\n3\tthree\n</system-reminder>"));
 //! ```
 
-mod changes;
 mod clock;
 mod codex_turn;
 mod compaction;
 mod conversation;
 mod host;
-mod line_pattern;
-mod memories;
-mod memory_gate;
-mod mentions;
+mod list_tools;
+
 mod pipeline;
 mod respond;
-mod search;
+mod tool_calls;
 mod tools;
 mod turn;
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::deny::{DenyRules, Roots, RuleSource, RuleSpec};
-use crate::file_state::FileStateCache;
-use crate::memory::{LoadedMemory, MemoryRoots};
-use crate::path::expand_path;
 use crate::request::ToolDefinition;
-use crate::vfs::{Content, DirEntry, FsError, Stat, TransientError, Vfs};
+use crate::vfs::{Content, DirEntry, Stat, TransientError};
+use crate::workspace::{Workspace, WorkspaceOptions, WorkspaceRules};
 use crate::{Error, Profile};
 
 pub use crate::host::*;
 pub use crate::profile::FileContextRules;
+pub use crate::workspace::GrepOutputMode;
+pub use crate::workspace::{FileStateRow, ToolResult, FILE_UNCHANGED_STUB};
 pub use clock::local_date;
 pub use compaction::*;
 pub use tools::default_tools;
-pub use tools::{ToolResult, FILE_UNCHANGED_STUB};
-pub use turn::{GrepOutputMode, ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
-
-/// A resource of a connected MCP server, as an @-mention can reach it (§1.7).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct McpResource {
-    /// The server's name, the part of `@server:uri` before the colon.
-    pub server: String,
-    /// The resource's URI.
-    pub uri: String,
-    /// A display name.
-    pub name: Option<String>,
-    /// What the resource is.
-    pub description: Option<String>,
-    /// Its text contents; `None` renders the "no content" form.
-    pub text: Option<String>,
-}
+pub use turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 
 /// What the session knows beyond its files: settings, registries, the environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,50 +170,15 @@ pub struct SessionOptions {
     pub config: SessionConfig,
 }
 
-/// One row of the read-file state, as a table shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct FileStateRow {
-    /// The key: an absolute path.
-    pub path: String,
-    /// The stored timestamp (the file's mtime when read or written).
-    pub timestamp: u64,
-    /// The stored offset (Claude Code stores 1 for a full Read, Q25).
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub offset: Option<u64>,
-    /// The stored limit.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub limit: Option<u64>,
-    /// UTF-8 bytes of the stored content.
-    pub bytes: u64,
-    /// The model saw a transformed text (a memory file with frontmatter or comments).
-    pub partial_view: bool,
-}
-
 /// A scripted agent session over a virtual workspace.
 #[derive(Debug)]
 pub struct Session {
     profile: Profile,
-    cwd: String,
-    home: String,
-    vfs: Vfs,
-    file_state: FileStateCache,
-    deny: DenyRules,
+    /// The files, the deny rules, the read-file state and memory.
+    workspace: Workspace,
     config: SessionConfig,
-    memory_roots: MemoryRoots,
-    loaded_memory: LoadedMemory,
-    /// Paths the Read tool touched since the last attachment pass (§8.1), in order.
-    memory_triggers: Vec<String>,
-    /// The last stamp nested memory got: its millisecond and its order within it (see
-    /// `Entry::stamp_order`).
-    memory_stamp: Option<(u64, u32)>,
     /// The transcript and everything the reminders read.
     conversation: conversation::Conversation,
-    /// Work units left in the current pass (§7.2's deadline as a budget).
-    work_left: u64,
-    /// The `@` search's walk and the workspace generation it was made at.
-    search_cache: Option<(u64, Vec<crate::search::Candidate>)>,
     /// The latest time the agent acted at: [`Session::advance_clock`] keeps it from running
     /// backwards.
     clock_ms: u64,
@@ -252,53 +197,30 @@ impl Session {
             config,
         } = options;
         let home = home.unwrap_or_else(|| "/home/user".into());
-        let config_mode = config.permission_mode;
-        let cwd = absolute_dir(&cwd, "working directory (cwd)", &profile)?;
-        let home = absolute_dir(&home, "home directory (home)", &profile)?;
-        let rules: Vec<RuleSpec> = config
-            .deny
-            .iter()
-            .map(|text| RuleSpec::new(text, RuleSource::ProjectSettings))
-            .collect();
-        let additional_dirs = (config.additional_directories.iter())
-            .map(|dir| expand_path(dir, &cwd, &home, &profile.paths))
-            .collect::<Result<Vec<String>, Error>>()?;
-        let mut roots = Roots::new(&cwd, &home);
-        roots.additional_directories = additional_dirs.clone();
-        // The rules are the session's `config.deny`; the error names them so.
-        let deny = DenyRules::new(&rules, &roots, &profile.deny).map_err(|error| match error {
-            Error::InvalidConfig { field, reason } => Error::InvalidConfig {
-                field: field.replacen("permissions.deny", "config.deny", 1),
-                reason,
-            },
-            other => other,
-        })?;
-        let mut vfs = Vfs::new();
-        for dir in [&cwd, &home] {
-            vfs.mkdir(dir, 0).map_err(fs_error)?;
-        }
-        let mut memory_roots = MemoryRoots::new(&cwd);
-        memory_roots.home = Some(home.clone());
-        memory_roots.additional_dirs = additional_dirs;
-        let mut conversation = conversation::Conversation::new(config_mode);
+        let workspace_options = WorkspaceOptions {
+            cwd: &cwd,
+            home: &home,
+            deny: &config.deny,
+            additional_directories: &config.additional_directories,
+        };
+        let rules = WorkspaceRules {
+            paths: profile.paths,
+            deny: profile.deny.clone(),
+            read: profile.read.clone(),
+            file_state: profile.file_state,
+            memory: profile.memory,
+            refuse_writes_to_denied_files: profile.file_context.refuse_writes_to_denied_files,
+        };
+        let workspace = Workspace::new(&workspace_options, rules)?;
+        let mut conversation = conversation::Conversation::new(config.permission_mode);
         conversation.breaker = crate::compact::thresholds::CompactionBreaker::new(
             profile.compaction.breaker_resets_each_human_turn,
         );
         Ok(Session {
-            file_state: FileStateCache::new(profile.file_state),
             profile,
-            cwd,
-            home,
-            vfs,
-            deny,
+            workspace,
             config,
-            memory_roots,
-            loaded_memory: LoadedMemory::default(),
-            memory_triggers: Vec::new(),
-            memory_stamp: None,
             conversation,
-            work_left: 0,
-            search_cache: None,
             clock_ms: 0,
         })
     }
@@ -343,18 +265,19 @@ impl Session {
 
     /// The working directory.
     pub fn cwd(&self) -> &str {
-        &self.cwd
+        self.workspace.cwd()
     }
 
-    /// Expands a path as the original's `expandPath` (§2.1), confined to the root.
+    /// Expands a path as the original's `expandPath` (§2.1), confined to the root
+    /// ([`Workspace::expand`]).
     ///
     /// # Errors
     /// NUL, a `..` above the root, a leading `//`.
     pub fn expand(&self, path: &str) -> Result<String, Error> {
-        expand_path(path, &self.cwd, &self.home, &self.profile.paths)
+        self.workspace.expand(path)
     }
 
-    /// Creates or overwrites a file (an edit outside the agent: an IDE, the user, a tool).
+    /// Creates or overwrites a file ([`Workspace::write_file`]).
     ///
     /// # Errors
     /// A bad path, or the path is a directory.
@@ -364,40 +287,35 @@ impl Session {
         content: impl Into<Content>,
         mtime_ms: u64,
     ) -> Result<(), Error> {
-        let abs = self.expand(path)?;
-        self.vfs
-            .write_file(&abs, content.into(), mtime_ms)
-            .map_err(fs_error)
+        self.workspace.write_file(path, content.into(), mtime_ms)
     }
 
-    /// Deletes a file or an empty directory.
+    /// Deletes a file or an empty directory ([`Workspace::delete_file`]).
     ///
     /// # Errors
     /// A bad path, a missing file, a non-empty directory.
     pub fn delete_file(&mut self, path: &str, at_ms: u64) -> Result<(), Error> {
-        let abs = self.expand(path)?;
-        self.vfs.delete(&abs, at_ms).map_err(fs_error)
+        self.workspace.delete_file(path, at_ms)
     }
 
-    /// Renames a file or directory (an atomic-save editor's last step).
+    /// Renames a file or directory ([`Workspace::rename`]).
     ///
     /// # Errors
     /// Bad paths, or what POSIX `rename` refuses.
     pub fn rename(&mut self, from: &str, to: &str, at_ms: u64) -> Result<(), Error> {
-        let (from, to) = (self.expand(from)?, self.expand(to)?);
-        self.vfs.rename(&from, &to, at_ms).map_err(fs_error)
+        self.workspace.rename(from, to, at_ms)
     }
 
-    /// Creates a directory and its parents.
+    /// Creates a directory and its parents ([`Workspace::mkdir`]).
     ///
     /// # Errors
     /// A bad path, or a file in the way.
     pub fn mkdir(&mut self, path: &str, at_ms: u64) -> Result<(), Error> {
-        let abs = self.expand(path)?;
-        self.vfs.mkdir(&abs, at_ms).map_err(fs_error)
+        self.workspace.mkdir(path, at_ms)
     }
 
-    /// Makes reads of `path` fail (EACCES, EBUSY) until cleared with `None`.
+    /// Makes reads of `path` fail until cleared with `None`
+    /// ([`Workspace::set_transient_error`]).
     ///
     /// # Errors
     /// A bad path.
@@ -406,86 +324,47 @@ impl Session {
         path: &str,
         kind: Option<TransientError>,
     ) -> Result<(), Error> {
-        let abs = self.expand(path)?;
-        self.vfs.set_transient_error(&abs, kind).map_err(fs_error)
+        self.workspace.set_transient_error(path, kind)
     }
 
-    /// The entries of a directory, in byte order.
+    /// The entries of a directory, in byte order ([`Workspace::list_dir`]).
     ///
     /// # Errors
     /// A bad path, a missing directory, a transient error.
     pub fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, Error> {
-        let abs = self.expand(path)?;
-        self.vfs.list_dir(&abs).map_err(fs_error)
+        self.workspace.list_dir(path)
     }
 
-    /// Kind, size and mtime of a path.
+    /// Kind, size and mtime of a path ([`Workspace::stat`]).
     ///
     /// # Errors
     /// A bad path, a missing file, a transient error.
     pub fn stat(&self, path: &str) -> Result<Stat, Error> {
-        let abs = self.expand(path)?;
-        self.vfs.stat(&abs).map_err(fs_error)
+        self.workspace.stat(path)
     }
 
-    /// A file's text as an editor shows it; `None` for binary contents.
+    /// A file's text as an editor shows it; `None` for binary contents
+    /// ([`Workspace::read_file_text`]).
     ///
     /// # Errors
     /// A bad path, a missing file, a directory, a transient error.
     pub fn read_file_text(&self, path: &str) -> Result<Option<String>, Error> {
-        let abs = self.expand(path)?;
-        let content = self.vfs.read(&abs).map_err(fs_error)?;
-        Ok(content.as_text().map(String::from))
+        self.workspace.read_file_text(path)
     }
 
     /// The read-file state, most recently used first.
     pub fn file_state(&self) -> Vec<FileStateRow> {
-        self.file_state
-            .entries()
-            .map(|(path, entry)| FileStateRow {
-                path: path.to_string(),
-                timestamp: entry.timestamp,
-                offset: entry.offset,
-                limit: entry.limit,
-                bytes: entry.content.len() as u64,
-                partial_view: entry.is_partial_view,
-            })
-            .collect()
+        self.workspace.file_state_rows()
     }
 
     /// Bytes of file contents the virtual FS holds.
     pub fn workspace_bytes(&self) -> u64 {
-        self.vfs.total_bytes()
+        self.workspace.total_bytes()
     }
 
-    fn add_memory_trigger(&mut self, abs: &str) {
-        if !self.memory_triggers.iter().any(|known| known == abs) {
-            self.memory_triggers.push(abs.into());
-        }
-    }
-}
-
-/// A directory the session is configured with: absolute, confined to the root.
-fn absolute_dir(path: &str, what: &str, profile: &Profile) -> Result<String, Error> {
-    if !path.trim().starts_with('/') {
-        return Err(Error::InvalidPath {
-            path: path.into(),
-            reason: format!("the {what} must be an absolute path, such as /project"),
-        });
-    }
-    expand_path(path, "/", "/", &profile.paths).map_err(|error| match error {
-        Error::InvalidPath { path, reason } => Error::InvalidPath {
-            path,
-            reason: format!("the {what}: {reason}"),
-        },
-        other => other,
-    })
-}
-
-/// A file-system failure as the crate's error (for the caller's own FS operations).
-fn fs_error(error: FsError) -> Error {
-    Error::FileSystem {
-        code: error.code(),
-        message: error.to_string(),
+    /// Paths of the workspace matching an `@` query, best first
+    /// ([`Workspace::search_files`]).
+    pub fn search_files(&mut self, query: &str, limit: usize) -> crate::search::SearchResult {
+        self.workspace.search_files(query, limit)
     }
 }

@@ -13,19 +13,16 @@ use alloc::vec::Vec;
 
 use super::codex_turn::counted_as_items;
 use super::conversation::UserContext;
-use super::memory_gate::{sent_anyway, MemoryGate};
 use super::turn::{Round, Turn};
 use super::{local_date, Session};
-use crate::attachment::AttachmentKind;
 use crate::attachment::{Collected, Verdict};
-use crate::collectors::relevant_memories::{
-    relevant_memories, MemoryCandidate, RelevantMemoryInput,
-};
-use crate::collectors::reminders::{self, PassInput};
+use crate::collectors::file_context::FileContext;
+use crate::collectors::relevant_memories::MemoryPrefetch;
+use crate::collectors::reminders::{self, PassInput, Producer};
+use crate::collectors::{CollectorId, Phase, EMISSION_ORDER};
 use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
-use crate::file_state::Entry;
 use crate::host::PermissionMode;
-use crate::memory::{eager_memory, render_claude_md, MemoryFile};
+use crate::memory::render_claude_md;
 use crate::path::expand_path;
 use crate::request::{
     system_blocks, tool_blocks, user_context_block, Block, Category, Channel, Environment, Request,
@@ -50,17 +47,6 @@ pub(super) struct PassFacts {
     effective_window: u64,
 }
 
-/// A collector's failure: what went wrong, for the `failed` decision.
-pub(super) struct CollectorFailure(pub(super) String);
-
-pub(super) type Reminder = fn(
-    &PassInput<'_>,
-    &mut reminders::ReminderState,
-    &crate::attachment::AttachmentRules,
-    crate::tokens::TokenMethod,
-    &mut Collected,
-);
-
 impl Session {
     /// A human turn: the prompt's mentions, every collector, the relevant memories, and the
     /// request with the prompt (§7.2).
@@ -76,7 +62,7 @@ impl Session {
         memories: Option<&[String]>,
         at_ms: u64,
     ) -> Turn {
-        self.interrupt_pending_calls();
+        self.conversation.interrupt_pending_calls();
         self.conversation.breaker.on_human_turn();
         if self.profile.codex.turn_context {
             return self.codex_submit(prompt, at_ms);
@@ -130,7 +116,8 @@ impl Session {
             out.decisions
                 .append(&mut self.conversation.context_decisions);
         }
-        self.work_left = self.profile.attachments.work_budget;
+        self.workspace
+            .start_pass(self.profile.attachments.work_budget);
         if self.config.disable_attachments {
             let facts = self.pass_facts(at_ms);
             self.run_reminder(reminders::queued_commands, prompt, &facts, &mut out);
@@ -145,8 +132,8 @@ impl Session {
             self.conversation.queued.clear();
             return out;
         }
-        if let Some(prompt) = prompt {
-            self.mentioned_files(prompt, &mut out);
+        if prompt.is_some() {
+            self.run_phase(Phase::Prompt, prompt, at_ms, None, &mut out);
             if !self.profile.attachments.reminders {
                 out.decide(
                     "reminders",
@@ -159,9 +146,13 @@ impl Session {
             }
         }
         let facts = self.pass_facts(at_ms);
-        self.all_thread_attachments(prompt, at_ms, &facts, &mut out);
-        self.main_thread_attachments(prompt, at_ms, &facts, &mut out);
-        if self.work_left == 0 {
+        self.run_phase(Phase::AllThreads, prompt, at_ms, Some(&facts), &mut out);
+        self.run_phase(Phase::MainThread, prompt, at_ms, Some(&facts), &mut out);
+        // Events are delivered once: the pass consumed them.
+        self.conversation.queued.clear();
+        self.conversation.diagnostics.clear();
+        self.conversation.task_statuses.clear();
+        if self.workspace.out_of_work() {
             out.decide(
                 "attachment pass",
                 Verdict::OverBudget,
@@ -177,90 +168,58 @@ impl Session {
         out
     }
 
-    fn all_thread_attachments(
+    /// Runs the collectors of one phase, in emission order ([`EMISSION_ORDER`]). The
+    /// reminders need the pass's facts; the prompt phase runs before they are computed.
+    fn run_phase(
         &mut self,
+        phase: Phase,
         prompt: Option<&str>,
         at_ms: u64,
-        facts: &PassFacts,
+        facts: Option<&PassFacts>,
         out: &mut Collected,
     ) {
-        let early: [Reminder; 6] = [
-            reminders::queued_commands,
-            reminders::date_change,
-            reminders::ultrathink_effort,
-            reminders::deferred_tools_delta,
-            reminders::agent_listing_delta,
-            reminders::mcp_instructions_delta,
-        ];
-        for collector in early {
-            self.run_reminder(collector, prompt, facts, out);
-        }
-        self.conversation.queued.clear();
-        self.changed_files(out);
-        self.nested_memory(at_ms, out);
-        let late: [Reminder; 8] = [
-            reminders::skill_listing,
-            reminders::plan_mode,
-            reminders::plan_mode_exit,
-            reminders::auto_mode,
-            reminders::auto_mode_exit,
-            reminders::todo_reminders,
-            reminders::critical_system_reminder,
-            reminders::compaction_reminder,
-        ];
-        for collector in late {
-            self.run_reminder(collector, prompt, facts, out);
-        }
-    }
-
-    fn main_thread_attachments(
-        &mut self,
-        prompt: Option<&str>,
-        at_ms: u64,
-        facts: &PassFacts,
-        out: &mut Collected,
-    ) {
-        self.run_reminder(reminders::ide_selection, prompt, facts, out);
-        if self.opened_file_shows() {
-            self.opened_file_memory(at_ms, out);
-        }
-        let rest: [Reminder; 7] = [
-            reminders::ide_opened_file,
-            reminders::output_style,
-            reminders::diagnostics,
-            reminders::token_usage,
-            reminders::budget_usd,
-            reminders::output_token_usage,
-            reminders::task_status,
-        ];
-        for collector in rest {
-            self.run_reminder(collector, prompt, facts, out);
-        }
-        self.conversation.diagnostics.clear();
-        self.conversation.task_statuses.clear();
-    }
-
-    /// The opened file is shown only without a selection (§7.8).
-    fn opened_file_shows(&self) -> bool {
-        self.conversation.opened_file.is_some()
-            && self
-                .conversation
-                .selection
-                .as_ref()
-                .is_none_or(|selection| selection.text.is_empty())
-    }
-
-    /// The opened file's nested memory, emitted before the opened-file note (§7.8, §8.1).
-    fn opened_file_memory(&mut self, at_ms: u64, out: &mut Collected) {
-        let Some(path) = self.conversation.opened_file.clone() else {
-            return;
-        };
-        match self.expand(&path) {
-            Ok(abs) if self.deny.check(&abs, &self.cwd).is_none() => {
-                self.add_memory_trigger(&abs);
-                self.nested_memory(at_ms, out);
+        for entry in EMISSION_ORDER.iter().filter(|entry| entry.phase == phase) {
+            match entry.collector {
+                CollectorId::Mentions => {
+                    if let Some(prompt) = prompt {
+                        self.file_context().mentioned_files(prompt, out);
+                    }
+                }
+                CollectorId::ChangedFiles => self.file_context().changed_files(out),
+                CollectorId::NestedMemory => self.file_context().nested_memory(at_ms, out),
+                CollectorId::OpenedFileMemory => {
+                    if let Some(opened_file) = self.opened_file_shown() {
+                        self.file_context()
+                            .opened_file_memory(&opened_file, at_ms, out);
+                    }
+                }
+                reminder => {
+                    if let (Some(producer), Some(facts)) = (reminder.reminder(), facts) {
+                        self.run_reminder(producer, prompt, facts, out);
+                    }
+                }
             }
-            _ => {}
+        }
+    }
+
+    /// The opened file, shown only without a selection (§7.8).
+    fn opened_file_shown(&self) -> Option<String> {
+        let selected = (self.conversation.selection.as_ref())
+            .is_some_and(|selection| !selection.text.is_empty());
+        (!selected).then(|| self.conversation.opened_file.clone())?
+    }
+
+    /// The file collectors' input for this session.
+    pub(super) fn file_context(&mut self) -> FileContext<'_> {
+        FileContext {
+            workspace: &mut self.workspace,
+            rules: &self.profile.file_context,
+            mentions: &self.profile.mentions,
+            change_snippets: self.profile.change_snippets.as_ref(),
+            file_parts_as_messages: self.profile.attachments.file_parts_as_messages,
+            token_method: self.profile.token_method,
+            mcp_resources: &self.config.mcp_resources,
+            agents: &self.config.agents,
         }
     }
 
@@ -269,7 +228,7 @@ impl Session {
     pub(super) fn pass_facts(&self, at_ms: u64) -> PassFacts {
         let plan_file = self.plan_file();
         PassFacts {
-            plan_exists: matches!(self.vfs.stat(&plan_file), Ok(stat) if stat.kind == EntryKind::File),
+            plan_exists: matches!(self.workspace.vfs.stat(&plan_file), Ok(stat) if stat.kind == EntryKind::File),
             plan_file,
             tools: self.tool_definitions(),
             today: local_date(at_ms, self.config.utc_offset_minutes),
@@ -280,7 +239,7 @@ impl Session {
     /// Runs one reminder collector over a snapshot of the session.
     pub(super) fn run_reminder(
         &mut self,
-        collector: Reminder,
+        collector: Producer,
         prompt: Option<&str>,
         facts: &PassFacts,
         out: &mut Collected,
@@ -294,7 +253,12 @@ impl Session {
             .filter(|tool| !tool.deferred)
             .map(|tool| tool.name.as_str())
             .collect();
-        let (deny, cwd, home, paths) = (&self.deny, &self.cwd, &self.home, &self.profile.paths);
+        let (deny, cwd, home, paths) = (
+            &self.workspace.deny,
+            &self.workspace.cwd,
+            &self.workspace.home,
+            &self.profile.paths,
+        );
         // The IDE gives paths as it spells them (`~/x`, relative): expanded as every other
         // path is, so no spelling slips past a rule. One that cannot be expanded is checked
         // as given.
@@ -348,77 +312,28 @@ impl Session {
         );
     }
 
-    /// The relevant-memory prefetch, consumed after the pass (§7.9). Listing the memory
-    /// directory can fail; then the collector's result is empty and says why.
+    /// The relevant-memory prefetch, consumed after the pass (§7.9).
     fn collect_memories(
         &mut self,
         prompt: &str,
         selection: Option<&[String]>,
         at_ms: u64,
     ) -> Collected {
-        let mut out = Collected::default();
         let Some(dir) = self.config.memory_dir.clone() else {
-            return out;
+            return Collected::default();
         };
-        if !self.profile.attachments.reminders {
-            return out;
+        if !self.profile.attachments.reminders || self.config.disable_attachments {
+            return Collected::default();
         }
-        if self.config.disable_attachments {
-            return out;
-        }
-        match self.memory_candidates(&dir) {
-            Ok(mut files) => {
-                files.retain(|(path, _, _)| match self.memory_gate(path) {
-                    MemoryGate::Denied(rule) => {
-                        let reason = "relevant memories: a memory file the permission \
-                                      settings deny (Q15 fixed)";
-                        out.decide(path, Verdict::Denied, reason.into(), Some(rule));
-                        false
-                    }
-                    MemoryGate::Allowed | MemoryGate::SentAnyway(_) => true,
-                });
-                let candidates: Vec<MemoryCandidate<'_>> = files
-                    .iter()
-                    .map(|(path, content, mtime_ms)| MemoryCandidate {
-                        path,
-                        content,
-                        mtime_ms: *mtime_ms,
-                    })
-                    .collect();
-                let session_units = self
-                    .conversation
-                    .transcript
-                    .attachments()
-                    .filter(|a| a.kind == AttachmentKind::RelevantMemories)
-                    .filter_map(|a| a.payload_units)
-                    .sum();
-                let file_state = &self.file_state;
-                let in_file_state = |path: &str| file_state.peek(path).is_some();
-                let input = RelevantMemoryInput {
-                    prompt,
-                    candidates: &candidates,
-                    host_selection: selection,
-                    now_ms: at_ms,
-                    surfaced: &self.conversation.surfaced_memories,
-                    in_file_state: &in_file_state,
-                    session_units,
-                };
-                let rules = &self.profile.attachments;
-                let surfaced =
-                    relevant_memories(&input, rules, self.profile.token_method, &mut out);
-                for path in &surfaced {
-                    if let MemoryGate::SentAnyway(rule) = self.memory_gate(path) {
-                        let reason = sent_anyway("relevant memories");
-                        out.decide(path, Verdict::Included, reason, Some(rule));
-                    }
-                }
-                self.remember_memories(&surfaced, &files);
-            }
-            Err(CollectorFailure(reason)) => {
-                out.decide("relevant_memories", Verdict::Failed, reason, Some(dir));
-            }
-        }
-        out
+        let mut prefetch = MemoryPrefetch {
+            workspace: &mut self.workspace,
+            file_context: &self.profile.file_context,
+            attachments: &self.profile.attachments,
+            token_method: self.profile.token_method,
+            transcript: &self.conversation.transcript,
+            surfaced: &mut self.conversation.surfaced_memories,
+        };
+        prefetch.collect(&dir, prompt, selection, at_ms)
     }
 
     /// The request the model receives now.
@@ -468,7 +383,7 @@ impl Session {
         let method = self.profile.token_method;
         let context = self.user_context(at_ms);
         let env = Environment {
-            cwd: &self.cwd,
+            cwd: &self.workspace.cwd,
             platform: &self.config.platform,
             date: &context.date,
             git_status: self.config.git_status.as_deref(),
@@ -491,16 +406,14 @@ impl Session {
         if let Some(context) = &self.conversation.user_context {
             return context.clone();
         }
-        let eager = eager_memory(
-            &self.memory_roots,
-            &self.memory_source(),
-            &self.profile.memory,
-        );
         // The decisions wait for the next pass or request to report them: the context is
         // computed where no turn is being collected.
         let mut gated = Collected::default();
-        let files = self.gate_memory_files(eager.files, "eager memory", &mut gated);
-        self.seed_memory(&files, at_ms, &mut gated);
+        let mut seeded = self.conversation.memory_seeded;
+        let files = self
+            .file_context()
+            .eager_memory(at_ms, &mut seeded, &mut gated);
+        self.conversation.memory_seeded = seeded;
         self.conversation
             .context_decisions
             .append(&mut gated.decisions);
@@ -510,70 +423,6 @@ impl Session {
         };
         self.conversation.user_context = Some(context.clone());
         context
-    }
-
-    /// Puts the eager memory files in the read-file state (§4.4), so nested memory does not
-    /// load them a second time and an edit of one is reported as a change. The interactive
-    /// client does it once, at startup (REPL `onInit`); headless `-p` never does (the lab).
-    fn seed_memory(&mut self, files: &[MemoryFile], at_ms: u64, out: &mut Collected) {
-        if self.profile.file_context.headless {
-            for file in files {
-                out.decide(
-                    &file.path,
-                    Verdict::Skipped,
-                    "a headless session does not put memory files in the read-file state, so \
-                     a later change to this one is not reported"
-                        .into(),
-                    None,
-                );
-            }
-            return;
-        }
-        let startup = !self.conversation.memory_seeded;
-        if !startup && !self.profile.file_context.reseed_memory_after_compaction {
-            out.decide(
-                "eager memory",
-                Verdict::Skipped,
-                "the user context was computed again after a compaction, but the original puts \
-                 the memory files in the read-file state only at startup (REPL onInit): a \
-                 restored one keeps its restore's entry, the others are no longer watched"
-                    .into(),
-                None,
-            );
-            return;
-        }
-        self.conversation.memory_seeded = true;
-        let stamp = match startup {
-            true => self.startup_ms(files, at_ms),
-            false => at_ms,
-        };
-        for file in files {
-            // After a compaction an entry already there came from the restore or a Read: what
-            // the model was really shown, which a seed must not replace.
-            if !startup && self.file_state.peek(&file.path).is_some() {
-                continue;
-            }
-            let raw = Rc::clone(&file.raw);
-            let entry = Entry::from_memory(raw, stamp, file.content_differs_from_disk);
-            self.file_state.set(&file.path, entry);
-        }
-    }
-
-    /// When the interactive client started and seeded its memory files (§4.4, Q60): before
-    /// the user could type the first prompt, so the last millisecond before the session's
-    /// first turn (`at_ms`, the first time the context is needed). The seed is then older
-    /// than anything that turn loads (nested memory, rules), which outranks it in a
-    /// post-compact restore as in the client. But the client started after its files were
-    /// written: never before a memory file's mtime (a file written in the turn's own
-    /// millisecond is not a change), and at time 0 there is no earlier millisecond.
-    fn startup_ms(&self, files: &[MemoryFile], at_ms: u64) -> u64 {
-        let newest = files
-            .iter()
-            .filter_map(|file| self.vfs.stat(&file.path).ok())
-            .map(|stat| stat.mtime_ms)
-            .max()
-            .unwrap_or(0);
-        at_ms.saturating_sub(1).max(newest).min(at_ms)
     }
 
     /// A compaction clears the cached user context, so the next human turn computes it (and
@@ -611,9 +460,9 @@ impl Session {
         } else {
             self.config.tools.clone()
         };
-        tools.retain(|tool| self.deny.removing_tool(&tool.name).is_none());
+        tools.retain(|tool| self.workspace.deny.removing_tool(&tool.name).is_none());
         for name in &self.config.deferred_tools {
-            let removed = self.deny.removing_tool(name).is_some();
+            let removed = self.workspace.deny.removing_tool(name).is_some();
             if !removed && !tools.iter().any(|tool| &tool.name == name) {
                 tools.push(ToolDefinition {
                     name: name.clone(),
@@ -624,25 +473,6 @@ impl Session {
             }
         }
         tools
-    }
-
-    /// Spends `units` of the pass's work budget on `subject`; when the budget cannot cover
-    /// them, the work is cancelled and the decision says so.
-    pub(super) fn take_work(&mut self, units: u64, subject: &str, out: &mut Collected) -> bool {
-        if units > self.work_left {
-            self.work_left = 0;
-            out.decide(
-                subject,
-                Verdict::OverBudget,
-                "the pass's work budget ran out before this file could be read (the budget \
-                 stands in for the original's 1000 ms deadline)"
-                    .into(),
-                Some(format!("{units} work units needed")),
-            );
-            return false;
-        }
-        self.work_left -= units;
-        true
     }
 
     /// The compaction thresholds of the configured window, by the profile's formula.

@@ -3,37 +3,19 @@
 //! round follows with its request.
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::conversation::PendingCalls;
-use super::line_pattern::LinePattern;
-use super::tools::ToolResult;
-use super::turn::{GrepOutputMode, ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
+use super::tool_calls::tidy_output;
+use super::turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 use super::Session;
 use crate::attachment::Collected;
-use crate::codex::truncate::{
-    exec_command_output, truncate_for_record, truncation_policy_for_model,
-};
-use crate::deny::gitignore::Gitignore;
-use crate::host::{PermissionMode, PlanApproval, TaskItem, TodoItem};
-use crate::js::{self, locale_compare};
-use crate::path::relative;
+use crate::host::{PermissionMode, PlanApproval};
 use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse};
-use crate::vfs::{Content, EntryKind};
+use crate::vfs::Content;
+use crate::workspace::ToolResult;
 use crate::Error;
-
-/// Six lowercase hex digits from a call id (FNV-1a): the chunk id the original draws at
-/// random, made deterministic.
-fn chunk_id_of(id: &str) -> String {
-    let hash = id.bytes().fold(0x811c_9dc5_u32, |hash, byte| {
-        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
-    });
-    format!("{:06x}", hash & 0x00ff_ffff)
-}
-
-/// Files a Grep or Glob reports at most.
-const MAX_SEARCH_RESULTS: usize = 100;
 
 impl Session {
     /// The model's response: stored, its tool calls executed; a tool round follows when it
@@ -53,7 +35,7 @@ impl Session {
                 ),
             });
         }
-        self.check_tool_ids(&blocks)?;
+        self.conversation.check_tool_ids(&blocks)?;
         self.check_tool_paths(&blocks)?;
         let response = self.conversation.transcript.next_response();
         self.conversation.last_assistant_ms = Some(at_ms);
@@ -63,7 +45,10 @@ impl Session {
                 ResponseBlock::Text(text) => AssistantBlock::Text { text },
                 ResponseBlock::Thinking(thinking) => AssistantBlock::Thinking { thinking },
                 ResponseBlock::ToolUse(call) => {
-                    let id = call.id.clone().unwrap_or_else(|| self.next_tool_id());
+                    let id = call
+                        .id
+                        .clone()
+                        .unwrap_or_else(|| self.conversation.next_tool_id());
                     self.conversation.tool_ids.insert(id.clone());
                     let result = match &call.invocation {
                         // The user stopped the turn at an earlier call: the original cancels
@@ -75,7 +60,7 @@ impl Session {
                         }),
                         // A removed tool is not the host's to run: it fails here.
                         ToolInvocation::External { output: None }
-                            if self.deny.removing_tool(&call.name).is_none() =>
+                            if self.workspace.deny.removing_tool(&call.name).is_none() =>
                         {
                             None
                         }
@@ -149,8 +134,9 @@ impl Session {
         }
         for mut result in results {
             if !result.is_error {
-                let name = self.call_name(&result.tool_use_id).unwrap_or_default();
-                result.content = self.tidy_output(name, result.content);
+                let name = self.conversation.call_name(&result.tool_use_id);
+                let tidy = self.profile.file_context.tidy_tool_output;
+                result.content = tidy_output(tidy, name.unwrap_or_default(), result.content);
             }
             let slot = pending
                 .calls
@@ -184,7 +170,7 @@ impl Session {
             .calls
             .into_iter()
             .filter_map(|(_, r)| r)
-            .map(|result| self.as_recorded(result))
+            .map(|result| self.conversation.as_recorded(&self.profile.codex, result))
             .collect();
         self.conversation.transcript.push(Record::ToolResults {
             results: results.clone(),
@@ -199,104 +185,6 @@ impl Session {
         };
         turn.tool_results = results;
         turn
-    }
-
-    /// A tool result as the history records it: with `wrap_exec_command_output`, an
-    /// `exec_command` result in unified exec's layout, cut at the policy; with
-    /// `truncate_tool_output`, cut head and tail at the policy × 1.2 (codex.md §3.3).
-    fn as_recorded(&self, mut result: ToolResultBlock) -> ToolResultBlock {
-        let codex = &self.profile.codex;
-        let model = &self.conversation.codex.settings.model;
-        let policy = (codex.truncation).unwrap_or_else(|| truncation_policy_for_model(model));
-        if codex.wrap_exec_command_output
-            && self.call_name(&result.tool_use_id) == Some("exec_command")
-        {
-            // A scenario gives neither the time a command took nor its exit code: the wall
-            // time is 0, the exit code 1 for a failed call and 0 otherwise, and the chunk id
-            // (random in the original) comes from the call's id, so traces stay deterministic.
-            let exit_code = i32::from(result.is_error);
-            let chunk_id = chunk_id_of(&result.tool_use_id);
-            result.content = exec_command_output(&chunk_id, 0, exit_code, &result.content, policy);
-        }
-        if codex.truncate_tool_output {
-            result.content = truncate_for_record(&result.content, policy);
-        }
-        result
-    }
-
-    /// A tool's output as the model receives it, with `tidy_tool_output`: Bash's without
-    /// its leading blank lines and trailing whitespace, and any empty output replaced by
-    /// a sentence that says so, as the original's result mapping does (the model is never
-    /// sent an empty result).
-    fn tidy_output(&self, tool: &str, output: String) -> String {
-        if !self.profile.file_context.tidy_tool_output {
-            return output;
-        }
-        let output = match tool {
-            "Bash" => tidy_bash_output(&output).to_string(),
-            _ => output,
-        };
-        if js::trim(&output).is_empty() {
-            return format!("({tool} completed with no output)");
-        }
-        output
-    }
-
-    /// The name of the call `id` answers, from the latest response's records.
-    fn call_name(&self, id: &str) -> Option<&str> {
-        let messages = self.conversation.transcript.messages();
-        (messages.iter().rev())
-            .filter_map(|message| message.tool_use())
-            .find(|call| call.id == id)
-            .map(|call| call.name.as_str())
-    }
-
-    /// A prompt arrived while calls awaited results: they are answered as interrupted.
-    pub(super) fn interrupt_pending_calls(&mut self) {
-        if let Some(pending) = self.conversation.pending.take() {
-            let calls = pending
-                .calls
-                .into_iter()
-                .map(|(id, result)| {
-                    result.unwrap_or(ToolResultBlock {
-                        tool_use_id: id,
-                        content: "The user interrupted this tool call before it finished.".into(),
-                        is_error: true,
-                    })
-                })
-                .collect();
-            self.conversation
-                .transcript
-                .push(Record::ToolResults { results: calls });
-        }
-    }
-
-    /// A fresh `toolu_{n}` id that no call of the session has used.
-    fn next_tool_id(&mut self) -> String {
-        loop {
-            self.conversation.next_tool_id += 1;
-            let id = format!("toolu_{:03}", self.conversation.next_tool_id);
-            if !self.conversation.tool_ids.contains(&id) {
-                return id;
-            }
-        }
-    }
-
-    /// Checks that every id the response gives is new to the session.
-    fn check_tool_ids(&self, blocks: &[ResponseBlock]) -> Result<(), Error> {
-        let mut seen = alloc::collections::BTreeSet::new();
-        for (index, block) in blocks.iter().enumerate() {
-            let ResponseBlock::ToolUse(ToolCall { id: Some(id), .. }) = block else {
-                continue;
-            };
-            if self.conversation.tool_ids.contains(id) || !seen.insert(id) {
-                return Err(Error::InvalidConfig {
-                    field: format!("blocks[{index}].id"),
-                    reason: format!("the tool-use id {id:?} is already used in this session; ids must be unique"),
-                });
-            }
-        }
-        Ok(())
     }
 
     /// Checks every path the calls name before any call runs, so a response whose second
@@ -327,7 +215,7 @@ impl Session {
 
     /// Runs one call; the flag says the user stopped the turn.
     fn run_tool(&mut self, call: &ToolCall, at_ms: u64) -> Result<(ToolResult, bool), Error> {
-        if let Some(rule) = self.deny.removing_tool(&call.name) {
+        if let Some(rule) = self.workspace.deny.removing_tool(&call.name) {
             // The original answers a call to a tool it does not offer before looking at
             // the input; the rule is ours to add, so the model knows why.
             return Ok((
@@ -370,20 +258,27 @@ impl Session {
                 pattern,
                 path,
                 output_mode,
-            } => self.grep(pattern, path.as_deref(), *output_mode)?,
-            ToolInvocation::Glob { pattern, path } => self.glob(pattern, path.as_deref())?,
-            ToolInvocation::TodoWrite { todos } => self.todo_write(todos),
-            ToolInvocation::TaskCreate { subject } => self.task_create(subject),
-            ToolInvocation::TaskUpdate { task_id, status } => self.task_update(*task_id, status),
+            } => self
+                .workspace
+                .grep(pattern, path.as_deref(), *output_mode)?,
+            ToolInvocation::Glob { pattern, path } => {
+                self.workspace.glob(pattern, path.as_deref())?
+            }
+            ToolInvocation::TodoWrite { todos } => self.conversation.todo_write(todos),
+            ToolInvocation::TaskCreate { subject } => self.conversation.task_create(subject),
+            ToolInvocation::TaskUpdate { task_id, status } => {
+                self.conversation.task_update(*task_id, status)
+            }
             ToolInvocation::ExitPlanMode { approval } => {
                 return Ok(self.exit_plan_mode(approval, at_ms))
             }
             ToolInvocation::External { output } => {
                 let output = output.clone().unwrap_or_default();
                 if call.name == "Skill" {
-                    self.remember_skill(&call.input, &output);
+                    self.conversation.remember_skill(&call.input, &output);
                 }
-                ToolResult::ok(self.tidy_output(&call.name, output))
+                let tidy = self.profile.file_context.tidy_tool_output;
+                ToolResult::ok(tidy_output(tidy, &call.name, output))
             }
         };
         Ok((result, false))
@@ -393,236 +288,6 @@ impl Session {
     /// plan file in it.
     fn may_change_in_current_mode(&self, path: &str) -> Result<bool, Error> {
         Ok(!self.in_plan_mode() || self.expand(path)? == self.plan_file())
-    }
-
-    /// A skill the model invoked, for the post-compact re-injection (§9.5): its name from
-    /// the call's `skill` field, its content from the tool's output. A skill invoked again
-    /// moves to the newest place.
-    fn remember_skill(&mut self, input: &str, output: &str) {
-        let name = crate::compact::summary::json::parse(input).and_then(|value| {
-            value
-                .get("skill")
-                .and_then(|v| v.as_str().map(String::from))
-        });
-        let Some(name) = name.filter(|name| !name.is_empty()) else {
-            return;
-        };
-        let invoked = &mut self.conversation.invoked_skills;
-        invoked.retain(|(known, _)| *known != name);
-        invoked.push((name, output.into()));
-    }
-
-    /// Lines of the files under `path` (default: the cwd) that match the regular expression
-    /// `pattern`. Files mode: `Found N files`, then their paths relative to the cwd, most
-    /// recently modified first; content mode: each matching line as `path:line:text`, in the
-    /// tree's order; as the lab saw the original's Grep print them. An invalid pattern is an
-    /// error result that names the problem, as ripgrep's is.
-    fn grep(
-        &self,
-        pattern: &str,
-        path: Option<&str>,
-        output_mode: GrepOutputMode,
-    ) -> Result<ToolResult, Error> {
-        let root = self.expand(path.unwrap_or("."))?;
-        let matcher = match LinePattern::new(pattern) {
-            Ok(matcher) => matcher,
-            Err(problem) => {
-                return Ok(ToolResult::error(format!(
-                    "{pattern:?} is not a valid regular expression: {problem}"
-                )))
-            }
-        };
-        let mut found = Vec::new();
-        let mut lines = Vec::new();
-        for file in self.files_under(&root) {
-            if self.deny.check(&file, &self.cwd).is_some() {
-                continue;
-            }
-            let Ok(Content::Text(text)) = self.vfs.read(&file) else {
-                continue;
-            };
-            let mut matched = false;
-            for (index, line) in text.split_terminator('\n').enumerate() {
-                if !matcher.matches(line) {
-                    continue;
-                }
-                matched = true;
-                if output_mode == GrepOutputMode::Content {
-                    let shown = relative(&self.cwd, &file);
-                    lines.push(format!("{shown}:{}:{line}", index + 1));
-                } else {
-                    break;
-                }
-            }
-            if matched {
-                found.push(file);
-            }
-        }
-        if output_mode == GrepOutputMode::Content {
-            if lines.is_empty() {
-                return Ok(ToolResult::ok(NO_MATCHES_FOUND.into()));
-            }
-            return Ok(ToolResult::ok(search_report(None, &lines)));
-        }
-        let mut found = self.with_mtimes(found);
-        // Newest first; files modified at the same moment in the order of their absolute
-        // paths by `localeCompare`, as the original sorts ripgrep's list (so `a/x.ts`,
-        // `b.ts`, `Z.ts`, not the tree's or the bytes' order).
-        found.sort_by(|(a, a_mtime), (b, b_mtime)| {
-            b_mtime.cmp(a_mtime).then_with(|| locale_compare(a, b))
-        });
-        let paths = self.display_paths(&found);
-        if paths.is_empty() {
-            return Ok(ToolResult::ok(NO_FILES_FOUND.into()));
-        }
-        let noun = if paths.len() == 1 { "file" } else { "files" };
-        let header = format!("Found {} {noun}", paths.len());
-        Ok(ToolResult::ok(search_report(Some(&header), &paths)))
-    }
-
-    /// Files under `path` (default: the cwd) whose path matches `pattern`: their paths
-    /// relative to the cwd, least recently modified first, with no header, as the lab saw
-    /// the original's Glob print them.
-    ///
-    /// The original runs ripgrep from the session's cwd with `path` as the root to search
-    /// and the pattern as `--glob`, which ripgrep matches against each file's path relative
-    /// to its own working directory: the pattern is relative to the cwd, never to `path`
-    /// (`src/*` under `path: "src"` lists `src/main.ts`; `main.ts` there would need `*`). A
-    /// pattern without a `/` matches a file's name at any depth; a file's own path must
-    /// match (a matching directory lists nothing). An absolute pattern searches below its
-    /// part before the first wildcard instead of `path`, and its rest is matched as above.
-    /// Below a root outside the cwd only patterns that float (no `/`, or a leading `**/`)
-    /// match, against the path from `/`, as ripgrep matches there. Files modified at the
-    /// same moment keep the tree's order: ripgrep's are in the directory's on-disk order,
-    /// which no workspace of ours has.
-    fn glob(&self, pattern: &str, path: Option<&str>) -> Result<ToolResult, Error> {
-        let (root, pattern) = match split_absolute_pattern(pattern) {
-            Some((base, rest)) => (self.expand(base)?, rest),
-            None => (self.expand(path.unwrap_or("."))?, pattern),
-        };
-        let matcher = Gitignore::new(&[pattern], false);
-        let cwd = format!("{}/", self.cwd.trim_end_matches('/'));
-        let floats = !pattern.trim_end_matches('/').contains('/') || pattern.starts_with("**/");
-        // Denied files are hidden, as the original's Glob does (§2.5 item 4): a listed name
-        // already tells the model something about a file it may not read.
-        let found: Vec<String> = self
-            .files_under(&root)
-            .into_iter()
-            .filter(|file| {
-                let matched = match file.strip_prefix(&cwd) {
-                    Some(relative) => matcher.matches_itself(relative),
-                    None => floats && matcher.matches_itself(file.trim_start_matches('/')),
-                };
-                matched && self.deny.check(file, &self.cwd).is_none()
-            })
-            .collect();
-        let mut found = self.with_mtimes(found);
-        found.sort_by_key(|(_, mtime)| *mtime);
-        let paths = self.display_paths(&found);
-        if paths.is_empty() {
-            return Ok(ToolResult::ok(NO_FILES_FOUND.into()));
-        }
-        Ok(ToolResult::ok(search_report(None, &paths)))
-    }
-
-    /// Each file with its mtime (0 for one that cannot be stat'ed: it sorts as oldest).
-    fn with_mtimes(&self, files: Vec<String>) -> Vec<(String, u64)> {
-        files
-            .into_iter()
-            .map(|file| {
-                let mtime = self.vfs.stat(&file).map_or(0, |stat| stat.mtime_ms);
-                (file, mtime)
-            })
-            .collect()
-    }
-
-    /// The paths as the search tools print them: relative to the cwd.
-    fn display_paths(&self, found: &[(String, u64)]) -> Vec<String> {
-        found
-            .iter()
-            .map(|(file, _)| relative(&self.cwd, file))
-            .collect()
-    }
-
-    /// Every file below `root`; `root` itself when it is a file (ripgrep searches a file
-    /// it is given).
-    fn files_under(&self, root: &str) -> Vec<String> {
-        if self
-            .vfs
-            .stat(root)
-            .is_ok_and(|stat| stat.kind == EntryKind::File)
-        {
-            return Vec::from([root.to_string()]);
-        }
-        // Depth first, each directory's entries in byte order: the listing is the tree's
-        // order, a directory's files before its subdirectories' (no sort needed).
-        let mut files = Vec::new();
-        let mut pending = Vec::from([root.to_string()]);
-        while let Some(dir) = pending.pop() {
-            let Ok(entries) = self.vfs.list_dir(&dir) else {
-                continue;
-            };
-            let mut subdirs = Vec::new();
-            for entry in entries {
-                let path = format!("{}/{}", dir.trim_end_matches('/'), entry.name);
-                match entry.kind {
-                    EntryKind::Directory => subdirs.push(path),
-                    EntryKind::File => files.push(path),
-                }
-            }
-            pending.extend(subdirs.into_iter().rev());
-        }
-        files
-    }
-
-    /// Replaces the list, if every item satisfies the original's schema: a non-empty
-    /// `content` and a non-empty `activeForm`. Otherwise the call fails whole, naming the
-    /// first item's field at fault, and the list stays as it was (the original's input
-    /// validation runs before the tool).
-    fn todo_write(&mut self, todos: &[TodoItem]) -> ToolResult {
-        let problem = todos.iter().enumerate().find_map(|(index, item)| {
-            if item.content.is_empty() {
-                return Some(format!("todos[{index}].content is empty"));
-            }
-            match item.active_form.as_deref() {
-                None => Some(format!("todos[{index}].activeForm is missing")),
-                Some("") => Some(format!("todos[{index}].activeForm is empty")),
-                Some(_) => None,
-            }
-        });
-        if let Some(problem) = problem {
-            return ToolResult::error(format!(
-                "TodoWrite's input is invalid: {problem}. Every item needs a non-empty \
-                 content (what to do, e.g. \"Run tests\"), a status (pending, in_progress or \
-                 completed) and a non-empty activeForm (the same in the present continuous, \
-                 e.g. \"Running tests\"). The todo list is unchanged."
-            ));
-        }
-        self.conversation.todos = todos.to_vec();
-        ToolResult::ok(
-            "The todo list is updated. Keep working through it and mark items as they are done."
-                .into(),
-        )
-    }
-
-    fn task_create(&mut self, subject: &str) -> ToolResult {
-        let id = self.conversation.tasks.len() as u64 + 1;
-        self.conversation.tasks.push(TaskItem {
-            id,
-            subject: subject.into(),
-            status: "pending".into(),
-        });
-        ToolResult::ok(format!("Task #{id} created: {subject}"))
-    }
-
-    fn task_update(&mut self, task_id: u64, status: &str) -> ToolResult {
-        match self.conversation.tasks.iter_mut().find(|t| t.id == task_id) {
-            Some(task) => {
-                task.status = status.into();
-                ToolResult::ok(format!("Task #{task_id} is now {status}."))
-            }
-            None => ToolResult::error(format!("There is no task #{task_id}.")),
-        }
     }
 
     /// The user's answer to a plan: approval leaves plan mode; a rejection with feedback
@@ -680,62 +345,17 @@ impl Session {
     /// is nothing to inject, so nothing is written.
     fn write_back_plan(&mut self, at_ms: u64) {
         let path = self.plan_file();
-        if let Ok(Content::Text(text)) = self.vfs.read(&path) {
+        if let Ok(Content::Text(text)) = self.workspace.vfs.read(&path) {
             // A write the file system refuses is only logged by the original; the approval
             // stands either way.
-            let _ = self.vfs.write_file(&path, Content::Text(text), at_ms);
+            let _ = self
+                .workspace
+                .vfs
+                .write_file(&path, Content::Text(text), at_ms);
         }
     }
-}
-
-/// An absolute Glob pattern split as the original splits it before calling ripgrep: the
-/// directory before the first wildcard (`*`, `?`, `[`, `{`) to search, and the rest as the
-/// glob; without a wildcard, the parent directory and the name. `None` for a relative
-/// pattern.
-fn split_absolute_pattern(pattern: &str) -> Option<(&str, &str)> {
-    if !pattern.starts_with('/') {
-        return None;
-    }
-    let fixed = pattern
-        .find(['*', '?', '[', '{'])
-        .map_or(pattern, |at| &pattern[..at]);
-    // The pattern starts with `/`, so there is one.
-    let slash = fixed.rfind('/').unwrap_or(0);
-    let base = if slash == 0 { "/" } else { &pattern[..slash] };
-    Some((base, &pattern[slash + 1..]))
-}
-
-/// Bash's output without its leading blank lines (the leading whitespace up to its last
-/// line feed: the indentation of the first line stays) and its trailing whitespace.
-fn tidy_bash_output(output: &str) -> &str {
-    let first_visible = output.len() - output.trim_start_matches(js::is_whitespace).len();
-    let start = output[..first_visible].rfind('\n').map_or(0, |at| at + 1);
-    output[start..].trim_end_matches(js::is_whitespace)
 }
 
 /// The result of a call queued after the one at which the user stopped the turn.
 const CANCELLED_AFTER_STOP: &str =
     "Not run: the user stopped the turn at an earlier tool call. Wait for their next message.";
-
-/// What Grep and Glob answer when nothing matched.
-const NO_FILES_FOUND: &str = "No files found";
-
-/// Grep's answer in content mode when no line matched.
-const NO_MATCHES_FOUND: &str = "No matches found";
-
-/// The header, if any, then the first [`MAX_SEARCH_RESULTS`] paths, and a note when more
-/// matched.
-fn search_report(header: Option<&str>, paths: &[String]) -> String {
-    let shown = &paths[..paths.len().min(MAX_SEARCH_RESULTS)];
-    let mut lines: Vec<&str> = header.into_iter().collect();
-    lines.extend(shown.iter().map(String::as_str));
-    let mut report = lines.join("\n");
-    if paths.len() > shown.len() {
-        report.push_str(&format!(
-            "\n(first {} of {} shown; narrow the search)",
-            shown.len(),
-            paths.len()
-        ));
-    }
-    report
-}

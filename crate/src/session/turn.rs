@@ -1,5 +1,6 @@
 //! What one step of a session produces, and what an assistant response carries in.
 
+use crate::workspace::GrepOutputMode;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -75,25 +76,6 @@ pub struct ToolCall {
     pub input: String,
     /// The call, decoded.
     pub invocation: ToolInvocation,
-}
-
-/// What Grep lists (its `output_mode` input).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum GrepOutputMode {
-    /// `files_with_matches` (the default): `Found N files`, then the files' paths relative
-    /// to the cwd, most recently modified first.
-    #[default]
-    FilesWithMatches,
-    /// `content`: each matching line as `path:line:text`.
-    Content,
-}
-
-impl GrepOutputMode {
-    /// The modes by the names the tool's input uses.
-    pub const NAMES: [(&'static str, GrepOutputMode); 2] = [
-        ("files_with_matches", GrepOutputMode::FilesWithMatches),
-        ("content", GrepOutputMode::Content),
-    ];
 }
 
 /// A decoded tool call.

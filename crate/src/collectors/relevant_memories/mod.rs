@@ -53,6 +53,7 @@
 //! (`Entry::from_relevant_memory` with the [`memory_excerpt`] of the file and its mtime).
 
 mod excerpt;
+mod prefetch;
 pub mod scorer;
 
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -64,6 +65,8 @@ use core::cmp::Reverse;
 use crate::attachment::{AttachmentKind, AttachmentRules, Collected, Verdict};
 use crate::tokens::TokenMethod;
 use crate::wording::wrap;
+
+pub(crate) use prefetch::MemoryPrefetch;
 
 pub use crate::wording::memory::memory_header;
 pub use excerpt::{memory_excerpt, MemoryExcerpt};

@@ -5,7 +5,7 @@
 //! `fn(&PassInput, &mut ReminderState, &AttachmentRules, TokenMethod, &mut Collected)`.
 //! [`PassInput`] is what the session knows on this pass; [`ReminderState`] is what the
 //! producers remember between passes (the original keeps it in module globals and app
-//! state). The session calls the producers in the order of [`PHASE_2`] and [`PHASE_3`].
+//! state). The session calls the producers in the order of [`super::EMISSION_ORDER`].
 //!
 //! * [`plan_mode`](mod@plan_mode): plan and auto mode, throttled by human turns (§7.5).
 //! * [`todo`](mod@todo): the todo and task nudges, throttled by assistant records (§7.6).
@@ -29,11 +29,13 @@ use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::attachment::{AttachmentRules, Collected};
 use crate::host::{
     BackgroundStatus, DiagnosticFile, IdeSelection, McpServer, PermissionMode, Skill, TaskItem,
     TodoItem,
 };
 use crate::js::utf16_len;
+use crate::tokens::TokenMethod;
 use crate::transcript::Transcript;
 
 pub use events::{
@@ -47,40 +49,9 @@ pub use listings::{
 pub use plan_mode::{auto_mode, auto_mode_exit, plan_mode, plan_mode_exit};
 pub use todo::todo_reminders;
 
-/// Producers every thread runs (main agent and sub-agents), in emission order (§7.2).
-/// `changed_files` and `nested_memory` are the session's own collectors; they run where
-/// they are listed.
-pub const PHASE_2: &[&str] = &[
-    "queued_commands",
-    "date_change",
-    "ultrathink_effort",
-    "deferred_tools_delta",
-    "agent_listing_delta",
-    "mcp_instructions_delta",
-    "changed_files",
-    "nested_memory",
-    "skill_listing",
-    "plan_mode",
-    "plan_mode_exit",
-    "auto_mode",
-    "auto_mode_exit",
-    "todo_reminders",
-    "critical_system_reminder",
-    "compaction_reminder",
-];
-
-/// Producers only the main thread runs, in emission order (§7.2); they produce nothing for
-/// a sub-agent. `task_status` stands where the original's `unified_tasks` runs.
-pub const PHASE_3: &[&str] = &[
-    "ide_selection",
-    "ide_opened_file",
-    "output_style",
-    "diagnostics",
-    "task_status",
-    "token_usage",
-    "budget_usd",
-    "output_token_usage",
-];
+/// The shape every producer has.
+pub type Producer =
+    fn(&PassInput<'_>, &mut ReminderState, &AttachmentRules, TokenMethod, &mut Collected);
 
 /// What the session knows on one pass of the pipeline.
 pub struct PassInput<'a> {

@@ -6,10 +6,10 @@
 
 use alloc::format;
 
-use super::options::{CompactionOptions, Policy, Trigger};
-use super::report::CompactionReport;
 use crate::attachment::{Collected, Verdict};
+use crate::compact::options::{CompactionOptions, Policy, Trigger};
 use crate::compact::policies::prune::PruneParams;
+use crate::compact::report::CompactionReport;
 use crate::request::Request;
 use crate::session::Session;
 

@@ -5,13 +5,15 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::options::Policy;
-use super::report::{CompactionPlan, CompactionReport};
 use super::report_of;
+use super::request_tokens;
 use crate::attachment::AttachmentKind;
 use crate::attachment::{Attachment, Decision, Verdict};
 use crate::compact::microcompact::time_based_microcompact;
+use crate::compact::options::Policy;
 use crate::compact::policies::{clear_tool_uses, dedupe_reads, masking, prune, truncate};
+use crate::compact::report::{CompactionPlan, CompactionReport};
+use crate::compact::survival::Snapshot;
 use crate::compact::tool_result_budget::{apply_tool_result_budget, PersistedOutput};
 use crate::session::Session;
 use crate::transcript::{Message, Record, ToolUse};
@@ -62,7 +64,11 @@ impl Session {
     /// Carries out a cheap policy's plan.
     pub(super) fn apply_cheap(&mut self, plan: &CompactionPlan, at_ms: u64) -> CompactionReport {
         let before = self.peek_request(at_ms);
-        let snapshot = self.survival_snapshot(&before);
+        let snapshot = Snapshot::of(
+            self.conversation.transcript.messages(),
+            &self.workspace,
+            request_tokens(&before),
+        );
         let outcome = self.cheap_outcome(&plan.options.policy, before.tokens.total, at_ms);
         let mut decisions = outcome.decisions;
         if outcome.warn_first {
@@ -83,7 +89,7 @@ impl Session {
             self.conversation.memory_warning_given = false;
             for saved in &outcome.persisted {
                 let content = Content::Text(saved.content.as_str().into());
-                let _ = self.vfs.write_file(&saved.path, content, at_ms);
+                let _ = self.workspace.vfs.write_file(&saved.path, content, at_ms);
             }
         }
         self.conversation.messages.clear();
@@ -91,7 +97,8 @@ impl Session {
         let reason = plan.reason.clone();
         let mut report = report_of(plan, true, reason, &before, &after, decisions);
         report.kept_records = self.conversation.transcript.len();
-        self.finish_report(&mut report, &snapshot, &after);
+        self.survival()
+            .finish_report(&mut report, &snapshot, request_tokens(&after));
         report
     }
 

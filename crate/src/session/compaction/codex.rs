@@ -9,10 +9,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::report::{
-    CodexItemKind, CompactionPlan, CompactionReport, PlannedAttachment, PlannedKind, SummarySource,
-};
 use super::report_of;
+use super::request_tokens;
 use crate::attachment::{Collected, Verdict};
 use crate::codex::compact::{
     build_compacted_history, collect_user_messages, insert_initial_context,
@@ -22,7 +20,11 @@ use crate::codex::compact::{
 use crate::codex::context::initial_context;
 use crate::codex::history_tokens::estimate_item_tokens;
 use crate::codex::items::{Item, Role};
+use crate::compact::report::{
+    CodexItemKind, CompactionPlan, CompactionReport, PlannedAttachment, PlannedKind, SummarySource,
+};
 use crate::compact::summary::{extractive_summary, format_compact_summary};
+use crate::compact::survival::Snapshot;
 use crate::session::Session;
 use crate::transcript::Record;
 use crate::vocabulary::Decision;
@@ -75,7 +77,11 @@ impl Session {
         at_ms: u64,
     ) -> Result<CompactionReport, Error> {
         let before = self.peek_request(at_ms);
-        let snapshot = self.survival_snapshot(&before);
+        let snapshot = Snapshot::of(
+            self.conversation.transcript.messages(),
+            &self.workspace,
+            request_tokens(&before),
+        );
         let items = self.codex_items();
         let suffix = self.codex_summary_suffix(summary)?;
         let summary_text = format!("{SUMMARY_PREFIX}\n{suffix}");
@@ -109,7 +115,8 @@ impl Session {
         };
         report.summary = Some(summary_text);
         report.kept_records = users.len();
-        self.finish_report(&mut report, &snapshot, &after);
+        self.survival()
+            .finish_report(&mut report, &snapshot, request_tokens(&after));
         Ok(report)
     }
 
@@ -209,7 +216,7 @@ impl Session {
             .collect();
         for path in edited {
             let reason = "edited by the agent: read again after the compaction (X1, opt-in)";
-            self.reattach_file(&path, reason, &mut out);
+            self.file_restore().reattach_file(&path, reason, &mut out);
         }
         for attachment in out.attachments {
             self.conversation

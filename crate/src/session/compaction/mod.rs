@@ -23,27 +23,25 @@ mod auto;
 mod cheap;
 mod codex;
 mod kept;
-mod options;
-mod report;
 mod restore;
 mod summarise;
-mod survival;
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub(super) use kept::KeptPlans;
-pub use kept::KEPT_PLANS;
-pub use options::{CompactionOptions, Policy, PolicyId, Trigger};
-pub use report::{
+pub use crate::compact::options::{CompactionOptions, Policy, PolicyId, Trigger};
+pub use crate::compact::report::{
     Cleared, CodexItemKind, CompactionPlan, CompactionReport, Dropped, Fate, ItemKind,
     PlannedAttachment, PlannedKind, Reinjected, Restored, SummarySource, Survival, Visible,
 };
+pub(super) use kept::KeptPlans;
+pub use kept::KEPT_PLANS;
 
 use super::turn::{Round, Turn};
 use super::Session;
 use crate::codex::items::Role;
+use crate::compact::survival::{RequestTokens, Snapshot, SurvivalInputs};
 use crate::request::{Block, Request};
 use crate::vocabulary::Decision;
 use crate::Error;
@@ -182,7 +180,11 @@ impl Session {
     /// The report of a plan that changes nothing.
     fn unapplied_report(&mut self, plan: &CompactionPlan, at_ms: u64) -> CompactionReport {
         let request = self.peek_request(at_ms);
-        let snapshot = self.survival_snapshot(&request);
+        let snapshot = Snapshot::of(
+            self.conversation.transcript.messages(),
+            &self.workspace,
+            request_tokens(&request),
+        );
         let decisions = plan.decisions.clone();
         let mut report = report_of(
             plan,
@@ -192,13 +194,14 @@ impl Session {
             &request,
             decisions,
         );
-        self.finish_report(&mut report, &snapshot, &request);
+        self.survival()
+            .finish_report(&mut report, &snapshot, request_tokens(&request));
         report
     }
 }
 
 /// A report of `plan` that took the request from `before` to `after`, its lists still
-/// empty ([`Session::finish_report`] fills them).
+/// empty (the survival report, `survival.rs`, fills them).
 fn report_of(
     plan: &CompactionPlan,
     applied: bool,
@@ -254,4 +257,35 @@ fn sent_blocks(request: &Request) -> impl Iterator<Item = (Option<Role>, &Block)
             .map(move |block| (Some(message.role), block))
     });
     outside.map(|block| (None, block)).chain(messages)
+}
+
+impl Session {
+    /// What the survival report reads, from the session's state now.
+    fn survival(&self) -> SurvivalInputs<'_> {
+        SurvivalInputs {
+            token_method: self.profile.token_method,
+            memory_rules: &self.profile.memory,
+            reinsert_pinned: self.profile.compaction.reinsert_pinned,
+            workspace: &self.workspace,
+            messages: self.conversation.transcript.messages(),
+            invoked_skills: &self.conversation.invoked_skills,
+            pinned: &self.config.pinned,
+            auto_memory_dir: self.auto_memory_dir(),
+            plan_file: self.plan_file(),
+        }
+    }
+
+    /// The auto-memory directory, expanded; `None` without one (or one that cannot be
+    /// expanded).
+    fn auto_memory_dir(&self) -> Option<String> {
+        (self.config.memory_dir.as_deref()).and_then(|dir| self.expand(dir).ok())
+    }
+}
+
+/// The figures of `request` the survival report compares.
+pub(super) fn request_tokens(request: &Request) -> RequestTokens {
+    RequestTokens {
+        system: request.tokens.by_channel.system,
+        conversation: request.tokens.by_category.conversation,
+    }
 }

@@ -7,20 +7,24 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::options::{Policy, Trigger};
-use super::report::{CompactionPlan, CompactionReport, SummarySource};
 use super::report_of;
+use super::request_tokens;
 use crate::attachment::{Collected, Verdict};
 use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTailConfig};
+use crate::compact::options::{Policy, Trigger};
 use crate::compact::partial::{split_at_pivot, PartialDirection};
 use crate::compact::policies::total_tokens;
+use crate::compact::report::{CompactionPlan, CompactionReport, SummarySource};
 use crate::compact::summary::{
     compact_command_messages, extractive_summary, format_compact_summary, summary_message,
     summary_request,
 };
+use crate::compact::survival::Snapshot;
 use crate::request::Request;
 use crate::session::Session;
 use crate::tokens::estimate_tokens;
+use crate::tokens::TokenMethod;
+use crate::transcript::Transcript;
 use crate::transcript::{Message, Record};
 use crate::vocabulary::Decision;
 use crate::Error;
@@ -36,7 +40,13 @@ pub(super) struct Split {
 impl Session {
     /// Fills a summary policy's plan.
     pub(super) fn plan_summary(&mut self, plan: &mut CompactionPlan) {
-        let split = match self.split(&plan.options.policy, &mut plan.decisions) {
+        let split = match split_records(
+            self.conversation.transcript.messages(),
+            &plan.options.policy,
+            self.profile.compaction.keep_recent_records,
+            self.profile.token_method,
+            &mut plan.decisions,
+        ) {
             Ok(split) => split,
             Err(error) => {
                 plan.reason = format!("{error}");
@@ -52,9 +62,9 @@ impl Session {
         plan.summarised_records = split.summarised.len();
         plan.kept_records = split.kept.len();
         if !is_session_memory {
-            plan.cleared.read_files = self.file_state.keys().map(String::from).collect();
+            plan.cleared.read_files = self.workspace.file_state.keys().map(String::from).collect();
         }
-        plan.cleared.nested_memory = self.loaded_memory_paths();
+        plan.cleared.nested_memory = self.workspace.loaded_memory_paths();
         plan.decisions.push(Decision::new(
             "skill listing",
             Verdict::Unchanged,
@@ -62,7 +72,7 @@ impl Session {
              again after the summary (§9.3 item 5)",
         ));
         let mut out = Collected::default();
-        let file_state = self.file_state_entries();
+        let file_state = self.workspace.file_state_entries();
         let (attachments, _) =
             self.post_compact(&file_state, &split.kept, is_session_memory, true, &mut out);
         plan.post_compact = attachments
@@ -83,55 +93,6 @@ impl Session {
         );
     }
 
-    /// Splits the transcript for a summary policy.
-    fn split(
-        &self,
-        policy: &Policy,
-        decisions: &mut Vec<crate::attachment::Decision>,
-    ) -> Result<Split, Error> {
-        let records = self.conversation.transcript.messages();
-        let method = self.profile.token_method;
-        let at = |start: usize| Split {
-            summarised: records.get(..start).unwrap_or_default().to_vec(),
-            kept: records.get(start..).unwrap_or_default().to_vec(),
-            kept_first: false,
-        };
-        match policy {
-            Policy::SessionMemory => {
-                let tail = kept_tail_start(records, None, &KeptTailConfig::default(), method);
-                decisions.extend(tail.decisions);
-                Ok(at(tail.start))
-            }
-            Policy::Partial { pivot, direction } => {
-                let split = split_at_pivot(records, *pivot, *direction)?;
-                decisions.extend(split.decisions);
-                Ok(Split {
-                    summarised: split.summarised,
-                    kept: split.kept,
-                    kept_first: *direction == PartialDirection::From,
-                })
-            }
-            _ => {
-                let keep = self.profile.compaction.keep_recent_records;
-                if keep == 0 {
-                    return Ok(at(records.len()));
-                }
-                let wanted = records.len().saturating_sub(keep);
-                let start = preserve_api_invariants(records, wanted);
-                decisions.push(Decision::new(
-                    "kept tail",
-                    Verdict::Included,
-                    format!(
-                        "the last {} records are kept verbatim (asked: {keep}; moved earlier so \
-                         no tool call loses its result)",
-                        records.len() - start
-                    ),
-                ));
-                Ok(at(start))
-            }
-        }
-    }
-
     /// Carries out a summary policy's plan.
     pub(super) fn apply_summary(
         &mut self,
@@ -140,8 +101,19 @@ impl Session {
         at_ms: u64,
     ) -> Result<CompactionReport, Error> {
         let mut decisions = plan.decisions.clone();
-        let mut split = self.split(&plan.options.policy, &mut Vec::new())?;
-        let (mut formatted, source) = self.summary_text(summary, &split.summarised)?;
+        let mut split = split_records(
+            self.conversation.transcript.messages(),
+            &plan.options.policy,
+            self.profile.compaction.keep_recent_records,
+            self.profile.token_method,
+            &mut Vec::new(),
+        )?;
+        let (mut formatted, source) = summary_text(
+            summary,
+            &split.summarised,
+            self.profile.token_method,
+            self.config.context_window,
+        )?;
         let mut is_session_memory = plan.options.policy == Policy::SessionMemory;
         let auto = plan.trigger == Trigger::Auto;
         let before = self.peek_request(at_ms);
@@ -154,8 +126,20 @@ impl Session {
                 "the kept tail and the summary would still reach the auto-compact threshold: a full \
                  compaction runs instead (§9.8)",
             ));
-            split = self.split(&Policy::Full, &mut decisions)?;
-            formatted = self.summary_text(summary, &split.summarised)?.0;
+            split = split_records(
+                self.conversation.transcript.messages(),
+                &Policy::Full,
+                self.profile.compaction.keep_recent_records,
+                self.profile.token_method,
+                &mut decisions,
+            )?;
+            formatted = summary_text(
+                summary,
+                &split.summarised,
+                self.profile.token_method,
+                self.config.context_window,
+            )?
+            .0;
             is_session_memory = false;
         }
         let transcript_path = self.config.transcript_path.clone();
@@ -165,28 +149,37 @@ impl Session {
             is_session_memory,
             auto,
         );
-        let snapshot = self.survival_snapshot(&before);
-        let file_state = self.file_state_entries();
+        let snapshot = Snapshot::of(
+            self.conversation.transcript.messages(),
+            &self.workspace,
+            request_tokens(&before),
+        );
+        let file_state = self.workspace.file_state_entries();
         if !is_session_memory {
-            self.file_state.clear();
+            self.workspace.file_state.clear();
         }
-        self.loaded_memory.clear();
-        self.rebuild_transcript(plan, &split, message.clone());
+        self.workspace.loaded_memory.clear();
+        rebuild_transcript(
+            &mut self.conversation.transcript,
+            plan,
+            &split,
+            message.clone(),
+        );
         let mut out = Collected::default();
         let (attachments, reads) =
             self.post_compact(&file_state, &split.kept, is_session_memory, false, &mut out);
-        let typed = self.typed_compact(plan);
+        let typed = typed_compact(plan);
         let own_triggers = typed
             && !reads.is_empty()
             && !self.profile.compaction.manual_restore_loads_nested_memory;
-        let session_triggers = own_triggers.then(|| self.memory_triggers.clone());
+        let session_triggers = own_triggers.then(|| self.workspace.memory_triggers.clone());
         for (abs, done) in reads {
-            self.remember_read(&abs, &done, Some(1), None);
+            self.workspace.remember_read(&abs, &done, Some(1), None);
         }
         if let Some(triggers) = session_triggers {
             // A typed /compact restores with its own context: the nested-memory triggers its
             // Reads add are that command's, dropped with it (§8.1, §9.4).
-            self.memory_triggers = triggers;
+            self.workspace.memory_triggers = triggers;
             decisions.push(Decision::new(
                 "restore",
                 Verdict::Skipped,
@@ -229,46 +222,11 @@ impl Session {
         report.summary_source = source;
         report.summary = Some(message);
         report.kept_records = split.kept.len();
-        self.account_attachments(&mut report, &attachments);
-        self.finish_report(&mut report, &snapshot, &after);
+        self.survival()
+            .account_attachments(&mut report, &attachments);
+        self.survival()
+            .finish_report(&mut report, &snapshot, request_tokens(&after));
         Ok(report)
-    }
-
-    /// The formatted summary and where it came from; a host summary must have text and fit
-    /// the context window.
-    fn summary_text(
-        &self,
-        summary: Option<&str>,
-        summarised: &[Message],
-    ) -> Result<(String, SummarySource), Error> {
-        let Some(raw) = summary else {
-            let built = extractive_summary(summarised);
-            return Ok((
-                format_compact_summary(&built.text),
-                SummarySource::Extractive,
-            ));
-        };
-        let formatted = format_compact_summary(raw);
-        if formatted.is_empty() {
-            return Err(Error::InvalidConfig {
-                field: "summary".into(),
-                reason: "is empty once its <analysis> block and whitespace are removed; give \
-                         the summary text, or none to use the extractive summariser"
-                    .into(),
-            });
-        }
-        let tokens = estimate_tokens(&formatted, self.profile.token_method, None);
-        if tokens > self.config.context_window {
-            return Err(Error::InvalidConfig {
-                field: "summary".into(),
-                reason: format!(
-                    "is {tokens} tokens, larger than the context window of {}; a summary must \
-                     fit the window",
-                    self.config.context_window
-                ),
-            });
-        }
-        Ok((formatted, SummarySource::Host))
     }
 
     /// Whether a session-memory compaction's result would still reach the auto-compact
@@ -283,46 +241,123 @@ impl Session {
         let estimate = outside + kept + estimate_tokens(summary, method, None);
         estimate >= self.thresholds().autocompact
     }
+}
 
-    /// Boundary, summary and kept records, in the order of §9.3 item 7.
-    fn rebuild_transcript(&mut self, plan: &CompactionPlan, split: &Split, message: String) {
-        let transcript = &mut self.conversation.transcript;
-        transcript.replace(Vec::new());
-        let kept = split.kept.iter().map(|m| m.record.clone());
-        if split.kept_first {
-            for record in kept.clone() {
-                transcript.push(record);
-            }
+/// Splits `records` for a summary policy; the full policies keep the last `keep` records.
+fn split_records(
+    records: &[Message],
+    policy: &Policy,
+    keep: usize,
+    method: TokenMethod,
+    decisions: &mut Vec<crate::attachment::Decision>,
+) -> Result<Split, Error> {
+    let at = |start: usize| Split {
+        summarised: records.get(..start).unwrap_or_default().to_vec(),
+        kept: records.get(start..).unwrap_or_default().to_vec(),
+        kept_first: false,
+    };
+    match policy {
+        Policy::SessionMemory => {
+            let tail = kept_tail_start(records, None, &KeptTailConfig::default(), method);
+            decisions.extend(tail.decisions);
+            Ok(at(tail.start))
         }
-        transcript.push(Record::CompactBoundary {
-            trigger: plan.trigger,
-            tokens_before: plan.tokens_before,
+        Policy::Partial { pivot, direction } => {
+            let split = split_at_pivot(records, *pivot, *direction)?;
+            decisions.extend(split.decisions);
+            Ok(Split {
+                summarised: split.summarised,
+                kept: split.kept,
+                kept_first: *direction == PartialDirection::From,
+            })
+        }
+        _ => {
+            if keep == 0 {
+                return Ok(at(records.len()));
+            }
+            let wanted = records.len().saturating_sub(keep);
+            let start = preserve_api_invariants(records, wanted);
+            decisions.push(Decision::new(
+                "kept tail",
+                Verdict::Included,
+                format!(
+                    "the last {} records are kept verbatim (asked: {keep}; moved earlier so \
+                     no tool call loses its result)",
+                    records.len() - start
+                ),
+            ));
+            Ok(at(start))
+        }
+    }
+}
+
+/// The formatted summary and where it came from; a host summary must have text and fit
+/// the context window.
+fn summary_text(
+    summary: Option<&str>,
+    summarised: &[Message],
+    method: TokenMethod,
+    context_window: u64,
+) -> Result<(String, SummarySource), Error> {
+    let Some(raw) = summary else {
+        let built = extractive_summary(summarised);
+        return Ok((
+            format_compact_summary(&built.text),
+            SummarySource::Extractive,
+        ));
+    };
+    let formatted = format_compact_summary(raw);
+    if formatted.is_empty() {
+        return Err(Error::InvalidConfig {
+            field: "summary".into(),
+            reason: "is empty once its <analysis> block and whitespace are removed; give \
+                     the summary text, or none to use the extractive summariser"
+                .into(),
         });
-        transcript.push(Record::Summary { text: message });
-        if !split.kept_first {
-            for record in kept {
-                transcript.push(record);
-            }
+    }
+    let tokens = estimate_tokens(&formatted, method, None);
+    if tokens > context_window {
+        return Err(Error::InvalidConfig {
+            field: "summary".into(),
+            reason: format!(
+                "is {tokens} tokens, larger than the context window of {}; a summary must \
+                 fit the window",
+                context_window
+            ),
+        });
+    }
+    Ok((formatted, SummarySource::Host))
+}
+
+/// Boundary, summary and kept records, in the order of §9.3 item 7.
+fn rebuild_transcript(
+    transcript: &mut Transcript,
+    plan: &CompactionPlan,
+    split: &Split,
+    message: String,
+) {
+    transcript.replace(Vec::new());
+    let kept = split.kept.iter().map(|m| m.record.clone());
+    if split.kept_first {
+        for record in kept.clone() {
+            transcript.push(record);
         }
     }
-
-    /// A compaction the user typed (`/compact`): manual, and one of the policies the command
-    /// runs (full, or session memory when no instructions are given).
-    fn typed_compact(&self, plan: &CompactionPlan) -> bool {
-        plan.trigger == Trigger::Manual
-            && matches!(plan.options.policy, Policy::Full | Policy::SessionMemory)
+    transcript.push(Record::CompactBoundary {
+        trigger: plan.trigger,
+        tokens_before: plan.tokens_before,
+    });
+    transcript.push(Record::Summary { text: message });
+    if !split.kept_first {
+        for record in kept {
+            transcript.push(record);
+        }
     }
+}
 
-    /// The read-file state's keys, timestamps and stamp orders, most recently used first.
-    fn file_state_entries(&self) -> Vec<(String, u64, u32)> {
-        self.file_state
-            .entries()
-            .map(|(key, entry)| (String::from(key), entry.timestamp, entry.stamp_order))
-            .collect()
-    }
-
-    /// The nested-memory paths loaded so far.
-    fn loaded_memory_paths(&self) -> Vec<String> {
-        self.loaded_memory.paths().map(String::from).collect()
-    }
+/// A compaction the user typed (`/compact`): manual, and one of the policies the command
+/// runs (full, or session memory when no instructions are given).
+fn typed_compact(plan: &CompactionPlan) -> bool {
+    plan.trigger == Trigger::Manual
+        && matches!(plan.options.policy, Policy::Full | Policy::SessionMemory)
 }

@@ -1,40 +1,40 @@
-//! Phase 2 of every pass: files changed on disk (§5.1) and nested memory (§8).
+//! Files changed on disk since the model saw them (§5.1): a snippet of the change, or a
+//! note that the file is gone, emptied, too large or no longer text.
 
 use alloc::format;
 use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::tools::ReadFailure;
-use super::Session;
+use super::FileContext;
 use crate::attachment::{AttachmentKind, Collected, Verdict};
 use crate::diff::diff_snippet;
 use crate::file_state::{ContentDigest, Entry};
-use crate::memory::{nested_memory, render_nested, MemorySource, StateView};
 use crate::read::FileKind;
-use crate::vfs::{Content, EntryKind, FsErrorKind, Vfs};
+use crate::vfs::{Content, EntryKind, FsErrorKind};
 use crate::wording::files::{
     self, edited_file_note, file_gone_note, ranged_change_note, too_large_change_note,
 };
-use crate::wording::wrap;
+use crate::workspace::ReadFailure;
 
-impl Session {
+impl FileContext<'_> {
     /// §5.1: every watched entry whose file changed gets a snippet of the change.
-    pub(super) fn changed_files(&mut self, turn: &mut Collected) {
-        if !self.profile.file_context.detect_changes {
+    pub(crate) fn changed_files(&mut self, turn: &mut Collected) {
+        if !self.rules.detect_changes {
             return;
         }
         // One pass over the entries (MRU first), not a lookup per key: the scan's cost
         // follows the number of entries, and only changed files are read.
         let entries: Vec<(String, Entry)> = self
+            .workspace
             .file_state
             .entries()
             .map(|(key, entry)| (String::from(key), entry.clone()))
             .collect();
         // The original calls `get()` on every key, MRU first, before any read: the order
         // ends up reversed (Q27).
-        if !self.profile.file_context.scan_without_refreshing {
-            self.file_state.reverse_recency();
+        if !self.rules.scan_without_refreshing {
+            self.workspace.file_state.reverse_recency();
         }
         for (key, entry) in entries {
             self.check_changed(&key, entry, turn);
@@ -42,11 +42,11 @@ impl Session {
     }
 
     fn check_changed(&mut self, key: &str, entry: Entry, turn: &mut Collected) {
-        let rules = self.profile.file_context.clone();
+        let rules = self.rules;
         if (entry.offset.is_some() || entry.limit.is_some()) && !rules.watch_ranged_entries {
             return; // not watched (Q31); every pass would repeat this, so no decision
         }
-        if let Some(denial) = self.deny.check(key, &self.cwd) {
+        if let Some(denial) = self.workspace.deny.check(key, &self.workspace.cwd) {
             turn.decide(
                 key,
                 Verdict::Denied,
@@ -55,16 +55,16 @@ impl Session {
             );
             return;
         }
-        let stat = match self.vfs.stat(key) {
+        let stat = match self.workspace.vfs.stat(key) {
             Ok(stat) => stat,
             Err(error) if error.kind == FsErrorKind::NotFound => {
-                self.file_state.delete(key);
+                self.workspace.file_state.delete(key);
                 if rules.note_deleted_files {
                     turn.attach(
                         AttachmentKind::DeletedFile,
                         Some(key),
                         file_gone_note(key, "deleted"),
-                        self.profile.token_method,
+                        self.token_method,
                     );
                 }
                 turn.decide(
@@ -120,12 +120,12 @@ impl Session {
         };
         let mut updated = entry.clone();
         updated.timestamp = mtime_ms;
-        self.file_state.set(key, updated);
+        self.workspace.file_state.set(key, updated);
         turn.attach(
             AttachmentKind::EditedTextFile,
             Some(key),
             ranged_change_note(key, &range),
-            self.profile.token_method,
+            self.token_method,
         );
         let reason =
             format!("changed on disk after {range} were read; the note asks to read them again");
@@ -133,7 +133,7 @@ impl Session {
     }
 
     fn content_differs(&self, key: &str, entry: &Entry) -> bool {
-        match self.vfs.read(key) {
+        match self.workspace.vfs.read(key) {
             // Contents are shared, not copied: the same allocation is the same text, so an
             // untouched file costs nothing to check, whatever its size.
             Ok(Content::Text(text)) => {
@@ -146,18 +146,18 @@ impl Session {
 
     /// Re-reads the file as the Read tool does (overwriting the entry, Q32) and diffs.
     fn report_change(&mut self, key: &str, entry: &Entry, turn: &mut Collected) {
-        let size = self.vfs.stat(key).map_or(0, |stat| stat.size);
+        let size = self.workspace.vfs.stat(key).map_or(0, |stat| stat.size);
         // Reading and diffing cost about twice the file's size.
         if !self.take_work(size.saturating_mul(2), key, turn) {
             return;
         }
-        let done = match self.read_text_file(key, None, None) {
+        let done = match self.workspace.read_text_file(key, None, None) {
             Ok(done) => done,
             Err(ReadFailure::NotText(kind)) => {
                 self.report_binary_change(key, turn, &kind);
                 return;
             }
-            Err(ReadFailure::Read(error)) if self.profile.file_context.note_undiffable_changes => {
+            Err(ReadFailure::Read(error)) if self.rules.note_undiffable_changes => {
                 self.report_undiffable_change(key, &error.to_string(), turn);
                 return;
             }
@@ -168,12 +168,12 @@ impl Session {
                 return;
             }
         };
-        let rules = self.profile.file_context.clone();
-        let snippet = match &self.profile.change_snippets {
+        let rules = self.rules;
+        let snippet = match self.change_snippets {
             Some(snippet_rules) => diff_snippet(&entry.content, &done.text, snippet_rules),
             None => return,
         };
-        self.remember_read(key, &done, None, None);
+        self.workspace.remember_read(key, &done, None, None);
         if snippet.budget_exhausted && snippet.text.is_empty() {
             turn.decide(
                 key,
@@ -189,7 +189,7 @@ impl Session {
                     AttachmentKind::EmptiedFile,
                     Some(key),
                     file_gone_note(key, "emptied"),
-                    self.profile.token_method,
+                    self.token_method,
                 );
                 turn.decide(key, Verdict::Included, "the file was emptied".into(), None);
             } else {
@@ -205,7 +205,7 @@ impl Session {
                 AttachmentKind::EditedTextFile,
                 Some(key),
                 edited_file_note(key, &snippet.text),
-                self.profile.token_method,
+                self.token_method,
             );
             let hunks = match snippet.hunks {
                 1 => String::from("1 hunk"),
@@ -227,17 +227,20 @@ impl Session {
     /// text as a partial view: the change is not reported again, and the agent must read
     /// the file before it may edit it.
     fn report_undiffable_change(&mut self, key: &str, error: &str, turn: &mut Collected) {
-        let (Ok(stat), Ok(Content::Text(text))) = (self.vfs.stat(key), self.vfs.read(key)) else {
+        let (Ok(stat), Ok(Content::Text(text))) =
+            (self.workspace.vfs.stat(key), self.workspace.vfs.read(key))
+        else {
             return;
         };
-        self.file_state
+        self.workspace
+            .file_state
             .set(key, Entry::from_memory(text, stat.mtime_ms, true));
         let note = too_large_change_note(key);
         turn.attach(
             AttachmentKind::ChangedFileTooLarge,
             Some(key),
             note,
-            self.profile.token_method,
+            self.token_method,
         );
         let reason = "changed on disk, but too large for the Read tool, so no snippet".into();
         turn.decide(key, Verdict::Truncated, reason, Some(error.into()));
@@ -246,24 +249,29 @@ impl Session {
     /// An image (tracked with Q42 fixed) or a file that stopped being text.
     fn report_binary_change(&mut self, key: &str, turn: &mut Collected, kind: &FileKind) {
         let tracked =
-            self.profile.file_state.track_images && matches!(kind, FileKind::Image { .. });
-        let (Ok(stat), Ok(content)) = (self.vfs.stat(key), self.vfs.read(key)) else {
+            self.workspace.rules.file_state.track_images && matches!(kind, FileKind::Image { .. });
+        let (Ok(stat), Ok(content)) = (self.workspace.vfs.stat(key), self.workspace.vfs.read(key))
+        else {
             return;
         };
         let entry = tracked
             .then(|| {
-                Entry::from_image_read(content.as_bytes(), stat.mtime_ms, &self.profile.file_state)
+                Entry::from_image_read(
+                    content.as_bytes(),
+                    stat.mtime_ms,
+                    &self.workspace.rules.file_state,
+                )
             })
             .flatten();
         match entry {
             Some(entry) => {
-                self.file_state.set(key, entry);
+                self.workspace.file_state.set(key, entry);
                 let note = files::edited_image_note(key);
                 turn.attach(
                     AttachmentKind::EditedImageFile,
                     Some(key),
                     note,
-                    self.profile.token_method,
+                    self.token_method,
                 );
                 turn.decide(
                     key,
@@ -277,92 +285,5 @@ impl Session {
                 turn.decide(key, Verdict::Skipped, reason, None);
             }
         }
-    }
-
-    /// §8: the CLAUDE.md and rules files of the directories the Read tool touched.
-    pub(super) fn nested_memory(&mut self, at_ms: u64, turn: &mut Collected) {
-        let triggers = core::mem::take(&mut self.memory_triggers);
-        if !self.profile.file_context.load_nested_memory {
-            return;
-        }
-        for target in triggers {
-            let state = |path: &str| match self.file_state.peek(path) {
-                None => StateView::Absent,
-                Some(entry) if entry.is_full_view() && !entry.is_partial_view => StateView::Full,
-                Some(_) => StateView::Partial,
-            };
-            let found = nested_memory(
-                &target,
-                &self.memory_roots,
-                &VfsMemory(&self.vfs),
-                &self.profile.memory,
-                &mut self.loaded_memory,
-                &state,
-            );
-            for skip in found.skipped {
-                turn.decide(
-                    &skip.path,
-                    Verdict::Skipped,
-                    format!("nested memory: {}", skip.reason.as_str()),
-                    None,
-                );
-            }
-            // Each step of the walk gets its own stamp, later than the one before (see
-            // `Entry::stamp_order`); so does each target, which the original awaits in turn.
-            let mut step = None;
-            for file in self.gate_memory_files(found.files, "nested memory", turn) {
-                if step != Some(file.walk_step) {
-                    step = Some(file.walk_step);
-                    self.memory_stamp = Some(next_stamp(self.memory_stamp, at_ms));
-                }
-                let text = wrap(&render_nested(&file, &self.profile.memory));
-                turn.attach(
-                    AttachmentKind::NestedMemory,
-                    Some(&file.path),
-                    text,
-                    self.profile.token_method,
-                );
-                let reason = format!("loaded for {target} ({})", file.reason.as_str());
-                turn.decide(&file.path, Verdict::Included, reason, None);
-                let mut entry =
-                    Entry::from_memory(Rc::clone(&file.raw), at_ms, file.content_differs_from_disk);
-                entry.stamp_order = self.memory_stamp.map_or(0, |(_, order)| order);
-                self.file_state.set(&file.path, entry);
-            }
-        }
-    }
-}
-
-/// The stamp after `last` at `at_ms`: the next order within the same millisecond, the first
-/// of a new one. A clock set back (a host's choice) starts over rather than order an older
-/// millisecond after a newer one.
-fn next_stamp(last: Option<(u64, u32)>, at_ms: u64) -> (u64, u32) {
-    match last {
-        Some((ms, order)) if ms == at_ms => (ms, order.saturating_add(1)),
-        _ => (at_ms, 0),
-    }
-}
-
-/// The virtual FS as nested memory reads it.
-pub(super) struct VfsMemory<'a>(pub(super) &'a Vfs);
-
-impl MemorySource for VfsMemory<'_> {
-    fn read_text(&self, abs_path: &str) -> Option<Rc<str>> {
-        match self.0.read(abs_path) {
-            Ok(Content::Text(text)) => Some(text),
-            _ => None,
-        }
-    }
-
-    fn list_dir(&self, abs_dir: &str) -> Vec<(String, bool)> {
-        self.0
-            .list_dir(abs_dir)
-            .map(|entries| {
-                entries
-                    .into_iter()
-                    .map(|e| (e.name, e.kind == EntryKind::Directory))
-                    .collect()
-            })
-            .unwrap_or_default()
     }
 }

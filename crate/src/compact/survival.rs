@@ -11,17 +11,26 @@ use super::report::{
 };
 use crate::attachment::Attachment;
 use crate::attachment::AttachmentKind;
+use crate::compact::file_restore::{is_auto_memory, is_memory_path};
 use crate::compact::policies::{clear_tool_uses, masking, prune};
 use crate::compact::summary::json;
-use crate::memory::{eager_memory, MemoryKind};
-use crate::request::Request;
-use crate::session::Session;
+use crate::memory::{eager_memory, MemoryKind, MemoryRules};
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
 use crate::vocabulary::Verdict;
+use crate::workspace::Workspace;
+
+/// A request's figures the report compares: its system channel and its conversation.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RequestTokens {
+    /// Tokens of the system channel.
+    pub(crate) system: u64,
+    /// Tokens of the conversation category.
+    pub(crate) conversation: u64,
+}
 
 /// The state a report compares against.
-pub(super) struct Snapshot {
+pub(crate) struct Snapshot {
     system_tokens: u64,
     conversation_tokens: u64,
     records: Vec<Message>,
@@ -36,10 +45,15 @@ struct Scan {
     visible: Visible,
 }
 
-impl Session {
-    /// Captures the state before a compaction.
-    pub(super) fn survival_snapshot(&self, before: &Request) -> Snapshot {
-        let records = self.conversation.transcript.messages().to_vec();
+impl Snapshot {
+    /// Captures the state before a compaction: the messages, the read-file state's keys and
+    /// the request's figures.
+    pub(crate) fn of(
+        records: &[Message],
+        workspace: &Workspace,
+        before: RequestTokens,
+    ) -> Snapshot {
+        let records = records.to_vec();
         let memory_attachments = records
             .iter()
             .filter_map(Message::attachment)
@@ -47,24 +61,43 @@ impl Session {
             .filter_map(|a| a.path.clone().map(|p| (p, a.kind)))
             .collect();
         Snapshot {
-            system_tokens: before.tokens.by_channel.system,
-            conversation_tokens: before.tokens.by_category.conversation,
+            system_tokens: before.system,
+            conversation_tokens: before.conversation,
             records,
-            read_files: self.file_state.keys().map(String::from).collect(),
+            read_files: workspace.file_state.keys().map(String::from).collect(),
             memory_attachments,
         }
     }
+}
 
+/// What the survival report reads besides the report itself: the session's state after the
+/// compaction, passed explicitly.
+pub(crate) struct SurvivalInputs<'a> {
+    pub(crate) token_method: TokenMethod,
+    pub(crate) memory_rules: &'a MemoryRules,
+    /// Pinned files come back after a summary (`reinsert_pinned`).
+    pub(crate) reinsert_pinned: bool,
+    pub(crate) workspace: &'a Workspace,
+    /// The transcript's messages after the compaction.
+    pub(crate) messages: &'a [Message],
+    pub(crate) invoked_skills: &'a [(String, String)],
+    pub(crate) pinned: &'a [String],
+    /// The auto-memory directory, expanded.
+    pub(crate) auto_memory_dir: Option<String>,
+    pub(crate) plan_file: String,
+}
+
+impl SurvivalInputs<'_> {
     /// Fills the survival list, the dropped and masked lists and what is visible.
-    pub(super) fn finish_report(
+    pub(crate) fn finish_report(
         &self,
         report: &mut CompactionReport,
         snapshot: &Snapshot,
-        after: &Request,
+        after: RequestTokens,
     ) {
-        let method = self.profile.token_method;
+        let method = self.token_method;
         let old = self.scan(&snapshot.records, method);
-        let new = self.scan(self.conversation.transcript.messages(), method);
+        let new = self.scan(self.messages, method);
         let summarised = report.summary.is_some();
         let mut survival = Vec::from([Survival {
             item: "system prompt".into(),
@@ -72,7 +105,7 @@ impl Session {
             fate: Fate::Kept,
             reason: "the system prompt is outside the messages; no policy touches it".into(),
             tokens_before: snapshot.system_tokens,
-            tokens_after: after.tokens.by_channel.system,
+            tokens_after: after.system,
         }]);
         survival.extend(self.eager_survival(summarised));
         let mut seen: Vec<String> = survival.iter().map(|s| s.item.clone()).collect();
@@ -84,15 +117,10 @@ impl Session {
             let item_kind = self.memory_item_kind(path, Some(*kind));
             survival.push(self.path_fate(report, path, item_kind, &old, &new, summarised));
         }
-        for skill in self
-            .conversation
-            .invoked_skills
-            .iter()
-            .map(|(name, _)| name)
-        {
+        for skill in self.invoked_skills.iter().map(|(name, _)| name) {
             survival.push(self.skill_fate(report, skill, &old, &new));
         }
-        let plan_file = self.plan_file();
+        let plan_file = self.plan_file.clone();
         if old.tokens.contains_key(&plan_file)
             || report
                 .reinjected
@@ -116,7 +144,7 @@ impl Session {
                 continue;
             }
             seen.push(path.clone());
-            let kind = match self.is_memory_path(path) {
+            let kind = match is_memory_path(path, self.auto_memory_dir.as_deref()) {
                 true => self.memory_item_kind(path, None),
                 false => ItemKind::ReadFile,
             };
@@ -126,11 +154,7 @@ impl Session {
         survival.push(Survival {
             item: "conversation".into(),
             kind: ItemKind::Conversation,
-            fate: fate_of_tokens(
-                snapshot.conversation_tokens,
-                after.tokens.by_category.conversation,
-                summarised,
-            ),
+            fate: fate_of_tokens(snapshot.conversation_tokens, after.conversation, summarised),
             reason: match summarised {
                 true => "the messages were replaced by the summary (and any kept tail)".into(),
                 false => {
@@ -138,7 +162,7 @@ impl Session {
                 }
             },
             tokens_before: snapshot.conversation_tokens,
-            tokens_after: after.tokens.by_category.conversation,
+            tokens_after: after.conversation,
         });
         report.dropped = survival
             .iter()
@@ -167,7 +191,7 @@ impl Session {
     }
 
     /// Lists the restored files and the other attachments a summary added.
-    pub(super) fn account_attachments(
+    pub(crate) fn account_attachments(
         &self,
         report: &mut CompactionReport,
         attachments: &[Attachment],
@@ -190,21 +214,20 @@ impl Session {
     }
 
     fn is_pinned(&self, abs: &str) -> bool {
-        self.profile.compaction.reinsert_pinned
+        self.reinsert_pinned
             && self
-                .config
                 .pinned
                 .iter()
-                .any(|p| self.expand(p).ok().as_deref() == Some(abs))
+                .any(|p| self.workspace.expand(p).ok().as_deref() == Some(abs))
     }
 
     /// The files of the user context: computed again after a summary, untouched otherwise.
     fn eager_survival(&self, summarised: bool) -> Vec<Survival> {
-        let method = self.profile.token_method;
+        let method = self.token_method;
         let eager = eager_memory(
-            &self.memory_roots,
-            &self.memory_source(),
-            &self.profile.memory,
+            &self.workspace.memory_roots,
+            &self.workspace.memory_source(),
+            self.memory_rules,
         );
         eager
             .files
@@ -213,7 +236,7 @@ impl Session {
                 let kind = match file.kind {
                     MemoryKind::Project | MemoryKind::Local => ItemKind::ProjectMemory,
                     MemoryKind::ProjectRule => ItemKind::UnconditionalRule,
-                    _ if self.is_auto_memory(&file.path) => ItemKind::AutoMemory,
+                    _ if is_auto_memory(&file.path, self.auto_memory_dir.as_deref()) => ItemKind::AutoMemory,
                     _ => ItemKind::PathScopedRule,
                 };
                 let tokens = estimate_tokens(&file.content, method, None);
@@ -226,17 +249,10 @@ impl Session {
             .collect()
     }
 
-    /// A file of the configured auto-memory directory.
-    pub(super) fn is_auto_memory(&self, abs: &str) -> bool {
-        self.config
-            .memory_dir
-            .as_deref()
-            .and_then(|dir| self.expand(dir).ok())
-            .is_some_and(|dir| abs.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
-    }
-
     fn memory_item_kind(&self, path: &str, attachment: Option<AttachmentKind>) -> ItemKind {
-        if attachment == Some(AttachmentKind::RelevantMemories) || self.is_auto_memory(path) {
+        if attachment == Some(AttachmentKind::RelevantMemories)
+            || is_auto_memory(path, self.auto_memory_dir.as_deref())
+        {
             ItemKind::AutoMemory
         } else if path.contains("/.claude/rules/") {
             ItemKind::PathScopedRule
@@ -329,15 +345,9 @@ impl Session {
                 (Fate::Dropped, d.reason.clone(), after)
             }
             Some(d) if reinjected => {
-                let invoked: Vec<(String, String)> = self
-                    .conversation
-                    .invoked_skills
-                    .iter()
-                    .rev()
-                    .cloned()
-                    .collect();
-                let selection =
-                    crate::compact::restore::select_skills(&invoked, self.profile.token_method);
+                let invoked: Vec<(String, String)> =
+                    self.invoked_skills.iter().rev().cloned().collect();
+                let selection = crate::compact::restore::select_skills(&invoked, self.token_method);
                 let tokens = selection
                     .skills
                     .iter()
@@ -389,7 +399,7 @@ impl Session {
                     };
                     let key = match call.name.as_str() {
                         "Read" | "Edit" | "Write" => {
-                            field("file_path").and_then(|p| self.expand(&p).ok())
+                            field("file_path").and_then(|p| self.workspace.expand(&p).ok())
                         }
                         "Skill" => field("skill").map(|s| format!("skill:{s}")),
                         "TodoWrite" => Some("todos".into()),

@@ -1,4 +1,4 @@
-//! The session's own switches: what it does with mentions and changed files.
+//! The file collectors' switches: what they do with mentions, changed files and memory.
 
 /// Switches of the file-context pipeline that belong to no single module (§3.7, §5.1).
 /// `claude_code()` reproduces the original; `recommended()` turns every fix on.

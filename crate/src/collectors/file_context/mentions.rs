@@ -5,8 +5,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::tools::{ReadFailure, TextFileRead};
-use super::{FileContextRules, Session};
+use super::{FileContext, FileContextRules};
 use crate::attachment::{AttachmentKind, Collected, Verdict};
 use crate::file_state::{Entry, FileStateCache};
 use crate::mention::{extract_mentions, FileMention};
@@ -20,22 +19,22 @@ use crate::wording::files::{
     tool_result, truncation_note,
 };
 use crate::wording::json_string;
+use crate::workspace::{ReadFailure, TextFileRead};
 
 /// Lines the truncated fallback reads (`MAX_LINES_TO_READ`, §3.1).
 const TRUNCATED_READ_LINES: i64 = 2000;
 
-impl Session {
+impl FileContext<'_> {
     /// Every mention of the prompt, in the original's order: files, MCP resources, agents.
-    pub(super) fn mentioned_files(&mut self, prompt: &str, turn: &mut Collected) {
-        let mentions = extract_mentions(prompt, &self.profile.mentions);
+    pub(crate) fn mentioned_files(&mut self, prompt: &str, turn: &mut Collected) {
+        let mentions = extract_mentions(prompt, self.mentions);
         // Q2: the original reads a prompt's mentions in parallel, each checking "already
         // read" before any has recorded its read, so each one sees the state of before.
-        let state_before = (self.profile.file_context.mentions_checked_together
-            && mentions.files.len() > 1)
-            .then(|| self.file_state.clone());
+        let state_before = (self.rules.mentions_checked_together && mentions.files.len() > 1)
+            .then(|| self.workspace.file_state.clone());
         for file in &mentions.files {
             let subject = format!("@{}", file.raw);
-            if self.profile.file_context.attach_mentioned_files {
+            if self.rules.attach_mentioned_files {
                 self.mentioned_file(&subject, file, state_before.as_ref(), turn);
             } else {
                 turn.decide(
@@ -51,7 +50,6 @@ impl Session {
         for mcp in &mentions.mcp_resources {
             let subject = format!("@{}", mcp.raw);
             let found = self
-                .config
                 .mcp_resources
                 .iter()
                 .find(|r| r.server == mcp.server && r.uri == mcp.uri);
@@ -62,12 +60,7 @@ impl Session {
                         &resource.uri,
                         resource.text.as_deref(),
                     );
-                    turn.attach(
-                        AttachmentKind::McpResource,
-                        None,
-                        text,
-                        self.profile.token_method,
-                    );
+                    turn.attach(AttachmentKind::McpResource, None, text, self.token_method);
                     turn.decide(
                         &subject,
                         Verdict::Included,
@@ -88,12 +81,12 @@ impl Session {
         }
         for agent in &mentions.agents {
             let subject = format!("@{}", agent.raw);
-            if self.config.agents.contains(&agent.agent_type) {
+            if self.agents.contains(&agent.agent_type) {
                 turn.attach(
                     AttachmentKind::AgentMention,
                     None,
                     agent_note(&agent.agent_type),
-                    self.profile.token_method,
+                    self.token_method,
                 );
                 turn.decide(
                     &subject,
@@ -125,19 +118,19 @@ impl Session {
             turn.decide(subject, Verdict::Failed, problem.clone(), None);
             return;
         }
-        let abs = match self.expand(&file.path) {
+        let abs = match self.workspace.expand(&file.path) {
             Ok(abs) => abs,
             Err(error) => {
                 turn.decide(subject, Verdict::Failed, error.to_string(), None);
                 return;
             }
         };
-        if let Some(denial) = self.deny.check(&abs, &self.cwd) {
+        if let Some(denial) = self.workspace.deny.check(&abs, &self.workspace.cwd) {
             let reason = format!("{abs} is denied by the permission settings");
             turn.decide(subject, Verdict::Denied, reason, Some(denial.rule));
             return;
         }
-        match self.vfs.stat(&abs) {
+        match self.workspace.vfs.stat(&abs) {
             Ok(stat) if stat.kind == EntryKind::Directory => {
                 self.mentioned_directory(subject, &abs, turn)
             }
@@ -161,7 +154,7 @@ impl Session {
 
     /// A directory: a simulated `ls` call and its listing (§3.8, §3.11).
     fn mentioned_directory(&mut self, subject: &str, abs: &str, turn: &mut Collected) {
-        let entries = match self.vfs.list_dir(abs) {
+        let entries = match self.workspace.vfs.list_dir(abs) {
             Ok(entries) => entries,
             Err(error) => {
                 turn.decide(
@@ -175,11 +168,14 @@ impl Session {
         };
         let found = entries.len();
         let mut entries = entries;
-        if self.profile.file_context.hide_denied_entries {
+        if self.rules.hide_denied_entries {
             let dir = abs.trim_end_matches('/');
             entries.retain(|entry| {
                 let path = format!("{dir}/{}", entry.name);
-                self.deny.check(&path, &self.cwd).is_none()
+                self.workspace
+                    .deny
+                    .check(&path, &self.workspace.cwd)
+                    .is_none()
             });
         }
         let hidden = found - entries.len();
@@ -201,7 +197,7 @@ impl Session {
                 is_dir: entry.kind == EntryKind::Directory,
             })
             .collect();
-        let listing = list_directory(&listed, &self.profile.read);
+        let listing = list_directory(&listed, &self.workspace.rules.read);
         let command = format!("ls {}", shell_quote(abs));
         let input = format!(
             "{{\"command\":{},\"description\":{}}}",
@@ -212,15 +208,17 @@ impl Session {
             call_note("Bash", &input),
             tool_result("Bash", listing.trim_end()),
         ];
-        let apart = self.profile.attachments.file_parts_as_messages;
+        let apart = self.file_parts_as_messages;
         turn.attach_parts(
             AttachmentKind::Directory,
             Some(abs),
             &parts,
             apart,
-            self.profile.token_method,
+            self.token_method,
         );
-        let shown = entries.len().min(self.profile.read.limits.max_dir_entries);
+        let shown = entries
+            .len()
+            .min(self.workspace.rules.read.limits.max_dir_entries);
         let reason = format!("a directory: {shown} of {} entries listed", entries.len());
         turn.decide(subject, Verdict::Included, reason, None);
     }
@@ -238,9 +236,9 @@ impl Session {
             return;
         }
         let is_pdf = abs.to_ascii_lowercase().ends_with(".pdf");
-        let max = self.profile.read.limits.max_size_bytes;
+        let max = self.workspace.rules.read.limits.max_size_bytes;
         let ranged = file.line_start.is_some();
-        if !is_pdf && stat.size > max && !self.profile.file_context.read_oversized_mentions {
+        if !is_pdf && stat.size > max && !self.rules.read_oversized_mentions {
             let reason = format!(
                 "{abs} is {} and a mention reads at most {}, even with a line range (Q18)",
                 format_file_size(stat.size),
@@ -253,9 +251,9 @@ impl Session {
             self.mentioned_pdf(subject, abs, stat, turn);
             return;
         }
-        let window = mention_window(file.line_start, file.line_end, &self.profile.read);
-        let state = state_before.unwrap_or(&self.file_state);
-        let rules = &self.profile.file_context;
+        let window = mention_window(file.line_start, file.line_end, &self.workspace.rules.read);
+        let state = state_before.unwrap_or(&self.workspace.file_state);
+        let rules = &self.rules;
         if already_read(state, abs, stat, window.offset, window.limit, rules) {
             self.already_in_context(abs, stat, turn, subject);
             return;
@@ -267,12 +265,14 @@ impl Session {
                 max,
             }))
         } else {
-            self.read_text_file(abs, window.offset, window.limit)
+            self.workspace
+                .read_text_file(abs, window.offset, window.limit)
         };
         match attempt {
             Ok(done) => {
                 self.attach_file(abs, &done, window.offset, window.limit, None, turn);
-                self.remember_read(abs, &done, window.offset, window.limit);
+                self.workspace
+                    .remember_read(abs, &done, window.offset, window.limit);
                 turn.decide(
                     subject,
                     Verdict::Included,
@@ -301,7 +301,7 @@ impl Session {
         info: Option<&ImageInfo>,
         turn: &mut Collected,
     ) {
-        let plan = plan_image(info, stat.size, &self.profile.read);
+        let plan = plan_image(info, stat.size, &self.workspace.rules.read);
         for step in &plan.steps {
             let verdict = if step.accepted {
                 Verdict::Included
@@ -326,22 +326,24 @@ impl Session {
             call_note("Read", &input),
             files::image_summary(format.as_deref(), dimensions, &format_file_size(stat.size)),
         ];
-        let apart = self.profile.attachments.file_parts_as_messages;
+        let apart = self.file_parts_as_messages;
         turn.attach_parts(
             AttachmentKind::File,
             Some(abs),
             &parts,
             apart,
-            self.profile.token_method,
+            self.token_method,
         );
         if let Some(last) = turn.attachments.last_mut() {
             last.tokens += plan.tokens();
         }
-        if let Ok(content) = self.vfs.read(abs) {
-            if let Some(entry) =
-                Entry::from_image_read(content.as_bytes(), stat.mtime_ms, &self.profile.file_state)
-            {
-                self.file_state.set(abs, entry);
+        if let Ok(content) = self.workspace.vfs.read(abs) {
+            if let Some(entry) = Entry::from_image_read(
+                content.as_bytes(),
+                stat.mtime_ms,
+                &self.workspace.rules.file_state,
+            ) {
+                self.workspace.file_state.set(abs, entry);
             }
         }
     }
@@ -349,7 +351,7 @@ impl Session {
     /// §3.7 step 4: an unchanged file already in the read-file state sends nothing (Q20), or
     /// with the fix a short pointer to its contents above.
     fn already_in_context(&self, abs: &str, stat: &Stat, turn: &mut Collected, subject: &str) {
-        let text = if self.profile.file_context.already_read_respects_ranges {
+        let text = if self.rules.already_read_respects_ranges {
             files::unchanged_pointer(abs)
         } else {
             String::new()
@@ -358,7 +360,7 @@ impl Session {
             AttachmentKind::AlreadyReadFile,
             Some(abs),
             text,
-            self.profile.token_method,
+            self.token_method,
         );
         let reason = format!(
             "{abs} is in the read-file state and unchanged since (mtime {}); the original sends \
@@ -377,7 +379,12 @@ impl Session {
         error: &ReadError,
         turn: &mut Collected,
     ) {
-        if self.deny.check(abs, &self.cwd).is_some() {
+        if self
+            .workspace
+            .deny
+            .check(abs, &self.workspace.cwd)
+            .is_some()
+        {
             turn.decide(
                 subject,
                 Verdict::Denied,
@@ -387,14 +394,17 @@ impl Session {
             return;
         }
         let offset = Some(offset.unwrap_or(1));
-        match self.read_text_file(abs, offset, Some(TRUNCATED_READ_LINES)) {
+        match self
+            .workspace
+            .read_text_file(abs, offset, Some(TRUNCATED_READ_LINES))
+        {
             Ok(done) => {
                 let first = done.read.start_line;
                 let note = truncation_note(
                     abs,
                     first,
                     done.read.num_lines.min(TRUNCATED_READ_LINES as u64),
-                    self.profile.file_context.truncation_note_states_range,
+                    self.rules.truncation_note_states_range,
                 );
                 self.attach_file(
                     abs,
@@ -404,7 +414,8 @@ impl Session {
                     Some(note),
                     turn,
                 );
-                self.remember_read(abs, &done, offset, Some(TRUNCATED_READ_LINES));
+                self.workspace
+                    .remember_read(abs, &done, offset, Some(TRUNCATED_READ_LINES));
                 turn.decide(
                     subject,
                     Verdict::Truncated,
@@ -431,7 +442,7 @@ impl Session {
         truncated: Option<String>,
         turn: &mut Collected,
     ) {
-        let rules = &self.profile.file_context;
+        let rules = &self.rules;
         let mut input = format!("{{\"file_path\":{}", json_string(abs));
         if rules.call_note_shows_range {
             if let Some(offset) = offset {
@@ -448,19 +459,19 @@ impl Session {
         }
         let mut parts = Vec::from([call_note("Read", &input), tool_result("Read", &output)]);
         parts.extend(truncated);
-        let apart = self.profile.attachments.file_parts_as_messages;
+        let apart = self.file_parts_as_messages;
         turn.attach_parts(
             AttachmentKind::File,
             Some(abs),
             &parts,
             apart,
-            self.profile.token_method,
+            self.token_method,
         );
     }
 
     /// §3.7 step 3 and §3.9: a reference for a long PDF, a note (or the document) otherwise.
     fn mentioned_pdf(&mut self, subject: &str, abs: &str, stat: &Stat, turn: &mut Collected) {
-        let content = match self.vfs.read(abs) {
+        let content = match self.workspace.vfs.read(abs) {
             Ok(content) => content,
             Err(error) => {
                 turn.decide(
@@ -472,9 +483,14 @@ impl Session {
                 return;
             }
         };
-        let plan = plan_pdf(abs, content.as_bytes(), stat.size, &self.profile.read);
+        let plan = plan_pdf(
+            abs,
+            content.as_bytes(),
+            stat.size,
+            &self.workspace.rules.read,
+        );
         let size = format_file_size(stat.size);
-        let method = self.profile.token_method;
+        let method = self.token_method;
         match plan.outcome {
             PdfOutcome::Reference => {
                 let note = pdf_reference_note(abs, plan.effective_page_count, &size);
@@ -488,7 +504,7 @@ impl Session {
             PdfOutcome::Note { text } => {
                 let input = format!("{{\"file_path\":{}}}", json_string(abs));
                 let parts = [call_note("Read", &input), tool_result("Read", &text)];
-                let apart = self.profile.attachments.file_parts_as_messages;
+                let apart = self.file_parts_as_messages;
                 turn.attach_parts(AttachmentKind::File, Some(abs), &parts, apart, method);
                 let reason = "a short PDF: only a one-line note reaches the model, the document is dropped (Q19)";
                 turn.decide(subject, Verdict::Included, reason.into(), None);

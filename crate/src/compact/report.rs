@@ -119,9 +119,9 @@ pub struct CompactionPlan {
     /// Everything considered, and why.
     pub decisions: Vec<Decision>,
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(in crate::session) options: CompactionOptions,
+    pub(crate) options: CompactionOptions,
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(in crate::session) stamp: (usize, u64),
+    pub(crate) stamp: (usize, u64),
 }
 
 /// A file restored after the compaction.

@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::Session;
+use super::Workspace;
 use crate::deny::gitignore::Gitignore;
 use crate::search::{search_paths, Candidate, SearchResult};
 use crate::vfs::{Content, EntryKind};
@@ -18,7 +18,7 @@ struct Rules {
     matcher: Gitignore,
 }
 
-impl Session {
+impl Workspace {
     /// The best `limit` paths for `query`, relative to the cwd, and how many matched.
     ///
     /// ```
@@ -109,7 +109,7 @@ impl Session {
     }
 
     /// The nearest directory at or above the cwd that holds `.git`.
-    pub(super) fn repository_root(&self) -> Option<String> {
+    fn repository_root(&self) -> Option<String> {
         let mut dir = String::from(self.cwd.trim_end_matches('/'));
         loop {
             if self.vfs.stat(&format!("{dir}/.git")).is_ok() {

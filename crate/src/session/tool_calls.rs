@@ -1,0 +1,133 @@
+//! The bookkeeping of tool calls over the conversation: ids, pending calls, and a result as
+//! the history records it and as the model receives it.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+
+use super::conversation::Conversation;
+use super::turn::{ResponseBlock, ToolCall};
+use crate::codex::rules::CodexRules;
+use crate::codex::truncate::{
+    exec_command_output, truncate_for_record, truncation_policy_for_model,
+};
+use crate::js;
+use crate::transcript::{Record, ToolResultBlock};
+use crate::Error;
+
+impl Conversation {
+    /// A tool result as the history records it: with `wrap_exec_command_output`, an
+    /// `exec_command` result in unified exec's layout, cut at the policy; with
+    /// `truncate_tool_output`, cut head and tail at the policy × 1.2 (codex.md §3.3).
+    pub(super) fn as_recorded(
+        &self,
+        codex: &CodexRules,
+        mut result: ToolResultBlock,
+    ) -> ToolResultBlock {
+        let model = &self.codex.settings.model;
+        let policy = (codex.truncation).unwrap_or_else(|| truncation_policy_for_model(model));
+        if codex.wrap_exec_command_output
+            && self.call_name(&result.tool_use_id) == Some("exec_command")
+        {
+            // A scenario gives neither the time a command took nor its exit code: the wall
+            // time is 0, the exit code 1 for a failed call and 0 otherwise, and the chunk id
+            // (random in the original) comes from the call's id, so traces stay deterministic.
+            let exit_code = i32::from(result.is_error);
+            let chunk_id = chunk_id_of(&result.tool_use_id);
+            result.content = exec_command_output(&chunk_id, 0, exit_code, &result.content, policy);
+        }
+        if codex.truncate_tool_output {
+            result.content = truncate_for_record(&result.content, policy);
+        }
+        result
+    }
+
+    /// The name of the call `id` answers, from the latest response's records.
+    pub(super) fn call_name(&self, id: &str) -> Option<&str> {
+        let messages = self.transcript.messages();
+        (messages.iter().rev())
+            .filter_map(|message| message.tool_use())
+            .find(|call| call.id == id)
+            .map(|call| call.name.as_str())
+    }
+
+    /// A prompt arrived while calls awaited results: they are answered as interrupted.
+    pub(super) fn interrupt_pending_calls(&mut self) {
+        if let Some(pending) = self.pending.take() {
+            let calls = pending
+                .calls
+                .into_iter()
+                .map(|(id, result)| {
+                    result.unwrap_or(ToolResultBlock {
+                        tool_use_id: id,
+                        content: "The user interrupted this tool call before it finished.".into(),
+                        is_error: true,
+                    })
+                })
+                .collect();
+            self.transcript.push(Record::ToolResults { results: calls });
+        }
+    }
+
+    /// A fresh `toolu_{n}` id that no call of the session has used.
+    pub(super) fn next_tool_id(&mut self) -> String {
+        loop {
+            self.next_tool_id += 1;
+            let id = format!("toolu_{:03}", self.next_tool_id);
+            if !self.tool_ids.contains(&id) {
+                return id;
+            }
+        }
+    }
+
+    /// Checks that every id the response gives is new to the session.
+    pub(super) fn check_tool_ids(&self, blocks: &[ResponseBlock]) -> Result<(), Error> {
+        let mut seen = alloc::collections::BTreeSet::new();
+        for (index, block) in blocks.iter().enumerate() {
+            let ResponseBlock::ToolUse(ToolCall { id: Some(id), .. }) = block else {
+                continue;
+            };
+            if self.tool_ids.contains(id) || !seen.insert(id) {
+                return Err(Error::InvalidConfig {
+                    field: format!("blocks[{index}].id"),
+                    reason: format!("the tool-use id {id:?} is already used in this session; ids must be unique"),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A tool's output as the model receives it, with `tidy` (`tidy_tool_output`): Bash's without
+/// its leading blank lines and trailing whitespace, and any empty output replaced by
+/// a sentence that says so, as the original's result mapping does (the model is never
+/// sent an empty result).
+pub(super) fn tidy_output(tidy: bool, tool: &str, output: String) -> String {
+    if !tidy {
+        return output;
+    }
+    let output = match tool {
+        "Bash" => tidy_bash_output(&output).to_string(),
+        _ => output,
+    };
+    if js::trim(&output).is_empty() {
+        return format!("({tool} completed with no output)");
+    }
+    output
+}
+
+/// Bash's output without its leading blank lines (the leading whitespace up to its last
+/// line feed: the indentation of the first line stays) and its trailing whitespace.
+fn tidy_bash_output(output: &str) -> &str {
+    let first_visible = output.len() - output.trim_start_matches(js::is_whitespace).len();
+    let start = output[..first_visible].rfind('\n').map_or(0, |at| at + 1);
+    output[start..].trim_end_matches(js::is_whitespace)
+}
+
+/// Six lowercase hex digits from a call id (FNV-1a): the chunk id the original draws at
+/// random, made deterministic.
+fn chunk_id_of(id: &str) -> String {
+    let hash = id.bytes().fold(0x811c_9dc5_u32, |hash, byte| {
+        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+    });
+    format!("{:06x}", hash & 0x00ff_ffff)
+}
