@@ -4,6 +4,7 @@
 
 use context_assembly::attachment::{AttachmentKind, Frequency};
 use context_assembly::codex::items::Role;
+use context_assembly::collectors::{CollectorId, Phase};
 use context_assembly::request::BlockType;
 use context_assembly::search::MatchKind;
 use context_assembly::session::{ItemKind, PermissionMode, SummarySource};
@@ -80,6 +81,11 @@ fn the_typescript_unions_are_the_rust_enums() {
         union_members("AttachmentKind"),
         names(AttachmentKind::ALL, AttachmentKind::as_str)
     );
+    assert_eq!(
+        union_members("CollectorId"),
+        names(CollectorId::ALL, CollectorId::as_str)
+    );
+    assert_eq!(union_members("Phase"), names(Phase::ALL, Phase::as_str));
     assert_eq!(
         union_members("Frequency"),
         names(Frequency::ALL, Frequency::as_str)

@@ -1,6 +1,7 @@
 // The scenario player: a scripted session replayed by the engine, stepped through one round
 // at a time, showing the request the model receives and why it holds what it holds.
 import { byId, h, messageOf, showError, tableParts } from '../dom.js';
+import { withEngine } from '../engine.js';
 import { integer, tokensText } from '../format.js';
 import { meterElements, renderMeter } from './scenario/meter.js';
 import { requestView, textView } from './scenario/request.js';
@@ -9,6 +10,7 @@ import { stepSummary } from './scenario/steps.js';
 /** @typedef {import('../../pkg/context_assembly.js').StepTrace} StepTrace */
 /** @typedef {import('../../pkg/context_assembly.js').Request} Request */
 /** @typedef {import('../../pkg/context_assembly.js').Turn} Turn */
+/** @typedef {import('../../pkg/context_assembly.js').EmissionEntry} EmissionEntry */
 /** @typedef {{ file: string, name: string }} ScenarioEntry */
 /** @typedef {import('../store.js').ScenarioStore} ScenarioStore */
 
@@ -66,7 +68,31 @@ function table(className, headers, rows, empty) {
  * decision with its reason.
  * @param {Turn} turn
  */
-function turnDetails(turn) {
+/**
+ * The pass's emission order (the engine's own table), with the kinds this step produced
+ * marked: which collector spoke, in which phase, and where its attachments sit in the request.
+ * @param {Turn} turn
+ * @param {EmissionEntry[]} order
+ */
+function emissionView(turn, order) {
+  const produced = new Set(turn.attachments.map((a) => a.kind));
+  const rows = order.map((entry, index) => {
+    const fired = entry.kinds.some((kind) => produced.has(kind));
+    return h('li', { class: fired ? 'fired' : '', 'data-collector': entry.collector },
+      h('code', {}, entry.collector), ' ', h('span', { class: 'note' }, entry.phase), ' ',
+      ...entry.kinds.map((kind) => h('span', { class: produced.has(kind) ? 'kind produced' : 'kind' }, kind)),
+      index === 0 ? h('span', { class: 'note' }, ' (human turns only)') : '');
+  });
+  return h('details', { class: 'emission-order' },
+    h('summary', {}, 'The pass, in emission order (the collectors that attached something are marked)'),
+    h('ol', {}, ...rows));
+}
+
+/**
+ * @param {Turn} turn
+ * @param {EmissionEntry[]} order
+ */
+function turnDetails(turn, order) {
   const attachments = turn.attachments.length === 0
     ? h('p', { class: 'none' }, 'no attachments on this step')
     : h('ul', { class: 'attachments' }, ...turn.attachments.map((a) => {
@@ -84,6 +110,7 @@ function turnDetails(turn) {
     return [h('span', { class: `verdict verdict-${d.verdict}` }, d.verdict), why];
   }), 'no decisions on this step');
   return [h('h4', {}, `Attachments (${turn.attachments.length})`), attachments,
+    ...(order.length === 0 ? [] : [emissionView(turn, order)]),
     h('h4', {}, `Decisions (${turn.decisions.length})`), decisions];
 }
 
@@ -110,6 +137,8 @@ export async function setUpScenario(store) {
   const note = byId('scenario-request-note', HTMLElement);
   const requestPane = byId('scenario-request', HTMLElement);
   const turnPane = byId('scenario-turn', HTMLElement);
+  /** The engine's emission order, read once: it is the same for every scenario. @type {EmissionEntry[]} */
+  const order = withEngine((engine) => engine.emissionOrder());
 
   /** @type {StepTrace[]} */
   let steps = [];
@@ -184,7 +213,7 @@ export async function setUpScenario(store) {
       requestPane.replaceChildren(...(request === undefined ? [] : [requestView(request)]));
       shownRequest = request;
     }
-    turnPane.replaceChildren(...turnDetails(step.turn));
+    turnPane.replaceChildren(...turnDetails(step.turn, order));
   }
 
   /** @param {number} index */

@@ -312,3 +312,9 @@ export interface ImportWarning { line: number; kind: "bad-line" | "truncated-lin
 export interface ImportResult { format: "claude-code" | "codex"; scenarioJson: string; recorded: RecordedUsage[]; warnings: ImportWarning[] }
 /** How far a streamed import has got. */
 export interface ImportProgress { lines: number; bytes: number }
+/** A collector of the attachment pass. */
+export type CollectorId = "mentions" | "queued_commands" | "date_change" | "ultrathink_effort" | "deferred_tools_delta" | "agent_listing_delta" | "mcp_instructions_delta" | "changed_files" | "nested_memory" | "skill_listing" | "plan_mode" | "plan_mode_exit" | "auto_mode" | "auto_mode_exit" | "todo_reminders" | "critical_system_reminder" | "compaction_reminder" | "ide_selection" | "opened_file_memory" | "ide_opened_file" | "output_style" | "diagnostics" | "token_usage" | "budget_usd" | "output_token_usage" | "task_status";
+/** When a collector runs: on a human turn only before the others, on every thread, or on the main thread only. */
+export type Phase = "prompt" | "all-threads" | "main-thread";
+/** One row of the emission order: the collector, its phase, the attachment kinds it may produce. */
+export interface EmissionEntry { collector: CollectorId; phase: Phase; kinds: AttachmentKind[] }

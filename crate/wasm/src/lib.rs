@@ -214,6 +214,17 @@ pub fn search_paths(
     })
 }
 
+/// Every collector of an attachment pass in the order their attachments are emitted (spec
+/// claude-code.md §7.2), with its phase and the kinds it may produce: the table the engine
+/// walks.
+#[cfg(feature = "full")]
+#[wasm_bindgen(js_name = emissionOrder, unchecked_return_type = "EmissionEntry[]")]
+pub fn emission_order() -> Result<JsValue, JsValue> {
+    export("emissionOrder", || {
+        Ok(context_assembly::collectors::EMISSION_ORDER)
+    })
+}
+
 /// The names of the preset profiles.
 #[wasm_bindgen(js_name = profileNames, unchecked_return_type = "ProfileName[]")]
 pub fn profile_names() -> Result<JsValue, JsValue> {
