@@ -24,9 +24,29 @@ const SESSION_CONFIG = {
  * @typedef {{ name: string, method?: boolean, args: Arg[] }} Entry
  */
 
+/** A short Codex rollout in our own words: a session, a prompt, an answer and its usage. */
+const CODEX_LOG = [
+  { timestamp: '2026-01-01T00:00:00.000Z', type: 'session_meta', payload: { cwd: '/repo' } },
+  { timestamp: '2026-01-01T00:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'Hi' } },
+  { timestamp: '2026-01-01T00:00:02.000Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello.' }] } },
+].map((line) => JSON.stringify(line)).join('\n');
+
+/** The exports that are classes: a call is `new Name(…)`. */
+export const CONSTRUCTORS = ['Session', 'SessionImport'];
+
 /** @type {Entry[]} */
 export const FUNCTIONS = [
   { name: 'profileNames', args: [] },
+  { name: 'version', args: [] },
+  { name: 'emissionOrder', args: [] },
+  { name: 'atToken', args: [{ name: 'text', valid: 'see @src/a' }, { name: 'caret', valid: 8 }] },
+  { name: 'completionInsertion', args: [{ name: 'path', valid: 'src/a b.ts' }, { name: 'asMention', valid: true }] },
+  { name: 'searchPaths', args: [
+    { name: 'paths', valid: ['src/', 'src/app.ts', 'docs/a.md'] }, { name: 'query', valid: 'app' },
+    { name: 'options', valid: { limit: 5 }, keys: ['limit'] }] },
+  { name: 'importSession', args: [
+    { name: 'text', valid: CODEX_LOG }, { name: 'options', valid: { format: 'codex' }, keys: ['format'] }] },
+  { name: 'SessionImport', args: [{ name: 'options', valid: { format: 'codex' }, keys: ['format'] }] },
   { name: 'compactionPolicies', args: [] },
   { name: 'extractMentions', args: [
     { name: 'text', valid: 'see @a.ts, @"b c.md"#L1-2 and @docs:guide' },
@@ -76,6 +96,7 @@ export const METHODS = [
   { name: 'listDir', args: [{ name: 'path', valid: '/p' }] },
   { name: 'searchFiles', args: [{ name: 'query', valid: 'a' }, { name: 'options', valid: { limit: 5 }, keys: ['limit'] }] },
   { name: 'stat', args: [{ name: 'path', valid: 'a.txt' }] },
+  { name: 'expand', args: [{ name: 'path', valid: '~/x/../a.txt' }] },
   { name: 'readFileText', args: [{ name: 'path', valid: 'a.txt' }] },
   { name: 'read', args: [{ name: 'path', valid: 'a.txt' }, { name: 'options', valid: { offset: 1, limit: 1 }, keys: ['offset', 'limit'] }, { name: 'atMs', valid: 10 }] },
   { name: 'edit', args: [{ name: 'path', valid: 'a.txt' }, { name: 'oldString', valid: 'b' }, { name: 'newString', valid: 'B' }, { name: 'atMs', valid: 10 }] },

@@ -1,7 +1,7 @@
 // Hostile values in every argument of every export, and inside every options object and
 // JSON argument: the call returns or throws an Error with a message, never traps or
 // rethrows what a getter threw, and the same session (or function) works afterwards.
-import { FUNCTIONS, METHODS, SESSION_SETUP, expression, pathsInto } from '../api.mjs';
+import { CONSTRUCTORS, FUNCTIONS, METHODS, SESSION_SETUP, expression, pathsInto } from '../api.mjs';
 import { CaseFailure } from '../engine.mjs';
 import { HOSTILE, make, pickHostile, realBytes, throwingGetters } from '../hostile.mjs';
 import { assertSaneNumbers, canonical } from '../checks.mjs';
@@ -60,7 +60,7 @@ export function run(ctx) {
   const { args, hostile, replaced } = hostileArguments(rng, entry);
   const callText = entry.method
     ? `session.${entry.name}(${args.join(', ')})`
-    : entry.name === 'Session' ? `new Session(${args.join(', ')})` : `${entry.name}(${args.join(', ')})`;
+    : CONSTRUCTORS.includes(entry.name) ? `new ${entry.name}(${args.join(', ')})` : `${entry.name}(${args.join(', ')})`;
   const reproducer = entry.method ? `${SESSION_SETUP.join(' ')} ${callText};` : `${callText};`;
   ctx.reproducer = reproducer;
   const what = `${callText.slice(0, 200)} (hostile ${hostile})`;
@@ -72,14 +72,15 @@ export function run(ctx) {
   const validCall = entry.method ? null : `${entry.name}(${entry.args.map((a) => expression(a.valid)).join(', ')})`;
   const evaluate = (/** @type {string} */ text) =>
     new Function('api', 'session', 'plan', `with (api) { return (${text}); }`)(api, setup.session, setup.plan);
-  const before = validCall && entry.name !== 'Session' ? canonical(engine.must(validCall, () => evaluate(validCall))) : null;
+  const before = validCall && !CONSTRUCTORS.includes(entry.name) ? canonical(engine.must(validCall, () => evaluate(validCall))) : null;
 
   const outcome = engine.attempt(what, () => evaluate(callText));
   if (!outcome.error) {
     const value = outcome.value;
-    if (!(value instanceof api.Session)) assertSaneNumbers(what, value, reproducer);
+    const instance = value instanceof api.Session || value instanceof api.SessionImport;
+    if (!instance) assertSaneNumbers(what, value, reproducer);
     if (entry.name === 'writeFile' && replaced === 'content') checkStoredBytes(ctx, setup.session, args, reproducer);
-    if (value instanceof api.Session) value.free();
+    if (instance) value.free();
   }
 
   // Afterwards the same session, or the same function, still works as before.
@@ -95,6 +96,11 @@ export function run(ctx) {
     const session = engine.must(`after ${what}: new Session`, () => new api.Session({ cwd: '/p' }));
     engine.must(`after ${what}: submit`, () => session.submit('hi', 1));
     session.free();
+  } else if (entry.name === 'SessionImport') {
+    const importer = engine.must(`after ${what}: new SessionImport`, () => new api.SessionImport());
+    engine.must(`after ${what}: pushChunk`, () => importer.pushChunk(new TextEncoder().encode('{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"cwd":"/r"}}\n')));
+    engine.must(`after ${what}: finish`, () => importer.finish());
+    importer.free();
   } else if (validCall) {
     const after = canonical(engine.must(`after ${what}: ${validCall}`, () => evaluate(validCall)));
     if (after !== before) throw new CaseFailure(`after ${what}: ${validCall} answers differently`, reproducer);
