@@ -43,26 +43,17 @@ use crate::Error;
 use builder::Builder;
 use lines::LineSplitter;
 
-/// The session logs [`import_session`] reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum LogFormat {
-    /// Claude Code's project log: lines with `type`, `uuid`, `parentUuid`, `message`.
-    #[serde(rename = "claude-code")]
-    ClaudeCode,
-    /// Codex's rollout: lines `{ timestamp, type, payload }`.
-    #[serde(rename = "codex")]
-    Codex,
+crate::vocabulary::named_enum! {
+    /// The session logs [`import_session`] reads.
+    pub enum LogFormat {
+        /// Claude Code's project log: lines with `type`, `uuid`, `parentUuid`, `message`.
+        ClaudeCode => "claude-code",
+        /// Codex's rollout: lines `{ timestamp, type, payload }`.
+        Codex => "codex",
+    }
 }
 
 impl LogFormat {
-    /// The format's name, as the JS API spells it.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            LogFormat::ClaudeCode => "claude-code",
-            LogFormat::Codex => "codex",
-        }
-    }
-
     /// The format a parsed line belongs to, if it is recognisably one of them.
     fn of_line(line: &Json) -> Option<LogFormat> {
         let kind = line.get("type").and_then(Json::as_str);
@@ -84,16 +75,16 @@ impl core::str::FromStr for LogFormat {
     type Err = Error;
 
     fn from_str(name: &str) -> Result<Self, Error> {
-        match name {
-            "claude-code" => Ok(LogFormat::ClaudeCode),
-            "codex" => Ok(LogFormat::Codex),
-            other => Err(Error::InvalidConfig {
+        LogFormat::ALL
+            .iter()
+            .copied()
+            .find(|format| format.as_str() == name)
+            .ok_or_else(|| Error::InvalidConfig {
                 field: "format".into(),
                 reason: format!(
-                    "unknown session log format {other:?}: expected \"claude-code\" or \"codex\""
+                    "unknown session log format {name:?}: expected \"claude-code\" or \"codex\""
                 ),
-            }),
-        }
+            })
     }
 }
 
