@@ -19,6 +19,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::attachment::Attachment;
+use crate::codex::compact::{is_contextual_user_message, is_summary_message};
+use crate::codex::items::{Item, Role};
 use crate::vocabulary::Trigger;
 
 /// One content block of an assistant response.
@@ -249,5 +251,74 @@ impl Transcript {
     /// Attachments still in the transcript, oldest first.
     pub fn attachments(&self) -> impl DoubleEndedIterator<Item = &Attachment> {
         self.messages.iter().filter_map(Message::attachment)
+    }
+
+    /// The records as Codex's history items (codex.md §1.3); reasoning is not modelled,
+    /// attachments and boundaries are not Codex's.
+    pub fn codex_items(&self) -> Vec<Item> {
+        let mut items = Vec::new();
+        for message in &self.messages {
+            match &message.record {
+                Record::Prompt { text }
+                | Record::Summary { text }
+                | Record::LocalCommand { text, .. } => items.push(Item::text(Role::User, text)),
+                Record::Interruption => {
+                    items.push(Item::text(Role::User, INTERRUPTED_FOR_TOOL_USE));
+                }
+                Record::Context { item, .. } => items.push(item.clone()),
+                Record::Assistant { block, .. } => match block {
+                    AssistantBlock::Text { text } => items.push(Item::text(Role::Assistant, text)),
+                    AssistantBlock::ToolUse(call) => items.push(Item::FunctionCall {
+                        name: call.name.clone(),
+                        arguments: call.input.clone(),
+                        call_id: call.id.clone(),
+                    }),
+                    AssistantBlock::Thinking { .. } => {}
+                },
+                Record::ToolResults { results } => {
+                    items.extend(results.iter().map(|r| Item::FunctionCallOutput {
+                        call_id: r.tool_use_id.clone(),
+                        output: r.content.clone(),
+                    }));
+                }
+                Record::Attachment(_) | Record::CompactBoundary { .. } => {}
+            }
+        }
+        items
+    }
+
+    /// After a Codex compaction the records are the boundary and the replacement history:
+    /// the real user messages as prompts, the summary as a summary, every other item as
+    /// context.
+    pub fn replace_with_codex_history(
+        &mut self,
+        trigger: Trigger,
+        tokens_before: u64,
+        history: Vec<Item>,
+    ) {
+        self.messages.clear();
+        self.push(Record::CompactBoundary {
+            trigger,
+            tokens_before,
+        });
+        for item in history {
+            let record = match (&item, item.message_text()) {
+                (
+                    Item::Message {
+                        role: Role::User,
+                        content,
+                    },
+                    Some(text),
+                ) if !is_contextual_user_message(content) => match is_summary_message(&text) {
+                    true => Record::Summary { text },
+                    false => Record::Prompt { text },
+                },
+                _ => Record::Context {
+                    source: "initial-context",
+                    item,
+                },
+            };
+            self.push(record);
+        }
     }
 }

@@ -14,6 +14,9 @@
 //!   policies, the shell output layout and the user input limit (§3.1–§3.4).
 //! * [`history_tokens`]: the token estimate of history items from their JSON (§3.5).
 //! * [`wording`]: every sentence the codex family's model reads.
+//! * [`session_state`]: what a Codex session remembers between turns (settings, baseline,
+//!   AGENTS.md, base instructions), the context items a turn records from it, and a
+//!   compaction's replacement history.
 //! * [`compact`]: local compaction's replacement history, re-injection, the drop-oldest retry
 //!   and remote compaction's filter (§4.3–§4.6).
 
@@ -23,6 +26,7 @@ pub mod context;
 pub mod history_tokens;
 pub mod items;
 pub mod rules;
+pub mod session_state;
 pub mod settings_diff;
 pub mod truncate;
 pub mod wording;

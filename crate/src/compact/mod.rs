@@ -8,7 +8,8 @@
 //! * [`microcompact`]: after a long pause, old results of compactable tools are cleared
 //!   (§9.6). It runs after the budget and before auto-compaction.
 //! * [`policies`]: the other agents' cheap strategies as selectable policies: OpenCode's
-//!   prune, observation masking, Anthropic's `clear_tool_uses`, Cline's truncation.
+//!   prune, observation masking, Anthropic's `clear_tool_uses`, Cline's truncation;
+//!   [`cheap`]: any cheap policy run over a transcript's records, with what it reads.
 //! * [`summary`]: the summary hand-off of full compaction — the request, the formatting of
 //!   the answer, the summary message — and an extractive summariser that needs no model
 //!   (§9.3).
@@ -31,6 +32,7 @@
 //! session plans and applies them in [`crate::session`] (`plan_compaction`, `apply_compaction`); Codex's own
 //! compaction is in [`crate::codex::compact`].
 
+pub mod cheap;
 pub mod file_restore;
 pub mod kept_tail;
 pub mod microcompact;

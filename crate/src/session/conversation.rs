@@ -95,7 +95,7 @@ pub(super) struct Conversation {
     /// (Q57).
     pub(super) breaker: crate::compact::thresholds::CompactionBreaker,
     /// Codex's baseline and settings (used when the profile assembles Codex's context).
-    pub(super) codex: super::codex_turn::CodexState,
+    pub(super) codex: crate::codex::session_state::CodexState,
 }
 
 impl Conversation {

@@ -23,7 +23,7 @@ impl Conversation {
         codex: &CodexRules,
         mut result: ToolResultBlock,
     ) -> ToolResultBlock {
-        let model = &self.codex.settings.model;
+        let model = &self.codex.settings().model;
         let policy = (codex.truncation).unwrap_or_else(|| truncation_policy_for_model(model));
         if codex.wrap_exec_command_output
             && self.call_name(&result.tool_use_id) == Some("exec_command")

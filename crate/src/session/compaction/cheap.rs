@@ -3,34 +3,21 @@
 
 use alloc::format;
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use super::report_of;
 use super::request_tokens;
 use crate::attachment::AttachmentKind;
 use crate::attachment::{Attachment, Decision, Verdict};
-use crate::compact::microcompact::time_based_microcompact;
+use crate::compact::cheap::{cheap_outcome, CheapInputs, CheapOutcome};
 use crate::compact::options::Policy;
-use crate::compact::policies::{clear_tool_uses, dedupe_reads, masking, prune, truncate};
 use crate::compact::report::{CompactionPlan, CompactionReport};
 use crate::compact::survival::Snapshot;
-use crate::compact::tool_result_budget::{apply_tool_result_budget, PersistedOutput};
 use crate::session::Session;
-use crate::transcript::{Message, Record, ToolUse};
+use crate::transcript::Record;
 use crate::vfs::Content;
 
 /// The memory tool's directory in the virtual file system.
 const MEMORY_DIR: &str = "/memories";
-
-/// What a cheap policy makes of the records.
-pub(super) struct CheapOutcome {
-    pub(super) records: Vec<Message>,
-    pub(super) decisions: Vec<Decision>,
-    /// Outputs saved aside by the tool-result budget, written to the VFS on apply.
-    pub(super) persisted: Vec<PersistedOutput>,
-    /// The memory tool's warning goes first; nothing is cleared this time.
-    pub(super) warn_first: bool,
-}
 
 impl Session {
     /// Fills a cheap policy's plan.
@@ -103,129 +90,15 @@ impl Session {
     }
 
     /// Runs `policy` over the transcript without changing it.
-    pub(super) fn cheap_outcome(
-        &self,
-        policy: &Policy,
-        request_tokens: u64,
-        at_ms: u64,
-    ) -> CheapOutcome {
-        let records = self.conversation.transcript.messages();
-        let method = self.profile.token_method;
-        let plain = |outcome: crate::compact::policies::PolicyOutcome| CheapOutcome {
-            records: outcome.records,
-            decisions: outcome.decisions,
-            persisted: Vec::new(),
-            warn_first: false,
+    fn cheap_outcome(&self, policy: &Policy, request_tokens: u64, at_ms: u64) -> CheapOutcome {
+        let inputs = CheapInputs {
+            request_tokens,
+            at_ms,
+            last_assistant_ms: self.conversation.last_assistant_ms,
+            memory_warning_given: self.conversation.memory_warning_given,
+            context_window: self.config.context_window,
+            method: self.profile.token_method,
         };
-        match policy {
-            Policy::Microcompact(rules) => {
-                let last = self.conversation.last_assistant_ms;
-                let out = time_based_microcompact(records, at_ms, last, rules, method);
-                CheapOutcome {
-                    records: out.messages,
-                    decisions: out.decisions,
-                    persisted: Vec::new(),
-                    warn_first: false,
-                }
-            }
-            Policy::ToolResultBudget(rules) => tool_result_budget(records, rules),
-            Policy::Prune(params) => plain(prune::apply(records, params, method)),
-            Policy::Masking(params) => plain(masking::apply(records, params, method)),
-            Policy::ClearToolUses {
-                params,
-                memory_tool,
-            } => {
-                let mut params = params.clone();
-                let outside = request_tokens
-                    .saturating_sub(crate::compact::policies::total_tokens(records, method));
-                params.base_input_tokens = outside;
-                let mut outcome = plain(clear_tool_uses::apply(records, &params, method));
-                let clears = outcome.records.as_slice() != records;
-                if *memory_tool && clears && !self.conversation.memory_warning_given {
-                    // Nothing is cleared this time: what would have been is cleared next time.
-                    outcome.records = records.to_vec();
-                    outcome.decisions.clear();
-                    outcome.warn_first = true;
-                }
-                outcome
-            }
-            Policy::Truncate { params, dedupe } => {
-                let deduped = dedupe_reads::apply(records, dedupe, method);
-                let mut decisions = deduped.outcome.decisions;
-                if !deduped.need_to_truncate {
-                    return CheapOutcome {
-                        records: deduped.outcome.records,
-                        decisions,
-                        persisted: Vec::new(),
-                        warn_first: false,
-                    };
-                }
-                let mut params = params.clone();
-                params.context_window = self.config.context_window;
-                params.used_tokens = Some(request_tokens);
-                let truncated = truncate::apply(&deduped.outcome.records, &params, method);
-                decisions.extend(truncated.decisions);
-                CheapOutcome {
-                    records: truncated.records,
-                    decisions,
-                    persisted: Vec::new(),
-                    warn_first: false,
-                }
-            }
-            Policy::Full
-            | Policy::SessionMemory
-            | Policy::Partial { .. }
-            | Policy::Codex { .. } => CheapOutcome {
-                records: records.to_vec(),
-                decisions: Vec::new(),
-                persisted: Vec::new(),
-                warn_first: false,
-            },
-        }
+        cheap_outcome(self.conversation.transcript.messages(), policy, &inputs)
     }
-}
-
-/// The per-message budget over every tool-result record (§9.7): each batch is checked on
-/// its own, against the calls it answers.
-fn tool_result_budget(
-    records: &[Message],
-    rules: &crate::compact::tool_result_budget::ToolResultBudgetRules,
-) -> CheapOutcome {
-    let calls: Vec<ToolUse> = records
-        .iter()
-        .filter_map(Message::tool_use)
-        .cloned()
-        .collect();
-    let mut outcome = CheapOutcome {
-        records: Vec::with_capacity(records.len()),
-        decisions: Vec::new(),
-        persisted: Vec::new(),
-        warn_first: false,
-    };
-    for message in records {
-        let Record::ToolResults { results } = &message.record else {
-            outcome.records.push(message.clone());
-            continue;
-        };
-        let budgeted = apply_tool_result_budget(results, &calls, rules);
-        outcome.decisions.extend(budgeted.decisions);
-        outcome.persisted.extend(budgeted.persisted);
-        outcome.records.push(Message {
-            id: message.id,
-            record: Record::ToolResults {
-                results: budgeted.results,
-            },
-        });
-    }
-    if outcome.persisted.is_empty() {
-        outcome.decisions.push(Decision::new(
-            super::PolicyId::ToolResultBudget.as_str(),
-            Verdict::NotApplied,
-            format!(
-                "no message's tool results exceed {} characters",
-                rules.per_message_chars
-            ),
-        ));
-    }
-    outcome
 }

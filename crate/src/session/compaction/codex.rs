@@ -13,11 +13,9 @@ use super::report_of;
 use super::request_tokens;
 use crate::attachment::{Collected, Verdict};
 use crate::codex::compact::{
-    build_compacted_history, collect_user_messages, insert_initial_context,
-    is_contextual_user_message, is_summary_message, process_remote_compacted_history,
-    InitialContextPlacement, SUMMARIZATION_PROMPT, SUMMARY_PREFIX,
+    collect_user_messages, is_contextual_user_message, is_summary_message, SUMMARIZATION_PROMPT,
+    SUMMARY_PREFIX,
 };
-use crate::codex::context::initial_context;
 use crate::codex::history_tokens::estimate_item_tokens;
 use crate::codex::items::{Item, Role};
 use crate::compact::report::{
@@ -26,9 +24,8 @@ use crate::compact::report::{
 use crate::compact::summary::{extractive_summary, format_compact_summary};
 use crate::compact::survival::Snapshot;
 use crate::session::Session;
-use crate::transcript::Record;
+use crate::transcript::{Message, Record};
 use crate::vocabulary::Decision;
-use crate::vocabulary::Trigger;
 use crate::Error;
 
 /// Files re-read after a compaction with the X1 opt-in.
@@ -37,8 +34,7 @@ const REREAD_FILES: usize = 5;
 impl Session {
     /// Fills a Codex compaction's plan.
     pub(super) fn plan_codex(&mut self, plan: &mut CompactionPlan, remote: bool, mid_turn: bool) {
-        let items = self.codex_items();
-        let users = collect_user_messages(&items);
+        let users = collect_user_messages(&self.conversation.transcript.codex_items());
         let history = self.codex_history(&users, "", remote, mid_turn, 0);
         plan.summary_request = Some(String::from(SUMMARIZATION_PROMPT));
         plan.summarised_records = self.conversation.transcript.len();
@@ -82,17 +78,16 @@ impl Session {
             &self.workspace,
             request_tokens(&before),
         );
-        let items = self.codex_items();
-        let suffix = self.codex_summary_suffix(summary)?;
+        let transcript = &mut self.conversation.transcript;
+        let suffix = codex_summary_suffix(summary, transcript.messages())?;
         let summary_text = format!("{SUMMARY_PREFIX}\n{suffix}");
-        let users = collect_user_messages(&items);
+        let users = collect_user_messages(&transcript.codex_items());
         let mut decisions = plan.decisions.clone();
         let history = self.codex_history(&users, &summary_text, remote, mid_turn, at_ms);
-        self.replace_with_history(plan.trigger, plan.tokens_before, history);
-        let settings = self.current_turn_settings(at_ms);
-        // §2.6: mid-turn compaction re-injected the context, so the baseline is the current
-        // settings; every other compaction clears it and the next turn sends everything.
-        self.conversation.codex.baseline = mid_turn.then_some(settings);
+        let transcript = &mut self.conversation.transcript;
+        transcript.replace_with_codex_history(plan.trigger, plan.tokens_before, history);
+        let facts = self.codex_facts(at_ms);
+        self.conversation.codex.after_compaction(&facts, mid_turn);
         if self.profile.codex.reread_edited_after_compaction {
             self.reread_edited(&mut decisions);
         }
@@ -122,85 +117,17 @@ impl Session {
 
     /// The replacement history, initial context included where the phase puts it.
     fn codex_history(
-        &mut self,
+        &self,
         users: &[String],
         summary_text: &str,
         remote: bool,
         mid_turn: bool,
         at_ms: u64,
     ) -> Vec<Item> {
-        let history = match remote {
-            false => build_compacted_history(users, summary_text).items,
-            true => {
-                // The server's answer is opaque: modelled as the kept messages and one
-                // `compaction` item the size of the summary.
-                let mut output: Vec<Item> =
-                    users.iter().map(|u| Item::text(Role::User, u)).collect();
-                output.push(Item::Compaction {
-                    encrypted_content: "x".repeat(summary_text.len()),
-                });
-                process_remote_compacted_history(output).items
-            }
-        };
-        let placement = match mid_turn {
-            true => InitialContextPlacement::BeforeLastUserMessage,
-            false => InitialContextPlacement::DoNotInject,
-        };
-        let settings = self.current_turn_settings(at_ms);
-        let agents_md = self.conversation.codex.agents_md.clone().flatten();
-        let context = initial_context(
-            &self.profile.codex.context,
-            &settings,
-            self.conversation.codex.previous_model.as_deref(),
-            agents_md.as_deref(),
-        );
-        insert_initial_context(history, context.items, placement)
-    }
-
-    /// The model's answer to the compaction prompt: the host's text, or the extractive
-    /// summary of the records.
-    fn codex_summary_suffix(&self, summary: Option<&str>) -> Result<String, Error> {
-        match summary {
-            Some(text) if text.trim().is_empty() => Err(Error::InvalidConfig {
-                field: "summary".into(),
-                reason: "is empty; give the summary text, or none to use the extractive summariser"
-                    .into(),
-            }),
-            Some(text) => Ok(text.into()),
-            None => {
-                let built = extractive_summary(self.conversation.transcript.messages());
-                Ok(format_compact_summary(&built.text))
-            }
-        }
-    }
-
-    /// The transcript becomes the boundary and the replacement history's items.
-    fn replace_with_history(&mut self, trigger: Trigger, tokens_before: u64, history: Vec<Item>) {
-        let transcript = &mut self.conversation.transcript;
-        transcript.replace(Vec::new());
-        transcript.push(Record::CompactBoundary {
-            trigger,
-            tokens_before,
-        });
-        for item in history {
-            let record = match (&item, item.message_text()) {
-                (
-                    Item::Message {
-                        role: Role::User,
-                        content,
-                    },
-                    Some(text),
-                ) if !is_contextual_user_message(content) => match is_summary_message(&text) {
-                    true => Record::Summary { text },
-                    false => Record::Prompt { text },
-                },
-                _ => Record::Context {
-                    source: "initial-context",
-                    item,
-                },
-            };
-            transcript.push(record);
-        }
+        let facts = self.codex_facts(at_ms);
+        let rules = &self.profile.codex;
+        let codex = &self.conversation.codex;
+        codex.replacement_history(rules, &facts, users, summary_text, remote, mid_turn)
     }
 
     /// X1 opt-in: the files the agent edited, read again after the summary.
@@ -224,6 +151,20 @@ impl Session {
                 .push(Record::Attachment(attachment));
         }
         decisions.extend(out.decisions);
+    }
+}
+
+/// The model's answer to the compaction prompt: the host's text, or the extractive summary
+/// of the records.
+fn codex_summary_suffix(summary: Option<&str>, records: &[Message]) -> Result<String, Error> {
+    match summary {
+        Some(text) if text.trim().is_empty() => Err(Error::InvalidConfig {
+            field: "summary".into(),
+            reason: "is empty; give the summary text, or none to use the extractive summariser"
+                .into(),
+        }),
+        Some(text) => Ok(text.into()),
+        None => Ok(format_compact_summary(&extractive_summary(records).text)),
     }
 }
 

@@ -1,0 +1,200 @@
+//! What a Codex session remembers between turns (codex.md §2.1) and the context a turn
+//! records from it: the whole initial context without a baseline, else only the settings
+//! that changed; after a compaction, the replacement history with the initial context where
+//! the phase puts it (§2.6, §4.3).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::codex::agents_md::{load_agents_md, AgentsMdRules};
+use crate::codex::compact::{
+    build_compacted_history, insert_initial_context, process_remote_compacted_history,
+    InitialContextPlacement,
+};
+use crate::codex::context::{initial_context, BaseInstructions, Skill, TurnSettings};
+use crate::codex::items::{Item, Role};
+use crate::codex::rules::CodexRules;
+use crate::codex::settings_diff::turn_context_items;
+use crate::vfs::Vfs;
+use crate::vocabulary::Decision;
+
+/// What a Codex session remembers between turns.
+#[derive(Debug, Clone, Default)]
+pub struct CodexState {
+    /// The settings the host changed (model, approval, sandbox, personality…).
+    settings: TurnSettings,
+    /// The settings last recorded in the history; `None`: the next turn sends everything.
+    baseline: Option<TurnSettings>,
+    /// The model of the previous regular turn (`previous_turn_settings.model`).
+    previous_model: Option<String>,
+    /// AGENTS.md, loaded on the first turn and kept for the session (§7.7).
+    agents_md: Option<Option<String>>,
+    /// What the base instructions were rendered for, fixed at the first turn (§0.7).
+    base_instructions: Option<BaseInstructions>,
+}
+
+/// The session's own parts of a turn's settings: Codex's `TurnContext` takes these from the
+/// session, not from the host's settings.
+#[derive(Debug, Clone)]
+pub struct SessionFacts {
+    /// The working directory.
+    pub cwd: String,
+    /// The user's home (`~/.codex` is under it).
+    pub home: String,
+    /// The local date of the turn.
+    pub current_date: String,
+    /// The model's context window.
+    pub context_window: u64,
+    /// The skills the session offers.
+    pub skills: Vec<Skill>,
+}
+
+/// The items one turn records before its prompt, and where they come from.
+#[derive(Debug)]
+pub struct TurnContext {
+    /// `initial-context` (no baseline) or `settings-update`.
+    pub source: &'static str,
+    /// The items, in the order they are recorded.
+    pub items: Vec<Item>,
+    /// Why each was included or left out.
+    pub decisions: Vec<Decision>,
+}
+
+impl CodexState {
+    /// The settings the host set for the next turns.
+    pub fn settings(&self) -> &TurnSettings {
+        &self.settings
+    }
+
+    /// Changes the settings of the next turns.
+    pub fn set_settings(&mut self, settings: TurnSettings) {
+        self.settings = settings;
+    }
+
+    /// The settings of a turn now: the host's, with the session's cwd, date, window and
+    /// skills, and the base instructions fixed at the first turn.
+    pub fn turn_settings(&self, facts: &SessionFacts) -> TurnSettings {
+        let mut settings = self.settings.clone();
+        settings.cwd.clone_from(&facts.cwd);
+        settings.current_date.clone_from(&facts.current_date);
+        settings.context_window = Some(facts.context_window);
+        settings
+            .base_instructions
+            .clone_from(&self.base_instructions);
+        settings.skills.clone_from(&facts.skills);
+        settings
+    }
+
+    /// The turn's context items; the baseline moves to this turn's settings (§2.1: every
+    /// turn, even when nothing changed).
+    pub fn record_turn(
+        &mut self,
+        rules: &CodexRules,
+        facts: &SessionFacts,
+        vfs: &Vfs,
+    ) -> TurnContext {
+        self.render_base_instructions(facts);
+        let settings = self.turn_settings(facts);
+        let mut decisions = Vec::new();
+        let agents_md = self.agents_md(vfs, facts, &mut decisions);
+        if rules.resend_full_context {
+            self.baseline = None;
+        }
+        let source = match self.baseline {
+            Some(_) => "settings-update",
+            None => "initial-context",
+        };
+        let (items, context_decisions) = turn_context_items(
+            &rules.context,
+            self.baseline.as_ref(),
+            &settings,
+            self.previous_model.as_deref(),
+            agents_md.as_deref(),
+        );
+        decisions.extend(context_decisions);
+        self.previous_model = Some(settings.model.clone());
+        self.baseline = Some(settings);
+        TurnContext {
+            source,
+            items,
+            decisions,
+        }
+    }
+
+    /// Codex renders its base instructions once, for the first turn's model and personality
+    /// (§0.7): later turns keep them whatever the settings say.
+    fn render_base_instructions(&mut self, facts: &SessionFacts) {
+        if self.base_instructions.is_some() {
+            return;
+        }
+        let first = self.turn_settings(facts);
+        self.base_instructions = Some(BaseInstructions {
+            personality: first.effective_personality().into(),
+            model: first.model,
+        });
+    }
+
+    /// AGENTS.md from `~/.codex` and the project, loaded once (§7).
+    fn agents_md(
+        &mut self,
+        vfs: &Vfs,
+        facts: &SessionFacts,
+        decisions: &mut Vec<Decision>,
+    ) -> Option<String> {
+        if let Some(loaded) = &self.agents_md {
+            return loaded.clone();
+        }
+        let codex_home = format!("{}/.codex", facts.home.trim_end_matches('/'));
+        let loaded = load_agents_md(vfs, &codex_home, &facts.cwd, &AgentsMdRules::default());
+        decisions.extend(loaded.decisions.iter().cloned());
+        let text = loaded.text();
+        self.agents_md = Some(text.clone());
+        text
+    }
+
+    /// A compaction's replacement history (§4.3 step 7; remote: §4.6), with the initial
+    /// context before the last user message mid-turn, or left to the next turn otherwise.
+    pub fn replacement_history(
+        &self,
+        rules: &CodexRules,
+        facts: &SessionFacts,
+        users: &[String],
+        summary_text: &str,
+        remote: bool,
+        mid_turn: bool,
+    ) -> Vec<Item> {
+        let history = match remote {
+            false => build_compacted_history(users, summary_text).items,
+            true => {
+                // The server's answer is opaque: modelled as the kept messages and one
+                // `compaction` item the size of the summary.
+                let mut output: Vec<Item> =
+                    users.iter().map(|u| Item::text(Role::User, u)).collect();
+                output.push(Item::Compaction {
+                    encrypted_content: "x".repeat(summary_text.len()),
+                });
+                process_remote_compacted_history(output).items
+            }
+        };
+        let placement = match mid_turn {
+            true => InitialContextPlacement::BeforeLastUserMessage,
+            false => InitialContextPlacement::DoNotInject,
+        };
+        let agents_md = self.agents_md.clone().flatten();
+        let context = initial_context(
+            &rules.context,
+            &self.turn_settings(facts),
+            self.previous_model.as_deref(),
+            agents_md.as_deref(),
+        );
+        insert_initial_context(history, context.items, placement)
+    }
+
+    /// After a compaction (§2.6): mid-turn compaction re-injected the context, so the
+    /// baseline is the current settings; every other compaction clears it and the next turn
+    /// sends everything.
+    pub fn after_compaction(&mut self, facts: &SessionFacts, mid_turn: bool) {
+        self.baseline = mid_turn.then(|| self.turn_settings(facts));
+    }
+}
