@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use context_assembly::codex::context::{SandboxMode, TurnSettings};
 use context_assembly::codex::wording as codex;
 use context_assembly::host::{McpServer, TaskItem, TodoItem};
-use context_assembly::wording::{compaction, context, files, memory, reminders};
+use context_assembly::wording::{compaction, context, files, memory, reminders, tools};
 
 /// Every sentence, named after the function or constant that writes it.
 fn rendered() -> Vec<(&'static str, String)> {
@@ -19,6 +19,7 @@ fn rendered() -> Vec<(&'static str, String)> {
     all.extend(compaction_texts());
     all.extend(memory_and_context());
     all.extend(codex_texts());
+    all.extend(tool_answers());
     all
 }
 
@@ -402,6 +403,91 @@ fn codex_texts() -> Vec<(&'static str, String)> {
             "codex::NO_SUMMARY_AVAILABLE",
             codex::NO_SUMMARY_AVAILABLE.into(),
         ),
+    ]
+}
+
+fn tool_answers() -> Vec<(&'static str, String)> {
+    let descriptions = tools::DEFAULT_TOOL_DESCRIPTIONS
+        .iter()
+        .map(|(name, description)| format!("{name}: {description}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    vec![
+        ("tools::DEFAULT_TOOL_DESCRIPTIONS", descriptions),
+        (
+            "tools::read_denied",
+            tools::read_denied("/p/.env", "Read(./.env)"),
+        ),
+        ("tools::unreadable", tools::unreadable("/p/a.ts")),
+        ("tools::image_read", tools::image_read("/p/logo.png", 1_600)),
+        (
+            "tools::edit_not_unique (none)",
+            tools::edit_not_unique("/p/a.ts", 0),
+        ),
+        (
+            "tools::edit_not_unique (several)",
+            tools::edit_not_unique("/p/a.ts", 3),
+        ),
+        (
+            "tools::file_written (created)",
+            tools::file_written("/p/a.ts", true),
+        ),
+        (
+            "tools::file_written (updated)",
+            tools::file_written("/p/a.ts", false),
+        ),
+        (
+            "tools::write_denied",
+            tools::write_denied("/p/.env", "Read(./.env)"),
+        ),
+        ("tools::not_read_yet", tools::not_read_yet("/p/a.ts")),
+        ("tools::not_text", tools::not_text("/p/logo.png")),
+        (
+            "tools::changed_since_read",
+            tools::changed_since_read("/p/a.ts"),
+        ),
+        (
+            "tools::todos_invalid",
+            tools::todos_invalid("todos[0].content is empty"),
+        ),
+        ("tools::TODOS_UPDATED", tools::TODOS_UPDATED.into()),
+        (
+            "tools::task_created",
+            tools::task_created(1, "Run the tests"),
+        ),
+        ("tools::task_updated", tools::task_updated(1, "completed")),
+        ("tools::no_such_task", tools::no_such_task(7)),
+        ("tools::no_such_tool", tools::no_such_tool("Bash", "Bash")),
+        (
+            "tools::plan_mode_blocks_change",
+            tools::plan_mode_blocks_change("/home/user/.claude/plans/plan.md"),
+        ),
+        (
+            "tools::NO_PLAN_TO_APPROVE",
+            tools::NO_PLAN_TO_APPROVE.into(),
+        ),
+        (
+            "tools::plan_approved",
+            tools::plan_approved("/home/user/.claude/plans/plan.md", None),
+        ),
+        (
+            "tools::plan_approved (feedback)",
+            tools::plan_approved(
+                "/home/user/.claude/plans/plan.md",
+                Some("Keep the old API."),
+            ),
+        ),
+        (
+            "tools::plan_revision_requested",
+            tools::plan_revision_requested("Split step 2."),
+        ),
+        ("tools::PLAN_REJECTED", tools::PLAN_REJECTED.into()),
+        (
+            "tools::CANCELLED_AFTER_STOP",
+            tools::CANCELLED_AFTER_STOP.into(),
+        ),
+        ("tools::INTERRUPTED_CALL", tools::INTERRUPTED_CALL.into()),
+        ("tools::no_output", tools::no_output("Bash")),
     ]
 }
 

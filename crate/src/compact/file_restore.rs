@@ -7,13 +7,14 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::restore::{select_restores, RestoreCandidate};
+use super::restore::{select_restores, select_skills, RestoreCandidate};
 use super::rules::CompactionRules;
 use super::summary::json;
 use crate::attachment::{AttachmentKind, Collected, Verdict};
 use crate::read::{ReadError, ReadLimits};
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
+use crate::vfs::Content;
 use crate::wording::files::{call_note, malware_reminder, tool_result};
 use crate::wording::{self, json_string};
 use crate::workspace::{ReadFailure, TextFileRead, Workspace, FILE_UNCHANGED_STUB};
@@ -129,6 +130,79 @@ impl FileRestore<'_> {
             remembered.push((path.clone(), done));
         }
         remembered
+    }
+
+    /// `plan_file_reference` when the plan file exists (§9.5). The original reads the plan
+    /// with no deny check; `deny_plan_file` adds one.
+    pub(crate) fn plan_file_reference(&self, out: &mut Collected) {
+        let path = &self.plan_file;
+        if !self.workspace.is_file(path) {
+            return;
+        }
+        let denial = self.workspace.deny.check(path, &self.workspace.cwd);
+        if let Some(denial) = denial.as_ref().filter(|_| self.compaction.deny_plan_file) {
+            out.decide(
+                "plan file",
+                Verdict::Denied,
+                "the plan file exists, but the permission settings deny reading it: no \
+                 reference follows the summary (§9.5 fixed)"
+                    .into(),
+                Some(denial.rule.clone()),
+            );
+            return;
+        }
+        let Ok(Content::Text(content)) = self.workspace.vfs.read(path) else {
+            return;
+        };
+        let text = wording::compaction::plan_file_reference(path, &content);
+        out.attach(
+            AttachmentKind::PlanFileReference,
+            Some(path),
+            text,
+            self.token_method,
+        );
+        let reason = match denial {
+            None => {
+                "the plan file exists: a reference with its contents follows the summary".into()
+            }
+            Some(denial) => format!(
+                "the plan file exists: a reference with its contents follows the summary, \
+                 although {} covers it, because the original reads the plan with no deny \
+                 check (§9.5)",
+                denial.rule
+            ),
+        };
+        out.decide("plan file", Verdict::Included, reason, Some(path.clone()));
+    }
+
+    /// `invoked_skills` (§9.5): the skills the model invoked (`(name, content)`, oldest
+    /// first), newest first, each within 5,000 tokens, 25,000 in all.
+    pub(crate) fn invoked_skills(&self, invoked: &[(String, String)], out: &mut Collected) {
+        if invoked.is_empty() {
+            return;
+        }
+        let newest_first: Vec<(String, String)> = invoked.iter().rev().cloned().collect();
+        let selection = select_skills(&newest_first, self.token_method);
+        out.decisions.extend(selection.decisions);
+        if selection.skills.is_empty() {
+            return;
+        }
+        let skills: Vec<String> = (selection.skills.iter())
+            .map(|(name, content, _)| {
+                let path = self.workspace.skill_path(name);
+                wording::compaction::invoked_skill(name, &path, content)
+            })
+            .collect();
+        let text = wording::compaction::invoked_skills(&skills);
+        out.attach(AttachmentKind::InvokedSkills, None, text, self.token_method);
+    }
+
+    /// The host's pinned files, attached again (ours: `reinsert_pinned`).
+    pub(crate) fn pinned_files(&self, pinned: &[String], out: &mut Collected) {
+        for path in pinned {
+            let reason = "pinned by the host: attached again after the summary";
+            self.reattach_file(path, reason, out);
+        }
     }
 
     /// One restore candidate: the read (when it fits), its content's tokens, what its

@@ -94,7 +94,7 @@ impl Session {
             .map(|skill| CodexSkill {
                 name: skill.name.clone(),
                 description: skill.description.clone(),
-                path: self.skill_path(&skill.name),
+                path: self.workspace.skill_path(&skill.name),
                 scope: SkillScope::Repo,
             })
             .collect();

@@ -105,4 +105,27 @@ impl Conversation {
             ..Conversation::default()
         }
     }
+
+    /// Changes the permission mode. Entering and leaving plan or auto mode arms the
+    /// reminders' one-shot notes (§7.5); leaving plan mode says whether a plan file exists.
+    pub(super) fn set_mode(&mut self, mode: PermissionMode, plan_exists: bool) {
+        let before = self.mode;
+        if before == mode {
+            return;
+        }
+        match before {
+            PermissionMode::Plan => self.reminders.exit_plan_mode(plan_exists),
+            PermissionMode::Auto => self.reminders.exit_auto_mode(),
+            _ => {}
+        }
+        match mode {
+            PermissionMode::Plan => {
+                self.mode_before_plan = before;
+                self.reminders.enter_plan_mode();
+            }
+            PermissionMode::Auto => self.reminders.enter_auto_mode(),
+            _ => {}
+        }
+        self.mode = mode;
+    }
 }

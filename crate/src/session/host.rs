@@ -21,26 +21,8 @@ impl Session {
     /// Changes the permission mode (Shift+Tab). Entering and leaving plan or auto mode arms
     /// the reminders' one-shot notes (§7.5).
     pub fn set_mode(&mut self, mode: PermissionMode) {
-        let before = self.conversation.mode;
-        if before == mode {
-            return;
-        }
         let plan_exists = self.workspace.vfs.stat(&self.plan_file()).is_ok();
-        let reminders = &mut self.conversation.reminders;
-        match before {
-            PermissionMode::Plan => reminders.exit_plan_mode(plan_exists),
-            PermissionMode::Auto => reminders.exit_auto_mode(),
-            _ => {}
-        }
-        match mode {
-            PermissionMode::Plan => {
-                self.conversation.mode_before_plan = before;
-                reminders.enter_plan_mode();
-            }
-            PermissionMode::Auto => reminders.enter_auto_mode(),
-            _ => {}
-        }
-        self.conversation.mode = mode;
+        self.conversation.set_mode(mode, plan_exists);
     }
 
     /// The IDE's selection and the file it shows (`None` clears either).

@@ -6,6 +6,7 @@ use alloc::string::String;
 
 use super::conversation::Conversation;
 use crate::host::{TaskItem, TodoItem};
+use crate::wording::tools;
 use crate::workspace::ToolResult;
 
 impl Conversation {
@@ -42,18 +43,10 @@ impl Conversation {
             }
         });
         if let Some(problem) = problem {
-            return ToolResult::error(format!(
-                "TodoWrite's input is invalid: {problem}. Every item needs a non-empty \
-                 content (what to do, e.g. \"Run tests\"), a status (pending, in_progress or \
-                 completed) and a non-empty activeForm (the same in the present continuous, \
-                 e.g. \"Running tests\"). The todo list is unchanged."
-            ));
+            return ToolResult::error(tools::todos_invalid(&problem));
         }
         self.todos = todos.to_vec();
-        ToolResult::ok(
-            "The todo list is updated. Keep working through it and mark items as they are done."
-                .into(),
-        )
+        ToolResult::ok(tools::TODOS_UPDATED.into())
     }
 
     pub(super) fn task_create(&mut self, subject: &str) -> ToolResult {
@@ -63,16 +56,16 @@ impl Conversation {
             subject: subject.into(),
             status: "pending".into(),
         });
-        ToolResult::ok(format!("Task #{id} created: {subject}"))
+        ToolResult::ok(tools::task_created(id, subject))
     }
 
     pub(super) fn task_update(&mut self, task_id: u64, status: &str) -> ToolResult {
         match self.tasks.iter_mut().find(|t| t.id == task_id) {
             Some(task) => {
                 task.status = status.into();
-                ToolResult::ok(format!("Task #{task_id} is now {status}."))
+                ToolResult::ok(tools::task_updated(task_id, status))
             }
-            None => ToolResult::error(format!("There is no task #{task_id}.")),
+            None => ToolResult::error(tools::no_such_task(task_id)),
         }
     }
 }

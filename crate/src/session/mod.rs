@@ -35,6 +35,7 @@ mod list_tools;
 mod pipeline;
 mod respond;
 mod tool_calls;
+mod tool_dispatch;
 mod tools;
 mod turn;
 

@@ -12,6 +12,7 @@ use crate::codex::truncate::{
 };
 use crate::js;
 use crate::transcript::{Record, ToolResultBlock};
+use crate::wording;
 use crate::Error;
 
 impl Conversation {
@@ -59,7 +60,7 @@ impl Conversation {
                 .map(|(id, result)| {
                     result.unwrap_or(ToolResultBlock {
                         tool_use_id: id,
-                        content: "The user interrupted this tool call before it finished.".into(),
+                        content: wording::tools::INTERRUPTED_CALL.into(),
                         is_error: true,
                     })
                 })
@@ -110,7 +111,7 @@ pub(super) fn tidy_output(tidy: bool, tool: &str, output: String) -> String {
         _ => output,
     };
     if js::trim(&output).is_empty() {
-        return format!("({tool} completed with no output)");
+        return wording::tools::no_output(tool);
     }
     output
 }

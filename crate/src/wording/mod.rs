@@ -16,12 +16,15 @@
 //! * [`memory`]: memory files as the model reads them (path lines, the `# claudeMd`
 //!   preamble, relevant memories' headers, truncation warnings).
 //! * [`context`]: the system prompt and the user-context block sent with every request.
+//! * [`tools`]: what the session's own tools answer (Read, Edit, Write, the lists, plan
+//!   approval, calls that never ran) and the built-in tools' descriptions.
 
 pub mod compaction;
 pub mod context;
 pub mod files;
 pub mod memory;
 pub mod reminders;
+pub mod tools;
 
 use alloc::format;
 use alloc::string::String;

@@ -163,6 +163,14 @@ impl Workspace {
         &self.cwd
     }
 
+    /// Where the skill `name` keeps its `SKILL.md` (the project's `.claude/skills`).
+    pub fn skill_path(&self, name: &str) -> String {
+        format!(
+            "{}/.claude/skills/{name}/SKILL.md",
+            self.cwd.trim_end_matches('/')
+        )
+    }
+
     /// Expands a path as the original's `expandPath` (§2.1), confined to the root.
     ///
     /// # Errors

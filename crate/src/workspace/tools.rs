@@ -11,6 +11,7 @@ use crate::read::{
 };
 use crate::vfs::{Content, EntryKind, FsError, FsErrorKind, Stat, Syscall};
 use crate::wording::files::{malware_reminder, not_text_error, not_utf8_error, FILE_MISSING};
+use crate::wording::tools;
 use crate::Error;
 
 /// What a tool returns to the model.
@@ -164,10 +165,7 @@ impl Workspace {
     ) -> Result<ToolResult, Error> {
         let abs = self.expand(path)?;
         if let Some(denial) = self.deny.check(&abs, &self.cwd) {
-            return Ok(ToolResult::error(format!(
-                "Reading {abs} is not allowed: the permission settings deny it ({}).",
-                denial.rule
-            )));
+            return Ok(ToolResult::error(tools::read_denied(&abs, &denial.rule)));
         }
         if self.is_unchanged_reread(&abs, offset, limit) {
             return Ok(ToolResult::ok(FILE_UNCHANGED_STUB.into()));
@@ -190,7 +188,7 @@ impl Workspace {
     /// read-file state gets nothing unless images are tracked (Q42).
     fn read_image(&mut self, abs: &str, info: Option<ImageInfo>) -> ToolResult {
         let (Ok(stat), Ok(content)) = (self.vfs.stat(abs), self.vfs.read(abs)) else {
-            return ToolResult::error(format!("{abs} could not be read."));
+            return ToolResult::error(tools::unreadable(abs));
         };
         let plan = plan_image(info.as_ref(), stat.size, &self.rules.read);
         if let Some(entry) =
@@ -199,7 +197,7 @@ impl Workspace {
             self.file_state.set(abs, entry);
         }
         self.add_memory_trigger(abs);
-        ToolResult::ok(format!("[image {abs}: about {} tokens]", plan.tokens()))
+        ToolResult::ok(tools::image_read(abs, plan.tokens()))
     }
 
     /// §3.4's de-duplication: a full view with a defined offset, the same offset and limit,
@@ -251,19 +249,13 @@ impl Workspace {
             current.matches(old).count()
         };
         if matches != 1 {
-            return Ok(ToolResult::error(match matches {
-                0 => format!("The text to replace was not found in {abs}."),
-                n => format!(
-                    "The text to replace occurs {n} times in {abs}; give more context so that \
-                     it occurs exactly once."
-                ),
-            }));
+            return Ok(ToolResult::error(tools::edit_not_unique(&abs, matches)));
         }
         let updated = current.replacen(old, new, 1);
         if let Err(refusal) = self.store_agent_write(&abs, updated, at_ms) {
             return Ok(ToolResult::error(refusal));
         }
-        Ok(ToolResult::ok(format!("{abs} has been updated.")))
+        Ok(ToolResult::ok(tools::file_written(&abs, false)))
     }
 
     /// The agent's Write tool: creates a file, or replaces one it has read (§4.5).
@@ -284,8 +276,7 @@ impl Workspace {
         if let Err(refusal) = self.store_agent_write(&abs, content.into(), at_ms) {
             return Ok(ToolResult::error(refusal));
         }
-        let verb = if exists { "updated" } else { "created" };
-        Ok(ToolResult::ok(format!("{abs} has been {verb}.")))
+        Ok(ToolResult::ok(tools::file_written(&abs, !exists)))
     }
 
     /// With `refuse_writes_to_denied_files`, the one answer Edit and Write give for a path
@@ -296,32 +287,24 @@ impl Workspace {
             return None;
         }
         let denial = self.deny.check(abs, &self.cwd)?;
-        Some(ToolResult::error(format!(
-            "Changing {abs} is not allowed: the permission settings deny reading it ({}).",
-            denial.rule
-        )))
+        Some(ToolResult::error(tools::write_denied(abs, &denial.rule)))
     }
 
     /// The file's text, if the agent may write it: read before (a full, untransformed
     /// view), and not changed on disk since (§4.5, error codes 6 and 7).
     fn fresh_text(&self, abs: &str) -> Result<Rc<str>, String> {
         let Some(entry) = self.file_state.peek(abs).filter(|e| !e.is_partial_view) else {
-            return Err(format!(
-                "{abs} has not been read yet in this conversation. Read it first, then write."
-            ));
+            return Err(tools::not_read_yet(abs));
         };
         let stat = self.vfs.stat(abs).map_err(|error| error.to_string())?;
         let content = self.vfs.read(abs).map_err(|error| error.to_string())?;
         let Content::Text(text) = content else {
-            return Err(format!("{abs} is not a text file."));
+            return Err(tools::not_text(abs));
         };
         // The Windows timestamp-churn fallback: a full view whose text equals the disk's.
         let same_full_view = entry.is_full_view() && *entry.content == *text;
         if stat.mtime_ms > entry.timestamp && !same_full_view {
-            return Err(format!(
-                "{abs} was changed since it was read, by the user or a linter. Read it again \
-                 before writing to it."
-            ));
+            return Err(tools::changed_since_read(abs));
         }
         Ok(text)
     }

@@ -3,7 +3,6 @@
 //! (§9.5), the deltas announced in full, and — with `reinsert_pinned` — the host's pinned
 //! files.
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::mem;
@@ -13,7 +12,6 @@ use crate::compact::file_restore::FileRestore;
 use crate::attachment::AttachmentKind;
 use crate::attachment::{Attachment, Collected, Verdict};
 use crate::collectors::reminders;
-use crate::compact::restore::select_skills;
 use crate::session::Session;
 use crate::transcript::{Message, Transcript};
 use crate::wording::{self};
@@ -57,7 +55,7 @@ impl Session {
         } else {
             reads = self.file_restore().restore_files(file_state, kept, out);
         }
-        self.plan_file_reference(out);
+        self.file_restore().plan_file_reference(out);
         if self.in_plan_mode() {
             let plan_file = self.plan_file();
             let exists = self.workspace.is_file(&plan_file);
@@ -81,87 +79,14 @@ impl Session {
             );
         }
         if !session_memory {
-            self.invoked_skills(out);
+            let invoked = &self.conversation.invoked_skills;
+            self.file_restore().invoked_skills(invoked, out);
             self.deltas_in_full(kept, dry_run, out);
         }
         if self.profile.compaction.reinsert_pinned {
-            self.pinned_files(out);
+            self.file_restore().pinned_files(&self.config.pinned, out);
         }
         (mem::take(&mut out.attachments), reads)
-    }
-
-    /// `plan_file_reference` when the plan file exists (§9.5). The original reads the plan
-    /// with no deny check; `deny_plan_file` adds one.
-    fn plan_file_reference(&self, out: &mut Collected) {
-        let path = self.plan_file();
-        if !self.workspace.is_file(&path) {
-            return;
-        }
-        let denial = self.workspace.deny.check(&path, &self.workspace.cwd);
-        if let Some(denial) = &denial {
-            if self.profile.compaction.deny_plan_file {
-                out.decide(
-                    "plan file",
-                    Verdict::Denied,
-                    "the plan file exists, but the permission settings deny reading it: no \
-                     reference follows the summary (§9.5 fixed)"
-                        .into(),
-                    Some(denial.rule.clone()),
-                );
-                return;
-            }
-        }
-        let Ok(crate::vfs::Content::Text(content)) = self.workspace.vfs.read(&path) else {
-            return;
-        };
-        let text = wording::compaction::plan_file_reference(&path, &content);
-        out.attach(
-            AttachmentKind::PlanFileReference,
-            Some(&path),
-            text,
-            self.profile.token_method,
-        );
-        let reason = match denial {
-            None => {
-                "the plan file exists: a reference with its contents follows the summary".into()
-            }
-            Some(denial) => format!(
-                "the plan file exists: a reference with its contents follows the summary, \
-                 although {} covers it, because the original reads the plan with no deny \
-                 check (§9.5)",
-                denial.rule
-            ),
-        };
-        out.decide("plan file", Verdict::Included, reason, Some(path));
-    }
-
-    /// `invoked_skills` (§9.5): newest first, each within 5,000 tokens, 25,000 in all.
-    fn invoked_skills(&self, out: &mut Collected) {
-        let invoked: Vec<(String, String)> = self
-            .conversation
-            .invoked_skills
-            .iter()
-            .rev()
-            .map(|(name, content)| (name.clone(), content.clone()))
-            .collect();
-        if invoked.is_empty() {
-            return;
-        }
-        let method = self.profile.token_method;
-        let selection = select_skills(&invoked, method);
-        out.decisions.extend(selection.decisions);
-        if selection.skills.is_empty() {
-            return;
-        }
-        let skills: Vec<String> = selection
-            .skills
-            .iter()
-            .map(|(name, content, _)| {
-                wording::compaction::invoked_skill(name, &self.skill_path(name), content)
-            })
-            .collect();
-        let text = wording::compaction::invoked_skills(&skills);
-        out.attach(AttachmentKind::InvokedSkills, None, text, method);
     }
 
     /// The deltas against the kept records only: after a full compaction, everything again.
@@ -185,22 +110,5 @@ impl Session {
         if let Some(state) = saved_state {
             self.conversation.reminders = state;
         }
-    }
-
-    /// The host's pinned files, attached again (ours: `reinsert_pinned`).
-    fn pinned_files(&self, out: &mut Collected) {
-        let file_restore = self.file_restore();
-        for pinned in &self.config.pinned {
-            let reason = "pinned by the host: attached again after the summary";
-            file_restore.reattach_file(pinned, reason, out);
-        }
-    }
-
-    /// Where a skill's file is.
-    pub(in crate::session) fn skill_path(&self, name: &str) -> String {
-        format!(
-            "{}/.claude/skills/{name}/SKILL.md",
-            self.workspace.cwd.trim_end_matches('/')
-        )
     }
 }
