@@ -248,6 +248,24 @@ impl Transcript {
         self.messages = messages;
     }
 
+    /// Identifies the records' state: a compaction plan is valid only for the state it was
+    /// made on.
+    pub fn stamp(&self) -> (usize, u64) {
+        let last = self.messages.last().map_or(u64::MAX, |m| m.id);
+        (self.messages.len(), last)
+    }
+
+    /// Whether any record would reach the model as a message (attachments and boundaries
+    /// alone are nothing to compact).
+    pub fn has_conversation(&self) -> bool {
+        (self.messages.iter()).any(|m| {
+            !matches!(
+                m.record,
+                Record::Attachment(_) | Record::CompactBoundary { .. }
+            )
+        })
+    }
+
     /// Attachments still in the transcript, oldest first.
     pub fn attachments(&self) -> impl DoubleEndedIterator<Item = &Attachment> {
         self.messages.iter().filter_map(Message::attachment)

@@ -63,6 +63,18 @@ pub enum Policy {
 }
 
 impl Policy {
+    /// The summary policy auto-compaction runs: Codex's own (local or remote) under a
+    /// profile that compacts as Codex does, Claude Code's full compaction otherwise.
+    pub fn automatic(codex: &crate::codex::rules::CodexRules, mid_turn: bool) -> Policy {
+        match codex.local_compaction || codex.remote_compaction {
+            true => Policy::Codex {
+                remote: codex.remote_compaction,
+                mid_turn,
+            },
+            false => Policy::Full,
+        }
+    }
+
     /// The policy's id, as reports name it.
     pub fn id(&self) -> PolicyId {
         match self {

@@ -124,6 +124,34 @@ pub struct CompactionPlan {
     pub(crate) stamp: (usize, u64),
 }
 
+impl CompactionPlan {
+    /// Plan `id` for `options`, on the records of `stamp`, before anything is decided: it
+    /// applies nothing until a policy fills it in.
+    pub(crate) fn new(
+        id: u64,
+        options: CompactionOptions,
+        tokens_before: u64,
+        stamp: (usize, u64),
+    ) -> CompactionPlan {
+        CompactionPlan {
+            id,
+            policy: options.policy.id(),
+            trigger: options.trigger,
+            applies: false,
+            reason: String::new(),
+            tokens_before,
+            summary_request: None,
+            summarised_records: 0,
+            kept_records: 0,
+            cleared: Cleared::default(),
+            post_compact: Vec::new(),
+            decisions: Vec::new(),
+            options,
+            stamp,
+        }
+    }
+}
+
 /// A file restored after the compaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]

@@ -275,6 +275,23 @@ impl CompactionBreaker {
     pub const fn allows(&self) -> bool {
         self.consecutive_failures < MAX_CONSECUTIVE_AUTOCOMPACT_FAILURES
     }
+
+    /// Why auto-compaction does not run although `tokens` reach `threshold`, when the
+    /// breaker is open; `None` while it may be tried.
+    pub fn refusal(&self, tokens: u64, threshold: u64) -> Option<String> {
+        if self.allows() {
+            return None;
+        }
+        let until = match self.breaker_resets_each_human_turn {
+            true => "until the next human turn (Q57)",
+            false => "for the rest of the session (Q57 fixed)",
+        };
+        Some(alloc::format!(
+            "{tokens} tokens reach the threshold of {threshold}, but {} attempts in a row \
+             failed: the breaker stops auto-compaction {until}",
+            self.consecutive_failures
+        ))
+    }
 }
 
 /// Which tokens Codex compares with its auto-compact limit (`model_auto_compact_token_limit_scope`).

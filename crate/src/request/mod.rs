@@ -9,14 +9,18 @@
 //! its category, and the totals per channel and per category each sum exactly to the total.
 
 mod assemble;
+mod build;
 mod context;
+mod tools;
 
 use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use assemble::{assemble_messages, MessageCache};
+pub use build::{build_request, RequestContext, RequestParts};
 pub use context::{system_blocks, tool_blocks, user_context_block, Environment, ToolDefinition};
+pub use tools::{default_tools, offered_tools};
 
 use crate::attachment::Frequency;
 use crate::codex::items::Role;

@@ -7,38 +7,9 @@ use super::turn::{Round, Turn};
 use super::{local_date, Session};
 use crate::attachment::{Collected, Verdict};
 use crate::codex::context::{Skill as CodexSkill, SkillScope, TurnSettings};
-use crate::codex::history_tokens::estimate_item_tokens;
-use crate::codex::items::Item;
 use crate::codex::session_state::SessionFacts;
 use crate::codex::truncate::check_user_input;
-use crate::request::BlockType;
 use crate::transcript::Record;
-
-/// `message` with each block counted as the Responses API item it travels as (§3.5): a text
-/// part as a message of its own, a call as a `function_call`, a result as a
-/// `function_call_output`. A developer bundle's envelope is counted once per part.
-pub(super) fn counted_as_items(message: &crate::request::Message) -> crate::request::Message {
-    let role = message.role;
-    let mut counted = message.clone();
-    for block in &mut counted.content {
-        let item = match block.block_type {
-            BlockType::ToolUse => Item::FunctionCall {
-                name: block.source.clone(),
-                arguments: block.text.clone(),
-                call_id: block.tool_use_id.clone().unwrap_or_default(),
-            },
-            BlockType::ToolResult => Item::FunctionCallOutput {
-                call_id: block.tool_use_id.clone().unwrap_or_default(),
-                output: block.text.clone(),
-            },
-            BlockType::Text | BlockType::Thinking | BlockType::ToolDefinition => {
-                Item::text(role, &block.text)
-            }
-        };
-        block.tokens = estimate_item_tokens(&item) + block.media_tokens;
-    }
-    counted
-}
 
 impl Session {
     /// The settings the next turn's context is built from (Codex's `TurnContext`): the

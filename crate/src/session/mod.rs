@@ -50,11 +50,11 @@ use crate::{Error, Profile};
 
 pub use crate::host::*;
 pub use crate::profile::FileContextRules;
+pub use crate::request::default_tools;
 pub use crate::workspace::GrepOutputMode;
 pub use crate::workspace::{FileStateRow, ToolResult, FILE_UNCHANGED_STUB};
 pub use clock::local_date;
 pub use compaction::*;
-pub use tools::default_tools;
 pub use turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
 
 /// What the session knows beyond its files: settings, registries, the environment.

@@ -7,11 +7,9 @@
 //! budget standing in for the original's 1000 ms deadline.
 
 use alloc::format;
-use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::codex_turn::counted_as_items;
 use super::conversation::UserContext;
 use super::turn::{Round, Turn};
 use super::{local_date, Session};
@@ -25,18 +23,12 @@ use crate::host::PermissionMode;
 use crate::memory::render_claude_md;
 use crate::path::expand_path;
 use crate::request::{
-    system_blocks, tool_blocks, user_context_block, Block, Category, Channel, Environment, Request,
+    build_request, offered_tools, Environment, Request, RequestContext, RequestParts,
     ToolDefinition,
 };
 use crate::transcript::Record;
 use crate::vfs::EntryKind;
 use crate::wording::context::SYSTEM_PROMPT;
-
-/// Codex's system channel: the base instructions only (codex.md §0.7).
-fn base_instructions(text: &str, method: crate::tokens::TokenMethod) -> Vec<Block> {
-    let block = Block::text("base_instructions", Category::System, text.into(), method);
-    Vec::from([block.in_channel(Channel::System)])
-}
 
 /// What the reminder collectors of one pass read, computed once for the pass.
 pub(super) struct PassFacts {
@@ -338,66 +330,41 @@ impl Session {
 
     /// The request the model receives now.
     pub(super) fn request(&mut self, at_ms: u64) -> Request {
-        let method = self.profile.token_method;
-        let static_prompt = self
-            .config
-            .system_prompt
-            .clone()
-            .unwrap_or_else(|| SYSTEM_PROMPT.into());
-        let tools = tool_blocks(&self.tool_definitions(), method);
-        // Codex sends its base instructions alone and records the rest of its context (the
-        // environment, AGENTS.md) in the history: no environment block, no user context.
-        let (system, user_context) = match self.profile.codex.turn_context {
-            true => (base_instructions(&static_prompt, method), Vec::new()),
-            false => self.claude_code_context(&static_prompt, at_ms),
+        let static_prompt =
+            (self.config.system_prompt.clone()).unwrap_or_else(|| SYSTEM_PROMPT.into());
+        let tools = self.tool_definitions();
+        // Codex records its context (the environment, AGENTS.md) in the history.
+        let user_context = match self.profile.codex.turn_context {
+            true => None,
+            false => Some(self.user_context(at_ms)),
         };
-        let thresholds = self.thresholds();
+        let context = match &user_context {
+            None => RequestContext::Codex {
+                item_tokens: self.profile.codex.item_tokens,
+            },
+            Some(context) => RequestContext::ClaudeCode {
+                env: Environment {
+                    cwd: &self.workspace.cwd,
+                    platform: &self.config.platform,
+                    date: &context.date,
+                    git_status: self.config.git_status.as_deref(),
+                },
+                claude_md: context.claude_md.as_deref(),
+            },
+        };
+        let parts = RequestParts {
+            static_prompt: &static_prompt,
+            tools: &tools,
+            context,
+            attachments: &self.profile.attachments,
+            method: self.profile.token_method,
+            thresholds: &self.thresholds(),
+            context_window: self.config.context_window,
+        };
         let conversation = &mut self.conversation;
-        let (mut messages, splice) = conversation.messages.assemble(
-            conversation.transcript.messages(),
-            &self.profile.attachments,
-            method,
-        );
-        if self.profile.codex.item_tokens {
-            messages = messages
-                .iter()
-                .map(|m| Rc::new(counted_as_items(m)))
-                .collect();
-        }
-        let messages = (messages, splice);
-        let request = Request::new(
-            system,
-            tools,
-            user_context,
-            messages,
-            &thresholds,
-            self.config.context_window,
-        );
+        let request = build_request(&parts, &conversation.transcript, &mut conversation.messages);
         conversation.last_request_tokens = Some(request.tokens.total);
         request
-    }
-
-    /// Claude Code's system blocks (the static prompt, then the environment after the cache
-    /// boundary) and its user context.
-    fn claude_code_context(&mut self, static_prompt: &str, at_ms: u64) -> (Vec<Block>, Vec<Block>) {
-        let method = self.profile.token_method;
-        let context = self.user_context(at_ms);
-        let env = Environment {
-            cwd: &self.workspace.cwd,
-            platform: &self.config.platform,
-            date: &context.date,
-            git_status: self.config.git_status.as_deref(),
-        };
-        let user_context = user_context_block(
-            context.claude_md.as_deref(),
-            &context.date,
-            &self.profile.attachments,
-            method,
-        );
-        (
-            system_blocks(static_prompt, &env, method),
-            Vec::from([user_context]),
-        )
     }
 
     /// The user context, computed on the first request and kept (§7.7, §7.11) until a
@@ -451,28 +418,10 @@ impl Session {
         self.conversation.user_context_expired = false;
     }
 
-    /// The tools the model has: the configured ones, or the built-in set, plus the
-    /// deferred ones (announced by name only), less those a deny rule denies whole (the
-    /// original filters its tool list by them; see [`crate::deny::DenyRules::removing_tool`]).
+    /// The tools the model has ([`offered_tools`]).
     pub(super) fn tool_definitions(&self) -> Vec<ToolDefinition> {
-        let mut tools = if self.config.tools.is_empty() {
-            super::default_tools()
-        } else {
-            self.config.tools.clone()
-        };
-        tools.retain(|tool| self.workspace.deny.removing_tool(&tool.name).is_none());
-        for name in &self.config.deferred_tools {
-            let removed = self.workspace.deny.removing_tool(name).is_some();
-            if !removed && !tools.iter().any(|tool| &tool.name == name) {
-                tools.push(ToolDefinition {
-                    name: name.clone(),
-                    description: String::new(),
-                    input_schema: "{}".into(),
-                    deferred: true,
-                });
-            }
-        }
-        tools
+        let config = &self.config;
+        offered_tools(&config.tools, &config.deferred_tools, &self.workspace.deny)
     }
 
     /// The compaction thresholds of the configured window, by the profile's formula.

@@ -7,7 +7,6 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::conversation::PendingCalls;
-use super::tool_calls::tidy_output;
 use super::tool_dispatch::{check_tool_paths, ToolDispatch};
 use super::turn::{ResponseBlock, Round, ToolInvocation, Turn};
 use super::Session;
@@ -109,44 +108,8 @@ impl Session {
         results: Vec<ToolResultBlock>,
         at_ms: u64,
     ) -> Result<Turn, Error> {
-        let Some(mut pending) = self.conversation.pending.take() else {
-            return Err(Error::InvalidConfig {
-                field: "results[0].toolUseId".into(),
-                reason: "no tool call awaits a result: give results only after an assistant \
-                         step whose tool calls have no output"
-                    .into(),
-            });
-        };
-        // Checked whole before anything is applied: a bad result changes nothing.
-        let awaited = pending.missing();
-        for (index, result) in results.iter().enumerate() {
-            let id = &result.tool_use_id;
-            let repeated = results[..index].iter().any(|r| &r.tool_use_id == id);
-            if !awaited.contains(id) || repeated {
-                self.conversation.pending = Some(pending);
-                return Err(Error::InvalidConfig {
-                    field: format!("results[{index}].toolUseId"),
-                    reason: format!(
-                        "no call {id:?} awaits a result: awaited are {}",
-                        awaited.join(", ")
-                    ),
-                });
-            }
-        }
-        for mut result in results {
-            if !result.is_error {
-                let name = self.conversation.call_name(&result.tool_use_id);
-                let tidy = self.profile.file_context.tidy_tool_output;
-                result.content = tidy_output(tidy, name.unwrap_or_default(), result.content);
-            }
-            let slot = pending
-                .calls
-                .iter_mut()
-                .find(|(id, _)| *id == result.tool_use_id);
-            if let Some((_, slot)) = slot {
-                *slot = Some(result);
-            }
-        }
+        let tidy = self.profile.file_context.tidy_tool_output;
+        let pending = self.conversation.accept_results(results, tidy)?;
         Ok(self.settle(pending, at_ms))
     }
 

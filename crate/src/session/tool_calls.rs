@@ -4,7 +4,9 @@
 use alloc::format;
 use alloc::string::{String, ToString};
 
-use super::conversation::Conversation;
+use alloc::vec::Vec;
+
+use super::conversation::{Conversation, PendingCalls};
 use super::turn::{ResponseBlock, ToolCall};
 use crate::codex::rules::CodexRules;
 use crate::codex::truncate::{
@@ -67,6 +69,54 @@ impl Conversation {
                 .collect();
             self.transcript.push(Record::ToolResults { results: calls });
         }
+    }
+
+    /// The host's results for the calls awaiting them, tidied as the model receives them;
+    /// the pending calls with the results in place.
+    ///
+    /// # Errors
+    /// No call awaits results, or a result for an unknown or already answered id (the
+    /// error names it and the ids that are awaited). Checked whole before anything is
+    /// applied: a bad result changes nothing.
+    pub(super) fn accept_results(
+        &mut self,
+        results: Vec<ToolResultBlock>,
+        tidy: bool,
+    ) -> Result<PendingCalls, Error> {
+        let Some(mut pending) = self.pending.take() else {
+            return Err(Error::InvalidConfig {
+                field: "results[0].toolUseId".into(),
+                reason: "no tool call awaits a result: give results only after an assistant \
+                         step whose tool calls have no output"
+                    .into(),
+            });
+        };
+        let awaited = pending.missing();
+        for (index, result) in results.iter().enumerate() {
+            let id = &result.tool_use_id;
+            let repeated = results[..index].iter().any(|r| &r.tool_use_id == id);
+            if !awaited.contains(id) || repeated {
+                self.pending = Some(pending);
+                return Err(Error::InvalidConfig {
+                    field: format!("results[{index}].toolUseId"),
+                    reason: format!(
+                        "no call {id:?} awaits a result: awaited are {}",
+                        awaited.join(", ")
+                    ),
+                });
+            }
+        }
+        for mut result in results {
+            if !result.is_error {
+                let name = self.call_name(&result.tool_use_id).unwrap_or_default();
+                result.content = tidy_output(tidy, name, result.content);
+            }
+            let slot = (pending.calls.iter_mut()).find(|(id, _)| *id == result.tool_use_id);
+            if let Some((_, slot)) = slot {
+                *slot = Some(result);
+            }
+        }
+        Ok(pending)
     }
 
     /// A fresh `toolu_{n}` id that no call of the session has used.

@@ -62,6 +62,21 @@ impl Default for PruneParams {
     }
 }
 
+impl PruneParams {
+    /// The reference's values, its protections scaled to `effective_window`: OpenCode's 40K
+    /// protected and 20K minimum assume a 200K window and never act in a small one, so this
+    /// protects a quarter of the window and acts from a tenth of it, up to the reference's
+    /// values (`recommended`'s cheap stage).
+    pub fn scaled_to(effective_window: u64) -> PruneParams {
+        let base = PruneParams::default();
+        PruneParams {
+            protect_recent_tokens: base.protect_recent_tokens.min(effective_window / 4),
+            minimum_tokens: base.minimum_tokens.min(effective_window / 10),
+            ..base
+        }
+    }
+}
+
 /// An output marked for pruning: record index, result index, its tokens.
 struct Mark {
     record: usize,

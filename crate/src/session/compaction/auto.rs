@@ -53,23 +53,14 @@ impl Session {
             return reports;
         }
         let subject = "auto-compaction";
-        let breaker = self.conversation.breaker;
-        if self.profile.compaction.auto_compact_breaker && !breaker.allows() {
-            let until = match breaker.breaker_resets_each_human_turn {
-                true => "until the next human turn (Q57)",
-                false => "for the rest of the session (Q57 fixed)",
-            };
-            let reason = format!(
-                "{tokens} tokens reach the threshold of {threshold}, but {} attempts in a row \
-                 failed: the breaker stops auto-compaction {until}",
-                breaker.consecutive_failures()
-            );
+        let breaker = self.conversation.breaker.refusal(tokens, threshold);
+        if let Some(reason) = breaker.filter(|_| self.profile.compaction.auto_compact_breaker) {
             out.decide(subject, Verdict::Skipped, reason, None);
             return reports;
         }
         if self.profile.compaction.cheap_stage_first {
             let cheap = CompactionOptions {
-                policy: Policy::Prune(self.cheap_stage_params()),
+                policy: Policy::Prune(PruneParams::scaled_to(self.thresholds().effective_window)),
                 trigger: Trigger::Auto,
                 instructions: None,
             };
@@ -81,16 +72,8 @@ impl Session {
                 }
             }
         }
-        let codex = &self.profile.codex;
-        let policy = match codex.local_compaction || codex.remote_compaction {
-            true => Policy::Codex {
-                remote: codex.remote_compaction,
-                mid_turn,
-            },
-            false => Policy::Full,
-        };
         let full = CompactionOptions {
-            policy,
+            policy: Policy::automatic(&self.profile.codex, mid_turn),
             trigger: Trigger::Auto,
             instructions: None,
         };
@@ -110,19 +93,5 @@ impl Session {
             }
         }
         reports
-    }
-
-    /// OpenCode's prune, its protections scaled to the window: OpenCode's 40K protected and
-    /// 20K minimum assume a 200K window and never act in a small one, so the cheap stage
-    /// protects a quarter of the effective window and acts from a tenth of it, up to
-    /// OpenCode's values.
-    fn cheap_stage_params(&self) -> PruneParams {
-        let effective = self.thresholds().effective_window;
-        let base = PruneParams::default();
-        PruneParams {
-            protect_recent_tokens: base.protect_recent_tokens.min(effective / 4),
-            minimum_tokens: base.minimum_tokens.min(effective / 10),
-            ..base
-        }
     }
 }

@@ -58,23 +58,10 @@ impl Session {
     fn new_plan(&mut self, options: CompactionOptions, at_ms: u64) -> CompactionPlan {
         let tokens_before = self.peek_request(at_ms).tokens.total;
         self.conversation.plans_made += 1;
-        let mut plan = CompactionPlan {
-            id: self.conversation.plans_made,
-            policy: options.policy.id(),
-            trigger: options.trigger,
-            applies: false,
-            reason: String::new(),
-            tokens_before,
-            summary_request: None,
-            summarised_records: 0,
-            kept_records: 0,
-            cleared: Cleared::default(),
-            post_compact: Vec::new(),
-            decisions: Vec::new(),
-            stamp: self.transcript_stamp(),
-            options,
-        };
-        if !self.has_conversation() {
+        let id = self.conversation.plans_made;
+        let stamp = self.conversation.transcript.stamp();
+        let mut plan = CompactionPlan::new(id, options, tokens_before, stamp);
+        if !self.conversation.transcript.has_conversation() {
             plan.reason =
                 "the transcript holds no messages yet: there is nothing to compact".into();
             return plan;
@@ -100,7 +87,7 @@ impl Session {
         summary: Option<&str>,
         at_ms: u64,
     ) -> Result<CompactionReport, Error> {
-        if plan.stamp != self.transcript_stamp() {
+        if plan.stamp != self.conversation.transcript.stamp() {
             return Err(Error::InvalidConfig {
                 field: "plan".into(),
                 reason: format!(
@@ -157,24 +144,6 @@ impl Session {
         let request = self.request(at_ms);
         self.conversation.last_request_tokens = sent;
         request
-    }
-
-    /// Identifies the transcript's state: a plan is valid only for the state it was made on.
-    fn transcript_stamp(&self) -> (usize, u64) {
-        let transcript = &self.conversation.transcript;
-        let last = transcript.messages().last().map_or(u64::MAX, |m| m.id);
-        (transcript.len(), last)
-    }
-
-    /// Whether any record would reach the model as a message.
-    fn has_conversation(&self) -> bool {
-        use crate::transcript::Record;
-        self.conversation.transcript.messages().iter().any(|m| {
-            !matches!(
-                m.record,
-                Record::Attachment(_) | Record::CompactBoundary { .. }
-            )
-        })
     }
 
     /// The report of a plan that changes nothing.

@@ -1,0 +1,126 @@
+//! One request from its parts: the system channel, the tools, the user context and the
+//! transcript's messages, counted the way the profile counts them. Claude Code sends its
+//! static prompt and, after the cache boundary, the environment, then the user context
+//! (CLAUDE.md, the date); Codex sends its base instructions alone and keeps the rest of its
+//! context in the history (codex.md §0.7), its blocks counted as the Responses API items
+//! they travel as (§3.5).
+
+use alloc::rc::Rc;
+use alloc::vec::Vec;
+
+use super::{
+    system_blocks, tool_blocks, user_context_block, Block, BlockType, Category, Channel,
+    Environment, Message, MessageCache, Request, ToolDefinition,
+};
+use crate::attachment::AttachmentRules;
+use crate::codex::history_tokens::estimate_item_tokens;
+use crate::codex::items::Item;
+use crate::compact::thresholds::WindowThresholds;
+use crate::tokens::TokenMethod;
+use crate::transcript::Transcript;
+
+/// The context around the messages, by the profile's family.
+#[derive(Debug, Clone)]
+pub enum RequestContext<'a> {
+    /// Claude Code: the environment block after the cache boundary, and the user context.
+    ClaudeCode {
+        /// The environment block's facts.
+        env: Environment<'a>,
+        /// The rendered CLAUDE.md files, if any.
+        claude_md: Option<&'a str>,
+    },
+    /// Codex: the base instructions alone; its context items are in the transcript.
+    Codex {
+        /// Count every message block as the Responses API item it travels as.
+        item_tokens: bool,
+    },
+}
+
+/// What one request is built from besides the transcript.
+#[derive(Debug, Clone)]
+pub struct RequestParts<'a> {
+    /// The system prompt's static part (Codex: the base instructions).
+    pub static_prompt: &'a str,
+    /// The tools offered ([`super::offered_tools`]).
+    pub tools: &'a [ToolDefinition],
+    /// The family's context around the messages.
+    pub context: RequestContext<'a>,
+    /// How attachments become messages.
+    pub attachments: &'a AttachmentRules,
+    /// How tokens are counted.
+    pub method: TokenMethod,
+    /// The window's thresholds, for the request's window figures.
+    pub thresholds: &'a WindowThresholds,
+    /// The model's context window.
+    pub context_window: u64,
+}
+
+/// The request for `transcript` now; `cache` keeps the assembled messages of earlier
+/// requests, so only what changed is assembled again.
+pub fn build_request(
+    parts: &RequestParts<'_>,
+    transcript: &Transcript,
+    cache: &mut MessageCache,
+) -> Request {
+    let method = parts.method;
+    let tools = tool_blocks(parts.tools, method);
+    let (system, user_context) = match &parts.context {
+        RequestContext::ClaudeCode { env, claude_md } => {
+            let user_context = user_context_block(*claude_md, env.date, parts.attachments, method);
+            (
+                system_blocks(parts.static_prompt, env, method),
+                Vec::from([user_context]),
+            )
+        }
+        RequestContext::Codex { .. } => {
+            let block = Block::text(
+                "base_instructions",
+                Category::System,
+                parts.static_prompt.into(),
+                method,
+            );
+            (Vec::from([block.in_channel(Channel::System)]), Vec::new())
+        }
+    };
+    let (mut messages, splice) = cache.assemble(transcript.messages(), parts.attachments, method);
+    if matches!(parts.context, RequestContext::Codex { item_tokens: true }) {
+        messages = messages
+            .iter()
+            .map(|m| Rc::new(counted_as_items(m)))
+            .collect();
+    }
+    Request::new(
+        system,
+        tools,
+        user_context,
+        (messages, splice),
+        parts.thresholds,
+        parts.context_window,
+    )
+}
+
+/// `message` with each block counted as the Responses API item it travels as (§3.5): a text
+/// part as a message of its own, a call as a `function_call`, a result as a
+/// `function_call_output`. A developer bundle's envelope is counted once per part.
+fn counted_as_items(message: &Message) -> Message {
+    let role = message.role;
+    let mut counted = message.clone();
+    for block in &mut counted.content {
+        let item = match block.block_type {
+            BlockType::ToolUse => Item::FunctionCall {
+                name: block.source.clone(),
+                arguments: block.text.clone(),
+                call_id: block.tool_use_id.clone().unwrap_or_default(),
+            },
+            BlockType::ToolResult => Item::FunctionCallOutput {
+                call_id: block.tool_use_id.clone().unwrap_or_default(),
+                output: block.text.clone(),
+            },
+            BlockType::Text | BlockType::Thinking | BlockType::ToolDefinition => {
+                Item::text(role, &block.text)
+            }
+        };
+        block.tokens = estimate_item_tokens(&item) + block.media_tokens;
+    }
+    counted
+}
