@@ -248,6 +248,13 @@ impl Transcript {
         self.messages = messages;
     }
 
+    /// Appends each attachment as a record of its own, in order.
+    pub fn push_attachments(&mut self, attachments: &[Attachment]) {
+        for attachment in attachments {
+            self.push(Record::Attachment(attachment.clone()));
+        }
+    }
+
     /// Identifies the records' state: a compaction plan is valid only for the state it was
     /// made on.
     pub fn stamp(&self) -> (usize, u64) {

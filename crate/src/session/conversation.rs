@@ -5,7 +5,7 @@ use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::attachment::Decision;
+use crate::attachment::{Decision, Verdict};
 use crate::collectors::reminders::ReminderState;
 use crate::host::{
     BackgroundStatus, DiagnosticFile, IdeSelection, PermissionMode, TaskItem, TodoItem,
@@ -127,5 +127,32 @@ impl Conversation {
             _ => {}
         }
         self.mode = mode;
+    }
+
+    /// A compaction clears the cached user context, so the next human turn computes it (and
+    /// its date) again (§9.11). The original's query takes the context once, when the human
+    /// turn begins: with `keep_for_turn` (a compaction inside the turn, under
+    /// `user_context_kept_through_turn`, §7.11) the turn's remaining requests keep it.
+    pub(super) fn expire_user_context(&mut self, keep_for_turn: bool) {
+        if keep_for_turn {
+            self.user_context_expired = true;
+            self.context_decisions.push(Decision::new(
+                "user context",
+                Verdict::Skipped,
+                "the compaction ran inside a turn, which keeps the user context it began with \
+                 (as the original's query does): CLAUDE.md and the date are computed again at \
+                 the next human turn",
+            ));
+            return;
+        }
+        self.user_context = None;
+        self.user_context_expired = false;
+    }
+
+    /// The opened file, shown only without a selection (§7.8).
+    pub(super) fn opened_file_shown(&self) -> Option<String> {
+        let selected =
+            (self.selection.as_ref()).is_some_and(|selection| !selection.text.is_empty());
+        (!selected).then(|| self.opened_file.clone())?
     }
 }

@@ -114,17 +114,8 @@ impl Session {
         self.conversation.transcript.len()
     }
 
-    /// The plan file's absolute path.
+    /// The plan file's absolute path ([`crate::workspace::Workspace::plan_file`]).
     pub fn plan_file(&self) -> String {
-        self.config
-            .plan_file
-            .as_deref()
-            .and_then(|path| self.expand(path).ok())
-            .unwrap_or_else(|| {
-                alloc::format!(
-                    "{}/.claude/plans/plan.md",
-                    self.workspace.home.trim_end_matches('/')
-                )
-            })
+        self.workspace.plan_file(self.config.plan_file.as_deref())
     }
 }

@@ -21,7 +21,6 @@ use crate::collectors::{CollectorId, Phase, EMISSION_ORDER};
 use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
 use crate::host::PermissionMode;
 use crate::memory::render_claude_md;
-use crate::path::expand_path;
 use crate::request::{
     build_request, offered_tools, Environment, Request, RequestContext, RequestParts,
     ToolDefinition,
@@ -32,7 +31,8 @@ use crate::wording::context::SYSTEM_PROMPT;
 
 /// What the reminder collectors of one pass read, computed once for the pass.
 pub(super) struct PassFacts {
-    tools: Vec<ToolDefinition>,
+    /// The names of the tools offered in full (not deferred).
+    tool_names: Vec<String>,
     plan_file: String,
     plan_exists: bool,
     today: String,
@@ -63,9 +63,11 @@ impl Session {
         self.conversation.transcript.push(Record::Prompt {
             text: prompt.into(),
         });
-        self.store(&out);
+        self.conversation
+            .transcript
+            .push_attachments(&out.attachments);
         let surfaced = self.collect_memories(prompt, memories, at_ms);
-        self.store(&surfaced);
+        (self.conversation.transcript).push_attachments(&surfaced.attachments);
         out.attachments.extend(surfaced.attachments);
         out.decisions.extend(surfaced.decisions);
         let (compaction, request) = self.compacted_request(at_ms, false, &mut out);
@@ -79,20 +81,14 @@ impl Session {
     /// collector but the mentions, and the request.
     pub fn tool_round(&mut self, at_ms: u64) -> Turn {
         let mut out = self.run_pass(None, at_ms);
-        self.store(&out);
+        self.conversation
+            .transcript
+            .push_attachments(&out.attachments);
         let (compaction, request) = self.compacted_request(at_ms, true, &mut out);
         let mut turn = Turn::from_collected(Round::ToolRound, out);
         turn.compaction = compaction;
         turn.request = Some(request);
         turn
-    }
-
-    /// Appends the pass's attachments to the transcript.
-    fn store(&mut self, out: &Collected) {
-        for attachment in &out.attachments {
-            let record = Record::Attachment(attachment.clone());
-            self.conversation.transcript.push(record);
-        }
     }
 
     /// One pass of the collectors, in emission order.
@@ -180,7 +176,7 @@ impl Session {
                 CollectorId::ChangedFiles => self.file_context().changed_files(out),
                 CollectorId::NestedMemory => self.file_context().nested_memory(at_ms, out),
                 CollectorId::OpenedFileMemory => {
-                    if let Some(opened_file) = self.opened_file_shown() {
+                    if let Some(opened_file) = self.conversation.opened_file_shown() {
                         self.file_context()
                             .opened_file_memory(&opened_file, at_ms, out);
                     }
@@ -192,13 +188,6 @@ impl Session {
                 }
             }
         }
-    }
-
-    /// The opened file, shown only without a selection (§7.8).
-    fn opened_file_shown(&self) -> Option<String> {
-        let selected = (self.conversation.selection.as_ref())
-            .is_some_and(|selection| !selection.text.is_empty());
-        (!selected).then(|| self.conversation.opened_file.clone())?
     }
 
     /// The file collectors' input for this session.
@@ -222,7 +211,10 @@ impl Session {
         PassFacts {
             plan_exists: matches!(self.workspace.vfs.stat(&plan_file), Ok(stat) if stat.kind == EntryKind::File),
             plan_file,
-            tools: self.tool_definitions(),
+            tool_names: (self.tool_definitions().into_iter())
+                .filter(|tool| !tool.deferred)
+                .map(|tool| tool.name)
+                .collect(),
             today: local_date(at_ms, self.config.utc_offset_minutes),
             effective_window: self.thresholds().effective_window,
         }
@@ -239,25 +231,9 @@ impl Session {
         if !self.profile.attachments.reminders {
             return;
         }
-        let tool_names: Vec<&str> = facts
-            .tools
-            .iter()
-            .filter(|tool| !tool.deferred)
-            .map(|tool| tool.name.as_str())
-            .collect();
-        let (deny, cwd, home, paths) = (
-            &self.workspace.deny,
-            &self.workspace.cwd,
-            &self.workspace.home,
-            &self.profile.paths,
-        );
-        // The IDE gives paths as it spells them (`~/x`, relative): expanded as every other
-        // path is, so no spelling slips past a rule. One that cannot be expanded is checked
-        // as given.
-        let is_denied = |path: &str| {
-            let abs = expand_path(path, cwd, home, paths).unwrap_or_else(|_| path.into());
-            deny.check(&abs, cwd).map(|denial| denial.rule)
-        };
+        let tool_names: Vec<&str> = facts.tool_names.iter().map(String::as_str).collect();
+        let workspace = &self.workspace;
+        let is_denied = |path: &str| workspace.denial_rule(path);
         let conversation = &mut self.conversation;
         let input = PassInput {
             transcript: &conversation.transcript,
@@ -392,30 +368,10 @@ impl Session {
         context
     }
 
-    /// A compaction clears the cached user context, so the next human turn computes it (and
-    /// its date) again (§9.11). The original's query takes the context once, when the human
-    /// turn begins: a compaction inside the turn (an auto-compaction) leaves the turn's
-    /// context to its remaining requests under `user_context_kept_through_turn` (§7.11).
+    /// A compaction clears the cached user context ([`Conversation::expire_user_context`]).
     pub(super) fn expire_user_context(&mut self, inside_turn: bool) {
-        if inside_turn && self.profile.attachments.user_context_kept_through_turn {
-            self.conversation.user_context_expired = true;
-            let mut kept = Collected::default();
-            kept.decide(
-                "user context",
-                Verdict::Skipped,
-                "the compaction ran inside a turn, which keeps the user context it began with \
-                 (as the original's query does): CLAUDE.md and the date are computed again at \
-                 the next human turn"
-                    .into(),
-                None,
-            );
-            self.conversation
-                .context_decisions
-                .append(&mut kept.decisions);
-            return;
-        }
-        self.conversation.user_context = None;
-        self.conversation.user_context_expired = false;
+        let kept_through_turn = self.profile.attachments.user_context_kept_through_turn;
+        (self.conversation).expire_user_context(inside_turn && kept_through_turn);
     }
 
     /// The tools the model has ([`offered_tools`]).

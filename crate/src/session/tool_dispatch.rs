@@ -34,7 +34,7 @@ impl ToolDispatch<'_> {
         if let Some(rule) = self.workspace.deny.removing_tool(&call.name) {
             // The original answers a call to a tool it does not offer before looking at
             // the input; the rule is ours to add, so the model knows why.
-            let refusal = wording::no_such_tool(&call.name, &rule);
+            let refusal = wording::no_such_tool(&call.name, rule);
             return Ok((ToolResult::error(refusal), false));
         }
         let result = match &call.invocation {

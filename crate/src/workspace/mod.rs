@@ -163,6 +163,13 @@ impl Workspace {
         &self.cwd
     }
 
+    /// The plan file's absolute path: the `configured` one, expanded, or
+    /// `~/.claude/plans/plan.md` when none is configured or it cannot be expanded.
+    pub fn plan_file(&self, configured: Option<&str>) -> String {
+        (configured.and_then(|path| self.expand(path).ok()))
+            .unwrap_or_else(|| format!("{}/.claude/plans/plan.md", self.home.trim_end_matches('/')))
+    }
+
     /// Where the skill `name` keeps its `SKILL.md` (the project's `.claude/skills`).
     pub fn skill_path(&self, name: &str) -> String {
         format!(
@@ -177,6 +184,14 @@ impl Workspace {
     /// NUL, a `..` above the root, a leading `//`.
     pub fn expand(&self, path: &str) -> Result<String, Error> {
         expand_path(path, &self.cwd, &self.home, &self.rules.paths)
+    }
+
+    /// The deny rule covering `path` as the IDE spells it (`~/x`, relative): expanded as
+    /// every other path is, so no spelling slips past a rule; a path that cannot be expanded
+    /// is checked as given.
+    pub fn denial_rule(&self, path: &str) -> Option<String> {
+        let abs = self.expand(path).unwrap_or_else(|_| path.into());
+        self.deny.check(&abs, &self.cwd).map(|denial| denial.rule)
     }
 
     /// Creates or overwrites a file (an edit outside the agent: an IDE, the user, a tool).

@@ -130,6 +130,22 @@ impl Workspace {
         Ok(TextFileRead { read, text, stat })
     }
 
+    /// Files a compaction restored, remembered as full reads; with `drop_triggers` the
+    /// nested-memory triggers their reads add are dropped (they were another context's).
+    pub(crate) fn remember_restored(
+        &mut self,
+        reads: Vec<(String, TextFileRead)>,
+        drop_triggers: bool,
+    ) {
+        let kept_triggers = drop_triggers.then(|| self.memory_triggers.clone());
+        for (abs, done) in reads {
+            self.remember_read(&abs, &done, Some(1), None);
+        }
+        if let Some(triggers) = kept_triggers {
+            self.memory_triggers = triggers;
+        }
+    }
+
     /// Writes what a Read saw into the read-file state and registers the nested-memory
     /// trigger every Read adds (§3.4, §8.1).
     pub(crate) fn remember_read(

@@ -11,7 +11,6 @@ use crate::attachment::{Attachment, Decision, Verdict};
 use crate::compact::cheap::{cheap_outcome, CheapInputs, CheapOutcome};
 use crate::compact::options::Policy;
 use crate::compact::report::{CompactionPlan, CompactionReport};
-use crate::compact::survival::Snapshot;
 use crate::session::Session;
 use crate::transcript::Record;
 use crate::vfs::Content;
@@ -50,12 +49,7 @@ impl Session {
 
     /// Carries out a cheap policy's plan.
     pub(super) fn apply_cheap(&mut self, plan: &CompactionPlan, at_ms: u64) -> CompactionReport {
-        let before = self.peek_request(at_ms);
-        let snapshot = Snapshot::of(
-            self.conversation.transcript.messages(),
-            &self.workspace,
-            request_tokens(&before),
-        );
+        let (before, snapshot) = self.before_compaction(at_ms);
         let outcome = self.cheap_outcome(&plan.options.policy, before.tokens.total, at_ms);
         let mut decisions = outcome.decisions;
         if outcome.warn_first {

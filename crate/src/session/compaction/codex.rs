@@ -22,9 +22,8 @@ use crate::compact::report::{
     CodexItemKind, CompactionPlan, CompactionReport, PlannedAttachment, PlannedKind, SummarySource,
 };
 use crate::compact::summary::{extractive_summary, format_compact_summary};
-use crate::compact::survival::Snapshot;
 use crate::session::Session;
-use crate::transcript::{Message, Record};
+use crate::transcript::Message;
 use crate::vocabulary::Decision;
 use crate::Error;
 
@@ -36,31 +35,8 @@ impl Session {
     pub(super) fn plan_codex(&mut self, plan: &mut CompactionPlan, remote: bool, mid_turn: bool) {
         let users = collect_user_messages(&self.conversation.transcript.codex_items());
         let history = self.codex_history(&users, "", remote, mid_turn, 0);
-        plan.summary_request = Some(String::from(SUMMARIZATION_PROMPT));
-        plan.summarised_records = self.conversation.transcript.len();
-        plan.kept_records = users.len();
-        plan.post_compact = history
-            .iter()
-            .map(|item| PlannedAttachment {
-                kind: PlannedKind::CodexItem(item_kind(item)),
-                path: None,
-                tokens: estimate_item_tokens(item),
-            })
-            .collect();
-        plan.decisions.push(Decision::new(
-            "file state",
-            Verdict::Skipped,
-            "Codex keeps no read-file state, so nothing is cleared and no file is restored (X1, X2)",
-        ));
-        plan.applies = true;
-        plan.reason = format!(
-            "the history becomes {} retained user messages and the summary{}",
-            users.len(),
-            match mid_turn {
-                true => ", with the initial context before the last user message",
-                false => "; the next turn sends the whole initial context again",
-            }
-        );
+        let records = self.conversation.transcript.len();
+        fill_codex_plan(plan, records, users.len(), &history, mid_turn);
     }
 
     /// Carries out a Codex compaction.
@@ -72,12 +48,7 @@ impl Session {
         mid_turn: bool,
         at_ms: u64,
     ) -> Result<CompactionReport, Error> {
-        let before = self.peek_request(at_ms);
-        let snapshot = Snapshot::of(
-            self.conversation.transcript.messages(),
-            &self.workspace,
-            request_tokens(&before),
-        );
+        let (before, snapshot) = self.before_compaction(at_ms);
         let transcript = &mut self.conversation.transcript;
         let suffix = codex_summary_suffix(summary, transcript.messages())?;
         let summary_text = format!("{SUMMARY_PREFIX}\n{suffix}");
@@ -145,11 +116,7 @@ impl Session {
             let reason = "edited by the agent: read again after the compaction (X1, opt-in)";
             self.file_restore().reattach_file(&path, reason, &mut out);
         }
-        for attachment in out.attachments {
-            self.conversation
-                .transcript
-                .push(Record::Attachment(attachment));
-        }
+        (self.conversation.transcript).push_attachments(&out.attachments);
         decisions.extend(out.decisions);
     }
 }
@@ -166,6 +133,42 @@ fn codex_summary_suffix(summary: Option<&str>, records: &[Message]) -> Result<St
         Some(text) => Ok(text.into()),
         None => Ok(format_compact_summary(&extractive_summary(records).text)),
     }
+}
+
+/// A Codex compaction's plan: the summary request, the `users` retained user messages of
+/// `records`, and the replacement history's items as what follows the summary.
+fn fill_codex_plan(
+    plan: &mut CompactionPlan,
+    records: usize,
+    users: usize,
+    history: &[Item],
+    mid_turn: bool,
+) {
+    plan.summary_request = Some(String::from(SUMMARIZATION_PROMPT));
+    plan.summarised_records = records;
+    plan.kept_records = users;
+    plan.post_compact = history
+        .iter()
+        .map(|item| PlannedAttachment {
+            kind: PlannedKind::CodexItem(item_kind(item)),
+            path: None,
+            tokens: estimate_item_tokens(item),
+        })
+        .collect();
+    plan.decisions.push(Decision::new(
+        "file state",
+        Verdict::Skipped,
+        "Codex keeps no read-file state, so nothing is cleared and no file is restored (X1, X2)",
+    ));
+    plan.applies = true;
+    plan.reason = format!(
+        "the history becomes {} retained user messages and the summary{}",
+        users,
+        match mid_turn {
+            true => ", with the initial context before the last user message",
+            false => "; the next turn sends the whole initial context again",
+        }
+    );
 }
 
 /// How a planned replacement item is listed.

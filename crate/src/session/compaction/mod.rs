@@ -146,14 +146,17 @@ impl Session {
         request
     }
 
+    /// The request before a compaction, and what the survival report will compare with.
+    fn before_compaction(&mut self, at_ms: u64) -> (Request, Snapshot) {
+        let before = self.peek_request(at_ms);
+        let messages = self.conversation.transcript.messages();
+        let snapshot = Snapshot::of(messages, &self.workspace, request_tokens(&before));
+        (before, snapshot)
+    }
+
     /// The report of a plan that changes nothing.
     fn unapplied_report(&mut self, plan: &CompactionPlan, at_ms: u64) -> CompactionReport {
-        let request = self.peek_request(at_ms);
-        let snapshot = Snapshot::of(
-            self.conversation.transcript.messages(),
-            &self.workspace,
-            request_tokens(&request),
-        );
+        let (request, snapshot) = self.before_compaction(at_ms);
         let decisions = plan.decisions.clone();
         let mut report = report_of(
             plan,

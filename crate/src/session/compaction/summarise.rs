@@ -19,7 +19,6 @@ use crate::compact::summary::{
     compact_command_messages, extractive_summary, format_compact_summary, summary_message,
     summary_request,
 };
-use crate::compact::survival::Snapshot;
 use crate::request::Request;
 use crate::session::Session;
 use crate::tokens::estimate_tokens;
@@ -116,8 +115,12 @@ impl Session {
         )?;
         let mut is_session_memory = plan.options.policy == Policy::SessionMemory;
         let auto = plan.trigger == Trigger::Auto;
-        let before = self.peek_request(at_ms);
-        if is_session_memory && self.session_memory_too_large(&before, &split, &formatted) {
+        let (before, snapshot) = self.before_compaction(at_ms);
+        let threshold = self.thresholds().autocompact;
+        let method = self.profile.token_method;
+        if is_session_memory
+            && session_memory_too_large(&before, &split, &formatted, method, threshold)
+        {
             // §9.8: a session-memory compaction that would not get under the threshold
             // gives way to a full one.
             decisions.push(Decision::new(
@@ -149,11 +152,6 @@ impl Session {
             is_session_memory,
             auto,
         );
-        let snapshot = Snapshot::of(
-            self.conversation.transcript.messages(),
-            &self.workspace,
-            request_tokens(&before),
-        );
         let file_state = self.workspace.file_state_entries();
         if !is_session_memory {
             self.workspace.file_state.clear();
@@ -172,14 +170,10 @@ impl Session {
         let own_triggers = typed
             && !reads.is_empty()
             && !self.profile.compaction.manual_restore_loads_nested_memory;
-        let session_triggers = own_triggers.then(|| self.workspace.memory_triggers.clone());
-        for (abs, done) in reads {
-            self.workspace.remember_read(&abs, &done, Some(1), None);
-        }
-        if let Some(triggers) = session_triggers {
-            // A typed /compact restores with its own context: the nested-memory triggers its
-            // Reads add are that command's, dropped with it (§8.1, §9.4).
-            self.workspace.memory_triggers = triggers;
+        // A typed /compact restores with its own context: the nested-memory triggers its
+        // Reads add are that command's, dropped with it (§8.1, §9.4).
+        self.workspace.remember_restored(reads, own_triggers);
+        if own_triggers {
             decisions.push(Decision::new(
                 "restore",
                 Verdict::Skipped,
@@ -188,10 +182,7 @@ impl Session {
                  them on the next turn",
             ));
         }
-        for attachment in &attachments {
-            let record = Record::Attachment(attachment.clone());
-            self.conversation.transcript.push(record);
-        }
+        self.conversation.transcript.push_attachments(&attachments);
         if typed && self.profile.compaction.keep_command_messages {
             // §9.3 item 7: the command's caveat, input and output stay after the summary.
             let instructions = plan.options.instructions.as_deref();
@@ -228,19 +219,20 @@ impl Session {
             .finish_report(&mut report, &snapshot, request_tokens(&after));
         Ok(report)
     }
+}
 
-    /// Whether a session-memory compaction's result would still reach the auto-compact
-    /// threshold: the request outside the messages, the kept tail and the summary.
-    fn session_memory_too_large(&self, before: &Request, split: &Split, summary: &str) -> bool {
-        let method = self.profile.token_method;
-        let outside = before
-            .tokens
-            .total
-            .saturating_sub(before.tokens.by_channel.messages);
-        let kept = total_tokens(&split.kept, method);
-        let estimate = outside + kept + estimate_tokens(summary, method, None);
-        estimate >= self.thresholds().autocompact
-    }
+/// Whether a session-memory compaction's result would still reach the auto-compact
+/// threshold: the request outside the messages, the kept tail and the summary.
+fn session_memory_too_large(
+    before: &Request,
+    split: &Split,
+    summary: &str,
+    method: TokenMethod,
+    threshold: u64,
+) -> bool {
+    let outside = (before.tokens.total).saturating_sub(before.tokens.by_channel.messages);
+    let kept = total_tokens(&split.kept, method);
+    outside + kept + estimate_tokens(summary, method, None) >= threshold
 }
 
 /// Splits `records` for a summary policy; the full policies keep the last `keep` records.
