@@ -48,7 +48,7 @@ test('Anthropic Messages bodies: the Claude Code mock takes each for the main lo
         const body = engine.toApiRequest(request, { api: 'anthropic-messages' });
         assert.equal(await post(`${mock.url}/v1/messages`, body), 200, where);
         const recorded = mock.requests.at(-1);
-        assert.ok(recorded && recorded.role !== 'side', `${where}: the mock took it for a ${recorded?.role} request`);
+        assert.equal(recorded?.role, 'main', `${where}: the mock takes it for a main-loop request`);
         const oracle = claudeCompare.oracleItems(recorded.body, NO_PATHS);
         const ours = claudeCompare.engineItems(request);
         const result = claudeCompare.compareItems(oracle, ours);
