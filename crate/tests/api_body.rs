@@ -180,6 +180,16 @@ fn bad_input_names_the_field_and_what_is_allowed() {
     assert!(failure
         .to_string()
         .starts_with("request.messages[0].content[0].text: expected JSON text"));
+    // The path is the block's place in the request, not in the body the user context joined.
+    let spliced = parse_request(
+        r#"{"userContext":[{"type":"text","text":"ctx"}],"userContextAt":{"message":0,"block":0},
+            "messages":[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"tool_use","source":"Read","text":"{"}]}]}"#,
+    )
+    .unwrap();
+    let failure = api_body(&spliced, &ApiBodyOptions::new(ApiName::AnthropicMessages)).unwrap_err();
+    assert!(failure
+        .to_string()
+        .starts_with("request.messages[0].content[1].text: expected JSON text"));
     let options = |json: &str| parse_api_body_options(json).map_err(|e| e.to_string());
     assert_eq!(
         options(r#"{"api":"openai-responses","model":"m","maxTokens":5}"#).unwrap(),

@@ -272,11 +272,30 @@ pub fn api_body(request: &Request, options: &ApiBodyOptions) -> Result<ApiBody, 
     })
 }
 
-/// A message's blocks, with the index of the message in the request (for error paths).
+/// A message of the body: its role and its blocks, each with its place in the request.
 struct Spliced<'r> {
     role: Role,
-    blocks: Vec<&'r Block>,
-    at: usize,
+    blocks: Vec<(&'r Block, Origin)>,
+}
+
+/// Where a block sits in the request, for the path of an error.
+#[derive(Clone, Copy)]
+enum Origin {
+    /// `messages[message].content[block]`.
+    Message(usize, usize),
+    /// `userContext[block]`.
+    UserContext(usize),
+}
+
+impl Origin {
+    fn text_field(self) -> String {
+        match self {
+            Origin::Message(message, block) => {
+                format!("request.messages[{message}].content[{block}].text")
+            }
+            Origin::UserContext(block) => format!("request.userContext[{block}].text"),
+        }
+    }
 }
 
 /// The messages with the user context inserted where the request places it; a request
@@ -286,17 +305,25 @@ fn spliced_messages(request: &Request) -> Vec<Spliced<'_>> {
         .messages
         .iter()
         .enumerate()
-        .map(|(at, message)| Spliced {
+        .map(|(m, message)| Spliced {
             role: message.role,
-            blocks: message.content.iter().collect(),
-            at,
+            blocks: message
+                .content
+                .iter()
+                .enumerate()
+                .map(|(b, block)| (block, Origin::Message(m, b)))
+                .collect(),
         })
         .collect();
     if request.user_context.is_empty() {
         return messages;
     }
     let splice = request.user_context_at;
-    let context = request.user_context.iter();
+    let context = request
+        .user_context
+        .iter()
+        .enumerate()
+        .map(|(b, block)| (block, Origin::UserContext(b)));
     match messages.get_mut(splice.message) {
         Some(message) => {
             let at = splice.block.min(message.blocks.len());
@@ -305,7 +332,6 @@ fn spliced_messages(request: &Request) -> Vec<Spliced<'_>> {
         None => messages.push(Spliced {
             role: Role::User,
             blocks: context.collect(),
-            at: request.messages.len(),
         }),
     }
     messages
@@ -334,10 +360,9 @@ fn anthropic_messages(messages: &[Spliced<'_>]) -> Result<Vec<AnthropicMessage>,
     let mut out = Vec::with_capacity(messages.len());
     for message in messages {
         let mut content = Vec::with_capacity(message.blocks.len());
-        for (i, block) in message.blocks.iter().enumerate() {
-            let field = || format!("request.messages[{}].content[{i}].text", message.at);
+        for &(block, origin) in &message.blocks {
             content.push(AnthropicBlock {
-                content: anthropic_content(block, field)?,
+                content: anthropic_content(block, || origin.text_field())?,
                 cache_control: None,
             });
         }
@@ -386,7 +411,7 @@ fn input_items(messages: &[Spliced<'_>]) -> Vec<InputItem> {
     let mut items = Vec::new();
     for message in messages {
         let mut parts: Vec<InputPart> = Vec::new();
-        for block in &message.blocks {
+        for &(block, _) in &message.blocks {
             let text = block.text.clone();
             let item = match block.block_type {
                 BlockType::Text | BlockType::ToolDefinition => {
