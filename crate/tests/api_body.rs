@@ -175,11 +175,12 @@ fn bad_input_names_the_field_and_what_is_allowed() {
         r#"{"messages":[{"role":"assistant","content":[{"type":"tool_use","source":"Read","text":"{oops"}]}]}"#,
     )
     .unwrap();
-    let failure =
-        api_body(&bad_input, &ApiBodyOptions::new(ApiName::AnthropicMessages)).unwrap_err();
-    assert!(failure
-        .to_string()
-        .starts_with("request.messages[0].content[0].text: expected JSON text"));
+    for api in ApiName::ALL {
+        let failure = api_body(&bad_input, &ApiBodyOptions::new(*api)).unwrap_err();
+        assert!(failure
+            .to_string()
+            .starts_with("request.messages[0].content[0].text: expected JSON text"));
+    }
     // The path is the block's place in the request, not in the body the user context joined.
     let spliced = parse_request(
         r#"{"userContext":[{"type":"text","text":"ctx"}],"userContextAt":{"message":0,"block":0},

@@ -234,8 +234,8 @@ struct ToolDefinitionJson {
 ///
 /// # Errors
 /// A tool definition or a tool call's input that is not the JSON the engine writes
-/// (`request.tools[2].text: …`, `request.messages[3].content[1].text: …`): possible only for a request
-/// built or edited by hand.
+/// (`request.tools[2].text: …`, `request.messages[3].content[1].text: …`): possible only
+/// for a request built or edited by hand.
 ///
 /// # Example
 /// ```
@@ -263,7 +263,7 @@ pub fn api_body(request: &Request, options: &ApiBodyOptions) -> Result<ApiBody, 
         ApiName::OpenAiResponses => ApiBody::OpenAi(OpenAiBody {
             model,
             instructions: instructions(request),
-            input: input_items(&messages),
+            input: input_items(&messages)?,
             tools: tools_of(request, |tool| function_tool(&tool))?,
             tool_choice: "auto",
             store: false,
@@ -407,11 +407,11 @@ fn instructions(request: &Request) -> String {
     texts.join("\n\n")
 }
 
-fn input_items(messages: &[Spliced<'_>]) -> Vec<InputItem> {
+fn input_items(messages: &[Spliced<'_>]) -> Result<Vec<InputItem>, Error> {
     let mut items = Vec::new();
     for message in messages {
         let mut parts: Vec<InputPart> = Vec::new();
-        for &(block, _) in &message.blocks {
+        for &(block, origin) in &message.blocks {
             let text = block.text.clone();
             let item = match block.block_type {
                 BlockType::Text | BlockType::ToolDefinition => {
@@ -424,11 +424,15 @@ fn input_items(messages: &[Spliced<'_>]) -> Vec<InputItem> {
                 BlockType::Thinking => InputItem::Reasoning {
                     summary: Vec::from([InputPart::Summary { text }]),
                 },
-                BlockType::ToolUse => InputItem::FunctionCall {
-                    call_id: block.tool_use_id.clone().unwrap_or_default(),
-                    name: block.source.clone(),
-                    arguments: text,
-                },
+                BlockType::ToolUse => {
+                    // Arguments travel as a string, but must be the JSON of an input.
+                    json_text(&text, || origin.text_field())?;
+                    InputItem::FunctionCall {
+                        call_id: block.tool_use_id.clone().unwrap_or_default(),
+                        name: block.source.clone(),
+                        arguments: text,
+                    }
+                }
                 BlockType::ToolResult => InputItem::FunctionCallOutput {
                     call_id: block.tool_use_id.clone().unwrap_or_default(),
                     output: text,
@@ -439,7 +443,7 @@ fn input_items(messages: &[Spliced<'_>]) -> Vec<InputItem> {
         }
         flush_message(&mut items, message.role, &mut parts);
     }
-    items
+    Ok(items)
 }
 
 /// Ends the run of text parts gathered so far as one `message` item.
