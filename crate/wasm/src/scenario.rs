@@ -1,5 +1,5 @@
 //! The scenario exports: a JSON scenario replayed, compared across profiles, or compacted
-//! by the core.
+//! by the core, and a replayed request exported as a provider's API body.
 
 use context_assembly::request::api_body;
 use context_assembly::scenario::{
