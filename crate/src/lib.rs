@@ -26,7 +26,7 @@
 //! | [`collectors`] | what a pass attaches: the emission order, the file collectors (mentions, changed files, nested and eager memory), the reminders, relevant memories |
 //! | [`wording`] | every model-facing sentence, in our own words, with a snapshot test |
 //! | [`transcript`] | the stored records of a session, and the three definitions of a human turn |
-//! | [`request`] | the request of one round: system, tools, user context and messages, with placement and token totals |
+//! | [`request`] | the request of one round: system, tools, user context and messages, with placement and token totals; (feature `serde`) the request as an Anthropic Messages or OpenAI Responses body |
 //! | [`session`] | `Session`: a workspace and a conversation, the pipeline that walks the emission order, each turn's request, compaction with its survival report |
 //! | [`compact`] | compaction's pure parts: thresholds, the summary hand-off, restore, the cheap policies of other agents |
 //! | [`codex`] | Codex's own context: history items, initial context and settings diffs, AGENTS.md, truncation, its compaction |
@@ -124,8 +124,9 @@
 //! * `std` (default): `std` support; the engine is identical without it (`no_std` + `alloc`,
 //!   built for `wasm32v1-none` in CI). Costs nothing.
 //! * `serde`: `Serialize`/`Deserialize` on the public value types and rules (camelCase), as
-//!   the wasm package uses them, and the JSON scenario format (`scenario`), parsed with
-//!   `serde_json` (no_std + alloc).
+//!   the wasm package uses them, the JSON scenario format (`scenario`), parsed with
+//!   `serde_json` (no_std + alloc), and a request as a provider's API body
+//!   (`request::api_body`, which embeds JSON with `serde_json`'s `raw_value`).
 //!
 //! Always compiled in: `regex` (no_std + alloc) for Grep's patterns, with only the Unicode
 //! tables of `\w`, `\d`, `\s` and case-insensitive matching; unless another crate of the

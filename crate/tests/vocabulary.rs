@@ -5,7 +5,7 @@
 use context_assembly::attachment::{AttachmentKind, Frequency};
 use context_assembly::codex::items::Role;
 use context_assembly::collectors::{CollectorId, Phase};
-use context_assembly::request::BlockType;
+use context_assembly::request::{ApiName, BlockType};
 use context_assembly::scenario::LogFormat;
 use context_assembly::search::MatchKind;
 use context_assembly::session::{ItemKind, PermissionMode, SummarySource};
@@ -118,6 +118,10 @@ fn the_typescript_fields_are_the_rust_enums() {
     assert_eq!(
         field_members("CompactionReport", "summarySource"),
         names(SummarySource::ALL, SummarySource::as_str)
+    );
+    assert_eq!(
+        union_members("ApiName"),
+        names(ApiName::ALL, ApiName::as_str)
     );
     assert_eq!(
         field_members("ImportResult", "format"),

@@ -13,6 +13,19 @@ export const SMALL_SCENARIO = {
   ],
 };
 
+/** A small request as a trace gives it: a system prompt, a tool, a call and its result. */
+const SMALL_REQUEST = {
+  system: [{ type: 'text', text: 'Be brief.' }, { type: 'text', text: '<env>\n</env>', cacheBoundary: true }],
+  tools: [{ type: 'tool_definition', source: 'Read', text: '{"name":"Read","description":"Reads a file.","input_schema":{"type":"object"}}' }],
+  userContext: [{ type: 'text', text: '<system-reminder>\n# currentDate\n</system-reminder>\n' }],
+  userContextAt: { message: 0, block: 0 },
+  messages: [
+    { role: 'user', content: [{ type: 'text', text: 'look at a.ts' }] },
+    { role: 'assistant', content: [{ type: 'tool_use', source: 'Read', toolUseId: 'toolu_1', text: '{"file_path":"/p/a.ts"}' }] },
+    { role: 'user', content: [{ type: 'tool_result', source: 'Read', toolUseId: 'toolu_1', text: '1\texport const a = 1;' }] },
+  ],
+};
+
 const SESSION_CONFIG = {
   deny: ['Read(./.env)'], additionalDirectories: ['/shared'], memoryDir: '~/.claude/memory',
   skills: [{ name: 'pdf', description: 'Reads PDFs.' }], contextWindow: 50000, outputReserve: 8000,
@@ -73,6 +86,9 @@ export const FUNCTIONS = [
     { name: 'profiles', valid: ['claude-code', 'recommended'] },
     { name: 'options', valid: { prices: { 'claude-code': { inputPerMTok: 3000000, cachedInputPerMTok: 300000, cacheWrite5mPerMTok: 3750000, cacheWrite1hPerMTok: 6000000, outputPerMTok: 15000000 } } },
       keys: ['prices'] }] },
+  { name: 'toApiRequest', args: [
+    { name: 'request', valid: SMALL_REQUEST },
+    { name: 'options', valid: { api: 'anthropic-messages', model: 'm', maxTokens: 1000 }, keys: ['api', 'model', 'maxTokens'] }] },
   { name: 'Session', args: [
     { name: 'options', valid: { profile: 'claude-code', cwd: '/p', home: '/home/u', config: SESSION_CONFIG },
       keys: ['profile', 'cwd', 'home', 'config'] }] },

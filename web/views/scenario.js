@@ -3,6 +3,7 @@
 import { byId, h, messageOf, showError, tableParts } from '../dom.js';
 import { withEngine } from '../engine.js';
 import { integer, tokensText } from '../format.js';
+import { setUpCopyRequest } from './scenario/copy-request.js';
 import { meterElements, renderMeter } from './scenario/meter.js';
 import { requestView, textView } from './scenario/request.js';
 import { stepSummary } from './scenario/steps.js';
@@ -149,6 +150,7 @@ export async function setUpScenario(store) {
    * @type {Request | undefined | null}
    */
   let shownRequest = null;
+  const copier = setUpCopyRequest({ request: () => requestFor(steps, current) });
 
   function renderList() {
     list.replaceChildren(...steps.map((step, index) => h('li', {
@@ -244,8 +246,9 @@ export async function setUpScenario(store) {
     shownRequest = null;
     delete list.dataset.current;
     showError(error, '');
-    const parsed = /** @type {{ description?: unknown } | null | undefined} */ (state.parsed);
+    const parsed = /** @type {{ description?: unknown, profile?: unknown } | null | undefined} */ (state.parsed);
     description.textContent = typeof parsed?.description === 'string' ? parsed.description : '';
+    copier.profileChanged(state.profile || (typeof parsed?.profile === 'string' ? parsed.profile : 'recommended'));
     renderList();
     renderStep();
   }

@@ -8,6 +8,8 @@
 //! original places and merges them). Every block carries its token count, its channel and
 //! its category, and the totals per channel and per category each sum exactly to the total.
 
+#[cfg(feature = "serde")]
+mod api_body;
 mod assemble;
 mod build;
 mod context;
@@ -17,6 +19,8 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+#[cfg(feature = "serde")]
+pub use api_body::{api_body, AnthropicBody, ApiBody, ApiBodyOptions, ApiName, OpenAiBody};
 pub use assemble::{assemble_messages, MessageCache};
 pub use build::{build_request, RequestContext, RequestParts};
 pub use context::{system_blocks, tool_blocks, user_context_block, Environment, ToolDefinition};
@@ -306,5 +310,11 @@ impl Request {
             tokens,
             window,
         }
+    }
+
+    /// How many system blocks come before the prompt cache's boundary (all of them when
+    /// none carries it): the static part, which ends at Claude Code's first breakpoint.
+    pub fn static_system_len(&self) -> usize {
+        self.system.iter().take_while(|b| !b.cache_boundary).count()
     }
 }

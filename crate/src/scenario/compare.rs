@@ -212,12 +212,7 @@ fn shape(request: &Request, at_ms: u64, output_tokens: u64, openai: bool) -> Pro
         }
     }
     if !openai {
-        let static_end = request.tools.len()
-            + request
-                .system
-                .iter()
-                .take_while(|b| !b.cache_boundary)
-                .count();
+        let static_end = request.tools.len() + request.static_system_len();
         if let Some(segment) = static_end.checked_sub(1).and_then(|i| segments.get_mut(i)) {
             segment.breakpoint = true;
         }

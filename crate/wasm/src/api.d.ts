@@ -244,6 +244,24 @@ export interface Request {
   /** The context window; `free` + `total` = `context` when the request fits, else `over` says by how much it does not. `effective`: the window less the output reserve; `autocompact`: where auto-compaction fires (the profile's formula). */
   window: { context: number; free: number; over: number; effective: number; autocompact: number };
 }
+/** A provider's HTTP API a request can be exported for (`toApiRequest`). */
+export type ApiName = "anthropic-messages" | "openai-responses";
+/** The options of `toApiRequest`: the API, the model to name (default: a current model of the client that calls the API), Anthropic's `max_tokens` (default 32000). */
+export interface ApiRequestOptions { api: ApiName; model?: string; maxTokens?: number }
+/** An Anthropic content block; `cache_control` marks a prompt-cache breakpoint (the end of the static system prompt, the last block of the last message). */
+export type AnthropicContentBlock = ({ type: "text"; text: string } | { type: "thinking"; thinking: string } | { type: "tool_use"; id: string; name: string; input: Json } | { type: "tool_result"; tool_use_id: string; content: string; is_error?: true }) & { cache_control?: { type: "ephemeral" } };
+/** The body of `POST /v1/messages` for one of our requests (the user context spliced into the messages; a `developer` message sent as `user`). */
+export interface AnthropicMessagesBody { model: string; max_tokens: number; system: AnthropicContentBlock[]; tools: { name: string; description: string; input_schema: Json }[]; messages: { role: "user" | "assistant"; content: AnthropicContentBlock[] }[]; stream: true }
+/** An input item of the Responses API. */
+export type ResponsesInputItem =
+  | { type: "message"; role: "developer" | "user" | "assistant"; content: { type: "input_text" | "output_text"; text: string }[] }
+  | { type: "function_call"; call_id: string; name: string; arguments: string }
+  | { type: "function_call_output"; call_id: string; output: string }
+  | { type: "reasoning"; summary: { type: "summary_text"; text: string }[] };
+/** The body of `POST /v1/responses` for one of our requests, as Codex sends it (the system blocks joined as `instructions`). */
+export interface OpenAiResponsesBody { model: string; instructions: string; input: ResponsesInputItem[]; tools: { type: "function"; name: string; description: string; strict: false; parameters: Json }[]; tool_choice: "auto"; store: false; stream: true }
+/** What `toApiRequest` returns: the body of the API `options.api` names. */
+export type ApiRequestBody = AnthropicMessagesBody | OpenAiResponsesBody;
 /** What one step produced: attachments in emission order, every decision, tool results, the compactions that ran before the request (auto-compaction, or a `compact` step), and the request. */
 export interface Turn { round: Round; attachments: Attachment[]; decisions: Decision[]; toolResults: ToolResultBlock[]; compaction?: CompactionReport[]; request?: Request }
 /** A compaction policy's id. */

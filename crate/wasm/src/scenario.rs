@@ -1,9 +1,10 @@
 //! The scenario exports: a JSON scenario replayed, compared across profiles, or compacted
-//! by the core.
+//! by the core, and a replayed request exported as a provider's API body.
 
+use context_assembly::request::api_body;
 use context_assembly::scenario::{
-    compaction_preview, compare_profiles, parse_compaction_options, parse_compare_options,
-    parse_profile_names, parse_scenario, run_scenario, Trace,
+    compaction_preview, compare_profiles, parse_api_body_options, parse_compaction_options,
+    parse_compare_options, parse_profile_names, parse_request, parse_scenario, run_scenario, Trace,
 };
 use context_assembly::session::PolicyId;
 use context_assembly::ProfileName;
@@ -82,6 +83,20 @@ pub fn compare_profiles_js(
             false => parse_compare_options(&args::json("options", &options)?)?,
         };
         Ok(compare_profiles(&scenario, &names, &prices)?)
+    })
+}
+
+/// One of our requests (a trace step's `turn.request`, a session's answer) as the JSON body
+/// the provider's API would receive: `options.api` names which.
+#[wasm_bindgen(js_name = toApiRequest, unchecked_return_type = "ApiRequestBody")]
+pub fn to_api_request_js(
+    #[wasm_bindgen(unchecked_param_type = "Request")] request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ApiRequestOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    export("toApiRequest", || {
+        let request = parse_request(&args::json("request", &request)?)?;
+        let options = parse_api_body_options(&args::json_or_empty("options", &options)?)?;
+        Ok(api_body(&request, &options)?)
     })
 }
 

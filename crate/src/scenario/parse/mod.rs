@@ -17,6 +17,7 @@ mod config;
 mod json;
 mod path;
 mod read;
+mod request;
 mod steps;
 
 use alloc::collections::BTreeMap;
@@ -34,6 +35,7 @@ use path::{Path, Quoted};
 use read::{
     absolute, array, boolean, each, mismatch, name, natural, one_of, string, Fields, MAX_WHOLE,
 };
+pub use request::{parse_api_body_options, parse_request};
 
 /// The largest scenario text accepted, in bytes (64 MiB).
 pub const MAX_INPUT_BYTES: usize = 64 << 20;
