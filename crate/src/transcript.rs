@@ -21,6 +21,7 @@ use alloc::vec::Vec;
 use crate::attachment::Attachment;
 use crate::codex::compact::{is_contextual_user_message, is_summary_message};
 use crate::codex::items::{Item, Role};
+use crate::codex::session_state::ContextSource;
 use crate::vocabulary::Trigger;
 
 /// One content block of an assistant response.
@@ -109,8 +110,8 @@ pub enum Record {
     /// contextual user message) or a settings update (codex.md §1, §2). It stays where it
     /// was recorded and is sent as its own message.
     Context {
-        /// `initial-context` or `settings-update`.
-        source: &'static str,
+        /// The whole initial context or a settings update.
+        source: ContextSource,
         /// The item, with one part per section.
         item: crate::codex::items::Item,
     },
@@ -339,7 +340,7 @@ impl Transcript {
                     false => Record::Prompt { text },
                 },
                 _ => Record::Context {
-                    source: "initial-context",
+                    source: ContextSource::InitialContext,
                     item,
                 },
             };

@@ -19,6 +19,17 @@ use crate::codex::settings_diff::turn_context_items;
 use crate::vfs::Vfs;
 use crate::vocabulary::Decision;
 
+crate::vocabulary::named_enum! {
+    /// Where a turn's context items come from (codex.md §1, §2).
+    pub enum ContextSource {
+    /// The whole initial context: the first turn, or the first after the baseline was
+    /// cleared.
+    InitialContext => "initial-context",
+    /// Only the settings that changed since the baseline.
+    SettingsUpdate => "settings-update",
+    }
+}
+
 /// What a Codex session remembers between turns.
 #[derive(Debug, Clone, Default)]
 pub struct CodexState {
@@ -53,8 +64,8 @@ pub struct SessionFacts {
 /// The items one turn records before its prompt, and where they come from.
 #[derive(Debug)]
 pub struct TurnContext {
-    /// `initial-context` (no baseline) or `settings-update`.
-    pub source: &'static str,
+    /// The whole initial context (no baseline) or a settings update.
+    pub source: ContextSource,
     /// The items, in the order they are recorded.
     pub items: Vec<Item>,
     /// Why each was included or left out.
@@ -102,8 +113,8 @@ impl CodexState {
             self.baseline = None;
         }
         let source = match self.baseline {
-            Some(_) => "settings-update",
-            None => "initial-context",
+            Some(_) => ContextSource::SettingsUpdate,
+            None => ContextSource::InitialContext,
         };
         let (items, context_decisions) = turn_context_items(
             &rules.context,

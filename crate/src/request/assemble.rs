@@ -17,6 +17,7 @@ use alloc::vec::Vec;
 use super::{Block, BlockType, Category, Message, Splice};
 use crate::attachment::{Attachment, AttachmentRules};
 use crate::codex::items::{Item, Part, Role, AGENTS_MD_HEADER};
+use crate::codex::session_state::ContextSource;
 use crate::tokens::TokenMethod;
 use crate::transcript::{self, AssistantBlock, Record};
 
@@ -76,7 +77,7 @@ pub fn assemble_messages(
                 last_response = Some(*response);
             }
             Record::Context { source, item } => {
-                messages.push(context_message(source, item, method));
+                messages.push(context_message(*source, item, method));
                 last_response = None;
             }
             other => {
@@ -344,7 +345,7 @@ fn push_parts(messages: &mut Vec<Message>, parts: Vec<Block>) {
 
 /// A context item as its own message: a developer bundle keeps one block per section (X23).
 /// AGENTS.md counts as memory; the rest of the context is the harness's, counted as system.
-fn context_message(source: &str, item: &Item, method: TokenMethod) -> Message {
+fn context_message(source: ContextSource, item: &Item, method: TokenMethod) -> Message {
     let role = item.role().unwrap_or(Role::User);
     let Item::Message { content, .. } = item else {
         return Message {
@@ -360,7 +361,7 @@ fn context_message(source: &str, item: &Item, method: TokenMethod) -> Message {
                 true => Category::Memory,
                 false => Category::System,
             };
-            Block::text(source, category, text.into(), method)
+            Block::text(source.as_str(), category, text.into(), method)
         })
         .collect();
     Message { role, content }
