@@ -47,6 +47,18 @@ const CODEX_LOG = [
 /** The exports that are classes: a call is `new Name(…)`. */
 export const CONSTRUCTORS = ['Session', 'SessionImport'];
 
+/** A session's snapshot: a file written, then a turn that mentions it. */
+const SMALL_SNAPSHOT = JSON.stringify({
+  snapshot: 'context-assembly session',
+  formatVersion: 1,
+  engine: '0.0.0',
+  session: { profile: 'claude-code', cwd: '/p', home: null, config: null },
+  acts: [
+    { act: 'writeFile', path: 'a.txt', text: 'a\n', mtimeMs: 1 },
+    { act: 'submit', prompt: 'read @a.txt', atMs: 2 },
+  ],
+});
+
 /** @type {Entry[]} */
 export const FUNCTIONS = [
   { name: 'profileNames', args: [] },
@@ -92,6 +104,7 @@ export const FUNCTIONS = [
   { name: 'Session', args: [
     { name: 'options', valid: { profile: 'claude-code', cwd: '/p', home: '/home/u', config: SESSION_CONFIG },
       keys: ['profile', 'cwd', 'home', 'config'] }] },
+  { name: 'Session.restore', args: [{ name: 'snapshot', valid: SMALL_SNAPSHOT }] },
 ];
 
 /** The session every method call starts from: files, a turn, a plan (`plan`). */
@@ -126,6 +139,7 @@ export const METHODS = [
   { name: 'applyCompaction', args: [{ name: 'plan', valid: '$plan' }, { name: 'atMs', valid: 10 }, { name: 'summary', valid: 'The user asked about a.txt.' }] },
   { name: 'currentRequest', args: [{ name: 'atMs', valid: 10 }] },
   { name: 'fileState', args: [] },
+  { name: 'snapshot', args: [] },
 ].map((entry) => ({ ...entry, method: true }));
 
 /**

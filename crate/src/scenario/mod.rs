@@ -24,6 +24,7 @@ mod parse;
 mod plan;
 mod preview;
 mod run;
+mod snapshot;
 mod switches;
 mod trace;
 
@@ -51,6 +52,7 @@ pub use parse::{
 pub use plan::kept_plan_of;
 pub use preview::{compaction_preview, CompactionPreview};
 pub use run::{apply_step, replay_session, run_scenario, MAX_CLOCK_MS};
+pub use snapshot::{JournaledSession, SessionSpec, SNAPSHOT_FORMAT_VERSION};
 pub use switches::{apply_switches, Switches, SECTIONS};
 pub use trace::{StepTrace, Trace, BLOCK_OVERHEAD, MAX_TRACE_BYTES};
 

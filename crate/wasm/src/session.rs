@@ -2,12 +2,8 @@
 //! Edit and Write tools, human turns and tool rounds), with each turn's attachments and
 //! decisions crossing back as plain objects.
 
-use context_assembly::scenario::{
-    apply_step, kept_plan_of, parse_compaction_options, parse_session_config,
-};
+use context_assembly::scenario::{JournaledSession, SessionSpec};
 use context_assembly::search::{DEFAULT_LIMIT, MAX_LIMIT};
-use context_assembly::session::{Session, SessionConfig, SessionOptions};
-use context_assembly::Profile;
 use js_sys::{JsString, Number};
 use wasm_bindgen::prelude::*;
 
@@ -17,7 +13,7 @@ use crate::{export, Failure};
 /// A virtual workspace and the agent working in it. Times are logical milliseconds given
 /// by the caller; paths may be absolute, relative to `cwd`, or `~/…`.
 #[wasm_bindgen(js_name = Session)]
-pub struct SessionJs(Session);
+pub struct SessionJs(JournaledSession);
 
 #[wasm_bindgen(js_class = Session)]
 impl SessionJs {
@@ -29,21 +25,17 @@ impl SessionJs {
         // The one export whose value stays in Rust: it shares the arguments and the errors.
         let session = || {
             let options = Options::parse(&options, &["profile", "cwd", "home", "config"])?;
-            let profile = Profile::preset(options.name("profile")?);
-            let cwd = options.required_string("cwd", "the working directory, an absolute path")?;
-            let home = options.string("home")?;
-            let config = match options.value("config")? {
-                None => SessionConfig::default(),
+            let spec = SessionSpec {
+                profile: options.name("profile")?,
+                cwd: options.required_string("cwd", "the working directory, an absolute path")?,
+                home: options.string("home")?,
                 // The same configuration a scenario's `config` takes (web/scenarios/FORMAT.md).
-                Some(config) => parse_session_config(&args::json("config", &config)?)?,
+                config: match options.value("config")? {
+                    None => None,
+                    Some(config) => Some(args::json("config", &config)?),
+                },
             };
-            let options = SessionOptions {
-                profile,
-                cwd,
-                home,
-                config,
-            };
-            Ok(Session::new(options)?)
+            Ok(JournaledSession::new(spec)?)
         };
         session()
             .map(SessionJs)
@@ -128,7 +120,7 @@ impl SessionJs {
     #[wasm_bindgen(js_name = listDir, unchecked_return_type = "DirEntry[]")]
     pub fn list_dir(&self, path: JsString) -> Result<JsValue, JsValue> {
         export("listDir", || {
-            Ok(self.0.list_dir(&args::text("path", &path)?)?)
+            Ok(self.0.session().list_dir(&args::text("path", &path)?)?)
         })
     }
 
@@ -155,21 +147,26 @@ impl SessionJs {
     #[wasm_bindgen(unchecked_return_type = "string")]
     pub fn expand(&self, path: JsString) -> Result<JsValue, JsValue> {
         export("expand", || {
-            Ok(self.0.expand(&args::text("path", &path)?)?)
+            Ok(self.0.session().expand(&args::text("path", &path)?)?)
         })
     }
 
     /// The kind, size and mtime of a file or directory.
     #[wasm_bindgen(unchecked_return_type = "Stat")]
     pub fn stat(&self, path: JsString) -> Result<JsValue, JsValue> {
-        export("stat", || Ok(self.0.stat(&args::text("path", &path)?)?))
+        export("stat", || {
+            Ok(self.0.session().stat(&args::text("path", &path)?)?)
+        })
     }
 
     /// A file's text as an editor shows it, or `null` for a binary file.
     #[wasm_bindgen(js_name = readFileText, unchecked_return_type = "string | null")]
     pub fn read_file_text(&self, path: JsString) -> Result<JsValue, JsValue> {
         export("readFileText", || {
-            Ok(self.0.read_file_text(&args::text("path", &path)?)?)
+            Ok(self
+                .0
+                .session()
+                .read_file_text(&args::text("path", &path)?)?)
         })
     }
 
@@ -187,7 +184,7 @@ impl SessionJs {
             let offset = options.integer("offset", 0.0, MAX_SAFE)?;
             // The same range a scenario's Read input takes: a whole number of lines ≥ 0.
             let limit = options.integer("limit", 0.0, MAX_SAFE)?.map(|n| n as i64);
-            let at_ms = self.clock(&at_ms)?;
+            let at_ms = args::time("atMs", &at_ms)?;
             Ok(self.0.read(&path, offset, limit, at_ms)?)
         })
     }
@@ -205,7 +202,7 @@ impl SessionJs {
             let path = args::text("path", &path)?;
             let old_string = args::text("oldString", &old_string)?;
             let new_string = args::text("newString", &new_string)?;
-            let at_ms = self.clock(&at_ms)?;
+            let at_ms = args::time("atMs", &at_ms)?;
             Ok(self.0.edit(&path, &old_string, &new_string, at_ms)?)
         })
     }
@@ -221,7 +218,7 @@ impl SessionJs {
         export("write", || {
             let path = args::text("path", &path)?;
             let content = args::text("content", &content)?;
-            let at_ms = self.clock(&at_ms)?;
+            let at_ms = args::time("atMs", &at_ms)?;
             Ok(self.0.write(&path, &content, at_ms)?)
         })
     }
@@ -235,8 +232,7 @@ impl SessionJs {
     ) -> Result<JsValue, JsValue> {
         export("submit", || {
             let prompt = args::text("prompt", &prompt)?;
-            let at_ms = self.clock(&at_ms)?;
-            Ok(self.0.submit(&prompt, at_ms))
+            Ok(self.0.submit(&prompt, args::time("atMs", &at_ms)?)?)
         })
     }
 
@@ -247,8 +243,7 @@ impl SessionJs {
         #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<JsValue, JsValue> {
         export("toolRound", || {
-            let at_ms = self.clock(&at_ms)?;
-            Ok(self.0.tool_round(at_ms))
+            Ok(self.0.tool_round(args::time("atMs", &at_ms)?)?)
         })
     }
 
@@ -263,9 +258,9 @@ impl SessionJs {
     ) -> Result<JsValue, JsValue> {
         export("step", || {
             let step = args::json("step", &step)?;
-            let at_ms = self.clock(&at_ms)?;
+            let at_ms = args::time("atMs", &at_ms)?;
             // The core's errors name their place from `step` already (`step.prompt: …`).
-            apply_step(&mut self.0, &step, at_ms).map_err(Failure::placed)
+            self.0.step(&step, at_ms).map_err(Failure::placed)
         })
     }
 
@@ -279,15 +274,8 @@ impl SessionJs {
     ) -> Result<JsValue, JsValue> {
         export("planCompaction", || {
             let options = args::json_or_empty("options", &options)?;
-            let at_ms = self.clock(&at_ms)?;
-            let (options, summary) = parse_compaction_options(&options)?;
-            if summary.is_some() {
-                return Err(Failure::new(
-                    "options.summary: a summary is given to applyCompaction, not to the plan"
-                        .into(),
-                ));
-            }
-            Ok(self.0.plan_compaction(options, at_ms))
+            let at_ms = args::time("atMs", &at_ms)?;
+            Ok(self.0.plan_compaction(&options, at_ms)?)
         })
     }
 
@@ -303,10 +291,10 @@ impl SessionJs {
         export("applyCompaction", || {
             // A plan is the object planCompaction returned, never its JSON text.
             let plan = match plan.is_object() {
-                true => kept_plan_of(&self.0, &args::json("plan", &plan)?)?,
-                false => kept_plan_of(&self.0, "")?,
+                true => args::json("plan", &plan)?,
+                false => String::new(),
             };
-            let at_ms = self.clock(&at_ms)?;
+            let at_ms = args::time("atMs", &at_ms)?;
             let summary = args::optional_text("summary", &summary)?;
             Ok(self.0.apply_compaction(&plan, summary.as_deref(), at_ms)?)
         })
@@ -319,23 +307,33 @@ impl SessionJs {
         #[wasm_bindgen(js_name = atMs)] at_ms: Number,
     ) -> Result<JsValue, JsValue> {
         export("currentRequest", || {
-            let at_ms = self.clock(&at_ms)?;
-            Ok(self.0.current_request(at_ms))
+            Ok(self.0.current_request(args::time("atMs", &at_ms)?)?)
         })
+    }
+
+    /// The session as JSON text: how it started and every act since, versioned
+    /// (`formatVersion`). `Session.restore` brings back an equal session, in this page or
+    /// another; the text grows with the session (it holds every act's input).
+    #[wasm_bindgen(unchecked_return_type = "string")]
+    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
+        export("snapshot", || Ok(self.0.snapshot()))
+    }
+
+    /// The session a `snapshot()` was taken of, replayed act by act.
+    pub fn restore(snapshot: JsString) -> Result<SessionJs, JsValue> {
+        let restored = || {
+            Ok(JournaledSession::restore(&args::text(
+                "snapshot", &snapshot,
+            )?)?)
+        };
+        restored()
+            .map(SessionJs)
+            .map_err(|failure: Failure| failure.thrown("Session.restore"))
     }
 
     /// The read-file state, most recently used first.
     #[wasm_bindgen(js_name = fileState, unchecked_return_type = "FileStateRow[]")]
     pub fn file_state(&self) -> Result<JsValue, JsValue> {
-        export("fileState", || Ok(self.0.file_state()))
-    }
-}
-
-impl SessionJs {
-    /// An act's time: a valid time, not before the session's clock.
-    fn clock(&mut self, value: &JsValue) -> Result<u64, Failure> {
-        let at_ms = args::time("atMs", value)?;
-        self.0.advance_clock(at_ms)?;
-        Ok(at_ms)
+        export("fileState", || Ok(self.0.session().file_state()))
     }
 }

@@ -72,7 +72,9 @@ export function run(ctx) {
   const validCall = entry.method ? null : `${entry.name}(${entry.args.map((a) => expression(a.valid)).join(', ')})`;
   const evaluate = (/** @type {string} */ text) =>
     new Function('api', 'session', 'plan', `with (api) { return (${text}); }`)(api, setup.session, setup.plan);
-  const before = validCall && !CONSTRUCTORS.includes(entry.name) ? canonical(engine.must(validCall, () => evaluate(validCall))) : null;
+  // A restored Session is a new object every time: it is checked by working, below.
+  const comparable = validCall && !CONSTRUCTORS.includes(entry.name) && entry.name !== 'Session.restore';
+  const before = comparable ? canonical(engine.must(validCall, () => evaluate(validCall))) : null;
 
   const outcome = engine.attempt(what, () => evaluate(callText));
   if (!outcome.error) {
@@ -101,6 +103,10 @@ export function run(ctx) {
     engine.must(`after ${what}: pushChunk`, () => importer.pushChunk(new TextEncoder().encode('{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"cwd":"/r"}}\n')));
     engine.must(`after ${what}: finish`, () => importer.finish());
     importer.free();
+  } else if (entry.name === 'Session.restore' && validCall) {
+    const session = engine.must(`after ${what}: ${validCall}`, () => evaluate(validCall));
+    engine.must(`after ${what}: submit`, () => session.submit('and now?', 10));
+    session.free();
   } else if (validCall) {
     const after = canonical(engine.must(`after ${what}: ${validCall}`, () => evaluate(validCall)));
     if (after !== before) throw new CaseFailure(`after ${what}: ${validCall} answers differently`, reproducer);

@@ -34,7 +34,7 @@ type Functions = Omit<typeof Engine, 'default' | 'initSync' | 'start' | 'Session
 /** The main entry's functions, each returning a Promise. */
 export type WorkerFunctions = { [K in keyof Functions]: Promised<Functions[K]> };
 
-type SessionStatics = Omit<typeof Engine.Session, 'prototype'>;
+type SessionStatics = Omit<typeof Engine.Session, 'prototype' | 'restore'>;
 type SessionMethodNames = { [K in keyof Engine.Session]: K extends 'free' ? never : K extends string ? K : never }[keyof Engine.Session];
 
 /** A `Session` living in the worker: its methods, each returning a Promise. */
@@ -48,8 +48,10 @@ export type WorkerSession = { [K in SessionMethodNames]: Promised<Engine.Session
 export type WorkerCalls = WorkerFunctions & {
   /** `new Session(options)` in the worker. */
   createSession(options: Engine.SessionOptions): Promise<WorkerSession>;
-  /** `Session`'s static functions. */
-  Session: { [K in keyof SessionStatics]: Promised<SessionStatics[K]> };
+  /** `Session`'s static functions; `restore` gives a session living in the worker. */
+  Session: { [K in keyof SessionStatics]: Promised<SessionStatics[K]> } & {
+    restore(snapshot: string): Promise<WorkerSession>;
+  };
 };
 
 export type WorkerEngine = WorkerCalls & {
