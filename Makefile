@@ -72,7 +72,7 @@ pkg: $(PKG_WASM)
 $(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
 	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm
 	rm -rf $(PKG_STAGING)
-	wasm-bindgen --target web --weak-refs --out-dir $(PKG_STAGING) --out-name context_assembly $(WASM_ARTIFACT)
+	wasm-bindgen --target web --out-dir $(PKG_STAGING) --out-name context_assembly $(WASM_ARTIFACT)
 	# --converge repeats the passes until nothing shrinks; --low-memory-unused is safe because
 	# Rust's wasm layout puts data at 1 MiB with the stack below it, so the first KiB is never
 	# addressed.
@@ -81,7 +81,7 @@ $(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
 	# own (a cdylib's artifact has no hash in its name, so the two builds would overwrite each
 	# other and relink on every switch).
 	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm --no-default-features --target-dir $(LITE_TARGET_DIR)
-	wasm-bindgen --target web --weak-refs --out-dir $(PKG_STAGING)/lite --out-name context_assembly_lite $(LITE_ARTIFACT)
+	wasm-bindgen --target web --out-dir $(PKG_STAGING)/lite --out-name context_assembly_lite $(LITE_ARTIFACT)
 	$(BIN)/wasm-opt -O3 --converge --low-memory-unused $(PKG_STAGING)/lite/context_assembly_lite_bg.wasm -o $(PKG_STAGING)/lite/context_assembly_lite_bg.wasm
 	rm -rf pkg
 	mv $(PKG_STAGING) pkg

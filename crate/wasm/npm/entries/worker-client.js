@@ -162,7 +162,7 @@ export async function connect(spawn, options = {}) {
     const { signal } = callOptions;
     if (signal?.aborted) return Promise.reject(abortError(signal, label));
     if (sessionGeneration !== undefined && sessionGeneration !== generation) {
-      return Promise.reject(new Error(`${label}: this Session lived in a worker that was replaced (${endings.get(sessionGeneration)}); its state is gone: create a new Session`));
+      return Promise.reject(new Error(`${label}: this Session lived in a worker that was replaced (${endings.get(sessionGeneration)}); its state is gone: create a new Session, or restore one from a snapshot taken before`));
     }
     if (worker === undefined) start().catch(() => {});
     const id = nextId++;
