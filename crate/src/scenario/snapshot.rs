@@ -21,10 +21,10 @@
 //! ```
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::{apply_step, kept_plan_of, parse_compaction_options, parse_session_config};
 use crate::compact::report::{CompactionPlan, CompactionReport};
@@ -411,21 +411,31 @@ impl JournaledSession {
 
     /// The session as a JSON snapshot: how it started and every act since.
     pub fn snapshot(&self) -> String {
-        let acts: Vec<Value> = self.acts.iter().map(act_json).collect();
         let spec = &self.spec;
-        json!({
-            "snapshot": SNAPSHOT_KIND,
-            "formatVersion": SNAPSHOT_FORMAT_VERSION,
-            "engine": crate::VERSION,
-            "session": {
-                "profile": spec.profile.as_str(),
-                "cwd": spec.cwd,
-                "home": spec.home,
-                "config": spec.config,
-            },
-            "acts": acts,
-        })
-        .to_string()
+        let mut out = String::new();
+        let mut session = String::new();
+        JsonObject::new(&mut session)
+            .text("profile", spec.profile.as_str())
+            .text("cwd", &spec.cwd)
+            .optional_text("home", spec.home.as_deref())
+            .optional_text("config", spec.config.as_deref())
+            .close();
+        let mut acts = String::from("[");
+        for (index, act) in self.acts.iter().enumerate() {
+            if index > 0 {
+                acts.push(',');
+            }
+            act_json(act, &mut acts);
+        }
+        acts.push(']');
+        JsonObject::new(&mut out)
+            .text("snapshot", SNAPSHOT_KIND)
+            .number("formatVersion", SNAPSHOT_FORMAT_VERSION)
+            .text("engine", crate::VERSION)
+            .raw("session", &session)
+            .raw("acts", &acts)
+            .close();
+        out
     }
 
     /// The session a [`snapshot`](JournaledSession::snapshot) was taken of.
@@ -587,35 +597,45 @@ fn spec_of(root: &Value) -> Result<SessionSpec, Error> {
     })
 }
 
-/// An act as the snapshot writes it.
-fn act_json(act: &Act) -> Value {
+/// An act as the snapshot writes it: `{"act": name, field: value, …}`.
+fn act_json(act: &Act, out: &mut String) {
+    let object = JsonObject::new(out);
     match act {
-        Act::Clock { at_ms } => json!({ "act": "clock", "atMs": at_ms }),
+        Act::Clock { at_ms } => object.text("act", "clock").number("atMs", *at_ms),
         Act::WriteFile {
             path,
             content,
             mtime_ms,
-        } => match content {
-            Content::Text(text) => {
-                json!({ "act": "writeFile", "path": path, "text": &**text, "mtimeMs": mtime_ms })
-            }
-            Content::Binary(bytes) => {
-                json!({ "act": "writeFile", "path": path, "bytes": base64::encode(bytes), "mtimeMs": mtime_ms })
-            }
-        },
-        Act::DeleteFile { path, at_ms } => {
-            json!({ "act": "deleteFile", "path": path, "atMs": at_ms })
+        } => {
+            let object = object.text("act", "writeFile").text("path", path);
+            let object = match content {
+                Content::Text(text) => object.text("text", text),
+                Content::Binary(bytes) => object.text("bytes", &base64::encode(bytes)),
+            };
+            object.number("mtimeMs", *mtime_ms)
         }
-        Act::Rename { from, to, at_ms } => {
-            json!({ "act": "rename", "from": from, "to": to, "atMs": at_ms })
-        }
-        Act::Mkdir { path, at_ms } => json!({ "act": "mkdir", "path": path, "atMs": at_ms }),
+        Act::DeleteFile { path, at_ms } => object
+            .text("act", "deleteFile")
+            .text("path", path)
+            .number("atMs", *at_ms),
+        Act::Rename { from, to, at_ms } => object
+            .text("act", "rename")
+            .text("from", from)
+            .text("to", to)
+            .number("atMs", *at_ms),
+        Act::Mkdir { path, at_ms } => object
+            .text("act", "mkdir")
+            .text("path", path)
+            .number("atMs", *at_ms),
         Act::SetTransientError { path, kind } => {
             let kind = kind.map(|kind| match kind {
                 TransientError::PermissionDenied => "EACCES",
                 TransientError::Busy => "EBUSY",
             });
-            json!({ "act": "setTransientError", "path": path, "kind": kind })
+            object
+                .text("act", "setTransientError")
+                .text("path", path)
+                .optional_text("kind", kind)
         }
         Act::Read {
             path,
@@ -623,34 +643,104 @@ fn act_json(act: &Act) -> Value {
             limit,
             at_ms,
         } => {
-            json!({ "act": "read", "path": path, "offset": offset, "limit": limit, "atMs": at_ms })
+            let object = object.text("act", "read").text("path", path);
+            let object = match offset {
+                Some(offset) => object.number("offset", *offset),
+                None => object,
+            };
+            let object = match limit {
+                Some(limit) => object.raw("limit", &format!("{limit}")),
+                None => object,
+            };
+            object.number("atMs", *at_ms)
         }
         Act::Edit {
             path,
             old,
             new,
             at_ms,
-        } => {
-            json!({ "act": "edit", "path": path, "oldString": old, "newString": new, "atMs": at_ms })
-        }
+        } => object
+            .text("act", "edit")
+            .text("path", path)
+            .text("oldString", old)
+            .text("newString", new)
+            .number("atMs", *at_ms),
         Act::Write {
             path,
             content,
             at_ms,
-        } => json!({ "act": "write", "path": path, "content": content, "atMs": at_ms }),
-        Act::Submit { prompt, at_ms } => {
-            json!({ "act": "submit", "prompt": prompt, "atMs": at_ms })
-        }
-        Act::ToolRound { at_ms } => json!({ "act": "toolRound", "atMs": at_ms }),
-        Act::Step { step, at_ms } => json!({ "act": "step", "step": step, "atMs": at_ms }),
-        Act::PlanCompaction { options, at_ms } => {
-            json!({ "act": "planCompaction", "options": options, "atMs": at_ms })
-        }
+        } => object
+            .text("act", "write")
+            .text("path", path)
+            .text("content", content)
+            .number("atMs", *at_ms),
+        Act::Submit { prompt, at_ms } => object
+            .text("act", "submit")
+            .text("prompt", prompt)
+            .number("atMs", *at_ms),
+        Act::ToolRound { at_ms } => object.text("act", "toolRound").number("atMs", *at_ms),
+        Act::Step { step, at_ms } => object
+            .text("act", "step")
+            .text("step", step)
+            .number("atMs", *at_ms),
+        Act::PlanCompaction { options, at_ms } => object
+            .text("act", "planCompaction")
+            .text("options", options)
+            .number("atMs", *at_ms),
         Act::ApplyCompaction {
             plan,
             summary,
             at_ms,
-        } => json!({ "act": "applyCompaction", "plan": plan, "summary": summary, "atMs": at_ms }),
+        } => object
+            .text("act", "applyCompaction")
+            .number("plan", *plan)
+            .optional_text("summary", summary.as_deref())
+            .number("atMs", *at_ms),
+    }
+    .close();
+}
+
+/// A JSON object written field by field.
+struct JsonObject<'a> {
+    out: &'a mut String,
+    first: bool,
+}
+
+impl<'a> JsonObject<'a> {
+    fn new(out: &'a mut String) -> JsonObject<'a> {
+        out.push('{');
+        JsonObject { out, first: true }
+    }
+
+    fn raw(mut self, key: &str, value: &str) -> JsonObject<'a> {
+        if !core::mem::take(&mut self.first) {
+            self.out.push(',');
+        }
+        crate::js::write_json_string(key, self.out);
+        self.out.push(':');
+        self.out.push_str(value);
+        self
+    }
+
+    fn text(self, key: &str, value: &str) -> JsonObject<'a> {
+        let mut quoted = String::with_capacity(value.len() + 2);
+        crate::js::write_json_string(value, &mut quoted);
+        self.raw(key, &quoted)
+    }
+
+    fn optional_text(self, key: &str, value: Option<&str>) -> JsonObject<'a> {
+        match value {
+            Some(value) => self.text(key, value),
+            None => self.raw(key, "null"),
+        }
+    }
+
+    fn number(self, key: &str, value: u64) -> JsonObject<'a> {
+        self.raw(key, &format!("{value}"))
+    }
+
+    fn close(self) {
+        self.out.push('}');
     }
 }
 
