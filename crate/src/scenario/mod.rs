@@ -23,6 +23,7 @@ mod import;
 mod parse;
 mod plan;
 mod preview;
+mod redact;
 mod run;
 mod switches;
 mod trace;
@@ -50,6 +51,7 @@ pub use parse::{
 };
 pub use plan::kept_plan_of;
 pub use preview::{compaction_preview, CompactionPreview};
+pub use redact::{redact_scenario, PathMode, RedactOptions, Redacted, Replaced};
 pub use run::{apply_step, replay_session, run_scenario, MAX_CLOCK_MS};
 pub use switches::{apply_switches, Switches, SECTIONS};
 pub use trace::{StepTrace, Trace, BLOCK_OVERHEAD, MAX_TRACE_BYTES};
