@@ -41,8 +41,8 @@ pub use compare::{
     compare_profiles, prices_for, provider_for, CompactionSeen, CompareStep, Comparison, ProfileRun,
 };
 pub use import::{
-    import_session, ImportWarning, Imported, LogFormat, Progress, RecordedUsage, SessionImporter,
-    WarningKind,
+    import_session, ImportWarning, Imported, InjectedItem, LogFormat, Progress, RecordedUsage,
+    SessionImporter, WarningKind,
 };
 pub use parse::{
     parse_compaction_options, parse_compare_options, parse_profile_names, parse_scenario,
