@@ -71,16 +71,24 @@ impl Cipher {
         self.words.len()
     }
 
-    /// `text` with every word replaced.
+    /// `text` with every word replaced but tag names (`<summary>`, `</analysis>`): markup
+    /// the engine reads (a compaction summary's tags), not content.
     pub(super) fn text(&mut self, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
         let mut word = String::new();
+        let mut in_tag_name = false;
         for c in text.chars() {
             if is_word_char(c) {
                 word.push(c);
                 continue;
             }
-            self.flush_word(&mut word, &mut out);
+            if in_tag_name {
+                out.push_str(&word);
+                word.clear();
+            } else {
+                self.flush_word(&mut word, &mut out);
+            }
+            in_tag_name = c == '<' || (c == '/' && out.ends_with('<'));
             out.push(c);
         }
         self.flush_word(&mut word, &mut out);
@@ -137,14 +145,23 @@ impl Cipher {
     }
 
     /// A path: kept, or under [`PathMode::Hash`] each component's words replaced, its
-    /// extension and the names the engine looks for ([`RESERVED_NAMES`], dot-names) kept.
+    /// extension and the names the engine looks for ([`RESERVED_NAMES`], dot-names) kept,
+    /// and everything under a dot-directory kept (`~/.claude/plans/…`, `.claude/rules/…`:
+    /// the clients' own places, whose names the engine builds itself).
     pub(super) fn path(&mut self, path: &str) -> String {
         if self.paths == PathMode::Keep {
             return String::from(path);
         }
+        let mut inside_dot_directory = false;
         let components: Vec<String> = path
             .split('/')
-            .map(|component| self.path_component(component))
+            .map(|component| {
+                if inside_dot_directory {
+                    return String::from(component);
+                }
+                inside_dot_directory = is_dot_name(component);
+                self.path_component(component)
+            })
             .collect();
         components.join("/")
     }
@@ -200,6 +217,11 @@ impl Cipher {
     }
 }
 
+/// A hidden file's or directory's name (`.claude`, `.env`), not `.` or `..`.
+fn is_dot_name(component: &str) -> bool {
+    component.starts_with('.') && component != "." && component != ".."
+}
+
 /// The words of `text` a cipher replaces, ASCII-lowercased.
 pub(super) fn long_words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c| !is_word_char(c))
@@ -253,6 +275,18 @@ mod tests {
         assert!(words[0].starts_with(|c: char| c.is_ascii_uppercase()));
         assert_ne!(words[1], "config");
         assert_eq!(words[3], "use");
+    }
+
+    #[test]
+    fn tag_names_stay() {
+        let mut cipher = cipher(PathMode::Keep);
+        let out = cipher.text("<summary>Tests pass</summary> a<b and </analysis>");
+        assert!(
+            out.starts_with("<summary>")
+                && out.contains("</summary>")
+                && out.contains("</analysis>")
+        );
+        assert!(!out.contains("Tests") && !out.contains("pass"));
     }
 
     #[test]

@@ -13,14 +13,16 @@
 //! What is kept as written: words of one to three characters, punctuation and numbers in
 //! JSON fields (Read's `offset` and `limit`), tool names and ids, the mode names a tool input
 //! holds (`status`, `output_mode`), `config` and `registry` steps (settings and registries:
-//! redact them by hand if they hold anything private), `turnSettings`, and the mentions of
-//! MCP resources and agents. Paths are kept ([`PathMode::Keep`]) or hashed word by word
-//! ([`PathMode::Hash`]: the extension, dot-names and the memory files' names stay).
+//! redact them by hand if they hold anything private), `turnSettings`, the mentions of MCP
+//! resources and agents, and tag names (`<summary>`: a compaction summary's markup). Paths
+//! are kept ([`PathMode::Keep`]) or hashed word by word ([`PathMode::Hash`]: the extension,
+//! dot-names and the memory files' names stay; the paths `config` names are hashed alike).
 //!
 //! Where the replay can still differ: a substring cut inside a word (an Edit's `old_string`
 //! or a Grep pattern that starts mid-identifier) no longer matches, since words are
 //! replaced whole; two non-ASCII words of the same shape may share a stand-in; and under
-//! [`PathMode::Hash`] the paths in `config` (deny rules, memory roots) are not rewritten.
+//! [`PathMode::Hash`] a name that sorts differently hashed can change an order the engine
+//! lists files in (the totals stay: the lengths are the same).
 
 mod cipher;
 
@@ -138,7 +140,8 @@ const KEPT_FIELDS: [&str; 2] = ["output_mode", "status"];
 /// assert!(redacted.scenario_json.contains("@notes/plan.md")); // the mention still resolves
 /// let before = run_scenario(&context_assembly::scenario::parse_scenario(original).unwrap()).unwrap();
 /// let after = run_scenario(&redacted.scenario).unwrap();
-/// let total = |trace: &context_assembly::scenario::Trace| trace.steps[0].turn.request.as_ref().map(|r| r.tokens.total);
+/// let total = |trace: &context_assembly::scenario::Trace| trace.request(0).map(|r| r.tokens.total);
+/// assert!(total(&before).is_some());
 /// assert_eq!(total(&after), total(&before));
 /// ```
 pub fn redact_scenario(json: &str, options: RedactOptions) -> Result<Redacted, Error> {
@@ -203,10 +206,45 @@ impl Redactor {
             match key.as_str() {
                 "description" => self.text(value, Counted::OtherTexts),
                 "cwd" | "home" => self.path(value),
+                "config" if self.paths == PathMode::Hash => self.config_paths(value),
                 "files" => self.files(value),
                 "steps" => each(value, |step| self.step(step)),
                 _ => {}
             }
+        }
+    }
+
+    /// Under [`PathMode::Hash`], the paths `config` names: deny rules' patterns, extra
+    /// directories, the memory directory, the plan file and the transcript.
+    fn config_paths(&mut self, config: &mut Json) {
+        let Json::Object(entries) = config else {
+            return;
+        };
+        for (key, value) in entries.iter_mut() {
+            match key.as_str() {
+                "deny" => each(value, |rule| {
+                    if let Json::String(rule) = rule {
+                        *rule = self.deny_rule(rule);
+                    }
+                }),
+                "additionalDirectories" => each(value, |path| self.path(path)),
+                "memoryDir" | "planFile" | "transcriptPath" => self.path(value),
+                _ => {}
+            }
+        }
+    }
+
+    /// A deny rule with its pattern hashed: `Read(./secret/**)` keeps `Read(`, `./`, `**`.
+    fn deny_rule(&mut self, rule: &str) -> String {
+        match (rule.find('('), rule.strip_suffix(')')) {
+            (Some(open), Some(inner)) if open < inner.len() => {
+                format!(
+                    "{}({})",
+                    &rule[..open],
+                    self.cipher.path(&inner[open + 1..])
+                )
+            }
+            _ => self.cipher.path(rule),
         }
     }
 
