@@ -259,7 +259,8 @@ impl Redactor {
             }
             Json::Array(items) => {
                 for item in items {
-                    let path = field(item, "path")
+                    let path = item
+                        .get("path")
                         .and_then(Json::as_str)
                         .map(String::from)
                         .unwrap_or_default();
@@ -286,7 +287,7 @@ impl Redactor {
     }
 
     fn step(&mut self, step: &mut Json) {
-        let kind = field(step, "kind").and_then(Json::as_str).map(String::from);
+        let kind = step.get("kind").and_then(Json::as_str).map(String::from);
         match kind.as_deref() {
             Some("user" | "queueCommand") => {
                 if let Some(prompt) = field_mut(step, "prompt") {
@@ -309,7 +310,7 @@ impl Redactor {
                 }
             }
             Some("writeFile") => {
-                let path = field(step, "path").and_then(Json::as_str).map(String::from);
+                let path = step.get("path").and_then(Json::as_str).map(String::from);
                 if let Some(content) = field_mut(step, "content") {
                     self.file_content(path.as_deref().unwrap_or_default(), content);
                 }
@@ -339,11 +340,12 @@ impl Redactor {
     }
 
     fn block(&mut self, block: &mut Json) {
-        match field(block, "type").and_then(Json::as_str) {
+        match block.get("type").and_then(Json::as_str) {
             Some("text") => self.text_field(block, "text", Counted::AssistantTexts),
             Some("thinking") => self.text_field(block, "thinking", Counted::AssistantTexts),
             Some("tool_use") => {
-                let tool = field(block, "name")
+                let tool = block
+                    .get("name")
                     .and_then(Json::as_str)
                     .map(String::from)
                     .unwrap_or_default();
@@ -473,10 +475,6 @@ fn words_of(value: &Json, into: &mut BTreeSet<String>) {
         }
         _ => {}
     }
-}
-
-fn field<'a>(object: &'a Json, key: &str) -> Option<&'a Json> {
-    object.get(key)
 }
 
 fn field_mut<'a>(object: &'a mut Json, key: &str) -> Option<&'a mut Json> {
