@@ -74,3 +74,13 @@ test('the injected column: the log\'s items beside ours, or "not in log"; redact
   assert.equal(await page.isDisabled('#redact-download'), true);
   assert.deepEqual(problems, []);
 });
+
+test('a Codex rollout\'s context messages stand beside ours: the same kinds', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url);
+  await page.waitForSelector('#scenario-panel[data-loaded]');
+  await page.setInputFiles('#import-file', resolve(FIXTURES, 'codex-injected.jsonl'));
+  await page.waitForSelector('#import-truth');
+  const cells = await page.locator('#import-truth tbody tr td:last-child').allTextContents();
+  assert.deepEqual(cells, ['same kinds', 'none either side']);
+  assert.deepEqual(problems, []);
+});

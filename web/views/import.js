@@ -54,36 +54,58 @@ const median = (sorted) => sorted.length === 0 ? 0 : sorted[Math.floor((sorted.l
 function truthRows(recorded, steps, ours) {
   const costs = new Map((ours?.steps ?? []).map((cost) => [cost.step, cost]));
   let previous = -1;
+  let previousMessages = 0;
   return recorded.map((usage) => {
     const shown = usage.step === null || usage.summary ? undefined : requestFor(steps, usage.step - 1);
     const estimate = shown?.request.tokens.total;
     const actual = recordedPrompt(usage);
     const error = estimate === undefined || actual === 0 ? undefined : (estimate - actual) / actual;
     const cost = shown === undefined ? undefined : costs.get(shown.from);
-    // Our attachments for this request: those of the steps since the previous request shown.
-    const attached = shown === undefined ? undefined
-      : steps.slice(previous + 1, shown.from + 1).flatMap((step) => step.turn.attachments);
-    if (shown !== undefined) previous = shown.from;
-    return { usage, estimate, actual, error, cost, from: shown?.from, injected: injectedDiff(usage, attached) };
+    // What we injected into this request: the attachments of the steps since the previous
+    // request shown, and Codex's context messages among the messages new since then.
+    let ours;
+    if (shown !== undefined) {
+      const messages = shown.request.messages;
+      const fresh = messages.length >= previousMessages ? messages.slice(previousMessages) : messages;
+      ours = [
+        ...steps.slice(previous + 1, shown.from + 1).flatMap((step) => step.turn.attachments)
+          .map((attachment) => ({ kind: String(attachment.kind), label: attachment.path ?? String(attachment.kind) })),
+        ...fresh.flatMap((message) => message.content).filter((block) => CONTEXT_SOURCES.includes(block.source))
+          .map((block) => contextTag(block.text)).filter((tag) => tag !== undefined).map((tag) => ({ kind: tag, label: tag })),
+      ];
+      previous = shown.from;
+      previousMessages = messages.length;
+    }
+    return { usage, estimate, actual, error, cost, from: shown?.from, injected: injectedDiff(usage, ours) };
   });
 }
 
+/** The blocks of Codex's context messages (the initial context and settings updates). */
+const CONTEXT_SOURCES = ['initial-context', 'settings-update'];
+
 /**
- * Our replay's attachments for a request beside what the log shows was injected into it,
- * compared by kind: the log's kinds we did not attach (missing) and ours it does not show
+ * The tag a context message opens with, as the importer names the log's (`<environment_context>`
+ * gives `environment_context`, `<permissions instructions>` gives `permissions`).
+ * @param {string} text
+ */
+const contextTag = (text) => /^\s*<([A-Za-z0-9_-]+)[\s>]/.exec(text)?.[1];
+
+/**
+ * What our replay injected into a request beside what the log shows was injected into it,
+ * compared by kind: the log's kinds we did not inject (missing) and ours it does not show
  * (extra). `undefined` where the log does not record injected items or no request of ours
  * stands beside it.
  * @param {RecordedUsage} usage
- * @param {import('../../pkg/context_assembly.js').Attachment[] | undefined} attached
+ * @param {{ kind: string, label: string }[] | undefined} ours
  */
-function injectedDiff(usage, attached) {
-  if (usage.injected === null || attached === undefined) return undefined;
-  const ourKinds = new Set(attached.map((attachment) => String(attachment.kind)));
+function injectedDiff(usage, ours) {
+  if (usage.injected === null || ours === undefined) return undefined;
+  const ourKinds = new Set(ours.map((item) => item.kind));
   const logKinds = new Set(usage.injected.map((item) => item.kind));
+  const named = (/** @type {{ kind: string, label: string }} */ item) => item.label === item.kind ? item.kind : `${item.kind}: ${item.label}`;
   return {
-    missing: usage.injected.filter((item) => !ourKinds.has(item.kind)).map((item) => `${item.kind}: ${item.label}`),
-    extra: attached.filter((attachment) => !logKinds.has(String(attachment.kind)))
-      .map((attachment) => attachment.path === undefined ? String(attachment.kind) : `${attachment.kind}: ${attachment.path}`),
+    missing: usage.injected.filter((item) => !ourKinds.has(item.kind)).map(named),
+    extra: ours.filter((item) => !logKinds.has(item.kind)).map(named),
   };
 }
 
