@@ -137,8 +137,8 @@ pub struct RecordedUsage {
     /// What the log shows was injected into this request since the previous one (context
     /// the client added around the prompt and the results); `None` when the log does not
     /// record it: Claude Code's log holds its attachments only in some releases (as
-    /// `attachment` lines, meta user lines, `<system-reminder>` text blocks), and a log with
-    /// none of them anywhere says nothing either way.
+    /// `attachment` lines, listed with the meta user lines and `<system-reminder>` text
+    /// blocks), and a log without `attachment` lines says nothing of them.
     pub injected: Option<Vec<InjectedItem>>,
 }
 

@@ -57,8 +57,9 @@ pub(super) struct ClaudeCodeReader {
     /// stopped them all.
     response_results: Vec<String>,
     latest_response: String,
-    /// Some line showed an injected item: the log records them, so a request without any
-    /// had none.
+    /// Some `attachment` line was read: the log records the client's attachments, so a
+    /// request without any had none. Meta lines and reminders alone are not enough: a log
+    /// holding only those says nothing of the attachments.
     shows_injections: bool,
 }
 
@@ -124,7 +125,7 @@ impl ClaudeCodeReader {
             "attachment" => (Payload::Nothing, Vec::from([attachment_item(line)])),
             _ => (system_record(line), Vec::new()),
         };
-        self.shows_injections |= !injected.is_empty();
+        self.shows_injections |= kind == "attachment";
         if let Payload::Answer(answer) = &payload {
             if answer.message_id != self.latest_response {
                 self.latest_response.clone_from(&answer.message_id);
