@@ -110,6 +110,17 @@ function injectedDiff(usage, ours) {
 }
 
 /**
+ * The injected column in a sentence: how many requests show the same kinds either side.
+ * @param {ReturnType<typeof truthRows>} rows
+ */
+function injectedSummary(rows) {
+  const compared = rows.filter((row) => row.injected !== undefined);
+  if (compared.length === 0) return ' Injected items: not in log.';
+  const same = compared.filter((row) => row.injected?.missing.length === 0 && row.injected.extra.length === 0).length;
+  return ` Injected items: the same kinds on ${same} of ${compared.length} requests the log shows them for.`;
+}
+
+/**
  * The "injected" cell: "not in log", "same kinds", or the counts with the items listed in
  * an expandable row.
  * @param {RecordedUsage} usage
@@ -142,7 +153,7 @@ function truthView(rows) {
     ? 'No request of the log could be set beside one of ours.'
     : `${compared.length} of ${rows.length} recorded requests beside ours: median error ${percent(median(errors), 1)}, ` +
       `worst ${percent(errors.at(-1) ?? 0, 1)}; cache hits ${percent(recordedRead, recordedAll)} recorded, ` +
-      `${percent(oursRead, oursAll)} by our cache model.`;
+      `${percent(oursRead, oursAll)} by our cache model.${injectedSummary(rows)}`;
   const headers = ['log line', 'step', 'recorded input', 'ours', 'error', 'recorded cache read / write', 'ours cache read / write', 'injected: missing / extra'];
   const cells = rows.map(({ usage, estimate, actual, error, cost, from, injected }) => [
     String(usage.line),
