@@ -199,6 +199,7 @@ bench: pkg
 	cargo bench -p context-assembly --features serde --bench engines
 	node tests/bench/run.mjs
 	node tests/bench/trace.mjs
+	node tests/bench/import-memory.mjs
 
 # Sizes and their budgets: the full module, and the lite one (the per-keystroke engines).
 size: pkg

@@ -361,3 +361,71 @@ fn a_boundary_whose_logical_parent_was_never_written_continues_the_thread() {
         imported.warnings
     );
 }
+
+/// Each recorded request's injected items as `kind: label`, or `None` where the log does not
+/// record them.
+fn injected(imported: &Imported) -> Vec<Option<Vec<String>>> {
+    imported
+        .recorded
+        .iter()
+        .map(|usage| {
+            usage.injected.as_ref().map(|items| {
+                items
+                    .iter()
+                    .map(|item| format!("{}: {}", item.kind, item.label))
+                    .collect()
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn a_claude_code_log_shows_what_was_injected_where_it_records_it() {
+    let imported = import_session(&fixture("claude-code-injected.jsonl"), None).unwrap();
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert_eq!(
+        injected(&imported),
+        [
+            Some(vec![
+                "reminder: A note our test made up: the watering rota changed last week…".into(),
+                "meta: Made-up meta line: the gardener prefers short answers.".into(),
+                "file: /work/garden/beds.md".into(),
+            ]),
+            Some(vec![]),
+        ]
+    );
+    // The reminder beside the prompt is not part of the prompt.
+    let document = document(&imported);
+    assert_eq!(
+        document["steps"][0]["prompt"],
+        "Which beds need water today? See @beds.md"
+    );
+    // A log that records no injected item anywhere says nothing either way.
+    let silent = concat!(
+        r#"{"type":"user","uuid":"u1","parentUuid":null,"cwd":"/w","timestamp":"2025-12-01T10:00:00.000Z","message":{"role":"user","content":"Hello"}}"#,
+        "\n",
+        r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":"/w","timestamp":"2025-12-01T10:00:01.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Hi."}],"usage":{"input_tokens":12,"output_tokens":3}}}"#,
+        "\n",
+    );
+    let silent = import_session(silent, None).unwrap();
+    assert_eq!(silent.recorded[0].injected, None);
+    // Nor does one whose only such lines are meta lines (a caveat before a local command's
+    // output): it shows nothing of the attachments.
+    let caveat = import_session(&fixture("claude-code-session.jsonl"), None).unwrap();
+    assert!(caveat.recorded.iter().all(|usage| usage.injected.is_none()));
+}
+
+#[test]
+fn a_codex_rollout_shows_the_context_messages_of_each_request() {
+    let imported = import_session(&fixture("codex-injected.jsonl"), None).unwrap();
+    assert_eq!(
+        injected(&imported),
+        [
+            Some(vec![
+                "permissions: Made-up rules for this test.".into(),
+                "environment_context: environment_context".into(),
+            ]),
+            Some(vec![]),
+        ]
+    );
+}

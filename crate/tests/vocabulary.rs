@@ -6,7 +6,7 @@ use context_assembly::attachment::{AttachmentKind, Frequency};
 use context_assembly::codex::items::Role;
 use context_assembly::collectors::{CollectorId, Phase};
 use context_assembly::request::{ApiName, BlockType};
-use context_assembly::scenario::LogFormat;
+use context_assembly::scenario::{LogFormat, PathMode};
 use context_assembly::search::MatchKind;
 use context_assembly::session::{ItemKind, PermissionMode, SummarySource};
 use context_assembly::vocabulary::{Category, Channel, Fate, PolicyId, Round, Trigger, Verdict};
@@ -126,6 +126,10 @@ fn the_typescript_fields_are_the_rust_enums() {
     assert_eq!(
         field_members("ImportResult", "format"),
         names(LogFormat::ALL, LogFormat::as_str)
+    );
+    assert_eq!(
+        field_members("Redaction", "paths"),
+        names(PathMode::ALL, PathMode::as_str)
     );
     assert_eq!(
         field_members("SearchMatch", "kind"),

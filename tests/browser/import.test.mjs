@@ -48,3 +48,39 @@ test('a file that is not a session log is an error, and the player keeps its sce
   assert.equal(await page.inputValue('#scenario-json'), before);
   assert.deepEqual(problems, []);
 });
+
+test('the injected column: the log\'s items beside ours, or "not in log"; redaction keeps the figures', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url);
+  await page.waitForSelector('#scenario-panel[data-loaded]');
+  await page.setInputFiles('#import-file', resolve(FIXTURES, 'claude-code-injected.jsonl'));
+  await page.waitForSelector('#import-truth');
+  const firstRow = page.locator('#import-truth tbody tr').first();
+  const injected = await firstRow.locator('td').last().textContent();
+  assert.match(injected ?? '', /missing \d+ \/ extra \d+|same kinds/);
+  const oursBefore = await page.locator('#import-truth tbody tr td:nth-child(4)').allTextContents();
+  await page.click('#redact-run');
+  await page.waitForFunction(() => document.querySelector('#redact-status')?.textContent?.startsWith('Redacted:'));
+  assert.match(await page.textContent('#redact-status') ?? '', /distinct words replaced in .*prompts.*paths kept/);
+  assert.doesNotMatch(await page.inputValue('#scenario-json'), /tomato|watering/);
+  assert.equal(await page.isDisabled('#redact-download'), false);
+  await page.waitForFunction((before) => {
+    const cells = [...document.querySelectorAll('#import-truth tbody tr td:nth-child(4)')].map((cell) => cell.textContent);
+    return cells.length === before.length;
+  }, oursBefore);
+  assert.deepEqual(await page.locator('#import-truth tbody tr td:nth-child(4)').allTextContents(), oursBefore, 'the same estimates redacted');
+  await page.setInputFiles('#import-file', resolve(FIXTURES, 'claude-code-session.jsonl'));
+  await page.waitForFunction(() => document.querySelector('#import-status')?.textContent?.includes('claude-code-session.jsonl'));
+  await page.waitForSelector('#import-truth');
+  assert.equal(await page.isDisabled('#redact-download'), true);
+  assert.deepEqual(problems, []);
+});
+
+test('a Codex rollout\'s context messages stand beside ours: the same kinds', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url);
+  await page.waitForSelector('#scenario-panel[data-loaded]');
+  await page.setInputFiles('#import-file', resolve(FIXTURES, 'codex-injected.jsonl'));
+  await page.waitForSelector('#import-truth');
+  const cells = await page.locator('#import-truth tbody tr td:last-child').allTextContents();
+  assert.deepEqual(cells, ['same kinds', 'none either side']);
+  assert.deepEqual(problems, []);
+});

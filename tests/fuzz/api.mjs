@@ -89,6 +89,8 @@ export const FUNCTIONS = [
     { name: 'options', valid: { profile: 'codex', contextWindow: 200000, maxOutputTokens: 32000, autocompactPctOverride: 80, autoCompactTokenLimit: 150000 },
       keys: ['profile', 'contextWindow', 'maxOutputTokens', 'autocompactPctOverride', 'autoCompactTokenLimit'] }] },
   { name: 'runScenario', args: [{ name: 'scenario', valid: SMALL_SCENARIO }] },
+  { name: 'redactScenario', args: [
+    { name: 'scenario', valid: SMALL_SCENARIO }, { name: 'options', valid: { paths: 'hash' }, keys: ['paths'] }] },
   { name: 'compactScenario', args: [
     { name: 'scenario', valid: SMALL_SCENARIO },
     { name: 'options', valid: { policy: 'claude-code.full', instructions: 'Keep the paths.' } },

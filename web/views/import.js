@@ -2,7 +2,8 @@
 // the page, is streamed through the engine's importer (bounded memory whatever the file's size),
 // becomes the player's scenario through the store, and is shown beside what the provider
 // recorded: per request, our estimate against the recorded input tokens and our cache split
-// against the recorded one. The file is read in this page; nothing is sent anywhere.
+// against the recorded one, and the items the log shows were injected into each request
+// against our replay's attachments. The file is read in this page; nothing is sent anywhere.
 import { byId, h, messageOf, showError, tableParts } from '../dom.js';
 import { withEngine } from '../engine.js';
 import { integer, percent } from '../format.js';
@@ -12,6 +13,7 @@ import { requestFor } from './scenario.js';
 /** @typedef {import('../../pkg/context_assembly.js').RecordedUsage} RecordedUsage */
 /** @typedef {import('../../pkg/context_assembly.js').StepTrace} StepTrace */
 /** @typedef {import('../../pkg/context_assembly.js').Comparison} Comparison */
+/** @typedef {import('../../pkg/context_assembly.js').Redaction} Redaction */
 /** @typedef {import('../store.js').ScenarioStore} ScenarioStore */
 
 /**
@@ -51,14 +53,89 @@ const median = (sorted) => sorted.length === 0 ? 0 : sorted[Math.floor((sorted.l
  */
 function truthRows(recorded, steps, ours) {
   const costs = new Map((ours?.steps ?? []).map((cost) => [cost.step, cost]));
+  let previous = -1;
+  let previousMessages = 0;
   return recorded.map((usage) => {
     const shown = usage.step === null || usage.summary ? undefined : requestFor(steps, usage.step - 1);
     const estimate = shown?.request.tokens.total;
     const actual = recordedPrompt(usage);
     const error = estimate === undefined || actual === 0 ? undefined : (estimate - actual) / actual;
     const cost = shown === undefined ? undefined : costs.get(shown.from);
-    return { usage, estimate, actual, error, cost, from: shown?.from };
+    // What we injected into this request: the attachments of the steps since the previous
+    // request shown, and Codex's context messages among the messages new since then.
+    let ours;
+    if (shown !== undefined) {
+      const messages = shown.request.messages;
+      const fresh = messages.length >= previousMessages ? messages.slice(previousMessages) : messages;
+      ours = [
+        ...steps.slice(previous + 1, shown.from + 1).flatMap((step) => step.turn.attachments)
+          .map((attachment) => ({ kind: String(attachment.kind), label: attachment.path ?? String(attachment.kind) })),
+        ...fresh.flatMap((message) => message.content).filter((block) => CONTEXT_SOURCES.includes(block.source))
+          .map((block) => contextTag(block.text)).filter((tag) => tag !== undefined).map((tag) => ({ kind: tag, label: tag })),
+      ];
+      previous = shown.from;
+      previousMessages = messages.length;
+    }
+    return { usage, estimate, actual, error, cost, from: shown?.from, injected: injectedDiff(usage, ours) };
   });
+}
+
+/** The blocks of Codex's context messages (the initial context and settings updates). */
+const CONTEXT_SOURCES = ['initial-context', 'settings-update'];
+
+/**
+ * The tag a context message opens with, as the importer names the log's (`<environment_context>`
+ * gives `environment_context`, `<permissions instructions>` gives `permissions`).
+ * @param {string} text
+ */
+const contextTag = (text) => /^\s*<([A-Za-z0-9_-]+)[\s>]/.exec(text)?.[1];
+
+/**
+ * What our replay injected into a request beside what the log shows was injected into it,
+ * compared by kind: the log's kinds we did not inject (missing) and ours it does not show
+ * (extra). `undefined` where the log does not record injected items or no request of ours
+ * stands beside it.
+ * @param {RecordedUsage} usage
+ * @param {{ kind: string, label: string }[] | undefined} ours
+ */
+function injectedDiff(usage, ours) {
+  if (usage.injected === null || ours === undefined) return undefined;
+  const ourKinds = new Set(ours.map((item) => item.kind));
+  const logKinds = new Set(usage.injected.map((item) => item.kind));
+  const named = (/** @type {{ kind: string, label: string }} */ item) => item.label === item.kind ? item.kind : `${item.kind}: ${item.label}`;
+  return {
+    missing: usage.injected.filter((item) => !ourKinds.has(item.kind)).map(named),
+    extra: ours.filter((item) => !logKinds.has(item.kind)).map(named),
+  };
+}
+
+/**
+ * The injected column in a sentence: how many requests show the same kinds either side.
+ * @param {ReturnType<typeof truthRows>} rows
+ */
+function injectedSummary(rows) {
+  const compared = rows.filter((row) => row.injected !== undefined);
+  if (compared.length === 0) return ' Injected items: not in log.';
+  const same = compared.filter((row) => row.injected?.missing.length === 0 && row.injected.extra.length === 0).length;
+  return ` Injected items: the same kinds on ${same} of ${compared.length} requests the log shows them for.`;
+}
+
+/**
+ * The "injected" cell: "not in log", "same kinds", or the counts with the items listed in
+ * an expandable row.
+ * @param {RecordedUsage} usage
+ * @param {ReturnType<typeof injectedDiff>} diff
+ * @returns {string | Node}
+ */
+function injectedCell(usage, diff) {
+  if (usage.injected === null) return 'not in log';
+  if (diff === undefined) return '—';
+  if (diff.missing.length === 0 && diff.extra.length === 0) return usage.injected.length === 0 ? 'none either side' : 'same kinds';
+  const list = (/** @type {string} */ title, /** @type {string[]} */ items) => items.length === 0 ? []
+    : [h('div', {}, `${title}: `), h('ul', {}, ...items.map((item) => h('li', {}, item)))];
+  return h('details', { class: 'injected-diff' },
+    h('summary', {}, `missing ${diff.missing.length} / extra ${diff.extra.length}`),
+    ...list('in the log, not in ours', diff.missing), ...list('in ours, not in the log', diff.extra));
 }
 
 /**
@@ -76,9 +153,9 @@ function truthView(rows) {
     ? 'No request of the log could be set beside one of ours.'
     : `${compared.length} of ${rows.length} recorded requests beside ours: median error ${percent(median(errors), 1)}, ` +
       `worst ${percent(errors.at(-1) ?? 0, 1)}; cache hits ${percent(recordedRead, recordedAll)} recorded, ` +
-      `${percent(oursRead, oursAll)} by our cache model.`;
-  const headers = ['log line', 'step', 'recorded input', 'ours', 'error', 'recorded cache read / write', 'ours cache read / write'];
-  const cells = rows.map(({ usage, estimate, actual, error, cost, from }) => [
+      `${percent(oursRead, oursAll)} by our cache model.${injectedSummary(rows)}`;
+  const headers = ['log line', 'step', 'recorded input', 'ours', 'error', 'recorded cache read / write', 'ours cache read / write', 'injected: missing / extra'];
+  const cells = rows.map(({ usage, estimate, actual, error, cost, from, injected }) => [
     String(usage.line),
     usage.step === null ? '—' : `${usage.step}${usage.summary ? ' (summary)' : ''}${from === undefined ? '' : ` ← request of step ${from}`}`,
     integer(actual),
@@ -86,11 +163,27 @@ function truthView(rows) {
     error === undefined ? '—' : `${error >= 0 ? '+' : ''}${(error * 100).toFixed(1)}%`,
     `${integer(usage.cacheReadTokens)} / ${integer(usage.cacheCreationTokens)}`,
     cost === undefined ? '—' : `${integer(cost.cached)} / ${integer(cost.written)}`,
+    injectedCell(usage, injected),
   ]);
   return [
     h('p', { class: 'note', id: 'import-summary' }, summary),
     h('table', { class: 'import-truth', id: 'import-truth' }, ...tableParts(headers, cells, 'The log recorded no usage.')),
   ];
+}
+
+/**
+ * What a redaction replaced, in a sentence.
+ * @param {Redaction} redaction
+ */
+function redactionSummary(redaction) {
+  const { replaced } = redaction;
+  const parts = [
+    [replaced.files, 'file contents'], [replaced.prompts, 'prompts'], [replaced.assistantTexts, 'assistant texts'],
+    [replaced.toolInputs, 'tool inputs'], [replaced.toolOutputs, 'tool outputs'], [replaced.otherTexts, 'other texts'],
+  ].filter(([count]) => Number(count) > 0).map(([count, what]) => `${integer(Number(count))} ${what}`);
+  const paths = redaction.paths === 'hash' ? `${integer(replaced.paths)} paths hashed` : 'paths kept';
+  return `Redacted: ${integer(replaced.words)} distinct words replaced in ${parts.length === 0 ? 'nothing' : parts.join(', ')}; ` +
+    `${paths}; @-mentions, tool names, settings and words under four letters kept. Same token figures as before.`;
 }
 
 /**
@@ -106,8 +199,39 @@ export function setUpImport(store) {
   const details = byId('import-details', HTMLDetailsElement);
   const warnings = byId('import-warnings', HTMLElement);
   const truth = byId('import-truth-pane', HTMLElement);
+  const redactRun = byId('redact-run', HTMLButtonElement);
+  const redactPaths = byId('redact-paths', HTMLSelectElement);
+  const redactDownload = byId('redact-download', HTMLButtonElement);
+  const redactStatus = byId('redact-status', HTMLElement);
   /** @type {{ result: ImportResult, text: string } | undefined} */
   let imported;
+  /** @type {string | undefined} the latest redaction's JSON, for the download */
+  let redacted;
+
+  /** Replaces the player's scenario with its redaction; the ground truth follows it (same steps). */
+  function redact() {
+    if (imported === undefined) return;
+    try {
+      const paths = redactPaths.value === 'hash' ? 'hash' : 'keep';
+      const redaction = withEngine((engine) => engine.redactScenario(store.state.text, { paths }));
+      redacted = redaction.scenarioJson;
+      imported = { result: imported.result, text: redaction.scenarioJson };
+      redactStatus.textContent = redactionSummary(redaction);
+      redactDownload.disabled = false;
+      store.edit({ text: redaction.scenarioJson, profile: '' });
+      store.replay();
+    } catch (problem) {
+      redactStatus.textContent = `The scenario could not be redacted: ${messageOf(problem)}`;
+    }
+  }
+
+  function download() {
+    if (redacted === undefined) return;
+    const url = URL.createObjectURL(new Blob([redacted], { type: 'application/json' }));
+    h('a', { href: url, download: 'redacted-scenario.json' }).click();
+    // Revoked once the click has started the download, not before.
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
 
   function showTruth() {
     const state = store.state;
@@ -137,6 +261,8 @@ export function setUpImport(store) {
         `${result.warnings.length === 0 ? 'no warnings' : `${result.warnings.length} warnings`}. Nothing left this page.`;
       details.hidden = false;
       details.open = true;
+      redacted = undefined;
+      redactDownload.disabled = true;
       store.edit({ text: result.scenarioJson, profile: '' });
       store.replay();
     } catch (problem) {
@@ -148,6 +274,8 @@ export function setUpImport(store) {
   }
 
   store.subscribe((_state, change) => { if (change === 'replay') showTruth(); });
+  redactRun.addEventListener('click', redact);
+  redactDownload.addEventListener('click', download);
   input.addEventListener('change', () => {
     const file = input.files?.[0];
     if (file !== undefined) void load(file);

@@ -23,6 +23,7 @@ mod import;
 mod parse;
 mod plan;
 mod preview;
+mod redact;
 mod run;
 mod snapshot;
 mod switches;
@@ -41,8 +42,8 @@ pub use compare::{
     compare_profiles, prices_for, provider_for, CompactionSeen, CompareStep, Comparison, ProfileRun,
 };
 pub use import::{
-    import_session, ImportWarning, Imported, LogFormat, Progress, RecordedUsage, SessionImporter,
-    WarningKind,
+    import_session, ImportWarning, Imported, InjectedItem, LogFormat, Progress, RecordedUsage,
+    SessionImporter, WarningKind,
 };
 pub use parse::{
     parse_api_body_options, parse_compaction_options, parse_compare_options, parse_profile_names,
@@ -51,6 +52,7 @@ pub use parse::{
 };
 pub use plan::kept_plan_of;
 pub use preview::{compaction_preview, CompactionPreview};
+pub use redact::{redact_scenario, PathMode, RedactOptions, Redacted, Replaced};
 pub use run::{apply_step, replay_session, run_scenario, MAX_CLOCK_MS};
 pub use snapshot::{JournaledSession, SessionSpec, SNAPSHOT_FORMAT_VERSION};
 pub use switches::{apply_switches, Switches, SECTIONS};

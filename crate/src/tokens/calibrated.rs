@@ -144,6 +144,38 @@ fn classify(c: char) -> Class {
     }
 }
 
+/// First characters of the families [`stand_in`] picks from, with their sizes: each family's
+/// characters share a class and a UTF-8 length.
+const STAND_IN_FAMILIES: [(char, u32); 13] = [
+    ('a', 26),
+    ('A', 26),
+    ('0', 10),
+    ('\u{E0}', 23),
+    ('\u{1E01}', 40),
+    ('\u{430}', 32),
+    ('\u{905}', 16),
+    ('\u{10428}', 40),
+    ('\u{4E00}', 1000),
+    ('\u{20000}', 1000),
+    ('\u{3041}', 80),
+    ('\u{AC00}', 1000),
+    ('\u{FF21}', 26),
+];
+
+/// A letter or digit this estimate charges exactly as `c` wherever it stands: the same class
+/// and the same UTF-8 length (so the same UTF-16 length too); `pick` chooses among them.
+/// `None` when `c` is no letter or digit, or no family matches it.
+pub(super) fn stand_in(c: char, pick: u32) -> Option<char> {
+    if !(c.is_ascii_alphanumeric() || (!c.is_ascii() && c.is_alphabetic())) {
+        return None;
+    }
+    let class = classify(c);
+    STAND_IN_FAMILIES.iter().find_map(|&(first, size)| {
+        let candidate = char::from_u32(first as u32 + pick % size)?;
+        (classify(candidate) == class && candidate.len_utf8() == c.len_utf8()).then_some(candidate)
+    })
+}
+
 /// The running state of one pass: the previous character and the lengths of the current runs.
 struct Scan {
     prev: Class,

@@ -162,6 +162,28 @@ pub fn estimate_tokens(text: &str, method: TokenMethod, ext: Option<&str>) -> u6
     }
 }
 
+/// A letter or digit that every method counts exactly as `c`, wherever it stands in a
+/// text: the same UTF-8 and UTF-16 lengths, and for `calibrated` the same class (lower- or
+/// upper-case ASCII, digit, accented Latin, other alphabet, Han, kana, Hangul). `pick`
+/// chooses among the candidates; `c` itself comes back for anything else (spaces,
+/// punctuation, symbols), so replacing every character of a text with its stand-in keeps
+/// every estimate of it, line by line. Redaction builds its placeholders from it.
+///
+/// # Example
+/// ```
+/// use context_assembly::tokens::{estimate_tokens, stand_in, TokenMethod};
+/// let text = "fn naïve_日本(x: u32) -> Ok";
+/// let masked: String = text.chars().enumerate().map(|(i, c)| stand_in(c, i as u32 * 7)).collect();
+/// assert_ne!(masked, text);
+/// for method in TokenMethod::ALL {
+///     assert_eq!(estimate_tokens(&masked, method, None), estimate_tokens(text, method, None));
+/// }
+/// assert_eq!(stand_in('-', 3), '-');
+/// ```
+pub fn stand_in(c: char, pick: u32) -> char {
+    calibrated::stand_in(c, pick).unwrap_or(c)
+}
+
 fn is_json_ext(ext: Option<&str>) -> bool {
     let Some(ext) = ext else { return false };
     let ext = ext.strip_prefix('.').unwrap_or(ext);

@@ -323,11 +323,17 @@ export interface FileStateRow { path: string; timestamp: number; offset?: number
 /** The options of `importSession` and `new SessionImport`: the log's format, recognised from its first lines when left out. */
 export interface ImportOptions { format?: "claude-code" | "codex" }
 /** What the provider reported for one request of an imported log; `step` is the scenario step it produced. */
-export interface RecordedUsage { line: number; step: number | null; summary: boolean; inputTokens: number; cacheCreationTokens: number; cacheReadTokens: number; outputTokens: number; sessionTotalTokens: number | null; contextWindow: number | null }
+export interface RecordedUsage { line: number; step: number | null; summary: boolean; inputTokens: number; cacheCreationTokens: number; cacheReadTokens: number; outputTokens: number; sessionTotalTokens: number | null; contextWindow: number | null; injected: InjectedItem[] | null }
+/** An item an imported log shows was injected into a request: its kind as the log names it (an attachment's type, `meta`, `reminder`, a Codex context tag) and a short label. `injected` is `null` where the log does not record injected items. */
+export interface InjectedItem { kind: string; label: string }
 /** A log line that could not be used as it was, or a note on what the scenario knows only in part. */
 export interface ImportWarning { line: number; kind: "bad-line" | "truncated-line" | "unknown" | "sidechain" | "abandoned-branch" | "left-out" | "partial-file" | "over-limit"; message: string }
 /** An imported session log: the scenario as JSON text (for the player's editor), the usage per request, and warnings. */
 export interface ImportResult { format: "claude-code" | "codex"; scenarioJson: string; recorded: RecordedUsage[]; warnings: ImportWarning[] }
+/** The options of `redactScenario`: keep the paths as written (the default) or hash them word by word (extensions, dot-names and memory files' names stay). */
+export interface RedactOptions { paths?: "keep" | "hash" }
+/** A scenario redacted for sharing: the JSON text, what was done to paths, and how many texts of each kind had words replaced. */
+export interface Redaction { scenarioJson: string; paths: "keep" | "hash"; replaced: { files: number; prompts: number; assistantTexts: number; toolInputs: number; toolOutputs: number; otherTexts: number; words: number; paths: number } }
 /** How far a streamed import has got. */
 export interface ImportProgress { lines: number; bytes: number }
 /** A collector of the attachment pass. */

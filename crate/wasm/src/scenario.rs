@@ -4,7 +4,8 @@
 use context_assembly::request::api_body;
 use context_assembly::scenario::{
     compaction_preview, compare_profiles, parse_api_body_options, parse_compaction_options,
-    parse_compare_options, parse_profile_names, parse_request, parse_scenario, run_scenario, Trace,
+    parse_compare_options, parse_profile_names, parse_request, parse_scenario, redact_scenario,
+    run_scenario, PathMode, RedactOptions, Trace,
 };
 use context_assembly::session::PolicyId;
 use context_assembly::ProfileName;
@@ -40,6 +41,28 @@ impl Serialize for SharedTrace {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.0.shared().serialize(serializer)
     }
+}
+
+/// `scenario` for sharing: its content words replaced by stand-ins that every token method
+/// counts alike, so it replays to the same totals; `options.paths` keeps (default) or hashes
+/// the paths.
+#[wasm_bindgen(js_name = redactScenario, unchecked_return_type = "Redaction")]
+pub fn redact_scenario_js(
+    #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "RedactOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    export("redactScenario", || {
+        let scenario = args::json("scenario", &scenario)?;
+        let paths = args::Options::parse(&options, &["paths"])?
+            .string("paths")?
+            .as_deref()
+            .map(str::parse::<PathMode>)
+            .transpose()?;
+        let options = RedactOptions {
+            paths: paths.unwrap_or(RedactOptions::default().paths),
+        };
+        Ok(redact_scenario(&scenario, options)?)
+    })
 }
 
 /// Replays `scenario` up to `steps` steps (all when absent), then plans and applies a

@@ -19,7 +19,7 @@ use alloc::vec::Vec;
 use super::super::parse::{parse_json, Json};
 use super::builder::{bool_field, object, str_field, text, u64_field, Builder};
 use super::time::parse_timestamp;
-use super::{RecordedUsage, WarningKind};
+use super::{InjectedItem, RecordedUsage, WarningKind};
 
 /// Line types that carry nothing a scenario replays.
 const IGNORED_TYPES: &[&str] = &["session_state"];
@@ -64,6 +64,8 @@ pub(super) struct CodexReader {
     /// Developer instructions the client sent in a developer message (an untagged part):
     /// the turn context does not carry them.
     developer_instructions: Option<String>,
+    /// The context messages sent since the latest request (tagged user and developer parts).
+    injected: Vec<InjectedItem>,
 }
 
 #[derive(Debug)]
@@ -178,7 +180,13 @@ impl CodexReader {
                         builder,
                     );
                 }
-                Some("user") => learn_agents_md(&content_text(item, "input_text"), builder),
+                Some("user") => {
+                    let said = content_text(item, "input_text");
+                    if let Some(tag) = leading_tag(&said) {
+                        self.injected.push(InjectedItem::from_text(tag, &said));
+                    }
+                    learn_agents_md(&said, builder);
+                }
                 Some("developer") => self.developer_message(item),
                 _ => {}
             },
@@ -210,6 +218,8 @@ impl CodexReader {
             return;
         };
         for part in parts.iter().filter_map(|p| str_field(p, "text")) {
+            let kind = leading_tag(part).unwrap_or("developer_instructions");
+            self.injected.push(InjectedItem::from_text(kind, part));
             if let Some(instructions) = model_switch(part) {
                 self.model_instructions = Some(instructions);
             } else if !part.starts_with('<') {
@@ -353,6 +363,7 @@ impl CodexReader {
                 .unwrap_or(0),
             session_total_tokens: total,
             context_window: u64_field(info, "model_context_window"),
+            injected: Some(core::mem::take(&mut self.injected)),
             ..RecordedUsage::default()
         };
         match &mut self.answer {
@@ -524,6 +535,19 @@ fn settings_of(
 }
 
 /// A message's text parts of `kind`, joined.
+/// The name of the tag a context message opens with (`<environment_context>` gives
+/// `environment_context`); `None` for untagged text (a prompt).
+fn leading_tag(text: &str) -> Option<&str> {
+    let rest = text.trim_start().strip_prefix('<')?;
+    let end = rest.find(|c: char| c == '>' || c.is_whitespace())?;
+    let tag = &rest[..end];
+    let named = !tag.is_empty()
+        && tag
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    named.then_some(tag)
+}
+
 fn content_text(item: &Json, kind: &str) -> String {
     let Some(Json::Array(parts)) = item.get("content") else {
         return String::new();

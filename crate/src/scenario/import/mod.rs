@@ -134,6 +134,54 @@ pub struct RecordedUsage {
     pub session_total_tokens: Option<u64>,
     /// Codex: the model's context window the client reported.
     pub context_window: Option<u64>,
+    /// What the log shows was injected into this request since the previous one (context
+    /// the client added around the prompt and the results); `None` when the log does not
+    /// record it: Claude Code's log holds its attachments only in some releases (as
+    /// `attachment` lines, listed with the meta user lines and `<system-reminder>` text
+    /// blocks), and a log without `attachment` lines says nothing of them.
+    pub injected: Option<Vec<InjectedItem>>,
+}
+
+/// One item the log shows was injected into a request.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct InjectedItem {
+    /// What it is: an attachment's type as the log names it (Claude Code's `attachment`
+    /// lines), `meta` (a meta user line), `reminder` (a `<system-reminder>` text block), or
+    /// a Codex context message's tag (`environment_context`, `user_instructions`…).
+    pub kind: String,
+    /// A short label: the file it names, or the start of its text.
+    pub label: String,
+}
+
+/// A line that is a tag and nothing else (`<environment_context>`).
+fn is_lone_tag(line: &str) -> bool {
+    line.starts_with('<') && line.ends_with('>')
+}
+
+/// The longest label an [`InjectedItem`] keeps, in characters.
+pub(crate) const MAX_LABEL_CHARS: usize = 60;
+
+impl InjectedItem {
+    /// An item whose label is the first line of `text` that is not empty or a tag alone
+    /// (`<…>`), clipped; the kind when there is none.
+    pub(crate) fn from_text(kind: &str, text: &str) -> InjectedItem {
+        let stripped = text
+            .replace("<system-reminder>", "")
+            .replace("</system-reminder>", "");
+        let first = stripped
+            .lines()
+            .map(str::trim)
+            .find(|line| !(line.is_empty() || is_lone_tag(line)))
+            .unwrap_or(kind);
+        let mut label: String = first.chars().take(MAX_LABEL_CHARS).collect();
+        if first.chars().count() > MAX_LABEL_CHARS {
+            label.push('…');
+        }
+        InjectedItem {
+            kind: kind.into(),
+            label,
+        }
+    }
 }
 
 impl RecordedUsage {

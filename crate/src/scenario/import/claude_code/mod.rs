@@ -24,10 +24,10 @@ use super::super::parse::Json;
 use super::super::{MAX_INPUT_BYTES, MAX_STEPS};
 use super::builder::{bool_field, str_field, Builder};
 use super::time::parse_timestamp;
-use super::WarningKind;
+use super::{InjectedItem, WarningKind};
 use records::{
-    assistant_record, classify_prompt, knowledge_of, payload_size, plain_text, system_record,
-    Block, Knowledge, Node, Outcome, Payload,
+    assistant_record, attachment_item, classify_prompt, knowledge_of, payload_size, plain_text,
+    prompt_and_reminders, system_record, Block, Knowledge, Node, Outcome, Payload,
 };
 use thread::Convert;
 
@@ -57,6 +57,10 @@ pub(super) struct ClaudeCodeReader {
     /// stopped them all.
     response_results: Vec<String>,
     latest_response: String,
+    /// Some `attachment` line was read: the log records the client's attachments, so a
+    /// request without any had none. Meta lines and reminders alone are not enough: a log
+    /// holding only those says nothing of the attachments.
+    shows_injections: bool,
 }
 
 /// Records kept with their content: room for one scenario's steps and, beside them, the
@@ -83,7 +87,9 @@ impl ClaudeCodeReader {
             builder.set_headless();
         }
         match kind {
-            "user" | "assistant" | "system" => self.read_record(number, line, kind, builder),
+            "user" | "assistant" | "system" | "attachment" => {
+                self.read_record(number, line, kind, builder)
+            }
             _ if IGNORED_TYPES.contains(&kind) => Ok(()),
             other => {
                 builder.warn(
@@ -113,11 +119,13 @@ impl ClaudeCodeReader {
             *count += 1;
             return Ok(());
         }
-        let mut payload = match kind {
+        let (mut payload, injected) = match kind {
             "user" => self.user_record(number, line, builder)?,
-            "assistant" => assistant_record(number, line, builder)?,
-            _ => system_record(line),
+            "assistant" => (assistant_record(number, line, builder)?, Vec::new()),
+            "attachment" => (Payload::Nothing, Vec::from([attachment_item(line)])),
+            _ => (system_record(line), Vec::new()),
         };
+        self.shows_injections |= kind == "attachment";
         if let Payload::Answer(answer) = &payload {
             if answer.message_id != self.latest_response {
                 self.latest_response.clone_from(&answer.message_id);
@@ -138,6 +146,7 @@ impl ClaudeCodeReader {
             line: number,
             at_ms: str_field(line, "timestamp").and_then(parse_timestamp),
             payload,
+            injected,
         });
         Ok(())
     }
@@ -147,21 +156,27 @@ impl ClaudeCodeReader {
         number: usize,
         line: &Json,
         builder: &mut Builder,
-    ) -> Result<Payload, String> {
+    ) -> Result<(Payload, Vec<InjectedItem>), String> {
         let content = line
             .get("message")
             .and_then(|m| m.get("content"))
             .ok_or("a \"user\" line without \"message.content\"")?;
         if bool_field(line, "isCompactSummary") {
-            return Ok(Payload::Summary(plain_text(content)));
+            return Ok((Payload::Summary(plain_text(content)), Vec::new()));
         }
         if bool_field(line, "isMeta") {
-            return Ok(Payload::Nothing);
+            let text = plain_text(content);
+            let injected = if text.trim().is_empty() {
+                Vec::new()
+            } else {
+                Vec::from([InjectedItem::from_text("meta", &text)])
+            };
+            return Ok((Payload::Nothing, injected));
         }
         if let Json::Array(blocks) = content {
             let ids = self.tool_results(number, line, blocks, builder);
             if !ids.is_empty() {
-                return Ok(Payload::Results(ids));
+                return Ok((Payload::Results(ids), Vec::new()));
             }
             if blocks.iter().any(|b| str_field(b, "type") == Some("image")) {
                 builder.warn(
@@ -171,7 +186,10 @@ impl ClaudeCodeReader {
                 );
             }
         }
-        let prompt = plain_text(content);
+        let (prompt, reminders) = prompt_and_reminders(content);
+        if prompt.trim().is_empty() && !reminders.is_empty() {
+            return Ok((Payload::Nothing, reminders));
+        }
         let payload = classify_prompt(number, prompt, str_field(line, "permissionMode"), builder);
         if matches!(payload, Payload::Interrupted) {
             for id in &self.response_results {
@@ -180,7 +198,7 @@ impl ClaudeCodeReader {
                 }
             }
         }
-        Ok(payload)
+        Ok((payload, reminders))
     }
 
     /// Stores the line's tool results; their ids.
@@ -266,6 +284,7 @@ impl ClaudeCodeReader {
         }
         let responses = self.responses();
         let mut convert = Convert::new(&self.nodes, &self.results, &responses, builder);
+        convert.shows_injections(self.shows_injections);
         for &index in &chain {
             convert.node(&self.nodes[index]);
         }

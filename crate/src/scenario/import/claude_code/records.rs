@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use super::super::super::parse::Json;
 use super::super::builder::{json_size, str_field, u64_field, Builder};
-use super::super::{RecordedUsage, WarningKind};
+use super::super::{InjectedItem, RecordedUsage, WarningKind};
 
 #[derive(Debug)]
 pub(super) struct Node {
@@ -18,6 +18,9 @@ pub(super) struct Node {
     pub(super) line: usize,
     pub(super) at_ms: Option<u64>,
     pub(super) payload: Payload,
+    /// What the record shows was injected into the next request (attachment lines, meta
+    /// lines, `<system-reminder>` text blocks).
+    pub(super) injected: Vec<InjectedItem>,
 }
 
 /// What a record means for the scenario.
@@ -104,6 +107,42 @@ pub(super) fn plain_text(content: &Json) -> String {
             texts.join("\n")
         }
         _ => String::new(),
+    }
+}
+
+/// A prompt line's text without the `<system-reminder>` text blocks the client put beside
+/// the prompt, and those blocks as injected items.
+pub(super) fn prompt_and_reminders(content: &Json) -> (String, Vec<InjectedItem>) {
+    let Json::Array(blocks) = content else {
+        return (plain_text(content), Vec::new());
+    };
+    let mut texts = Vec::new();
+    let mut reminders = Vec::new();
+    for text in blocks.iter().filter_map(|b| str_field(b, "text")) {
+        if text.trim_start().starts_with("<system-reminder>") {
+            reminders.push(InjectedItem::from_text("reminder", text));
+        } else {
+            texts.push(text);
+        }
+    }
+    (texts.join("\n"), reminders)
+}
+
+/// An `attachment` line as an injected item: its type, and the file it names if any.
+pub(super) fn attachment_item(line: &Json) -> InjectedItem {
+    let attachment = line.get("attachment");
+    let kind = attachment
+        .and_then(|a| str_field(a, "type"))
+        .unwrap_or("attachment");
+    let named = ["filename", "path", "displayPath", "filePath"]
+        .iter()
+        .find_map(|key| attachment.and_then(|a| str_field(a, key)));
+    match named {
+        Some(path) => InjectedItem::from_text(kind, path),
+        None => InjectedItem {
+            kind: kind.into(),
+            label: kind.into(),
+        },
     }
 }
 

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use super::super::super::parse::Json;
 use super::super::builder::{bool_field, object, str_field, text, Builder};
-use super::super::{RecordedUsage, WarningKind};
+use super::super::{InjectedItem, RecordedUsage, WarningKind};
 use super::records::{Answer, Block, Knowledge, Node, Outcome, Payload};
 
 /// Tools the engine runs itself against the workspace; the others get the log's output.
@@ -42,6 +42,10 @@ pub(super) struct Convert<'a> {
     builder: &'a mut Builder,
     mode: Option<String>,
     compact: Option<PendingCompact>,
+    /// Whether the log records injected items at all (else a request's list is unknown).
+    shows_injections: bool,
+    /// Items injected since the latest request.
+    injected: Vec<InjectedItem>,
 }
 
 struct PendingCompact {
@@ -68,11 +72,19 @@ impl<'a> Convert<'a> {
             builder,
             mode: None,
             compact: None,
+            shows_injections: false,
+            injected: Vec::new(),
         }
+    }
+
+    /// Says whether the log records injected items at all.
+    pub(super) fn shows_injections(&mut self, shows: bool) {
+        self.shows_injections = shows;
     }
 
     /// One record of the main thread.
     pub(super) fn node(&mut self, node: &Node) {
+        self.injected.extend(node.injected.iter().cloned());
         match &node.payload {
             Payload::Answer(answer) => self.answer_line(answer, node),
             Payload::Results(_) | Payload::Nothing | Payload::Interrupted => {}
@@ -257,6 +269,8 @@ impl<'a> Convert<'a> {
         );
         if let Some(mut usage) = usage {
             usage.step = step;
+            let injected = core::mem::take(&mut self.injected);
+            usage.injected = self.shows_injections.then_some(injected);
             self.builder.record(usage);
         }
         for block in &blocks {
