@@ -24,6 +24,13 @@ export interface AgentMention { raw: string; agentType: string; start: number; e
 export interface Mentions { files: FileMention[]; mcpResources: McpMention[]; agents: AgentMention[] }
 
 export interface MentionOptions { profile?: ProfileName }
+/** What a mention names. Its position in this union is its code in `extractMentionSpans`: file 0, mcpResource 1, agent 2. */
+export type MentionKind = "file" | "mcpResource" | "agent";
+/** The mention under a cursor (`mentionAt`): its kind, then its fields as in `Mentions`. */
+export type MentionAt =
+  | ({ kind: "file" } & FileMention)
+  | ({ kind: "mcpResource" } & McpMention)
+  | ({ kind: "agent" } & AgentMention);
 export interface TokenOptions { method?: TokenMethod; ext?: string }
 export interface DiffOptions { profile?: ProfileName }
 
