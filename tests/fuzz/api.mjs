@@ -110,6 +110,7 @@ export const METHODS = [
   { name: 'edit', args: [{ name: 'path', valid: 'a.txt' }, { name: 'oldString', valid: 'b' }, { name: 'newString', valid: 'B' }, { name: 'atMs', valid: 10 }] },
   { name: 'write', args: [{ name: 'path', valid: 'w.txt' }, { name: 'content', valid: 'w\n' }, { name: 'atMs', valid: 10 }] },
   { name: 'submit', args: [{ name: 'prompt', valid: 'look at @a.txt' }, { name: 'atMs', valid: 10 }] },
+  { name: 'submitFigures', args: [{ name: 'prompt', valid: 'look at @a.txt' }, { name: 'atMs', valid: 10 }] },
   { name: 'toolRound', args: [{ name: 'atMs', valid: 10 }] },
   { name: 'step', args: [
     { name: 'step', valid: { kind: 'assistant', blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: 'a.txt' } }] } },

@@ -73,3 +73,17 @@ test('a FileSearcher past its memory budget throws an Error that says so', () =>
     /^Error: new FileSearcher: paths: 40000 paths would take \d+ bytes once prepared; a searcher holds at most 67108864 bytes/);
   assert.throws(() => new engine.FileSearcher('src/a.ts'), /new FileSearcher: argument `paths` must be an array/);
 });
+
+test('submitFigures is submit without the request, with its tokens and window', () => {
+  const sessions = [0, 1].map(() => {
+    const session = new engine.Session({ profile: 'claude-code', cwd: '/p' });
+    session.writeFile('a.ts', 'export const a = 1;\n', 1);
+    return session;
+  });
+  const turn = sessions[0].submit('look at @a.ts', 2);
+  const figures = sessions[1].submitFigures('look at @a.ts', 2);
+  const { request, ...rest } = turn;
+  assert.deepEqual(figures, { ...rest, tokens: request.tokens, window: request.window });
+  assert.equal('request' in figures, false);
+  sessions.forEach((session) => session.free());
+});

@@ -253,6 +253,8 @@ export interface Request {
 }
 /** What one step produced: attachments in emission order, every decision, tool results, the compactions that ran before the request (auto-compaction, or a `compact` step), and the request. */
 export interface Turn { round: Round; attachments: Attachment[]; decisions: Decision[]; toolResults: ToolResultBlock[]; compaction?: CompactionReport[]; request?: Request }
+/** What `Session.submitFigures` returns: the turn without its request, and the request's token totals and window. */
+export type TurnFigures = Omit<Turn, "request"> & { tokens?: Request["tokens"]; window?: Request["window"] };
 /** A compaction policy's id. */
 export type PolicyId = "claude-code.full" | "claude-code.session_memory" | "claude-code.partial" | "claude-code.microcompact" | "claude-code.tool_result_budget" | "opencode.prune" | "swe.observation_mask" | "anthropic.clear_tool_uses" | "cline.truncate" | "codex.local" | "codex.remote";
 /** What to compact with (web/scenarios/FORMAT.md, the `compact` step): the policy's knobs go in `params` under their camelCase names. */

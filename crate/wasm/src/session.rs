@@ -2,17 +2,55 @@
 //! Edit and Write tools, human turns and tool rounds), with each turn's attachments and
 //! decisions crossing back as plain objects.
 
+use context_assembly::attachment::{Attachment, Decision};
+use context_assembly::request::{RequestTokens, Window};
 use context_assembly::scenario::{
     apply_step, kept_plan_of, parse_compaction_options, parse_session_config,
 };
 use context_assembly::search::{DEFAULT_LIMIT, MAX_LIMIT};
-use context_assembly::session::{Session, SessionConfig, SessionOptions};
+use context_assembly::session::{
+    CompactionReport, Round, Session, SessionConfig, SessionOptions, Turn,
+};
+use context_assembly::transcript::ToolResultBlock;
 use context_assembly::Profile;
 use js_sys::{JsString, Number};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, Options, MAX_SAFE};
 use crate::{export, Failure};
+
+/// `TurnFigures`: the turn's fields but its request, and the request's token totals and
+/// window (written out rather than flattened: a flattened struct would serialise every
+/// field through a map serialiser of its own, more code in the module for the same JSON).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TurnFigures {
+    round: Round,
+    attachments: Vec<Attachment>,
+    decisions: Vec<Decision>,
+    tool_results: Vec<ToolResultBlock>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    compaction: Vec<CompactionReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tokens: Option<RequestTokens>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    window: Option<Window>,
+}
+
+impl TurnFigures {
+    fn of(turn: Turn) -> TurnFigures {
+        TurnFigures {
+            round: turn.round,
+            attachments: turn.attachments,
+            decisions: turn.decisions,
+            tool_results: turn.tool_results,
+            compaction: turn.compaction,
+            tokens: turn.request.as_ref().map(|request| request.tokens.clone()),
+            window: turn.request.map(|request| request.window),
+        }
+    }
+}
 
 /// A virtual workspace and the agent working in it. Times are logical milliseconds given
 /// by the caller; paths may be absolute, relative to `cwd`, or `~/…`.
@@ -237,6 +275,22 @@ impl SessionJs {
             let prompt = args::text("prompt", &prompt)?;
             let at_ms = self.clock(&at_ms)?;
             Ok(self.0.submit(&prompt, at_ms))
+        })
+    }
+
+    /// `submit` for a host that does not render the request: the same turn, crossing
+    /// without its request, with the request's `tokens` and `window` beside the attachments
+    /// (a long session's request is most of what a turn costs to cross).
+    #[wasm_bindgen(js_name = submitFigures, unchecked_return_type = "TurnFigures")]
+    pub fn submit_figures(
+        &mut self,
+        prompt: JsString,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
+    ) -> Result<JsValue, JsValue> {
+        export("submitFigures", || {
+            let prompt = args::text("prompt", &prompt)?;
+            let at_ms = self.clock(&at_ms)?;
+            Ok(TurnFigures::of(self.0.submit(&prompt, at_ms)))
         })
     }
 
