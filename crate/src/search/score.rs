@@ -157,11 +157,24 @@ pub fn fold(c: char) -> char {
 }
 
 /// A dynamic-programming cell: the best score with the needle's current character matched
-/// here, and the bonus its consecutive run carries.
+/// here, and the bonus its consecutive run carries. A score of 0 marks no cell: a matched
+/// character scores at least [`SCORE_MATCH`], so the mark never collides, and the rows stay
+/// plain numbers on the hot path.
 #[derive(Clone, Copy)]
 struct Cell {
     score: u32,
     run_bonus: u32,
+}
+
+impl Cell {
+    const NONE: Cell = Cell {
+        score: 0,
+        run_bonus: 0,
+    };
+
+    fn exists(self) -> bool {
+        self.score > 0
+    }
 }
 
 /// The best fuzzy score of `needle` (already folded) in `haystack`, and where its characters
@@ -173,15 +186,10 @@ pub fn fuzzy(haystack: &Haystack, needle: &[char]) -> Option<(u32, Vec<usize>)> 
     let width = haystack.len();
     // matched[j][i]: the best cell with needle[j] matched at i (None: impossible); `from`
     // remembers, for the path back, where needle[j - 1] matched.
-    let mut rows: Vec<Vec<Option<Cell>>> = Vec::with_capacity(needle.len());
+    let mut rows: Vec<Vec<Cell>> = Vec::with_capacity(needle.len());
     let mut from: Vec<Vec<usize>> = Vec::with_capacity(needle.len());
-    let first: Vec<Option<Cell>> = (0..width)
-        .map(|i| {
-            (haystack.chars[i] == needle[0]).then(|| Cell {
-                score: SCORE_MATCH + haystack.bonus(i) * BONUS_FIRST_CHAR_MULTIPLIER,
-                run_bonus: haystack.bonus(i),
-            })
-        })
+    let first: Vec<Cell> = (0..width)
+        .map(|i| first_cell(haystack, i, needle[0]))
         .collect();
     rows.push(first);
     from.push(alloc::vec![0; width]);
@@ -194,7 +202,8 @@ pub fn fuzzy(haystack: &Haystack, needle: &[char]) -> Option<(u32, Vec<usize>)> 
     let (end, best) = last
         .iter()
         .enumerate()
-        .filter_map(|(i, cell)| cell.map(|c| (i, c.score)))
+        .filter(|(_, cell)| cell.exists())
+        .map(|(i, cell)| (i, cell.score))
         .fold(None, |best: Option<(usize, u32)>, (i, s)| match best {
             Some((_, b)) if b >= s => best,
             _ => Some((i, s)),
@@ -211,8 +220,8 @@ pub fn fuzzy(haystack: &Haystack, needle: &[char]) -> Option<(u32, Vec<usize>)> 
 /// Buffers for scoring many haystacks without allocating for each.
 #[derive(Default)]
 pub struct Rows {
-    previous: Vec<Option<Cell>>,
-    current: Vec<Option<Cell>>,
+    previous: Vec<Cell>,
+    current: Vec<Cell>,
     earliest: Vec<usize>,
     latest: Vec<usize>,
 }
@@ -231,7 +240,10 @@ pub fn fuzzy_score(haystack: &Haystack, needle: &[char], rows: &mut Rows) -> Opt
     let first = rows.earliest[0]..rows.latest[0] + 1;
     let first_cells = first.clone().map(|i| first_cell(haystack, i, needle[0]));
     if needle.len() == 1 {
-        return first_cells.flatten().map(|cell| cell.score).max();
+        return first_cells
+            .map(|cell| cell.score)
+            .max()
+            .filter(|&score| score > 0);
     }
     rows.previous.clear();
     rows.previous.extend(first_cells);
@@ -256,15 +268,22 @@ pub fn fuzzy_score(haystack: &Haystack, needle: &[char], rows: &mut Rows) -> Opt
         core::mem::swap(&mut rows.previous, &mut rows.current);
         previous_start = span.start;
     }
-    rows.previous.iter().flatten().map(|cell| cell.score).max()
+    rows.previous
+        .iter()
+        .map(|cell| cell.score)
+        .max()
+        .filter(|&score| score > 0)
 }
 
 /// The first needle character's cell at `i`.
-fn first_cell(haystack: &Haystack, i: usize, wanted: char) -> Option<Cell> {
-    (haystack.chars[i] == wanted).then(|| Cell {
-        score: SCORE_MATCH + haystack.bonus(i) * BONUS_FIRST_CHAR_MULTIPLIER,
-        run_bonus: haystack.bonus(i),
-    })
+fn first_cell(haystack: &Haystack, i: usize, wanted: char) -> Cell {
+    match haystack.chars[i] == wanted {
+        true => Cell {
+            score: SCORE_MATCH + haystack.bonus(i) * BONUS_FIRST_CHAR_MULTIPLIER,
+            run_bonus: haystack.bonus(i),
+        },
+        false => Cell::NONE,
+    }
 }
 
 /// Fills `rows.earliest` and `rows.latest`: for each needle character, the earliest and the
@@ -299,26 +318,22 @@ fn bounds(haystack: &[char], needle: &[char], rows: &mut Rows) -> bool {
 /// A row's cells from column `start` on; every other column is `None`.
 #[derive(Clone, Copy)]
 struct Placed<'r> {
-    cells: &'r [Option<Cell>],
+    cells: &'r [Cell],
     start: usize,
 }
 
 impl Placed<'_> {
-    fn at(&self, column: usize) -> Option<Cell> {
-        let index = column.checked_sub(self.start)?;
-        self.cells.get(index).copied().flatten()
+    fn at(&self, column: usize) -> Cell {
+        let index = column.wrapping_sub(self.start);
+        self.cells.get(index).copied().unwrap_or(Cell::NONE)
     }
 }
 
 /// The next needle character's cells from the previous character's, over every column.
-fn next_row(
-    haystack: &Haystack,
-    previous: &[Option<Cell>],
-    wanted: char,
-) -> (Vec<Option<Cell>>, Vec<usize>) {
+fn next_row(haystack: &Haystack, previous: &[Cell], wanted: char) -> (Vec<Cell>, Vec<usize>) {
     let width = haystack.len();
     // Column 0 cannot follow a previous character.
-    let mut row = alloc::vec![None];
+    let mut row = alloc::vec![Cell::NONE];
     let mut back = alloc::vec![0];
     let previous = Placed {
         cells: previous,
@@ -341,7 +356,7 @@ fn fill_row_within(
     haystack: &Haystack,
     previous: Placed,
     wanted: char,
-    row: &mut Vec<Option<Cell>>,
+    row: &mut Vec<Cell>,
     mut back: Option<&mut Vec<usize>>,
     span: core::ops::Range<usize>,
 ) {
@@ -351,6 +366,7 @@ fn fill_row_within(
     let end = span.end.min(haystack.len());
     for i in span.start.max(1)..end {
         let before = previous.at(i - 1);
+        let before = before.exists().then_some(before);
         gap = match (before, gap) {
             (Some(cell), Some((g, at))) => {
                 let opened = cell.score.saturating_sub(PENALTY_GAP_START);
@@ -367,7 +383,7 @@ fn fill_row_within(
         };
         let (cell, at) = match haystack.chars[i] == wanted {
             true => cell_at(haystack, i, before, gap),
-            false => (None, 0),
+            false => (Cell::NONE, 0),
         };
         row.push(cell);
         if let Some(back) = back.as_deref_mut() {
@@ -383,7 +399,7 @@ fn cell_at(
     i: usize,
     before: Option<Cell>,
     gap: Option<(u32, usize)>,
-) -> (Option<Cell>, usize) {
+) -> (Cell, usize) {
     let bonus = haystack.bonus(i);
     let skip = gap.map(|(g, at)| (g + bonus, at));
     let consecutive = before.map(|cell| {
@@ -397,13 +413,13 @@ fn cell_at(
         (Some((m, run)), Some((s, _))) if m > s => (m, run, i - 1),
         (Some((m, run)), None) => (m, run, i - 1),
         (_, Some((s, at))) => (s, bonus, at),
-        (None, None) => return (None, 0),
+        (None, None) => return (Cell::NONE, 0),
     };
     let cell = Cell {
         score: score + SCORE_MATCH,
         run_bonus,
     };
-    (Some(cell), at)
+    (cell, at)
 }
 
 /// The score of `needle` matched consecutively from `start` (the exact, prefix and suffix
