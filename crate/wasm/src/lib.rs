@@ -5,8 +5,9 @@
 //! becomes a thrown JS `Error` that names the function. Paths need nothing here: the core
 //! puts every path it expands and every deny rule it compiles in NFC through the normaliser
 //! [`start`] registers, whichever entry point they came through. Offsets cross in UTF-16
-//! units, as JS indexes strings; only `extractMentions` returns any, converted by the core
-//! (`Mentions::in_utf16`). The TypeScript declarations of the whole API are `api.d.ts`;
+//! units, as JS indexes strings; the mention calls and `atToken` return them, converted by
+//! the core (`Mentions::in_utf16`, `mention_spans_utf16`, `mention_at_utf16`,
+//! `at_token_utf16`). The TypeScript declarations of the whole API are `api.d.ts`;
 //! a parameter typed `JsString` or `Number` is so for its declaration only: wasm-bindgen
 //! checks nothing, [`args`] does.
 
@@ -335,7 +336,7 @@ pub fn extract_mentions(
 
 /// The mentions of `extractMentions` in compact form: a `Uint32Array` of `[start, end, kind]`
 /// triples (UTF-16 offsets; kind codes as `MentionKind` lists them), files first, then MCP
-/// resources, then agents. No string or object is built: the cheap call for highlighting.
+/// resources, then agents. No JS string or object is built: the cheap call for highlighting.
 #[wasm_bindgen(js_name = extractMentionSpans, unchecked_return_type = "Uint32Array")]
 pub fn extract_mention_spans(
     text: JsString,
