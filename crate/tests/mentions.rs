@@ -6,7 +6,8 @@ use std::ops::Range;
 use std::path::PathBuf;
 
 use context_assembly::mention::{
-    extract_mentions, BareEnd, Dedupe, LineFragments, MentionRules, Mentions, Whitespace,
+    extract_mentions, mention_at, mention_spans_utf16, BareEnd, Dedupe, LineFragments, MentionAt,
+    MentionRules, Mentions, Whitespace,
 };
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
@@ -319,5 +320,34 @@ proptest! {
             prop_assert_eq!(&file.path, &file.raw);
             prop_assert!(!file.raw.is_empty() && !file.raw.chars().any(char::is_whitespace));
         }
+    }
+
+    #[test]
+    fn the_mention_at_a_mentions_start_is_that_mention(text in biased_text()) {
+        // One reading per token and one pass: each extracted mention (the first of its
+        // equals) is what the cursor on its `@` finds.
+        let rules = MentionRules::recommended();
+        let found = extract_mentions(&text, &rules);
+        let every = (found.files.into_iter().map(MentionAt::File))
+            .chain(found.mcp_resources.into_iter().map(MentionAt::McpResource))
+            .chain(found.agents.into_iter().map(MentionAt::Agent));
+        for mention in every {
+            prop_assert_eq!(mention_at(&text, &rules, mention.span().start), Some(mention));
+        }
+    }
+
+    #[test]
+    fn a_cursor_is_on_a_mention_only_inside_its_span(text in biased_text(), cursor in 0usize..64) {
+        for rules in presets() {
+            if let Some(at) = mention_at(&text, &rules, cursor) {
+                prop_assert!(at.span().start <= cursor && cursor <= at.span().end);
+            }
+        }
+    }
+
+    #[test]
+    fn the_spans_are_the_built_mentions_spans(text in biased_text(), rules in any_rules()) {
+        let built: Vec<_> = extract_mentions(&text, &rules).in_utf16(&text).spans().collect();
+        prop_assert_eq!(mention_spans_utf16(&text, &rules), built);
     }
 }

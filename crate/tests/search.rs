@@ -1,7 +1,10 @@
 //! `@` file search: the reference scores, the ordering, the atoms, and the walk over the
 //! virtual workspace (hidden files, ignore files only inside a repository).
 
-use context_assembly::search::{search_paths, Candidate, MAX_QUERY_ATOMS, MAX_QUERY_CHARS};
+use context_assembly::search::{
+    prepared_bytes, search_paths, Candidate, FileSearcher, MAX_PREPARED_BYTES, MAX_QUERY_ATOMS,
+    MAX_QUERY_CHARS,
+};
 use context_assembly::session::{Session, SessionConfig, SessionOptions};
 use context_assembly::Profile;
 use proptest::prelude::*;
@@ -177,10 +180,77 @@ proptest! {
     /// The bounded two-row score every candidate gets equals the full alignment's.
     #[test]
     fn the_fast_score_equals_the_full_alignment(path in "[a-dA-D/._ ]{0,24}", needle in "[a-d/]{1,5}") {
-        use context_assembly::search::score::{fuzzy, fuzzy_score, Haystack, Rows};
-        let haystack = Haystack::new(&path);
+        use context_assembly::search::score::{fuzzy, fuzzy_score, PreparedPath, Rows};
+        let prepared = PreparedPath::new(&path);
+        let haystack = prepared.haystack();
         let needle: Vec<char> = needle.chars().collect();
         let full = fuzzy(&haystack, &needle).map(|(score, _)| score);
         prop_assert_eq!(fuzzy_score(&haystack, &needle, &mut Rows::default()), full);
     }
+}
+
+/// A query as a user types it: each step adds a character (an atom's marker, a letter, a
+/// space that starts the next atom) or deletes the last one.
+fn typing() -> impl Strategy<Value = Vec<String>> {
+    let key = prop_oneof![
+        4 => "[a-cA-C/._]",
+        1 => Just(" ".to_string()),
+        1 => "[!'^$]",
+        1 => Just("\u{8}".to_string()),
+    ];
+    proptest::collection::vec(key, 1..14).prop_map(|keys| {
+        let mut query = String::new();
+        keys.iter()
+            .map(|key| {
+                match key.as_str() {
+                    "\u{8}" => drop(query.pop()),
+                    typed => query.push_str(typed),
+                }
+                query.clone()
+            })
+            .collect()
+    })
+}
+
+proptest! {
+    #[test]
+    fn the_searcher_answers_each_keystroke_as_a_fresh_search(
+        paths in proptest::collection::vec(("[a-cA-C/._é]{1,12}", any::<bool>()), 0..60),
+        queries in typing(),
+        limit in 0usize..8,
+    ) {
+        let candidates: Vec<Candidate> = paths
+            .into_iter()
+            .map(|(path, is_dir)| Candidate { path, is_dir })
+            .collect();
+        let mut searcher = FileSearcher::new(&candidates).unwrap();
+        for query in &queries {
+            prop_assert_eq!(searcher.search(query, limit), search_paths(&candidates, query, limit));
+        }
+    }
+}
+
+#[test]
+fn a_searcher_past_its_memory_budget_says_how_large_it_would_be() {
+    let path = "d/".repeat(1024);
+    let count = MAX_PREPARED_BYTES / prepared_bytes(&path) + 1;
+    let candidates = vec![
+        Candidate {
+            path,
+            is_dir: false
+        };
+        count
+    ];
+    let error = FileSearcher::new(&candidates)
+        .err()
+        .expect("over the budget");
+    let message = error.to_string();
+    assert!(
+        message.starts_with(&format!("paths: {count} paths would take ")),
+        "{message}"
+    );
+    assert!(
+        message.contains("a searcher holds at most 67108864"),
+        "{message}"
+    );
 }

@@ -5,6 +5,7 @@
 use context_assembly::attachment::{AttachmentKind, Frequency};
 use context_assembly::codex::items::Role;
 use context_assembly::collectors::{CollectorId, Phase};
+use context_assembly::mention::MentionKind;
 use context_assembly::request::{ApiName, BlockType};
 use context_assembly::scenario::{LogFormat, PathMode};
 use context_assembly::search::MatchKind;
@@ -88,6 +89,10 @@ fn the_typescript_unions_are_the_rust_enums() {
     );
     assert_eq!(union_members("Phase"), names(Phase::ALL, Phase::as_str));
     assert_eq!(
+        union_members("MentionKind"),
+        names(MentionKind::ALL, MentionKind::as_str)
+    );
+    assert_eq!(
         union_members("Frequency"),
         names(Frequency::ALL, Frequency::as_str)
     );
@@ -157,6 +162,7 @@ fn a_value_serialises_to_its_name() {
     check(Frequency::ALL);
     check(AttachmentKind::ALL);
     check(MatchKind::ALL);
+    check(MentionKind::ALL);
     check(BlockType::ALL);
     check(Role::ALL);
     check(SummarySource::ALL);

@@ -116,15 +116,35 @@ function prompt100k() {
 
 function benchMentions() {
   const text = prompt100k();
-  console.log(`\n## extractMentions (claude-code) vs the original's JS regexes, ${(text.length / 1e3).toFixed(0)} KB prompt\n`);
-  const js = time(() => extractWithOriginalRegexes(text), 20);
-  const wasm = time(() => engine.extractMentions(text, { profile: 'claude-code' }), 20);
-  const count = engine.extractMentions(text, { profile: 'claude-code' }).files.length;
-  console.log('| implementation | ms |');
-  console.log('|---|--:|');
-  console.log(`| original regexes (JS) | ${fmt(js)} |`);
-  console.log(`| extractMentions (wasm, incl. the boundary crossing, ${count} files) | ${fmt(wasm)} |`);
-  console.log(`\nratio JS / wasm: ${(js / wasm).toFixed(2)}×`);
+  const options = { profile: 'claude-code' };
+  // The cursor at the middle mention, as an editor asks on a keystroke there.
+  const all = engine.extractMentions(text, options);
+  const cursor = all.files[Math.floor(all.files.length / 2)].start + 1;
+  /** extractMentionSpans, then each mention's text as written (what the regexes return). */
+  const spansAndStrings = () => {
+    const spans = engine.extractMentionSpans(text, options);
+    const strings = new Array(spans.length / 3);
+    for (let i = 0; i < spans.length; i += 3) strings[i / 3] = text.slice(spans[i], spans[i + 1]);
+    return strings;
+  };
+  console.log(`\n## extractMentions (claude-code) vs the original's JS regexes, ${(text.length / 1e3).toFixed(0)} KB prompt (median of 41)\n`);
+  const js = time(() => extractWithOriginalRegexes(text), 41);
+  const rows = [
+    [`extractMentions (wasm, incl. the boundary crossing, ${all.files.length} files)`, () => engine.extractMentions(text, options)],
+    ['extractMentionSpans (wasm: a Uint32Array of [start, end, kind])', () => engine.extractMentionSpans(text, options)],
+    ['extractMentionSpans + each mention\'s text sliced in JS', spansAndStrings],
+    ['mentionAt (wasm: the one mention under the cursor)', () => engine.mentionAt(text, cursor, options)],
+  ];
+  console.log('| implementation | ms | JS / wasm |');
+  console.log('|---|--:|--:|');
+  console.log(`| original regexes (JS) | ${fmt(js)} | 1.00× |`);
+  for (const [name, work] of rows) {
+    const ms = time(work, 41);
+    console.log(`| ${name} | ${fmt(ms)} | ${(js / ms).toFixed(2)}× |`);
+  }
+  const spans = engine.extractMentionSpans(text, options);
+  const count = all.files.length + all.mcpResources.length + all.agents.length;
+  console.log(`\nsame mentions: ${spans.length / 3 === count ? 'yes' : 'no'} (${count} in both)`);
 }
 
 /** 100 files of 200 KB written by the agent, so all are tracked: the workspace and the read-file state share one copy. */
@@ -144,16 +164,20 @@ async function benchSession() {
   console.log('| tracked bytes | wasm memory growth | growth / tracked |');
   console.log('|--:|--:|--:|');
   console.log(`| ${tracked} | ${grown} | ${(grown / tracked).toFixed(2)} |`);
-  const times = [];
-  for (let round = 0; round < 21; round += 1) {
+  // submit and submitFigures alternate, so both see the same session sizes.
+  const times = { submit: [], submitFigures: [] };
+  for (let round = 0; round < 42; round += 1) {
     session.write('src/f0.txt', file, 3000 + round * 10);
     session.writeFile('src/f0.txt', file.replace('line  2000', 'LINE  2000'), 3001 + round * 10);
+    const method = round % 2 === 0 ? 'submit' : 'submitFigures';
     const start = process.hrtime.bigint();
-    session.submit('go on', 3002 + round * 10);
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    session[method]('go on', 3002 + round * 10);
+    times[method].push(Number(process.hrtime.bigint() - start) / 1e6);
   }
-  times.sort((a, b) => a - b);
-  console.log(`\nsubmit with 100 tracked files and 1 changed (wasm, incl. the crossing): ${fmt(times[10])} ms`);
+  for (const [method, samples] of Object.entries(times)) {
+    samples.sort((a, b) => a - b);
+    console.log(`\n${method} with 100 tracked files and 1 changed (wasm, incl. the crossing): ${fmt(samples[10])} ms`);
+  }
   session.free();
 }
 
@@ -181,22 +205,66 @@ async function benchScenarios() {
   }
 }
 
-/** `@` completion: searchFiles over 50,000 paths of a session's workspace, per keystroke. */
-function benchSearch() {
-  const session = new engine.Session({ profile: 'codex', cwd: '/repo' });
+/** The 50,000 files of the search benchmark, in the order a session's walk gives them. */
+function searchTree() {
+  const paths = [];
   for (let p = 0; p < 50; p += 1) {
     for (let d = 0; d < 20; d += 1) {
-      for (let f = 0; f < 50; f += 1) session.writeFile(`packages/pkg${p}/src/module${d}/component_${f}.tsx`, '', 0);
+      for (let f = 0; f < 50; f += 1) paths.push(`packages/pkg${p}/src/module${d}/component_${f}.tsx`);
     }
   }
-  console.log('\n## searchFiles, wasm, 50,000 files (+ their directories), per keystroke (median of 9)\n');
-  console.log('| query | matches | ms |');
-  console.log('|---|--:|--:|');
-  for (const query of ['c', 'co', 'com', 'comp', 'compo12', 'pkg4/mod7/comp3']) {
+  return paths;
+}
+
+/** Median milliseconds of `searcher.search(query)` right after `searcher.search(before)` (not timed). */
+function after(searcher, before, query) {
+  const samples = [];
+  for (let i = 0; i < 10; i += 1) {
+    searcher.search(before, { limit: 8 });
+    const start = process.hrtime.bigint();
+    searcher.search(query, { limit: 8 });
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[5];
+}
+
+/** `@` completion over 50,000 paths, per keystroke: the session's searchFiles (a fresh search
+ * each time), and a FileSearcher over the same candidates typing the same queries in order. */
+function benchSearch() {
+  const session = new engine.Session({ profile: 'codex', cwd: '/repo' });
+  for (const path of searchTree()) session.writeFile(path, '', 0);
+  // The session's candidates in its walk order, directories marked with `/`, so both search
+  // the same list (the last column checks it).
+  const walk = [];
+  const visit = (dir, relative) => {
+    for (const entry of session.listDir(dir)) {
+      const path = relative ? `${relative}/${entry.name}` : entry.name;
+      walk.push(entry.kind === 'directory' ? `${path}/` : path);
+      if (entry.kind === 'directory') visit(`${dir}/${entry.name}`, path);
+    }
+  };
+  visit('/repo', '');
+  const queries = ['c', 'co', 'com', 'comp', 'compo12', 'pkg4/mod7/comp3'];
+  const build = time(() => new engine.FileSearcher(walk).free(), 5);
+  const searcher = new engine.FileSearcher(walk);
+  console.log(`\n## searchFiles vs FileSearcher, wasm, 50,000 files (+ their directories: ${walk.length} paths), per keystroke (median of 9)\n`);
+  console.log(`new FileSearcher(paths): ${fmt(build)} ms, once\n`);
+  console.log('| query | matches | session.searchFiles ms | FileSearcher, typed in order ms | FileSearcher, fresh query ms | same results |');
+  console.log('|---|--:|--:|--:|--:|---|');
+  for (let q = 0; q < queries.length; q += 1) {
+    const query = queries[q];
     let result;
     const ms = time(() => { result = session.searchFiles(query, { limit: 8 }); }, 9);
-    console.log(`| \`${query}\` | ${result.totalMatchCount} | ${fmt(ms)} |`);
+    // Typed in order: the keystroke before is searched first each time; fresh: an unrelated
+    // query is, so nothing can be narrowed.
+    const typed = after(searcher, queries[q - 1] ?? '', query);
+    const fresh = after(searcher, 'zzz-unrelated', query);
+    const same = JSON.stringify(searcher.search(query, { limit: 8 })) === JSON.stringify(result);
+    console.log(`| \`${query}\` | ${result.totalMatchCount} | ${fmt(ms)} | ${fmt(typed)} | ${fmt(fresh)} | ${same ? 'yes' : 'no'} |`);
   }
+  searcher.free();
+  session.free();
 }
 
 /** compareProfiles over a 200-step scenario, three profiles, from JS. */

@@ -34,7 +34,7 @@ const SESSION_CONFIG = {
 /**
  * @typedef {{ name: string, valid: unknown, keys?: string[] }} Arg
  *   `valid`: a value JSON can write; `keys`: the allowed keys of an options object.
- * @typedef {{ name: string, method?: boolean, args: Arg[] }} Entry
+ * @typedef {{ name: string, method?: boolean, receiver?: 'searcher', args: Arg[] }} Entry
  */
 
 /** A short Codex rollout in our own words: a session, a prompt, an answer and its usage. */
@@ -45,7 +45,7 @@ const CODEX_LOG = [
 ].map((line) => JSON.stringify(line)).join('\n');
 
 /** The exports that are classes: a call is `new Name(…)`. */
-export const CONSTRUCTORS = ['Session', 'SessionImport'];
+export const CONSTRUCTORS = ['Session', 'SessionImport', 'FileSearcher'];
 
 /** A session's snapshot: a file written, then a turn that mentions it. */
 const SMALL_SNAPSHOT = JSON.stringify({
@@ -69,6 +69,7 @@ export const FUNCTIONS = [
   { name: 'searchPaths', args: [
     { name: 'paths', valid: ['src/', 'src/app.ts', 'docs/a.md'] }, { name: 'query', valid: 'app' },
     { name: 'options', valid: { limit: 5 }, keys: ['limit'] }] },
+  { name: 'FileSearcher', args: [{ name: 'paths', valid: ['src/', 'src/app.ts', 'docs/a.md'] }] },
   { name: 'importSession', args: [
     { name: 'text', valid: CODEX_LOG }, { name: 'options', valid: { format: 'codex' }, keys: ['format'] }] },
   { name: 'SessionImport', args: [{ name: 'options', valid: { format: 'codex' }, keys: ['format'] }] },
@@ -76,6 +77,13 @@ export const FUNCTIONS = [
   { name: 'extractMentions', args: [
     { name: 'text', valid: 'see @a.ts, @"b c.md"#L1-2 and @docs:guide' },
     { name: 'options', valid: { profile: 'claude-code' }, keys: ['profile'] }] },
+  { name: 'extractMentionSpans', args: [
+    { name: 'text', valid: 'see @a.ts, @"b c.md"#L1-2 and @agent-x' },
+    { name: 'options', valid: { profile: 'claude-code' }, keys: ['profile'] }] },
+  { name: 'mentionAt', args: [
+    { name: 'text', valid: 'see @a.ts, @"b c.md"#L1-2 and @agent-x' },
+    { name: 'cursor', valid: 6 },
+    { name: 'options', valid: { profile: 'recommended' }, keys: ['profile'] }] },
   { name: 'estimateTokens', args: [
     { name: 'text', valid: 'fn main() {}\n' },
     { name: 'options', valid: { method: 'calibrated', ext: 'rs' }, keys: ['method', 'ext'] }] },
@@ -133,6 +141,7 @@ export const METHODS = [
   { name: 'edit', args: [{ name: 'path', valid: 'a.txt' }, { name: 'oldString', valid: 'b' }, { name: 'newString', valid: 'B' }, { name: 'atMs', valid: 10 }] },
   { name: 'write', args: [{ name: 'path', valid: 'w.txt' }, { name: 'content', valid: 'w\n' }, { name: 'atMs', valid: 10 }] },
   { name: 'submit', args: [{ name: 'prompt', valid: 'look at @a.txt' }, { name: 'atMs', valid: 10 }] },
+  { name: 'submitFigures', args: [{ name: 'prompt', valid: 'look at @a.txt' }, { name: 'atMs', valid: 10 }] },
   { name: 'toolRound', args: [{ name: 'atMs', valid: 10 }] },
   { name: 'step', args: [
     { name: 'step', valid: { kind: 'assistant', blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: 'a.txt' } }] } },
@@ -143,6 +152,17 @@ export const METHODS = [
   { name: 'fileState', args: [] },
   { name: 'snapshot', args: [] },
 ].map((entry) => ({ ...entry, method: true }));
+
+/** The searcher every FileSearcher method call starts from, after one search. */
+export const SEARCHER_SETUP = [
+  "const searcher = new FileSearcher(['src/', 'src/app.ts', 'src/api.ts', 'docs/a.md']);",
+  "searcher.search('a');",
+];
+
+/** @type {Entry[]} FileSearcher's methods (`receiver: 'searcher'`). */
+export const SEARCHER_METHODS = [
+  { name: 'search', args: [{ name: 'query', valid: 'ap' }, { name: 'options', valid: { limit: 5 }, keys: ['limit'] }] },
+].map((entry) => ({ ...entry, receiver: 'searcher' }));
 
 /**
  * A JS expression for `value`, with the value at `path` (keys, outermost first) replaced

@@ -9,20 +9,12 @@ use super::scan::{
     cut, each_start, quoted_agent, quoted_content, run_end, unquoted_agent, AGENT_PREFIX,
     AGENT_SUFFIX,
 };
-use super::MentionRules;
-
-/// What a mention is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    File,
-    Mcp,
-    Agent,
-}
+use super::{MentionKind, MentionRules};
 
 /// One mention found in the text, before it is interpreted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Found {
-    pub(super) kind: Kind,
+    pub(super) kind: MentionKind,
     /// Byte range of the extracted string (without `@` and quotes).
     pub(super) raw: Range<usize>,
     /// Byte range from the `@` through the end of the match.
@@ -56,7 +48,7 @@ fn quoted_files(text: &str, rules: &MentionRules, found: &mut Vec<Found>) {
         let inner = text.get(content.clone()).unwrap_or("");
         if !inner.ends_with(AGENT_SUFFIX) {
             found.push(Found {
-                kind: Kind::File,
+                kind: MentionKind::File,
                 raw: content,
                 span: at..end,
                 quoted: true,
@@ -74,10 +66,10 @@ fn bare_tokens(text: &str, rules: &MentionRules, found: &mut Vec<Found>) {
             let raw = at + 1..end;
             let token = text.get(raw.clone()).unwrap_or("");
             if !(rules.quoted_paths && token.starts_with('"')) {
-                found.push(bare(Kind::File, raw.clone()));
+                found.push(bare(MentionKind::File, raw.clone()));
             }
             if rules.mcp_resources && has_inner_colon(token) {
-                found.push(bare(Kind::Mcp, raw));
+                found.push(bare(MentionKind::McpResource, raw));
             }
         }
         Some(run)
@@ -102,7 +94,7 @@ fn agents(text: &str, rules: &MentionRules, found: &mut Vec<Found>) {
         let name = quoted_agent(text, at)?;
         let end = name.end + AGENT_SUFFIX.len() + 1;
         found.push(Found {
-            kind: Kind::Agent,
+            kind: MentionKind::Agent,
             raw: name,
             span: at..end,
             quoted: true,
@@ -117,13 +109,13 @@ fn agents(text: &str, rules: &MentionRules, found: &mut Vec<Found>) {
             Some(end)
         };
         if let Some(kept) = kept.filter(|kept| *kept > at + 1 + AGENT_PREFIX.len()) {
-            found.push(bare(Kind::Agent, at + 1..kept));
+            found.push(bare(MentionKind::Agent, at + 1..kept));
         }
         Some(end)
     });
 }
 
-fn bare(kind: Kind, raw: Range<usize>) -> Found {
+fn bare(kind: MentionKind, raw: Range<usize>) -> Found {
     Found {
         kind,
         span: raw.start - 1..raw.end,
@@ -149,7 +141,7 @@ fn classify_tokens(text: &str, rules: &MentionRules, found: &mut Vec<Found>) {
             if !(rules.quoted_paths && token.starts_with('"')) {
                 let kind = classify(token, rules);
                 let end = match kind {
-                    Kind::Agent if !rules.trim_agent_names => run,
+                    MentionKind::Agent if !rules.trim_agent_names => run,
                     _ => end,
                 };
                 found.push(bare(kind, at + 1..end));
@@ -174,7 +166,7 @@ fn classify_quoted(
         if rules.agents && !name.is_empty() {
             let raw = content.start..content.start + name.len();
             found.push(Found {
-                kind: Kind::Agent,
+                kind: MentionKind::Agent,
                 raw,
                 span,
                 quoted: true,
@@ -186,7 +178,7 @@ fn classify_quoted(
         return None;
     }
     found.push(Found {
-        kind: Kind::File,
+        kind: MentionKind::File,
         raw: content,
         span,
         quoted: true,
@@ -194,13 +186,13 @@ fn classify_quoted(
     Some(end)
 }
 
-fn classify(token: &str, rules: &MentionRules) -> Kind {
+fn classify(token: &str, rules: &MentionRules) -> MentionKind {
     if rules.agents && token.len() > AGENT_PREFIX.len() && token.starts_with(AGENT_PREFIX) {
-        Kind::Agent
+        MentionKind::Agent
     } else if rules.mcp_resources && is_mcp_resource(token) {
-        Kind::Mcp
+        MentionKind::McpResource
     } else {
-        Kind::File
+        MentionKind::File
     }
 }
 

@@ -56,15 +56,44 @@
 //! whitespace is JavaScript's `\s`.
 
 mod collect;
+mod cursor;
 mod lines;
 mod scan;
+
+pub use cursor::{mention_at, mention_at_utf16, MentionAt};
 
 use alloc::collections::BTreeSet;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use collect::{Found, Kind};
+use collect::Found;
+
+crate::vocabulary::named_enum! {
+    /// What a mention names. Its position in [`MentionKind::ALL`] is its [`MentionKind::code`],
+    /// the number a compact list of spans carries.
+    pub enum MentionKind {
+    /// A file or directory ([`FileMention`]); code 0.
+    File => "file",
+    /// An MCP resource ([`McpMention`]); code 1.
+    McpResource => "mcpResource",
+    /// An agent ([`AgentMention`]); code 2.
+    Agent => "agent",
+    }
+}
+
+impl MentionKind {
+    /// The kind as a small number: its position in [`MentionKind::ALL`].
+    ///
+    /// ```
+    /// use context_assembly::mention::MentionKind;
+    /// let codes: Vec<u32> = MentionKind::ALL.iter().map(|kind| kind.code()).collect();
+    /// assert_eq!(codes, [0, 1, 2]);
+    /// ```
+    pub const fn code(self) -> u32 {
+        self as u32
+    }
+}
 
 /// Which characters separate tokens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -321,18 +350,45 @@ impl Mentions {
         let spans = (self.files.iter_mut().map(|m| &mut m.span))
             .chain(self.mcp_resources.iter_mut().map(|m| &mut m.span))
             .chain(self.agents.iter_mut().map(|m| &mut m.span));
-        let mut bounds: Vec<&mut usize> = spans.flat_map(|s| [&mut s.start, &mut s.end]).collect();
-        bounds.sort_unstable_by_key(|bound| **bound);
-        let mut bounds = bounds.into_iter().peekable();
-        let mut units = 0;
-        let end = core::iter::once((text.len(), '\0'));
-        for (byte, ch) in text.char_indices().chain(end) {
-            while let Some(bound) = bounds.next_if(|bound| **bound <= byte) {
-                *bound = units;
-            }
-            units += ch.len_utf16();
-        }
+        bytes_to_utf16(text, spans);
         self
+    }
+
+    /// Every mention's kind and span, in the order of the lists: files, MCP resources, agents
+    /// (what an editor needs to underline them, without the strings).
+    ///
+    /// ```
+    /// use context_assembly::mention::{extract_mentions, MentionKind, MentionRules};
+    /// let found = extract_mentions("@agent-x @a.ts", &MentionRules::recommended());
+    /// let spans: Vec<_> = found.spans().collect();
+    /// assert_eq!(spans, [(MentionKind::File, 9..14), (MentionKind::Agent, 0..8)]);
+    /// ```
+    pub fn spans(&self) -> impl Iterator<Item = (MentionKind, Range<usize>)> + '_ {
+        let files = self
+            .files
+            .iter()
+            .map(|m| (MentionKind::File, m.span.clone()));
+        let mcp = (self.mcp_resources.iter()).map(|m| (MentionKind::McpResource, m.span.clone()));
+        let agents = self
+            .agents
+            .iter()
+            .map(|m| (MentionKind::Agent, m.span.clone()));
+        files.chain(mcp).chain(agents)
+    }
+}
+
+/// Turns byte spans in `text` into UTF-16 unit spans, in one pass over the text.
+fn bytes_to_utf16<'s>(text: &str, spans: impl Iterator<Item = &'s mut Range<usize>>) {
+    let mut bounds: Vec<&mut usize> = spans.flat_map(|s| [&mut s.start, &mut s.end]).collect();
+    bounds.sort_unstable_by_key(|bound| **bound);
+    let mut bounds = bounds.into_iter().peekable();
+    let mut units = 0;
+    let end = core::iter::once((text.len(), '\0'));
+    for (byte, ch) in text.char_indices().chain(end) {
+        while let Some(bound) = bounds.next_if(|bound| **bound <= byte) {
+            *bound = units;
+        }
+        units += ch.len_utf16();
     }
 }
 
@@ -358,18 +414,11 @@ impl Mentions {
 /// ```
 pub fn extract_mentions(text: &str, rules: &MentionRules) -> Mentions {
     let found = collect::find(text, rules);
-    let of_kind = |kind: Kind| -> Vec<&Found> {
-        let mut list: Vec<&Found> = found.iter().filter(|found| found.kind == kind).collect();
-        if rules.quoted_first {
-            list.sort_by_key(|found| !found.quoted);
-        }
-        list
-    };
+    let spelled = |kind| first_spellings(text, &found, kind, rules);
     let rule = rules.dedupe;
     Mentions {
         files: kept(
-            text,
-            of_kind(Kind::File),
+            spelled(MentionKind::File),
             rule,
             |found| file_mention(text, found, rules),
             |file| {
@@ -378,15 +427,13 @@ pub fn extract_mentions(text: &str, rules: &MentionRules) -> Mentions {
             },
         ),
         mcp_resources: kept(
-            text,
-            of_kind(Kind::Mcp),
+            spelled(MentionKind::McpResource),
             rule,
             |found| mcp_mention(text, found),
             |mcp| mcp.raw.clone(),
         ),
         agents: kept(
-            text,
-            of_kind(Kind::Agent),
+            spelled(MentionKind::Agent),
             rule,
             |found| agent_mention(text, found),
             |agent| agent.agent_type.clone(),
@@ -394,36 +441,79 @@ pub fn extract_mentions(text: &str, rules: &MentionRules) -> Mentions {
     }
 }
 
-/// Keeps the first of each set of equal mentions and builds it. Exact-text keys borrow from
-/// the text, so a mention repeated many times costs no allocation.
-fn kept<T, K: Ord>(
+/// [`extract_mentions`]' spans and kinds ([`Mentions::spans`]) in UTF-16 units, without
+/// building the mentions where the rules allow: only de-duplication by path and range
+/// (`recommended`) needs each mention built to compare it.
+///
+/// ```
+/// use context_assembly::mention::{extract_mentions, mention_spans_utf16, MentionRules};
+/// let text = "😀 @a.ts @b @a.ts @agent-x";
+/// for rules in [MentionRules::claude_code(), MentionRules::codex(), MentionRules::recommended()] {
+///     let built: Vec<_> = extract_mentions(text, &rules).in_utf16(text).spans().collect();
+///     assert_eq!(mention_spans_utf16(text, &rules), built);
+/// }
+/// ```
+pub fn mention_spans_utf16(text: &str, rules: &MentionRules) -> Vec<(MentionKind, Range<usize>)> {
+    let mut spans: Vec<(MentionKind, Range<usize>)> = match rules.dedupe {
+        Dedupe::PathAndRange => extract_mentions(text, rules).spans().collect(),
+        Dedupe::Off | Dedupe::ExactText => {
+            let found = collect::find(text, rules);
+            (MentionKind::ALL.iter())
+                .flat_map(|&kind| {
+                    let spelled = first_spellings(text, &found, kind, rules);
+                    spelled
+                        .into_iter()
+                        .map(move |found| (kind, found.span.clone()))
+                })
+                .collect()
+        }
+    };
+    bytes_to_utf16(text, spans.iter_mut().map(|(_, span)| span));
+    spans
+}
+
+/// The mentions of one kind in the order the rules list them, each spelling once: every one
+/// without de-duplication; the first of each exact text; the first of each text and quoting
+/// when the path and range decide (the key is a function of those, so repeats of one
+/// spelling are dropped before anything is built). Keys borrow from the text, so a mention
+/// repeated many times costs no allocation.
+fn first_spellings<'f>(
     text: &str,
-    found: Vec<&Found>,
+    found: &'f [Found],
+    kind: MentionKind,
+    rules: &MentionRules,
+) -> Vec<&'f Found> {
+    let mut list: Vec<&Found> = found.iter().filter(|found| found.kind == kind).collect();
+    if rules.quoted_first {
+        list.sort_by_key(|found| !found.quoted);
+    }
+    let quoted_counts = rules.dedupe == Dedupe::PathAndRange;
+    match rules.dedupe {
+        Dedupe::Off => list,
+        Dedupe::ExactText | Dedupe::PathAndRange => {
+            let mut spellings = BTreeSet::new();
+            list.retain(|found| {
+                spellings.insert((text.get(found.raw.clone()), quoted_counts && found.quoted))
+            });
+            list
+        }
+    }
+}
+
+/// Builds each mention, keeping under de-duplication by path and range only the first of
+/// each set of equal ones.
+fn kept<T, K: Ord>(
+    spelled: Vec<&Found>,
     rule: Dedupe,
     build: impl Fn(&Found) -> T,
     same: impl Fn(&T) -> K,
 ) -> Vec<T> {
+    let built = spelled.into_iter().map(build);
     match rule {
-        Dedupe::Off => found.into_iter().map(build).collect(),
-        Dedupe::ExactText => {
-            let mut seen = BTreeSet::new();
-            found
-                .into_iter()
-                .filter(|found| seen.insert(text.get(found.raw.clone())))
-                .map(build)
-                .collect()
-        }
+        Dedupe::Off | Dedupe::ExactText => built.collect(),
         Dedupe::PathAndRange => {
-            // The key is a function of the string as written and its quoting, so repeats of
-            // one spelling are dropped before anything is built.
-            let mut spellings = BTreeSet::new();
             let mut seen = BTreeSet::new();
-            found
-                .into_iter()
-                .filter(|found| spellings.insert((text.get(found.raw.clone()), found.quoted)))
-                .map(build)
-                .filter(|item| seen.insert(same(item)))
-                .collect()
+            built.filter(|item| seen.insert(same(item))).collect()
         }
     }
 }

@@ -28,13 +28,16 @@
 pub mod composer;
 mod pattern;
 pub mod score;
+mod searcher;
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use pattern::{parse_query, Atom, AtomKind};
-use score::{Haystack, Rows};
+pub use searcher::{prepared_bytes, FileSearcher, MAX_PREPARED_BYTES};
+
+use score::{Haystack, PreparedPath, Rows};
 
 /// Results shown at most by default (`FileSearchOptions.limit`).
 pub const DEFAULT_LIMIT: usize = 20;
@@ -182,7 +185,7 @@ fn search_counting(
     atoms_scored: &mut usize,
 ) -> SearchResult {
     let CappedQuery { atoms, cut } = cap_query(query);
-    if atoms.iter().all(|atom| atom.negated) {
+    if !can_match(&atoms) {
         return SearchResult {
             query_cut: cut,
             ..SearchResult::default()
@@ -190,36 +193,29 @@ fn search_counting(
     }
     // Score every candidate without positions, reusing one set of buffers; positions are
     // worked out for the few that are shown.
-    let mut haystack = Haystack::new("");
+    let mut prepared = PreparedPath::default();
     let mut rows = Rows::default();
-    let mut found: Vec<(u32, usize, usize)> = Vec::new();
+    let mut found: Vec<Scored> = Vec::new();
     for (order, candidate) in candidates.iter().enumerate() {
-        haystack.load(&candidate.path);
+        prepared.load(&candidate.path);
+        let haystack = prepared.haystack();
         if let Some(score) = total_score(&haystack, &atoms, &mut rows, atoms_scored) {
             found.push((score, haystack.len(), order));
         }
     }
     let total_match_count = found.len();
-    let shown = limit.min(found.len());
-    if shown < found.len() {
-        found.select_nth_unstable_by(shown, ranking);
-        found.truncate(shown);
-    }
-    found.sort_unstable_by(ranking);
-    let matches = found
+    let matches = best(found, limit)
         .into_iter()
         .map(|(score, _, order)| {
             let candidate = &candidates[order];
-            SearchMatch {
-                path: candidate.path.clone(),
-                kind: if candidate.is_dir {
-                    MatchKind::Directory
-                } else {
-                    MatchKind::File
-                },
+            let prepared = PreparedPath::new(&candidate.path);
+            shown(
+                &candidate.path,
+                candidate.is_dir,
                 score,
-                indices: positions(&Haystack::new(&candidate.path), &atoms),
-            }
+                &prepared.haystack(),
+                &atoms,
+            )
         })
         .collect();
     SearchResult {
@@ -229,8 +225,42 @@ fn search_counting(
     }
 }
 
+/// A candidate that matched: its score, its length in characters, its walk order.
+type Scored = (u32, usize, usize);
+
+/// Whether a query's atoms can match anything: an empty query, or one of negations only,
+/// matches nothing, as the composer runs no search then.
+fn can_match(atoms: &[Atom]) -> bool {
+    !atoms.iter().all(|atom| atom.negated)
+}
+
+/// The best `limit` of `found`, best first.
+fn best(mut found: Vec<Scored>, limit: usize) -> Vec<Scored> {
+    let shown = limit.min(found.len());
+    if shown < found.len() {
+        found.select_nth_unstable_by(shown, ranking);
+        found.truncate(shown);
+    }
+    found.sort_unstable_by(ranking);
+    found
+}
+
+/// A match as it is shown, with the positions its atoms matched.
+fn shown(path: &str, is_dir: bool, score: u32, haystack: &Haystack, atoms: &[Atom]) -> SearchMatch {
+    SearchMatch {
+        path: path.into(),
+        kind: if is_dir {
+            MatchKind::Directory
+        } else {
+            MatchKind::File
+        },
+        score,
+        indices: positions(haystack, atoms),
+    }
+}
+
 /// Score descending, then the shorter path, then walk order.
-fn ranking(a: &(u32, usize, usize), b: &(u32, usize, usize)) -> core::cmp::Ordering {
+fn ranking(a: &Scored, b: &Scored) -> core::cmp::Ordering {
     b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
 }
 

@@ -72,36 +72,15 @@ fn bonus_for(previous: Class, class: Class) -> u32 {
     }
 }
 
-/// A path prepared for matching: its characters folded to lower case, and each one's bonus.
-pub struct Haystack {
-    chars: Vec<char>,
-    bonus: Vec<u32>,
+/// A path prepared for matching, borrowed from where it is kept (a [`PreparedPath`], or a
+/// searcher's store of many): its characters folded to lower case, and each one's bonus.
+#[derive(Clone, Copy)]
+pub struct Haystack<'a> {
+    chars: &'a [char],
+    bonus: &'a [u8],
 }
 
-impl Haystack {
-    /// Prepares `path`; the path's first character counts as following a delimiter.
-    pub fn new(path: &str) -> Haystack {
-        let mut haystack = Haystack {
-            chars: Vec::new(),
-            bonus: Vec::new(),
-        };
-        haystack.load(path);
-        haystack
-    }
-
-    /// Prepares `path` in place, reusing the buffers (one haystack serves a whole search).
-    pub fn load(&mut self, path: &str) {
-        self.chars.clear();
-        self.bonus.clear();
-        let mut previous = Class::Delimiter;
-        for c in path.chars() {
-            let class = class_of(c);
-            self.bonus.push(bonus_for(previous, class));
-            self.chars.push(fold(c));
-            previous = class;
-        }
-    }
-
+impl<'a> Haystack<'a> {
     /// How many characters the path has.
     pub fn len(&self) -> usize {
         self.chars.len()
@@ -111,6 +90,61 @@ impl Haystack {
     pub fn is_empty(&self) -> bool {
         self.chars.is_empty()
     }
+
+    /// The bonus of a match at character `i`.
+    fn bonus(&self, i: usize) -> u32 {
+        u32::from(self.bonus[i])
+    }
+}
+
+/// One path prepared for matching, owning its buffers; [`PreparedPath::load`] reuses them,
+/// so one serves a whole search.
+#[derive(Default)]
+pub struct PreparedPath {
+    chars: Vec<char>,
+    bonus: Vec<u8>,
+}
+
+impl PreparedPath {
+    /// Prepares `path`; the path's first character counts as following a delimiter.
+    pub fn new(path: &str) -> PreparedPath {
+        let mut prepared = PreparedPath::default();
+        prepared.load(path);
+        prepared
+    }
+
+    /// Prepares `path` in place of the previous one.
+    pub fn load(&mut self, path: &str) {
+        self.chars.clear();
+        self.bonus.clear();
+        prepare_into(path, &mut self.chars, &mut self.bonus);
+    }
+
+    /// The prepared path to match against.
+    pub fn haystack(&self) -> Haystack<'_> {
+        Haystack {
+            chars: &self.chars,
+            bonus: &self.bonus,
+        }
+    }
+}
+
+/// Appends `path`'s folded characters to `chars` and their bonuses to `bonus` (one entry
+/// each per character).
+pub fn prepare_into(path: &str, chars: &mut Vec<char>, bonus: &mut Vec<u8>) {
+    let mut previous = Class::Delimiter;
+    for c in path.chars() {
+        let class = class_of(c);
+        // Every bonus is at most BONUS_BOUNDARY_DELIMITER (9): a byte holds it.
+        bonus.push(bonus_for(previous, class) as u8);
+        chars.push(fold(c));
+        previous = class;
+    }
+}
+
+/// A haystack over characters and bonuses prepared by [`prepare_into`] (of equal length).
+pub fn haystack_of<'a>(chars: &'a [char], bonus: &'a [u8]) -> Haystack<'a> {
+    Haystack { chars, bonus }
 }
 
 /// Case folding for matching (ignore-case is on).
@@ -123,31 +157,39 @@ pub fn fold(c: char) -> char {
 }
 
 /// A dynamic-programming cell: the best score with the needle's current character matched
-/// here, and the bonus its consecutive run carries.
+/// here, and the bonus its consecutive run carries. A score of 0 marks no cell: a matched
+/// character scores at least [`SCORE_MATCH`], so the mark never collides, and the rows stay
+/// plain numbers on the hot path.
 #[derive(Clone, Copy)]
 struct Cell {
     score: u32,
     run_bonus: u32,
 }
 
+impl Cell {
+    const NONE: Cell = Cell {
+        score: 0,
+        run_bonus: 0,
+    };
+
+    fn exists(self) -> bool {
+        self.score > 0
+    }
+}
+
 /// The best fuzzy score of `needle` (already folded) in `haystack`, and where its characters
 /// matched; `None` when it is not a subsequence.
 pub fn fuzzy(haystack: &Haystack, needle: &[char]) -> Option<(u32, Vec<usize>)> {
-    if needle.is_empty() || !is_subsequence(&haystack.chars, needle) {
+    if needle.is_empty() || !is_subsequence(haystack.chars, needle) {
         return None;
     }
     let width = haystack.len();
     // matched[j][i]: the best cell with needle[j] matched at i (None: impossible); `from`
     // remembers, for the path back, where needle[j - 1] matched.
-    let mut rows: Vec<Vec<Option<Cell>>> = Vec::with_capacity(needle.len());
+    let mut rows: Vec<Vec<Cell>> = Vec::with_capacity(needle.len());
     let mut from: Vec<Vec<usize>> = Vec::with_capacity(needle.len());
-    let first: Vec<Option<Cell>> = (0..width)
-        .map(|i| {
-            (haystack.chars[i] == needle[0]).then(|| Cell {
-                score: SCORE_MATCH + haystack.bonus[i] * BONUS_FIRST_CHAR_MULTIPLIER,
-                run_bonus: haystack.bonus[i],
-            })
-        })
+    let first: Vec<Cell> = (0..width)
+        .map(|i| first_cell(haystack, i, needle[0]))
         .collect();
     rows.push(first);
     from.push(alloc::vec![0; width]);
@@ -160,7 +202,8 @@ pub fn fuzzy(haystack: &Haystack, needle: &[char]) -> Option<(u32, Vec<usize>)> 
     let (end, best) = last
         .iter()
         .enumerate()
-        .filter_map(|(i, cell)| cell.map(|c| (i, c.score)))
+        .filter(|(_, cell)| cell.exists())
+        .map(|(i, cell)| (i, cell.score))
         .fold(None, |best: Option<(usize, u32)>, (i, s)| match best {
             Some((_, b)) if b >= s => best,
             _ => Some((i, s)),
@@ -177,113 +220,143 @@ pub fn fuzzy(haystack: &Haystack, needle: &[char]) -> Option<(u32, Vec<usize>)> 
 /// Buffers for scoring many haystacks without allocating for each.
 #[derive(Default)]
 pub struct Rows {
-    previous: Vec<Option<Cell>>,
-    current: Vec<Option<Cell>>,
+    previous: Vec<Cell>,
+    current: Vec<Cell>,
+    earliest: Vec<usize>,
     latest: Vec<usize>,
 }
 
-/// The best fuzzy score of `needle` in `haystack`, like [`fuzzy`] but without the positions
-/// and keeping only two rows: what a search runs on every candidate.
+/// The best fuzzy score of `needle` in `haystack`, like [`fuzzy`] but without the positions:
+/// what a search runs on every candidate. Each row is computed only where its needle
+/// character can take part in a match and kept from there, so nothing is allocated or
+/// cleared per path beyond it.
 pub fn fuzzy_score(haystack: &Haystack, needle: &[char], rows: &mut Rows) -> Option<u32> {
-    if needle.is_empty() {
+    if needle.is_empty() || !bounds(haystack.chars, needle, rows) {
         return None;
     }
     // Where each needle character can match at all: from its earliest place in a forward
-    // greedy match to its latest in a backward one. Cells outside cannot lead to a match,
-    // so each row is computed only between them (nucleo's row bounds).
-    let first_places = earliest(&haystack.chars, needle)?;
-    rows.latest.clear();
-    rows.latest.extend(latest(&haystack.chars, needle));
+    // greedy match to its latest in a backward one. Cells outside cannot lead to a match
+    // (nucleo's row bounds).
+    let first = rows.earliest[0]..rows.latest[0] + 1;
+    let first_cells = first.clone().map(|i| first_cell(haystack, i, needle[0]));
+    if needle.len() == 1 {
+        return first_cells
+            .map(|cell| cell.score)
+            .max()
+            .filter(|&score| score > 0);
+    }
     rows.previous.clear();
-    let first = haystack
-        .chars
-        .iter()
-        .zip(&haystack.bonus)
-        .map(|(&c, &bonus)| {
-            (c == needle[0]).then_some(Cell {
-                score: SCORE_MATCH + bonus * BONUS_FIRST_CHAR_MULTIPLIER,
-                run_bonus: bonus,
-            })
-        });
-    rows.previous.extend(first);
+    rows.previous.extend(first_cells);
+    let mut previous_start = first.start;
     for (j, &wanted) in needle.iter().enumerate().skip(1) {
+        // From just after the previous character's earliest place: the gap carried into
+        // this row starts there.
+        let span = rows.earliest[j - 1] + 1..rows.latest[j] + 1;
         rows.current.clear();
-        rows.current.resize(haystack.len(), None);
-        let span = first_places[j - 1] + 1..rows.latest[j] + 1;
+        let previous = Placed {
+            cells: &rows.previous,
+            start: previous_start,
+        };
         fill_row_within(
             haystack,
-            &rows.previous,
+            previous,
             wanted,
             &mut rows.current,
             None,
-            span,
+            span.clone(),
         );
         core::mem::swap(&mut rows.previous, &mut rows.current);
+        previous_start = span.start;
     }
-    rows.previous.iter().flatten().map(|cell| cell.score).max()
+    rows.previous
+        .iter()
+        .map(|cell| cell.score)
+        .max()
+        .filter(|&score| score > 0)
 }
 
-/// For each needle character, the earliest index a match can put it at; `None` when the
-/// needle is not a subsequence.
-fn earliest(haystack: &[char], needle: &[char]) -> Option<Vec<usize>> {
-    let mut places = Vec::with_capacity(needle.len());
+/// The first needle character's cell at `i`.
+fn first_cell(haystack: &Haystack, i: usize, wanted: char) -> Cell {
+    match haystack.chars[i] == wanted {
+        true => Cell {
+            score: SCORE_MATCH + haystack.bonus(i) * BONUS_FIRST_CHAR_MULTIPLIER,
+            run_bonus: haystack.bonus(i),
+        },
+        false => Cell::NONE,
+    }
+}
+
+/// Fills `rows.earliest` and `rows.latest`: for each needle character, the earliest and the
+/// latest index a match can put it at; `false` when the needle is not a subsequence.
+fn bounds(haystack: &[char], needle: &[char], rows: &mut Rows) -> bool {
+    rows.earliest.clear();
     let mut from = 0;
     for &wanted in needle {
-        let at = from + haystack.get(from..)?.iter().position(|&c| c == wanted)?;
-        places.push(at);
-        from = at + 1;
+        let Some(at) = haystack
+            .get(from..)
+            .and_then(|rest| rest.iter().position(|&c| c == wanted))
+        else {
+            return false;
+        };
+        rows.earliest.push(from + at);
+        from += at + 1;
     }
-    Some(places)
-}
-
-/// For each needle character, the latest index a match can put it at (the needle is known
-/// to be a subsequence).
-fn latest(haystack: &[char], needle: &[char]) -> Vec<usize> {
-    let mut places = alloc::vec![0; needle.len()];
+    rows.latest.clear();
+    rows.latest.resize(needle.len(), 0);
     let mut end = haystack.len();
     for (j, &wanted) in needle.iter().enumerate().rev() {
         let at = haystack[..end]
             .iter()
             .rposition(|&c| c == wanted)
             .unwrap_or(0);
-        places[j] = at;
+        rows.latest[j] = at;
         end = at;
     }
-    places
+    true
 }
 
-/// The next needle character's cells from the previous character's.
-fn next_row(
-    haystack: &Haystack,
-    previous: &[Option<Cell>],
-    wanted: char,
-) -> (Vec<Option<Cell>>, Vec<usize>) {
+/// A row's cells from column `start` on; every other column is `None`.
+#[derive(Clone, Copy)]
+struct Placed<'r> {
+    cells: &'r [Cell],
+    start: usize,
+}
+
+impl Placed<'_> {
+    fn at(&self, column: usize) -> Cell {
+        let index = column.wrapping_sub(self.start);
+        self.cells.get(index).copied().unwrap_or(Cell::NONE)
+    }
+}
+
+/// The next needle character's cells from the previous character's, over every column.
+fn next_row(haystack: &Haystack, previous: &[Cell], wanted: char) -> (Vec<Cell>, Vec<usize>) {
     let width = haystack.len();
-    let mut row = alloc::vec![None; width];
-    let mut back = alloc::vec![0; width];
-    fill_row(haystack, previous, wanted, &mut row, Some(&mut back));
+    // Column 0 cannot follow a previous character.
+    let mut row = alloc::vec![Cell::NONE];
+    let mut back = alloc::vec![0];
+    let previous = Placed {
+        cells: previous,
+        start: 0,
+    };
+    fill_row_within(
+        haystack,
+        previous,
+        wanted,
+        &mut row,
+        Some(&mut back),
+        1..width,
+    );
     (row, back)
 }
 
-/// Fills `row` (all `None`) with the cells of `wanted` after `previous`; with `back`, also
-/// where the previous character matched for each cell.
-fn fill_row(
-    haystack: &Haystack,
-    previous: &[Option<Cell>],
-    wanted: char,
-    row: &mut [Option<Cell>],
-    back: Option<&mut Vec<usize>>,
-) {
-    fill_row_within(haystack, previous, wanted, row, back, 1..haystack.len());
-}
-
-/// [`fill_row`] over the columns of `span` only (the previous row must be `None` before
-/// `span.start - 1`).
+/// Appends to `row` the cells of `wanted` after `previous` for each column of `span`; with
+/// `back`, also where the previous character matched for each cell (0 for none).
 fn fill_row_within(
     haystack: &Haystack,
-    previous: &[Option<Cell>],
+    previous: Placed,
     wanted: char,
-    row: &mut [Option<Cell>],
+    row: &mut Vec<Cell>,
     mut back: Option<&mut Vec<usize>>,
     span: core::ops::Range<usize>,
 ) {
@@ -292,7 +365,9 @@ fn fill_row_within(
     let mut gap: Option<(u32, usize)> = None;
     let end = span.end.min(haystack.len());
     for i in span.start.max(1)..end {
-        gap = match (previous[i - 1], gap) {
+        let before = previous.at(i - 1);
+        let before = before.exists().then_some(before);
+        gap = match (before, gap) {
             (Some(cell), Some((g, at))) => {
                 let opened = cell.score.saturating_sub(PENALTY_GAP_START);
                 let extended = g.saturating_sub(PENALTY_GAP_EXTENSION);
@@ -306,41 +381,54 @@ fn fill_row_within(
             (None, Some((g, at))) => Some((g.saturating_sub(PENALTY_GAP_EXTENSION), at)),
             (None, None) => None,
         };
-        if haystack.chars[i] != wanted {
-            continue;
-        }
-        let bonus = haystack.bonus[i];
-        let skip = gap.map(|(g, at)| (g + bonus, at));
-        let consecutive = previous[i - 1].map(|cell| {
-            let mut run = cell.run_bonus.max(BONUS_CONSECUTIVE);
-            if bonus >= BONUS_BOUNDARY && bonus > run {
-                run = bonus;
-            }
-            (cell.score + run.max(bonus), run)
-        });
-        let (score, run_bonus, at) = match (consecutive, skip) {
-            (Some((m, run)), Some((s, _))) if m > s => (m, run, i - 1),
-            (Some((m, run)), None) => (m, run, i - 1),
-            (_, Some((s, at))) => (s, bonus, at),
-            (None, None) => continue,
+        let (cell, at) = match haystack.chars[i] == wanted {
+            true => cell_at(haystack, i, before, gap),
+            false => (Cell::NONE, 0),
         };
-        row[i] = Some(Cell {
-            score: score + SCORE_MATCH,
-            run_bonus,
-        });
+        row.push(cell);
         if let Some(back) = back.as_deref_mut() {
-            back[i] = at;
+            back.push(at);
         }
     }
+}
+
+/// The cell of a matching character at `i`, given the previous row's cell at `i - 1` and
+/// the gap carried to `i`; and where the previous character matched.
+fn cell_at(
+    haystack: &Haystack,
+    i: usize,
+    before: Option<Cell>,
+    gap: Option<(u32, usize)>,
+) -> (Cell, usize) {
+    let bonus = haystack.bonus(i);
+    let skip = gap.map(|(g, at)| (g + bonus, at));
+    let consecutive = before.map(|cell| {
+        let mut run = cell.run_bonus.max(BONUS_CONSECUTIVE);
+        if bonus >= BONUS_BOUNDARY && bonus > run {
+            run = bonus;
+        }
+        (cell.score + run.max(bonus), run)
+    });
+    let (score, run_bonus, at) = match (consecutive, skip) {
+        (Some((m, run)), Some((s, _))) if m > s => (m, run, i - 1),
+        (Some((m, run)), None) => (m, run, i - 1),
+        (_, Some((s, at))) => (s, bonus, at),
+        (None, None) => return (Cell::NONE, 0),
+    };
+    let cell = Cell {
+        score: score + SCORE_MATCH,
+        run_bonus,
+    };
+    (cell, at)
 }
 
 /// The score of `needle` matched consecutively from `start` (the exact, prefix and suffix
 /// atoms): the first character's bonus doubled, then each next one with the run's bonus.
 pub fn consecutive(haystack: &Haystack, needle_len: usize, start: usize) -> u32 {
-    let mut first_bonus = haystack.bonus[start];
+    let mut first_bonus = haystack.bonus(start);
     let mut score = SCORE_MATCH + first_bonus * BONUS_FIRST_CHAR_MULTIPLIER;
     for i in start + 1..start + needle_len {
-        let mut bonus = haystack.bonus[i];
+        let mut bonus = haystack.bonus(i);
         if bonus >= BONUS_BOUNDARY && bonus > first_bonus {
             first_bonus = bonus;
         }
@@ -352,7 +440,7 @@ pub fn consecutive(haystack: &Haystack, needle_len: usize, start: usize) -> u32 
 
 /// Where `needle` occurs in the haystack's folded characters.
 pub fn occurrences<'h>(
-    haystack: &'h Haystack,
+    haystack: &'h Haystack<'h>,
     needle: &'h [char],
 ) -> impl Iterator<Item = usize> + 'h {
     let n = needle.len();
@@ -377,7 +465,7 @@ mod tests {
 
     fn score(path: &str, needle: &str) -> Option<u32> {
         let needle: Vec<char> = needle.chars().map(fold).collect();
-        fuzzy(&Haystack::new(path), &needle).map(|(s, _)| s)
+        fuzzy(&PreparedPath::new(path).haystack(), &needle).map(|(s, _)| s)
     }
 
     #[test]
@@ -393,7 +481,7 @@ mod tests {
     #[test]
     fn prefers_boundaries_and_reports_the_optimal_positions() {
         let needle: Vec<char> = "fb".chars().collect();
-        let (_, at) = fuzzy(&Haystack::new("xfxb/foo/bar"), &needle).unwrap();
+        let (_, at) = fuzzy(&PreparedPath::new("xfxb/foo/bar").haystack(), &needle).unwrap();
         assert_eq!(at, [5, 9]);
         assert!(score("src/FooBar.ts", "fb") > score("src/foobar.ts", "fb"));
     }

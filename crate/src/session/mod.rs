@@ -55,7 +55,7 @@ pub use crate::workspace::GrepOutputMode;
 pub use crate::workspace::{FileStateRow, ToolResult, FILE_UNCHANGED_STUB};
 pub use clock::local_date;
 pub use compaction::*;
-pub use turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn};
+pub use turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn, TurnFigures};
 
 /// What the session knows beyond its files: settings, registries, the environment.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use super::compaction::CompactionReport;
 use crate::attachment::{Attachment, Collected, Decision};
 use crate::host::{PlanApproval, TodoItem};
-use crate::request::Request;
+use crate::request::{Request, RequestTokens, Window};
 use crate::transcript::ToolResultBlock;
 
 pub use crate::vocabulary::Round;
@@ -50,6 +50,49 @@ impl Turn {
             tool_results: Vec::new(),
             compaction: Vec::new(),
             request: None,
+        }
+    }
+}
+
+/// A turn for a host that does not render the request: the turn's fields but its request,
+/// with the request's token totals and window (`Session.submitFigures` in JS).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct TurnFigures {
+    /// See [`Round`].
+    pub round: Round,
+    /// As [`Turn::attachments`].
+    pub attachments: Vec<Attachment>,
+    /// As [`Turn::decisions`].
+    pub decisions: Vec<Decision>,
+    /// As [`Turn::tool_results`].
+    pub tool_results: Vec<ToolResultBlock>,
+    /// As [`Turn::compaction`].
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub compaction: Vec<CompactionReport>,
+    /// The request's token totals, when the turn sends one.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub tokens: Option<RequestTokens>,
+    /// The request's window figures, when the turn sends one.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub window: Option<Window>,
+}
+
+impl From<Turn> for TurnFigures {
+    fn from(turn: Turn) -> TurnFigures {
+        let (tokens, window) = match turn.request {
+            Some(request) => (Some(request.tokens), Some(request.window)),
+            None => (None, None),
+        };
+        TurnFigures {
+            round: turn.round,
+            attachments: turn.attachments,
+            decisions: turn.decisions,
+            tool_results: turn.tool_results,
+            compaction: turn.compaction,
+            tokens,
+            window,
         }
     }
 }

@@ -24,6 +24,13 @@ export interface AgentMention { raw: string; agentType: string; start: number; e
 export interface Mentions { files: FileMention[]; mcpResources: McpMention[]; agents: AgentMention[] }
 
 export interface MentionOptions { profile?: ProfileName }
+/** What a mention names. Its position in this union is its code in `extractMentionSpans`: file 0, mcpResource 1, agent 2. */
+export type MentionKind = "file" | "mcpResource" | "agent";
+/** The mention under a cursor (`mentionAt`): its kind, then its fields as in `Mentions`. */
+export type MentionAt =
+  | ({ kind: "file" } & FileMention)
+  | ({ kind: "mcpResource" } & McpMention)
+  | ({ kind: "agent" } & AgentMention);
 export interface TokenOptions { method?: TokenMethod; ext?: string }
 export interface DiffOptions { profile?: ProfileName }
 
@@ -264,6 +271,8 @@ export interface OpenAiResponsesBody { model: string; instructions: string; inpu
 export type ApiRequestBody = AnthropicMessagesBody | OpenAiResponsesBody;
 /** What one step produced: attachments in emission order, every decision, tool results, the compactions that ran before the request (auto-compaction, or a `compact` step), and the request. */
 export interface Turn { round: Round; attachments: Attachment[]; decisions: Decision[]; toolResults: ToolResultBlock[]; compaction?: CompactionReport[]; request?: Request }
+/** What `Session.submitFigures` returns: the turn without its request, and the request's token totals and window. */
+export type TurnFigures = Omit<Turn, "request"> & { tokens?: Request["tokens"]; window?: Request["window"] };
 /** A compaction policy's id. */
 export type PolicyId = "claude-code.full" | "claude-code.session_memory" | "claude-code.partial" | "claude-code.microcompact" | "claude-code.tool_result_budget" | "opencode.prune" | "swe.observation_mask" | "anthropic.clear_tool_uses" | "cline.truncate" | "codex.local" | "codex.remote";
 /** What to compact with (web/scenarios/FORMAT.md, the `compact` step): the policy's knobs go in `params` under their camelCase names. */

@@ -5,8 +5,9 @@
 //! becomes a thrown JS `Error` that names the function. Paths need nothing here: the core
 //! puts every path it expands and every deny rule it compiles in NFC through the normaliser
 //! [`start`] registers, whichever entry point they came through. Offsets cross in UTF-16
-//! units, as JS indexes strings; only `extractMentions` returns any, converted by the core
-//! (`Mentions::in_utf16`). The TypeScript declarations of the whole API are `api.d.ts`;
+//! units, as JS indexes strings; the mention calls and `atToken` return them, converted by
+//! the core (`Mentions::in_utf16`, `mention_spans_utf16`, `mention_at_utf16`,
+//! `at_token_utf16`). The TypeScript declarations of the whole API are `api.d.ts`;
 //! a parameter typed `JsString` or `Number` is so for its declaration only: wasm-bindgen
 //! checks nothing, [`args`] does.
 
@@ -118,7 +119,7 @@ const MAX_RESULT_JSON: usize = (1 << 29) - 24;
 /// several times faster than building each object field by field through the boundary. A
 /// result too large for a JS string is an error, never `null`. A string or a number crosses
 /// as it is: escaped and parsed again it would cost ten times as much (a 1 MB file's text:
-/// 20 ms instead of 2).
+/// 20 ms instead of 2); a `Vec<u32>` crosses as a `Uint32Array`, copied once.
 fn to_js<T: Serialize + 'static>(value: &T) -> Result<JsValue, Failure> {
     let plain: &dyn Any = value;
     if plain.is::<()>() {
@@ -129,6 +130,9 @@ fn to_js<T: Serialize + 'static>(value: &T) -> Result<JsValue, Failure> {
     }
     if let Some(text) = plain.downcast_ref::<Option<String>>() {
         return Ok(text.as_deref().map_or(JsValue::NULL, JsValue::from_str));
+    }
+    if let Some(numbers) = plain.downcast_ref::<Vec<u32>>() {
+        return Ok(js_sys::Uint32Array::from(numbers.as_slice()).into());
     }
     if let Some(&count) = plain.downcast_ref::<u64>() {
         // Counts stay far below 2^53, where every whole number is exact.
@@ -194,24 +198,71 @@ pub fn search_paths(
     export("searchPaths", || {
         let paths = args::string_list("paths", &paths)?;
         let query = args::text("query", &query)?;
-        let options = Options::parse(&options, &["limit"])?;
-        let limit = options.integer("limit", 0.0, search::MAX_LIMIT as f64)?;
-        let limit = limit.map_or(search::DEFAULT_LIMIT, |n| n as usize);
-        let candidates: Vec<search::Candidate> = paths
-            .into_iter()
-            .map(|path| match path.strip_suffix('/') {
-                Some(dir) => search::Candidate {
-                    path: dir.into(),
-                    is_dir: true,
-                },
-                None => search::Candidate {
-                    path,
-                    is_dir: false,
-                },
-            })
-            .collect();
-        Ok(search::search_paths(&candidates, &query, limit))
+        let limit = search_limit(&options)?;
+        Ok(search::search_paths(&candidates(paths), &query, limit))
     })
+}
+
+/// The host's paths as candidates: a path ending in `/` is a directory.
+fn candidates(paths: Vec<String>) -> Vec<search::Candidate> {
+    paths
+        .into_iter()
+        .map(|path| match path.strip_suffix('/') {
+            Some(dir) => search::Candidate {
+                path: dir.into(),
+                is_dir: true,
+            },
+            None => search::Candidate {
+                path,
+                is_dir: false,
+            },
+        })
+        .collect()
+}
+
+/// The search limit of a `SearchOptions` argument.
+fn search_limit(options: &JsValue) -> Result<usize, Failure> {
+    let options = Options::parse(options, &["limit"])?;
+    let limit = options.integer("limit", 0.0, search::MAX_LIMIT as f64)?;
+    Ok(limit.map_or(search::DEFAULT_LIMIT, |n| n as usize))
+}
+
+/// `searchPaths` for a host that asks again on every keystroke: the paths are prepared once,
+/// and a query that narrows the previous one scores only its matches. Results are
+/// `searchPaths`'s for the same paths and query.
+#[wasm_bindgen(js_name = FileSearcher)]
+pub struct FileSearcherJs(search::FileSearcher);
+
+#[wasm_bindgen(js_class = FileSearcher)]
+impl FileSearcherJs {
+    /// Prepares `paths` (relative to the host's root; a path ending in `/` is a directory).
+    /// Throws when they would take more memory than a searcher holds (64 MiB prepared).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "string[]")] paths: JsValue,
+    ) -> Result<FileSearcherJs, JsValue> {
+        // Like `new Session`, a value that stays in Rust: the arguments and errors are shared.
+        let searcher = || {
+            let paths = args::string_list("paths", &paths)?;
+            Ok(search::FileSearcher::new(&candidates(paths))?)
+        };
+        searcher()
+            .map(FileSearcherJs)
+            .map_err(|failure: Failure| failure.thrown("new FileSearcher"))
+    }
+
+    /// The best `limit` (default 20) paths for `query`, as `searchPaths` finds them.
+    #[wasm_bindgen(unchecked_return_type = "SearchResult")]
+    pub fn search(
+        &mut self,
+        query: JsString,
+        #[wasm_bindgen(unchecked_optional_param_type = "SearchOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        export("search", || {
+            let query = args::text("query", &query)?;
+            Ok(self.0.search(&query, search_limit(&options)?))
+        })
+    }
 }
 
 /// Every collector of an attachment pass in the order their attachments are emitted (spec
@@ -280,6 +331,46 @@ pub fn extract_mentions(
         let profile = Profile::preset(options.name("profile")?);
         let mentions = mention::extract_mentions(&text, &profile.mentions);
         Ok(mentions::MentionsJsShape(mentions.in_utf16(&text)))
+    })
+}
+
+/// The mentions of `extractMentions` in compact form: a `Uint32Array` of `[start, end, kind]`
+/// triples (UTF-16 offsets; kind codes as `MentionKind` lists them), files first, then MCP
+/// resources, then agents. No JS string or object is built: the cheap call for highlighting.
+#[wasm_bindgen(js_name = extractMentionSpans, unchecked_return_type = "Uint32Array")]
+pub fn extract_mention_spans(
+    text: JsString,
+    #[wasm_bindgen(unchecked_optional_param_type = "MentionOptions | null")] options: Option<
+        JsValue,
+    >,
+) -> Result<JsValue, JsValue> {
+    export("extractMentionSpans", || {
+        let text = args::text("text", &text)?;
+        let options = Options::parse(&options.unwrap_or_default(), &["profile"])?;
+        let profile = Profile::preset(options.name("profile")?);
+        let spans = mention::mention_spans_utf16(&text, &profile.mentions);
+        Ok(mentions::flat_spans(&spans))
+    })
+}
+
+/// The one mention whose span touches `cursor` (a UTF-16 offset; both edges count), or
+/// `null`; when one token reads as several kinds, the most specific: agent, MCP resource,
+/// file.
+#[wasm_bindgen(js_name = mentionAt, unchecked_return_type = "MentionAt | null")]
+pub fn mention_at(
+    text: JsString,
+    #[wasm_bindgen(unchecked_param_type = "number")] cursor: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "MentionOptions | null")] options: Option<
+        JsValue,
+    >,
+) -> Result<JsValue, JsValue> {
+    export("mentionAt", || {
+        let text = args::text("text", &text)?;
+        let cursor = args::offset("cursor", &cursor)?;
+        let options = Options::parse(&options.unwrap_or_default(), &["profile"])?;
+        let profile = Profile::preset(options.name("profile")?);
+        let at = mention::mention_at_utf16(&text, &profile.mentions, cursor);
+        Ok(mentions::MentionAtJsShape(at))
     })
 }
 

@@ -4,6 +4,7 @@
 
 use context_assembly::scenario::{JournaledSession, SessionSpec};
 use context_assembly::search::{DEFAULT_LIMIT, MAX_LIMIT};
+use context_assembly::session::TurnFigures;
 use js_sys::{JsString, Number};
 use wasm_bindgen::prelude::*;
 
@@ -233,6 +234,22 @@ impl SessionJs {
         export("submit", || {
             let prompt = args::text("prompt", &prompt)?;
             Ok(self.0.submit(&prompt, args::time("atMs", &at_ms)?)?)
+        })
+    }
+
+    /// `submit` for a host that does not render the request: the same turn, crossing
+    /// without its request, with the request's `tokens` and `window` beside the attachments
+    /// (a long session's request is most of what a turn costs to cross).
+    #[wasm_bindgen(js_name = submitFigures, unchecked_return_type = "TurnFigures")]
+    pub fn submit_figures(
+        &mut self,
+        prompt: JsString,
+        #[wasm_bindgen(js_name = atMs)] at_ms: Number,
+    ) -> Result<JsValue, JsValue> {
+        export("submitFigures", || {
+            let prompt = args::text("prompt", &prompt)?;
+            let turn = self.0.submit(&prompt, args::time("atMs", &at_ms)?)?;
+            Ok(TurnFigures::from(turn))
         })
     }
 

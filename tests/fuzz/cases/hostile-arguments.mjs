@@ -1,27 +1,29 @@
 // Hostile values in every argument of every export, and inside every options object and
 // JSON argument: the call returns or throws an Error with a message, never traps or
 // rethrows what a getter threw, and the same session (or function) works afterwards.
-import { CONSTRUCTORS, FUNCTIONS, METHODS, SESSION_SETUP, expression, pathsInto } from '../api.mjs';
+import { CONSTRUCTORS, FUNCTIONS, METHODS, SEARCHER_METHODS, SEARCHER_SETUP, SESSION_SETUP, expression, pathsInto } from '../api.mjs';
 import { CaseFailure } from '../engine.mjs';
 import { HOSTILE, make, pickHostile, realBytes, throwingGetters } from '../hostile.mjs';
 import { assertSaneNumbers, canonical } from '../checks.mjs';
 
-const ENTRIES = [...FUNCTIONS, ...METHODS];
+const ENTRIES = [...FUNCTIONS, ...METHODS, ...SEARCHER_METHODS];
 /** Exports that are the loader's, not the API's. */
 const LOADER = ['default', 'initSync', 'start'];
 /** Session members every class has. */
 const LIFECYCLE = ['constructor', '__destroy_into_raw', 'free'];
 
 /**
- * The exports and Session methods this class has no entry for: a new one must be added to
+ * The exports and Session and FileSearcher methods this class has no entry for: a new one must be added to
  * api.mjs, or the fuzzer would silently leave it out.
  * @param {any} api
  */
 export function uncovered(api) {
-  const known = new Set(ENTRIES.map((entry) => entry.name));
+  const known = new Set([...FUNCTIONS, ...METHODS].map((entry) => entry.name));
+  const searcherKnown = new Set(SEARCHER_METHODS.map((entry) => entry.name));
   return [
     ...Object.keys(api).filter((name) => !LOADER.includes(name) && !known.has(name)),
     ...Object.getOwnPropertyNames(api.Session.prototype).filter((name) => !LIFECYCLE.includes(name) && !known.has(name)).map((name) => `Session.${name}`),
+    ...Object.getOwnPropertyNames(api.FileSearcher.prototype).filter((name) => !LIFECYCLE.includes(name) && !searcherKnown.has(name)).map((name) => `FileSearcher.${name}`),
   ];
 }
 
@@ -58,10 +60,11 @@ export function run(ctx) {
   const api = engine.api;
   const entry = rng.pick(ENTRIES);
   const { args, hostile, replaced } = hostileArguments(rng, entry);
-  const callText = entry.method
-    ? `session.${entry.name}(${args.join(', ')})`
+  const callText = entry.method ? `session.${entry.name}(${args.join(', ')})`
+    : entry.receiver ? `searcher.${entry.name}(${args.join(', ')})`
     : CONSTRUCTORS.includes(entry.name) ? `new ${entry.name}(${args.join(', ')})` : `${entry.name}(${args.join(', ')})`;
-  const reproducer = entry.method ? `${SESSION_SETUP.join(' ')} ${callText};` : `${callText};`;
+  const reproducer = entry.method ? `${SESSION_SETUP.join(' ')} ${callText};`
+    : entry.receiver ? `${SEARCHER_SETUP.join(' ')} ${callText};` : `${callText};`;
   ctx.reproducer = reproducer;
   const what = `${callText.slice(0, 200)} (hostile ${hostile})`;
 
@@ -69,9 +72,13 @@ export function run(ctx) {
   const setup = entry.method
     ? engine.must('the session setup', () => new Function('Session', `${SESSION_SETUP.join('\n')} return { session, plan };`)(api.Session))
     : { session: undefined, plan: undefined };
-  const validCall = entry.method ? null : `${entry.name}(${entry.args.map((a) => expression(a.valid)).join(', ')})`;
+  const searcher = entry.receiver
+    ? engine.must('the searcher setup', () => new Function('FileSearcher', `${SEARCHER_SETUP.join('\n')} return searcher;`)(api.FileSearcher))
+    : undefined;
+  const validArgs = entry.args.map((a) => expression(a.valid)).join(', ');
+  const validCall = entry.method ? null : entry.receiver ? `searcher.${entry.name}(${validArgs})` : `${entry.name}(${validArgs})`;
   const evaluate = (/** @type {string} */ text) =>
-    new Function('api', 'session', 'plan', `with (api) { return (${text}); }`)(api, setup.session, setup.plan);
+    new Function('api', 'session', 'plan', 'searcher', `with (api) { return (${text}); }`)(api, setup.session, setup.plan, searcher);
   // A restored Session is a new object every time: it is checked by working, below.
   const comparable = validCall && !CONSTRUCTORS.includes(entry.name) && entry.name !== 'Session.restore';
   const before = comparable ? canonical(engine.must(validCall, () => evaluate(validCall))) : null;
@@ -79,7 +86,7 @@ export function run(ctx) {
   const outcome = engine.attempt(what, () => evaluate(callText));
   if (!outcome.error) {
     const value = outcome.value;
-    const instance = value instanceof api.Session || value instanceof api.SessionImport;
+    const instance = value instanceof api.Session || value instanceof api.SessionImport || value instanceof api.FileSearcher;
     if (!instance) assertSaneNumbers(what, value, reproducer);
     if (entry.name === 'writeFile' && replaced === 'content') checkStoredBytes(ctx, setup.session, args, reproducer);
     if (instance) value.free();
@@ -107,10 +114,15 @@ export function run(ctx) {
     const session = engine.must(`after ${what}: ${validCall}`, () => evaluate(validCall));
     engine.must(`after ${what}: submit`, () => session.submit('and now?', 10));
     session.free();
+  } else if (entry.name === 'FileSearcher') {
+    const fresh = engine.must(`after ${what}: new FileSearcher`, () => new api.FileSearcher(['a.ts']));
+    engine.must(`after ${what}: search`, () => fresh.search('a'));
+    fresh.free();
   } else if (validCall) {
     const after = canonical(engine.must(`after ${what}: ${validCall}`, () => evaluate(validCall)));
     if (after !== before) throw new CaseFailure(`after ${what}: ${validCall} answers differently`, reproducer);
   }
+  searcher?.free();
 }
 
 /**
