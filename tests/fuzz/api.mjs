@@ -96,7 +96,7 @@ export const FUNCTIONS = [
   { name: 'compactionThresholds', args: [
     { name: 'options', valid: { profile: 'codex', contextWindow: 200000, maxOutputTokens: 32000, autocompactPctOverride: 80, autoCompactTokenLimit: 150000 },
       keys: ['profile', 'contextWindow', 'maxOutputTokens', 'autocompactPctOverride', 'autoCompactTokenLimit'] }] },
-  { name: 'runScenario', args: [{ name: 'scenario', valid: SMALL_SCENARIO }] },
+  { name: 'runScenario', args: [{ name: 'scenario', valid: SMALL_SCENARIO }, { name: 'options', valid: {}, keys: ['onProgress'] }] },
   { name: 'redactScenario', args: [
     { name: 'scenario', valid: SMALL_SCENARIO }, { name: 'options', valid: { paths: 'hash' }, keys: ['paths'] }] },
   { name: 'compactScenario', args: [
@@ -107,7 +107,7 @@ export const FUNCTIONS = [
     { name: 'scenario', valid: SMALL_SCENARIO },
     { name: 'profiles', valid: ['claude-code', 'recommended'] },
     { name: 'options', valid: { prices: { 'claude-code': { inputPerMTok: 3000000, cachedInputPerMTok: 300000, cacheWrite5mPerMTok: 3750000, cacheWrite1hPerMTok: 6000000, outputPerMTok: 15000000 } } },
-      keys: ['prices'] }] },
+      keys: ['prices', 'onProgress'] }] },
   { name: 'toApiRequest', args: [
     { name: 'request', valid: SMALL_REQUEST },
     { name: 'options', valid: { api: 'anthropic-messages', model: 'm', maxTokens: 1000 }, keys: ['api', 'model', 'maxTokens'] }] },

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use serde::ser::SerializeMap;
 
-use super::{run_scenario, Action, AssistantStep, Scenario};
+use super::{run_scenario_reporting, Action, AssistantStep, Scenario, StepsDone};
 use crate::cache::{
     cache_model, content_key, totals, PriceTable, PromptShape, Provider, Segment, StepCost,
 };
@@ -118,6 +118,23 @@ pub fn compare_profiles(
     profiles: &[ProfileName],
     prices: &[(ProfileName, PriceTable)],
 ) -> Result<Comparison, Error> {
+    compare_profiles_reporting(scenario, profiles, prices, &mut |_| Ok(()))
+}
+
+/// [`compare_profiles`], telling `progress` after every step of every profile's replay
+/// (`total` is the steps times the profiles); an error from `progress` stops the comparison
+/// with that error.
+///
+/// # Errors
+/// As [`compare_profiles`], or `progress`'s.
+pub fn compare_profiles_reporting(
+    scenario: &Scenario,
+    profiles: &[ProfileName],
+    prices: &[(ProfileName, PriceTable)],
+    progress: &mut dyn FnMut(StepsDone) -> Result<(), Error>,
+) -> Result<Comparison, Error> {
+    let steps = scenario.steps.len();
+    let total = steps * profiles.len();
     let mut runs = Vec::new();
     for (index, name) in profiles.iter().enumerate() {
         if profiles[..index].contains(name) {
@@ -136,7 +153,13 @@ pub fn compare_profiles(
             .iter()
             .find(|(p, _)| p == name)
             .map_or_else(|| prices_for(&profile), |(_, t)| *t);
-        runs.push((*name, profile_run(&own, &profile, &table)?));
+        let mut report = |done: StepsDone| {
+            progress(StepsDone {
+                done: index * steps + done.done,
+                total,
+            })
+        };
+        runs.push((*name, profile_run(&own, &profile, &table, &mut report)?));
     }
     Ok(Comparison { runs })
 }
@@ -145,8 +168,9 @@ fn profile_run(
     scenario: &Scenario,
     profile: &Profile,
     prices: &PriceTable,
+    progress: &mut dyn FnMut(StepsDone) -> Result<(), Error>,
 ) -> Result<ProfileRun, Error> {
-    let trace = run_scenario(scenario).map_err(|error| match error {
+    let trace = run_scenario_reporting(scenario, progress).map_err(|error| match error {
         Error::InvalidConfig { field, reason } => Error::InvalidConfig {
             field,
             reason: alloc::format!("{reason} (profile {})", profile.name.as_str()),

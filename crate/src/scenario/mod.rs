@@ -39,7 +39,8 @@ use crate::session::{
 use crate::ProfileName;
 
 pub use compare::{
-    compare_profiles, prices_for, provider_for, CompactionSeen, CompareStep, Comparison, ProfileRun,
+    compare_profiles, compare_profiles_reporting, prices_for, provider_for, CompactionSeen,
+    CompareStep, Comparison, ProfileRun,
 };
 pub use import::{
     import_session, ImportWarning, Imported, InjectedItem, LogFormat, Progress, RecordedUsage,
@@ -53,7 +54,9 @@ pub use parse::{
 pub use plan::kept_plan_of;
 pub use preview::{compaction_preview, CompactionPreview};
 pub use redact::{redact_scenario, PathMode, RedactOptions, Redacted, Replaced};
-pub use run::{apply_step, replay_session, run_scenario, MAX_CLOCK_MS};
+pub use run::{
+    apply_step, replay_session, run_scenario, run_scenario_reporting, StepsDone, MAX_CLOCK_MS,
+};
 pub use snapshot::{JournaledSession, SessionSpec, SNAPSHOT_FORMAT_VERSION};
 pub use switches::{apply_switches, Switches, SECTIONS};
 pub use trace::{StepTrace, Trace, BLOCK_OVERHEAD, MAX_TRACE_BYTES};

@@ -26,11 +26,38 @@ pub const MAX_CLOCK_MS: u64 = 1 << 53;
 /// [`Error::InvalidConfig`] naming the JSON path of what could not be applied: an unknown
 /// switch, a file path outside the root, a tool input that is not what the tool takes.
 pub fn run_scenario(scenario: &Scenario) -> Result<Trace, Error> {
+    run_scenario_reporting(scenario, &mut |_| Ok(()))
+}
+
+/// How far a long call has come: `done` of `total` steps (every profile's steps, in a
+/// comparison).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepsDone {
+    /// Steps replayed so far.
+    pub done: usize,
+    /// Steps in all.
+    pub total: usize,
+}
+
+/// [`run_scenario`], telling `progress` after every step; an error from `progress` stops
+/// the replay with that error (a host's cancellation, or its callback failing).
+///
+/// # Errors
+/// As [`run_scenario`], or `progress`'s.
+pub fn run_scenario_reporting(
+    scenario: &Scenario,
+    progress: &mut dyn FnMut(StepsDone) -> Result<(), Error>,
+) -> Result<Trace, Error> {
     let mut trace = Trace::default();
-    replay(scenario, scenario.steps.len(), |index, step| {
+    let total = scenario.steps.len();
+    replay(scenario, total, |index, step| {
         trace.push(step).map_err(|reason| Error::InvalidConfig {
             field: format!("steps[{index}]"),
             reason,
+        })?;
+        progress(StepsDone {
+            done: index + 1,
+            total,
         })
     })?;
     Ok(trace)

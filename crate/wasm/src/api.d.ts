@@ -119,7 +119,11 @@ export interface StepTrace { input: ScenarioStep; atMs: number; mode: Permission
 /** A price table in micro-dollars per million tokens. */
 export interface PriceTableInput { inputPerMTok: number; cachedInputPerMTok: number; cacheWrite5mPerMTok: number; cacheWrite1hPerMTok: number; outputPerMTok: number }
 /** The options of `compareProfiles`. */
-export interface CompareOptions { prices?: { [profile: string]: PriceTableInput } }
+/** Called after every replayed step with how many are done of how many (in a comparison, every profile's steps); a callback that throws stops the call with an Error. */
+export type ProgressCallback = (done: number, total: number) => void;
+/** The options of `runScenario`. */
+export interface RunOptions { onProgress?: ProgressCallback }
+export interface CompareOptions { prices?: { [profile: string]: PriceTableInput }; onProgress?: ProgressCallback }
 /** The input tokens of requests split by how the provider's prompt cache charges them; `cached + written + uncached = sent`. */
 export interface StepCost { sent: number; cached: number; written: number; uncached: number; output: number; costMicroUsd: number }
 /** What a profile can still see after a compaction. */

@@ -2,6 +2,7 @@
 //! argument or option and says what is allowed (the function's name is added by
 //! [`crate::export`]).
 
+use context_assembly::scenario::StepsDone;
 use context_assembly::vfs::{Content, TransientError, MAX_FILE_BYTES};
 use wasm_bindgen::JsValue;
 
@@ -268,4 +269,46 @@ impl Options {
             Some(name) => Ok(name.parse()?),
         }
     }
+}
+
+/// The host's progress callback, `options.onProgress`, when `options` is an object that has
+/// one: a function, called with `(done, total)` after every step.
+pub fn progress_callback(options: &JsValue) -> Result<Option<js_sys::Function>, Failure> {
+    if !options.is_object() {
+        return Ok(None);
+    }
+    let callback = access::field("option `onProgress`", options, "onProgress")?;
+    match callback {
+        value if value.is_undefined() => Ok(None),
+        value if value.is_function() => Ok(Some(value.into())),
+        value => Err(Failure::new(format!(
+            "option `onProgress` must be a function, called with (done, total), got {}",
+            type_name(&value)
+        ))),
+    }
+}
+
+/// Calls the host's progress callback; one that throws stops the call. What it threw is not
+/// read (reading it could run more of the caller's code).
+pub fn report_progress(
+    callback: Option<&js_sys::Function>,
+    done: StepsDone,
+) -> Result<(), context_assembly::Error> {
+    let Some(callback) = callback else {
+        return Ok(());
+    };
+    let (steps, total) = (
+        JsValue::from(done.done as f64),
+        JsValue::from(done.total as f64),
+    );
+    callback
+        .call2(&JsValue::UNDEFINED, &steps, &total)
+        .map(drop)
+        .map_err(|_| context_assembly::Error::InvalidConfig {
+            field: "options.onProgress".into(),
+            reason: format!(
+                "threw at step {} of {}: the call was stopped",
+                done.done, done.total
+            ),
+        })
 }

@@ -3,9 +3,9 @@
 
 use context_assembly::request::api_body;
 use context_assembly::scenario::{
-    compaction_preview, compare_profiles, parse_api_body_options, parse_compaction_options,
-    parse_compare_options, parse_profile_names, parse_request, parse_scenario, redact_scenario,
-    run_scenario, PathMode, RedactOptions, Trace,
+    compaction_preview, compare_profiles_reporting, parse_api_body_options,
+    parse_compaction_options, parse_compare_options, parse_profile_names, parse_request,
+    parse_scenario, redact_scenario, run_scenario_reporting, PathMode, RedactOptions, Trace,
 };
 use context_assembly::session::PolicyId;
 use context_assembly::ProfileName;
@@ -26,10 +26,17 @@ extern "C" {
 #[wasm_bindgen(js_name = runScenario, unchecked_return_type = "Trace")]
 pub fn run_scenario_js(
     #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let shared = export("runScenario", || {
         let scenario = parse_scenario(&args::json("scenario", &scenario)?)?;
-        Ok(SharedTrace(run_scenario(&scenario)?))
+        args::Options::parse(&options, &["onProgress"])?;
+        let callback = args::progress_callback(&options)?;
+        let mut progress = |done| args::report_progress(callback.as_ref(), done);
+        Ok(SharedTrace(run_scenario_reporting(
+            &scenario,
+            &mut progress,
+        )?))
     })?;
     Ok(lazy_trace(&shared))
 }
@@ -101,11 +108,18 @@ pub fn compare_profiles_js(
     export("compareProfiles", || {
         let scenario = parse_scenario(&args::json("scenario", &scenario)?)?;
         let names = profile_list(&profiles)?;
+        let callback = args::progress_callback(&options)?;
         let prices = match options.is_undefined() || options.is_null() {
             true => Vec::new(),
             false => parse_compare_options(&args::json("options", &options)?)?,
         };
-        Ok(compare_profiles(&scenario, &names, &prices)?)
+        let mut progress = |done| args::report_progress(callback.as_ref(), done);
+        Ok(compare_profiles_reporting(
+            &scenario,
+            &names,
+            &prices,
+            &mut progress,
+        )?)
     })
 }
 
