@@ -96,6 +96,26 @@ test('the Worker under worker_threads: calls, sessions, transfers, events, error
   await assert.rejects(engine.profileNames(), /the engine was terminated/);
 });
 
+test('the Worker reports progress as calls run, and restores a snapshot as a worker Session', async () => {
+  const { createWorkerEngine } = await import(join(project.dir, 'node_modules/context-assembly/worker-node.js'));
+  const engine = await createWorkerEngine();
+  try {
+    const scenario = { profile: 'claude-code', files: { 'a.ts': 'a\n' }, steps: [{ kind: 'user', prompt: '@a.ts' }, { kind: 'user', prompt: 'again' }] };
+    /** @type {number[][]} */
+    const seen = [];
+    const comparison = await engine.compareProfiles(scenario, ['claude-code', 'codex'], { onProgress: (/** @type {number} */ done, /** @type {number} */ total) => seen.push([done, total]) });
+    assert.deepEqual(seen, [[1, 4], [2, 4], [3, 4], [4, 4]]);
+    assert.equal(comparison.runs.length, 2);
+    const session = await engine.createSession({ profile: 'claude-code', cwd: '/p' });
+    await session.writeFile('a.ts', 'a\n', 1);
+    await session.submit('look at @a.ts', 2);
+    const restored = await engine.Session.restore(await session.snapshot());
+    assert.deepEqual(await restored.submit('and now?', 3), await session.submit('and now?', 3));
+  } finally {
+    engine.terminate();
+  }
+});
+
 /** A comparison that runs for many seconds: 2 × 1,500 steps over 50 files, three profiles. */
 function longScenario() {
   const files = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`src/f${i}.ts`, `export const v${i} = ${i};\n`.repeat(200)]));

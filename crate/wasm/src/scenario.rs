@@ -26,8 +26,9 @@ extern "C" {
 #[wasm_bindgen(js_name = runScenario, unchecked_return_type = "Trace")]
 pub fn run_scenario_js(
     #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
     let shared = export("runScenario", || {
         let scenario = parse_scenario(&args::json("scenario", &scenario)?)?;
         args::Options::parse(&options, &["onProgress"])?;

@@ -9,7 +9,7 @@
  * @typedef {(listeners: WorkerListeners) => WorkerHandle} Spawn
  * @typedef {import('./worker.js').WorkerEvent} WorkerEvent
  * @typedef {import('./worker.js').CallOptions} CallOptions
- * @typedef {{ fn: string, resolve(value: unknown): void, reject(error: unknown): void, startedAt: number, options: CallOptions, cleanUp(): void }} Pending
+ * @typedef {{ fn: string, resolve(value: unknown): void, reject(error: unknown): void, startedAt: number, options: CallOptions, onProgress?: (done: number, total: number) => void, cleanUp(): void }} Pending
  * @typedef {{ functions: string[], sessionMethods: string[], sessionStatics: string[] }} Names
  */
 
@@ -90,6 +90,10 @@ export async function connect(spawn, options = {}) {
       emit({ type: 'started', fn: call.fn, id: message.id }, call.options);
       return;
     }
+    if (message.type === 'progress') {
+      call.onProgress?.(message.done, message.total);
+      return;
+    }
     settle(message.id, call);
     const ms = now() - call.startedAt;
     if (message.type === 'result') {
@@ -166,6 +170,7 @@ export async function connect(spawn, options = {}) {
     }
     if (worker === undefined) start().catch(() => {});
     const id = nextId++;
+    const { posted, onProgress, progressArgument } = withoutCallbacks(args);
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         const call = pending.get(id);
@@ -177,11 +182,12 @@ export async function connect(spawn, options = {}) {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       pending.set(id, {
-        fn: label, resolve, reject, startedAt: now(), options: callOptions,
+        fn: label, resolve, reject, startedAt: now(), options: callOptions, onProgress,
         cleanUp: () => signal?.removeEventListener('abort', onAbort),
       });
       keepAlive();
-      /** @type {WorkerHandle} */ (worker).post({ type: 'call', id, target, fn, args }, callOptions.transfer);
+      const message = { type: 'call', id, target, fn, args: posted, progressArgument };
+      /** @type {WorkerHandle} */ (worker).post(message, callOptions.transfer);
     });
   }
 
@@ -254,4 +260,20 @@ function abortError(signal, fn) {
   const reason = signal.reason;
   if (reason !== undefined && !(reason instanceof DOMException && reason.name === 'AbortError')) return reason;
   return new DOMException(`${fn} was cancelled; its worker was replaced`, 'AbortError');
+}
+
+/**
+ * The call's arguments as they can be posted: an options object's `onProgress` function stays
+ * here (the worker reports progress as messages, and this side calls it); the worker is told
+ * which argument had one.
+ * @param {unknown[]} args
+ * @returns {{ posted: unknown[], onProgress?: (done: number, total: number) => void, progressArgument?: number }}
+ */
+function withoutCallbacks(args) {
+  const index = args.findIndex((arg) => arg !== null && typeof arg === 'object' && typeof (/** @type {any} */ (arg)).onProgress === 'function');
+  if (index === -1) return { posted: args };
+  const { onProgress, ...rest } = /** @type {any} */ (args[index]);
+  const posted = [...args];
+  posted[index] = rest;
+  return { posted, onProgress, progressArgument: index };
 }

@@ -1,9 +1,11 @@
 // The Worker API's worker half, shared by the browser and Node worker scripts: instantiates the
 // engine, says which functions it has, and runs each call it is sent, one at a time and in order.
 // Protocol (the main half is worker-client.js):
-//   in:  { type: 'init', wasm } · { type: 'call', id, target, fn, args } · { type: 'free', handle }
+//   in:  { type: 'init', wasm } · { type: 'call', id, target, fn, args, progressArgument? }
+//        · { type: 'free', handle }
 //   out: { type: 'ready', functions, sessionMethods, sessionStatics } · { type: 'init-failed', message }
-//        · { type: 'started', id } · { type: 'result', id, value } · { type: 'result', id, session }
+//        · { type: 'started', id } · { type: 'progress', id, done, total }
+//        · { type: 'result', id, value } · { type: 'result', id, session }
 //        · { type: 'error', id, name, message, trapped }
 // `target` is 'engine' (a module function), 'Session' (the constructor, fn 'new', or a static),
 // the number of a Session this worker holds, or 'test' (fn 'trapForTesting': a deliberate trap).
@@ -53,6 +55,13 @@ export function serve(port, instantiate) {
     }
     const { id } = message;
     port.post({ type: 'started', id });
+    // The caller's onProgress stayed on its side: progress crosses as messages.
+    if (typeof message.progressArgument === 'number') {
+      const options = message.args[message.progressArgument];
+      if (options !== null && typeof options === 'object') {
+        options.onProgress = (/** @type {number} */ done, /** @type {number} */ total) => port.post({ type: 'progress', id, done, total });
+      }
+    }
     try {
       // 'test' is a real trap, for hosts that test their recovery: the allocator aborts on an
       // impossible size.
