@@ -36,3 +36,31 @@ async function reinitialise() {
   await fresh.default();
   engine = fresh;
 }
+
+/**
+ * The calls the playground makes in the worker (the package's `WorkerEngine`, typed where
+ * `make package` assembles it).
+ * @typedef {import('../pkg/context_assembly.js').Comparison} Comparison
+ * @typedef {import('../pkg/context_assembly.js').ProfileName} ProfileName
+ * @typedef {import('../pkg/context_assembly.js').CompareOptions} CompareOptions
+ * @typedef {{ compareProfiles(text: string, profiles: ProfileName[], options: CompareOptions): Promise<Comparison> }} WorkerCalls
+ * @typedef {WorkerCalls & { with(options: { signal?: AbortSignal }): WorkerCalls }} WorkerEngine
+ */
+
+/** Where the package's Worker API is, imported by address for the same reason. */
+const WORKER_API = '../crate/wasm/npm/entries/worker.js';
+
+/** @type {Promise<WorkerEngine> | undefined} */
+let worker;
+
+/**
+ * The engine in a Worker, for the long runs (a comparison of long scenarios) that would
+ * otherwise block the page: started on first use; it replaces itself after a trap or a
+ * cancellation.
+ * @returns {Promise<WorkerEngine>}
+ */
+export function workerEngine() {
+  worker ??= import(WORKER_API).then(({ createWorkerEngine }) =>
+    createWorkerEngine({ workerUrl: new URL('./worker/engine-thread.js', import.meta.url) }));
+  return worker;
+}

@@ -48,6 +48,7 @@ test('codex-context: a totals row per profile with the engine\'s numbers, a seri
   assert.ok(await page.isVisible('#compare-panel .explain'));
   assert.equal(await page.isHidden('#compare-results'), true, 'nothing before Compare');
   await page.click('#compare-run');
+  await page.waitForSelector('#compare-run:not([disabled])'); // the comparison runs in a worker
   assert.equal(await page.isHidden('#compare-error'), true);
   assert.equal(await page.isVisible('#compare-results'), true);
 
@@ -109,6 +110,7 @@ test('auto-compaction: claude-code\'s compaction is marked on the size chart and
   const { page, problems } = await openWith('auto-compaction.json');
   const { comparison } = await expectedComparison(page);
   await page.click('#compare-run');
+  await page.waitForSelector('#compare-run:not([disabled])'); // the comparison runs in a worker
   const steps = comparison['claude-code']?.steps ?? [];
   const compacted = steps.filter((step) => step.compacted !== undefined);
   assert.ok(compacted.length >= 1, 'the engine says claude-code compacted');
@@ -142,23 +144,57 @@ test('auto-compaction: claude-code\'s compaction is marked on the size chart and
 test('no profile ticked: the panel says so, and a bad scenario is the engine\'s complaint, never an uncaught error', async () => {
   const { page, problems } = await openWith('codex-context.json');
   await page.click('#compare-run');
+  await page.waitForSelector('#compare-run:not([disabled])'); // the comparison runs in a worker
   assert.equal(await page.isVisible('#compare-results'), true);
   for (const box of await page.$$('#compare-profiles input[type=checkbox]')) await box.uncheck();
   await page.click('#compare-run');
+  await page.waitForSelector('#compare-run:not([disabled])'); // the comparison runs in a worker
   assert.equal(await page.isVisible('#compare-error'), true);
   assert.equal(await page.getAttribute('#compare-error', 'role'), 'alert');
   assert.match(await page.textContent('#compare-error') ?? '', /at least one profile/);
   assert.equal(await page.isHidden('#compare-results'), true, 'no stale results beside the error');
   await page.check('#compare-profiles input[value="codex"]');
   await page.click('#compare-run');
+  await page.waitForSelector('#compare-run:not([disabled])'); // the comparison runs in a worker
   assert.equal(await page.isHidden('#compare-error'), true);
   assert.deepEqual(await page.$$eval('#compare-totals tbody tr', (rows) => rows.map((row) => /** @type {HTMLElement} */ (row).dataset.profile)), ['codex']);
   // The player's editor is the source: text that is not a scenario is refused in the panel.
   await page.fill('#scenario-json', '{ not json');
   await page.click('#compare-run');
+  await page.waitForSelector('#compare-run:not([disabled])'); // the comparison runs in a worker
   assert.equal(await page.isVisible('#compare-error'), true);
   assert.match(await page.textContent('#compare-error') ?? '', /compareProfiles/);
   assert.equal(await page.isHidden('#compare-results'), true);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a long comparison runs in a worker: the page says how far it is, and Cancel stops it', async () => {
+  const { page, problems } = await openWith('codex-context.json');
+  const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/f${i}.ts`, `export const v${i} = ${i};\n`.repeat(100)]));
+  const steps = Array.from({ length: 900 }, (_, i) => [
+    { kind: 'user', prompt: `step ${i}: look at @src/f${i % 20}.ts` },
+    { kind: 'assistant', blocks: [{ type: 'text', text: `done ${i} `.repeat(30) }] },
+  ]).flat();
+  await page.$eval('#scenario-json', (area, text) => { /** @type {HTMLTextAreaElement} */ (area).value = text; }, JSON.stringify({ profile: 'claude-code', files, steps }));
+  await page.dispatchEvent('#scenario-json', 'input');
+  await page.click('#compare-run');
+  await page.waitForFunction(() => /step [\d,]+ of [\d,]+/.test(document.querySelector('#compare-status')?.textContent ?? ''));
+  assert.equal(await page.isDisabled('#compare-run'), true, 'one comparison at a time');
+  // The page answers while the worker compares.
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
+  await page.click('#compare-cancel');
+  await page.waitForSelector('#compare-run:not([disabled])');
+  assert.equal(await page.textContent('#compare-error'), 'Comparison cancelled.');
+  assert.equal(await page.isHidden('#compare-status'), true);
+  assert.equal(await page.isHidden('#compare-results'), true);
+
+  // The worker was replaced: the next comparison works.
+  await page.selectOption('#scenario-pick', 'auto-compaction.json');
+  await page.waitForSelector('#scenario-panel[data-loaded="auto-compaction.json"]');
+  await page.click('#compare-run');
+  await page.waitForSelector('#compare-run:not([disabled])');
+  assert.equal(await page.isVisible('#compare-results'), true);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -2,7 +2,7 @@
 // how large each request is, how much of it the provider's prompt cache serves, what it
 // costs, and what each profile can still see after it compacts.
 import { byId, h, messageOf, showError } from '../dom.js';
-import { withEngine } from '../engine.js';
+import { withEngine, workerEngine } from '../engine.js';
 import { clearChart, drawChart } from './compare/chart.js';
 import { dollars, integer } from '../format.js';
 import { compactionItems, profileLabel, totalsRows } from './compare/tables.js';
@@ -95,6 +95,8 @@ export function setUpCompare(store) {
   const choices = byId('compare-profiles', HTMLElement);
   const runButton = byId('compare-run', HTMLButtonElement);
   const error = byId('compare-error', HTMLElement);
+  const status = byId('compare-status', HTMLElement);
+  const cancelButton = byId('compare-cancel', HTMLButtonElement);
   const results = byId('compare-results', HTMLElement);
   const legend = byId('compare-legend', HTMLUListElement);
   const totals = byId('compare-totals', HTMLTableElement);
@@ -131,19 +133,39 @@ export function setUpCompare(store) {
     });
   }
 
+  /** The comparison running in the worker, to cancel. @type {AbortController | undefined} */
+  let running;
+
+  /** Shows how far the comparison is, or nothing when none runs. @param {string} text */
+  function busy(text) {
+    status.textContent = text;
+    status.hidden = text === '';
+    cancelButton.hidden = text === '';
+    runButton.disabled = text !== '';
+  }
+
   /**
-   * Replays the player's text as it is: the player's profile override is left out, since
-   * here the profiles are the ones ticked.
+   * Replays the player's text as it is, in the worker so the page stays responsive: the
+   * player's profile override is left out, since here the profiles are the ones ticked.
    */
-  function compare() {
+  async function compare() {
     const picked = chosen();
     if (picked.length === 0) {
       showError(error, 'Tick at least one profile to compare.');
       clearResults();
       return;
     }
+    const controller = new AbortController();
+    running = controller;
+    busy('Comparing…');
     try {
-      const comparison = withEngine((engine) => engine.compareProfiles(store.state.text, picked, undefined));
+      const engine = await workerEngine();
+      const onProgress = (/** @type {number} */ done, /** @type {number} */ total) =>
+        busy(`Comparing… step ${integer(done)} of ${integer(total)}`);
+      /** @type {Comparison} */
+      const comparison = await engine.with({ signal: controller.signal })
+        .compareProfiles(store.state.text, picked, { onProgress });
+      if (running !== controller) return;
       showError(error, '');
       drawCharts(charts, comparison);
       legend.replaceChildren(...Object.keys(comparison).map((profile) => h('li', { 'data-profile': profile },
@@ -153,8 +175,16 @@ export function setUpCompare(store) {
       results.dataset.profiles = Object.keys(comparison).join(' ');
       results.hidden = false;
     } catch (problem) {
-      showError(error, messageOf(problem));
+      if (running !== controller) return;
+      const cancelled = problem instanceof DOMException && problem.name === 'AbortError';
+      showError(error, cancelled ? 'Comparison cancelled.' : messageOf(problem));
       clearResults();
+    } finally {
+      if (running === controller) {
+        running = undefined;
+        busy('');
+        runButton.focus();
+      }
     }
   }
 
@@ -162,9 +192,15 @@ export function setUpCompare(store) {
   // previous text), so they go.
   store.subscribe((state, change) => {
     if (change !== 'replay' || state.error !== '') return;
+    // A comparison still running is of the previous text: it stops, and says nothing.
+    const stale = running;
+    running = undefined;
+    busy('');
+    stale?.abort();
     showError(error, '');
     clearResults();
   });
-  runButton.addEventListener('click', compare);
+  runButton.addEventListener('click', () => void compare());
+  cancelButton.addEventListener('click', () => running?.abort());
   clearResults();
 }
