@@ -2,7 +2,8 @@
 //! words, shaped as Claude Code and Codex write their logs) cover the edge cases: a line
 //! that is not JSON, an unknown line type, a rewound branch, a subagent's line, a truncated
 //! last line, a compaction, a file seen in part, plans rejected with and without a stop,
-//! Codex's settings changes and its compaction in the middle of a turn.
+//! Codex's settings changes, its compaction in the middle of a turn and an exec output the
+//! client cut before recording it.
 
 use std::fs;
 use std::path::PathBuf;
@@ -360,4 +361,32 @@ fn a_boundary_whose_logical_parent_was_never_written_continues_the_thread() {
         "{:?}",
         imported.warnings
     );
+}
+
+/// The client cut a long exec output before recording it: the scenario stands in for the
+/// cut middle with blank lines as long as it was, so the engine's own cut gives back the
+/// recorded text, counts included, rather than cutting the cut text again.
+#[test]
+fn an_exec_output_the_client_cut_replays_as_recorded() {
+    let log = fixture("codex-cut-output.jsonl");
+    let imported = import_session(&log, None).unwrap();
+    assert_eq!(warnings(&imported), [(6, WarningKind::LeftOut)]);
+    let recorded_line: Value = serde_json::from_str(log.lines().nth(5).unwrap()).unwrap();
+    let recorded = recorded_line["payload"]["output"].as_str().unwrap();
+    let doc = document(&imported);
+    let output = doc["steps"][1]["blocks"][0]["output"].as_str().unwrap();
+    assert_eq!(output.len(), 35_974 * 4, "as long as the original");
+    assert_eq!(
+        output.lines().count(),
+        5_000,
+        "as many lines as the original"
+    );
+    let trace = run_scenario(&imported.scenario).unwrap();
+    let replayed = &trace.steps[1].turn.tool_results[0].content;
+    // The chunk id and the wall time are the engine's own.
+    let from_exit_code = |text: &str| {
+        let at = text.find("Process exited").unwrap();
+        String::from(&text[at..])
+    };
+    assert_eq!(from_exit_code(replayed), from_exit_code(recorded));
 }

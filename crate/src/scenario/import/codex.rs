@@ -17,6 +17,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::super::parse::{parse_json, Json};
+use super::super::MAX_STRING_BYTES;
 use super::builder::{bool_field, object, str_field, text, u64_field, Builder};
 use super::time::parse_timestamp;
 use super::{RecordedUsage, WarningKind};
@@ -254,20 +255,21 @@ impl CodexReader {
             );
             return;
         };
-        let output = exec_output(&output_text(item.get("output")));
-        if let Some(total) = output
-            .strip_prefix("Total output lines: ")
-            .and_then(|rest| rest.split('\n').next())
-        {
-            builder.warn(
-                number,
-                WarningKind::LeftOut,
-                format!(
-                    "the output of call {id:?} ({total} lines) was cut by the client before it \
-                     was recorded: the scenario has the part the log kept"
-                ),
-            );
-        }
+        let output = match exec_output(&output_text(item.get("output"))) {
+            ExecOutput::Whole(output) => output,
+            ExecOutput::Cut { output, lines } => {
+                builder.warn(
+                    number,
+                    WarningKind::LeftOut,
+                    format!(
+                        "the output of call {id:?} ({lines} lines) was cut by the client before \
+                         it was recorded: the scenario keeps its head and tail, with blank lines \
+                         standing for the middle, so the engine cuts it the same way"
+                    ),
+                );
+                output
+            }
+        };
         if let Some(gathered) = &mut self.answer {
             if let Some(block) = gathered
                 .blocks
@@ -552,19 +554,79 @@ fn output_text(output: Option<&Json>) -> String {
     }
 }
 
-/// What the command printed: the client puts a header (chunk id, wall time, exit code,
-/// token count) before an `Output:` line; the engine adds its own, so the header goes.
-fn exec_output(output: &str) -> String {
+/// A call output as the engine needs it.
+enum ExecOutput {
+    /// What the tool printed (for an exec output, without the client's header).
+    Whole(String),
+    /// The client cut the middle of a long exec output; `output` stands in for what the
+    /// command printed, `lines` is its line count.
+    Cut { output: String, lines: u64 },
+}
+
+/// What the command printed: unified exec puts a header (chunk id, wall time, exit code,
+/// token count) before an `Output:` line; the engine adds its own, so the header goes. A
+/// long output was cut already (`Total output lines: N`, a blank line, head, marker, tail):
+/// see [`stand_in_for_cut`].
+fn exec_output(output: &str) -> ExecOutput {
     let labelled = |line: &str| {
         line.split_once(": ")
             .is_some_and(|(label, _)| !label.is_empty())
     };
-    match output.find("\nOutput:\n") {
+    let body = match output.find("\nOutput:\n") {
         Some(at) if output.lines().next().is_some_and(labelled) => {
-            String::from(&output[at + "\nOutput:\n".len()..])
+            &output[at + "\nOutput:\n".len()..]
         }
-        _ => String::from(output),
+        _ => return ExecOutput::Whole(String::from(output)),
+    };
+    let header = &output[..output.len() - body.len()];
+    let token_count = header
+        .lines()
+        .find_map(|line| line.strip_prefix("Original token count: "))
+        .and_then(|count| count.trim().parse::<u64>().ok());
+    match token_count.and_then(|tokens| stand_in_for_cut(body, tokens)) {
+        Some((output, lines)) => ExecOutput::Cut { output, lines },
+        None => ExecOutput::Whole(String::from(body)),
     }
+}
+
+/// The log keeps only the head and tail of an output the client cut (codex.md §3.3):
+/// `Total output lines: N`, a blank line, then the head, the marker (`…K tokens truncated…`
+/// or `…K chars truncated…`), the tail. The stand-in is the head, blank lines (spaces when
+/// the original's lines were fewer than its bytes) as long as the part that was cut, and
+/// the tail: the original's length (`original_tokens` × 4 bytes, or the head, tail and `K`
+/// characters) and line count, so the engine's own cut keeps exactly the recorded head and
+/// tail and writes the same counts. `None` when the text does not have that layout, or the
+/// stand-in would pass the format's limit on a string.
+fn stand_in_for_cut(body: &str, original_tokens: u64) -> Option<(String, u64)> {
+    let rest = body.strip_prefix("Total output lines: ")?;
+    let (lines, cut) = rest.split_once("\n\n")?;
+    let lines: u64 = lines.parse().ok()?;
+    let (head, unit, count, tail) = cut.match_indices('\u{2026}').find_map(|(at, _)| {
+        let (head, marker) = cut.split_at(at);
+        let marker = &marker['\u{2026}'.len_utf8()..];
+        let (count, rest) = marker.split_once(' ')?;
+        let (unit, tail) = rest.split_once(" truncated\u{2026}")?;
+        Some((head, unit, count.parse::<u64>().ok()?, tail))
+    })?;
+    let kept = (head.len() + tail.len()) as u64;
+    let middle = match unit {
+        "tokens" => original_tokens.saturating_mul(4).saturating_sub(kept),
+        "chars" => count,
+        _ => return None,
+    };
+    if kept.saturating_add(middle) > MAX_STRING_BYTES as u64 {
+        return None;
+    }
+    let joined_lines = format!("{head}{tail}").lines().count() as u64;
+    let breaks = lines.saturating_sub(joined_lines).min(middle);
+    let middle = usize::try_from(middle).ok()?;
+    let breaks = usize::try_from(breaks).ok()?;
+    let mut output = String::with_capacity(head.len() + middle + tail.len());
+    output.push_str(head);
+    output.push_str(&"\n".repeat(breaks));
+    output.push_str(&" ".repeat(middle - breaks));
+    output.push_str(tail);
+    Some((output, lines))
 }
 
 fn set_output(block: &mut Json, output: String) {
