@@ -184,7 +184,6 @@ fn a_codex_rollout_becomes_its_turns() {
             "turnSettings",
             "user",
             "assistant",
-            "compact",
             "assistant"
         ]
     );
@@ -205,11 +204,12 @@ fn a_codex_rollout_becomes_its_turns() {
             "modelInstructions": "The second model's rules, also ours."
         })
     );
-    // The summary request's answer is the compaction's summary, not a turn.
+    // The summary request's answer is the compaction's summary, not a turn. The client
+    // compacted in the middle of the turn, after the call's output and before the request
+    // that sends it: the compaction goes on the call's step, before its tool round.
     assert_eq!(
-        steps[7],
+        steps[6]["compactBeforeToolRound"],
         json!({
-            "kind": "compact",
             "policy": "codex.local",
             "trigger": "auto",
             "summary": "Routes listed, health route under way.",
@@ -232,12 +232,27 @@ fn a_codex_rollout_becomes_its_turns() {
             (Some(1), false, 1000, 0),
             (Some(2), false, 160, 900),
             (Some(6), false, 150, 1000),
-            (Some(7), true, 1180, 0),
-            (Some(8), false, 380, 0),
+            (Some(6), true, 1180, 0),
+            (Some(7), false, 380, 0),
         ]
     );
     assert_eq!(imported.recorded[0].context_window, Some(95_000));
-    run_scenario(&imported.scenario).unwrap();
+    let trace = run_scenario(&imported.scenario).unwrap();
+    let tool_round = &trace.steps[6].turn;
+    assert_eq!(tool_round.round.as_str(), "tool-round");
+    assert_eq!(
+        tool_round.compaction.len(),
+        1,
+        "compacted before the request"
+    );
+    assert!(tool_round.compaction[0].applied);
+    // The request after it has the summary, not the call it summarised.
+    let request = serde_json::to_string(&trace.request(6)).unwrap();
+    assert!(
+        request.contains("Routes listed, health route under way."),
+        "{request}"
+    );
+    assert!(!request.contains("touch routes/health.ts"), "{request}");
 }
 
 #[test]

@@ -167,6 +167,37 @@ impl Builder {
         Some(self.steps.len() - 1)
     }
 
+    /// Puts `compaction` (a `compact` step's fields but `kind`) on the last step as its
+    /// `compactBeforeToolRound`, when that step is an assistant step that calls tools and has
+    /// none yet: the step's index, or `None` when it is not one.
+    pub(super) fn compact_before_tool_round(&mut self, compaction: Json) -> Option<usize> {
+        if self.left_out.is_some() {
+            return None;
+        }
+        let index = self.steps.len().checked_sub(1)?;
+        let Json::Object(fields) = &mut self.steps[index] else {
+            return None;
+        };
+        let is_assistant = fields
+            .iter()
+            .any(|(key, value)| key == "kind" && value.as_str() == Some("assistant"));
+        let calls_tools = fields.iter().any(|(key, value)| {
+            key == "blocks"
+                && matches!(value, Json::Array(blocks)
+                    if blocks.iter().any(|b| str_field(b, "type") == Some("tool_use")))
+        });
+        let placed = fields
+            .iter()
+            .any(|(key, _)| key == "compactBeforeToolRound");
+        if !is_assistant || !calls_tools || placed {
+            return None;
+        }
+        self.kept_bytes += json_size(&compaction);
+        fields.push((String::from("compactBeforeToolRound"), compaction));
+        self.compactions += 1;
+        Some(index)
+    }
+
     /// Adds to a step already pushed (a tool call's output that comes later).
     pub(super) fn step_mut(&mut self, index: usize) -> Option<&mut Json> {
         self.steps.get_mut(index)

@@ -7,9 +7,11 @@
 //! `token_count` events, its calls' outputs attached by `call_id`; `turn_context` becomes
 //! a `turnSettings` step with what changed (with the new model's instructions from the
 //! `<model_switch>` message and the developer instructions from the developer message the
-//! client records before it); `compacted` becomes a `compact` step whose
-//! summary is the answer to the summary request just before it (that answer is not a turn
-//! of the conversation).
+//! client records before it); `compacted` becomes a compaction whose summary is the answer
+//! to the summary request just before it (that answer is not a turn of the conversation):
+//! in the middle of a turn, right after a response's calls, the `compactBeforeToolRound` of
+//! that response's step (the client compacts before the request that sends the outputs);
+//! otherwise a `compact` step.
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -386,20 +388,28 @@ impl CodexReader {
                 .join("\n"),
             None => String::from(str_field(payload, "message").unwrap_or_default()),
         };
-        builder.time(at_ms, number);
-        let step = builder.push(
-            object([
-                ("kind", text("compact")),
-                ("policy", text("codex.local")),
-                ("trigger", text("auto")),
-                ("summary", text(&summary)),
-                (
-                    "params",
-                    object([("midTurn", Json::Bool(self.in_turn_after_prompt))]),
-                ),
-            ]),
-            number,
-        );
+        let mid_turn = self.in_turn_after_prompt;
+        let compaction = [
+            ("policy", text("codex.local")),
+            ("trigger", text("auto")),
+            ("summary", text(&summary)),
+            ("params", object([("midTurn", Json::Bool(mid_turn))])),
+        ];
+        // In the middle of a turn the client compacts after the calls' outputs and before
+        // the request that sends them: on the step of those calls, before its tool round.
+        let placed = match mid_turn {
+            true => builder.compact_before_tool_round(object(compaction.clone())),
+            false => None,
+        };
+        let step = match placed {
+            Some(step) => Some(step),
+            None => {
+                builder.time(at_ms, number);
+                let mut step = Vec::from([("kind", text("compact"))]);
+                step.extend(compaction);
+                builder.push(object(step), number)
+            }
+        };
         if let Some(mut usage) = summary_answer.and_then(|g| g.usage) {
             usage.step = step;
             usage.summary = true;
