@@ -2,8 +2,8 @@
 //! words, shaped as Claude Code and Codex write their logs) cover the edge cases: a line
 //! that is not JSON, an unknown line type, a rewound branch, a subagent's line, a truncated
 //! last line, a compaction, a file seen in part, plans rejected with and without a stop,
-//! Codex's settings changes, its compaction in the middle of a turn and an exec output the
-//! client cut before recording it.
+//! Codex's settings changes, its compactions in the middle of a turn (local and remote), the
+//! global AGENTS.md and an exec output the client cut before recording it.
 
 use std::fs;
 use std::path::PathBuf;
@@ -404,4 +404,47 @@ fn an_exec_output_the_client_cut_replays_as_recorded() {
         String::from(&text[at..])
     };
     assert_eq!(from_exit_code(replayed), from_exit_code(recorded));
+}
+
+/// The AGENTS.md text holds the user's global doc before the project-doc separator: it is
+/// the Codex home's AGENTS.md (outside the project docs' budget), the rest the cwd's.
+#[test]
+fn the_global_agents_md_goes_to_the_codex_home() {
+    let imported = import_session(&fixture("codex-global-agents-md.jsonl"), None).unwrap();
+    assert_eq!(warnings(&imported), []);
+    assert_eq!(
+        document(&imported)["files"],
+        json!({
+            "/home/user/.codex/AGENTS.md": "My own habits: short commits.",
+            "/work/shop/AGENTS.md": "The shop's rules: no new dependencies.\n"
+        })
+    );
+    let trace = run_scenario(&imported.scenario).unwrap();
+    let request = (0..trace.steps.len())
+        .find_map(|i| trace.request(i))
+        .unwrap();
+    let request = serde_json::to_string(&request).unwrap();
+    let joined = serde_json::to_string(
+        "My own habits: short commits.\n\n--- project-doc ---\n\nThe shop's rules: no new \
+         dependencies.\n",
+    )
+    .unwrap();
+    assert!(request.contains(&joined[1..joined.len() - 1]), "{request}");
+}
+
+/// A remote compaction (the history keeps the server's opaque compaction item, no summary
+/// request before it) is `codex.remote`, without the summary the log cannot show; in the
+/// middle of the turn, before the tool round's request.
+#[test]
+fn a_remote_compaction_is_codex_remote() {
+    let imported = import_session(&fixture("codex-remote-compaction.jsonl"), None).unwrap();
+    assert_eq!(warnings(&imported), []);
+    let doc = document(&imported);
+    assert_eq!(kinds(&doc), ["user", "assistant", "assistant"]);
+    assert_eq!(
+        doc["steps"][1]["compactBeforeToolRound"],
+        json!({ "policy": "codex.remote", "trigger": "auto", "params": { "midTurn": true } })
+    );
+    let trace = run_scenario(&imported.scenario).unwrap();
+    assert_eq!(trace.steps[1].turn.compaction.len(), 1);
 }

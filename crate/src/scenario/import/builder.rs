@@ -18,6 +18,8 @@ use crate::Error;
 /// Room left in the document for everything but the steps and files (the head, config,
 /// separators), so the finished text stays under [`MAX_INPUT_BYTES`].
 const DOCUMENT_HEADROOM: usize = 1 << 20;
+/// The home a scenario without `home` has.
+const DEFAULT_HOME: &str = "/home/user";
 /// Warnings kept; past this many, one more says how many were dropped.
 const MAX_WARNINGS: usize = 500;
 /// A clock gap below this is not worth an `advanceTime` step.
@@ -66,6 +68,11 @@ impl Builder {
         if self.home.is_none() && home.starts_with('/') && home.len() > 1 {
             self.home = Some(home.into());
         }
+    }
+
+    /// The user's home: the one a path revealed, or the scenario format's default.
+    pub(super) fn home(&self) -> &str {
+        self.home.as_deref().unwrap_or(DEFAULT_HOME)
     }
 
     /// Where the client keeps the transcript (Claude Code names it in its summaries).

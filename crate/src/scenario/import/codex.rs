@@ -23,6 +23,7 @@ use super::super::MAX_STRING_BYTES;
 use super::builder::{bool_field, object, str_field, text, u64_field, Builder};
 use super::time::parse_timestamp;
 use super::{RecordedUsage, WarningKind};
+use crate::codex::agents_md::PROJECT_DOC_SEPARATOR;
 
 /// Line types that carry nothing a scenario replays.
 const IGNORED_TYPES: &[&str] = &["session_state"];
@@ -372,12 +373,21 @@ impl CodexReader {
         at_ms: Option<u64>,
         builder: &mut Builder,
     ) {
-        // The answer just before is the summary request's, when it is text alone.
-        let summary_answer = self.answer.take_if(|g| {
-            g.blocks
-                .iter()
-                .all(|b| str_field(b, "type") == Some("text"))
-        });
+        // A remote compaction's history holds the server's opaque compaction item, and no
+        // summary request came before it (codex.md §4.6-4.7).
+        let remote = matches!(payload.get("replacement_history"), Some(Json::Array(items))
+        if items.iter().any(|item| {
+            matches!(str_field(item, "type"), Some("compaction" | "context_compaction"))
+        }));
+        // Locally, the answer just before is the summary request's, when it is text alone.
+        let summary_answer = match remote {
+            true => None,
+            false => self.answer.take_if(|g| {
+                g.blocks
+                    .iter()
+                    .all(|b| str_field(b, "type") == Some("text"))
+            }),
+        };
         self.push_answer(builder);
         let summary = match &summary_answer {
             Some(gathered) => gathered
@@ -389,12 +399,21 @@ impl CodexReader {
             None => String::from(str_field(payload, "message").unwrap_or_default()),
         };
         let mid_turn = self.in_turn_after_prompt;
-        let compaction = [
-            ("policy", text("codex.local")),
-            ("trigger", text("auto")),
-            ("summary", text(&summary)),
-            ("params", object([("midTurn", Json::Bool(mid_turn))])),
-        ];
+        let policy = if remote {
+            "codex.remote"
+        } else {
+            "codex.local"
+        };
+        let mut compaction = Vec::from([("policy", text(policy)), ("trigger", text("auto"))]);
+        if remote {
+            builder.note(String::from(
+                "The server's summaries of remote compactions are encrypted in the log: the \
+                 engine's extractive summary stands in for them.",
+            ));
+        } else {
+            compaction.push(("summary", text(&summary)));
+        }
+        compaction.push(("params", object([("midTurn", Json::Bool(mid_turn))])));
         // In the middle of a turn the client compacts after the calls' outputs and before
         // the request that sends them: on the step of those calls, before its tool round.
         let placed = match mid_turn {
@@ -656,7 +675,9 @@ fn model_switch(message: &str) -> Option<String> {
 
 /// The AGENTS.md text the client sends (`# AGENTS.md instructions for <cwd>` with the text
 /// inside `<INSTRUCTIONS>`) becomes the cwd's AGENTS.md when the workspace has none yet:
-/// the log does not say which files the text was joined from.
+/// the log does not say which files the project docs were joined from. The user's global
+/// doc, before the project-doc separator, is outside the project docs' budget: it becomes
+/// the global AGENTS.md in the Codex home.
 fn learn_agents_md(message: &str, builder: &mut Builder) {
     let Some(rest) = message.strip_prefix("# AGENTS.md instructions for ") else {
         return;
@@ -675,11 +696,21 @@ fn learn_agents_md(message: &str, builder: &mut Builder) {
         return;
     }
     let path = format!("{}/AGENTS.md", cwd.trim_end_matches('/'));
-    if builder.current(&path).is_none() {
-        builder.saw_file(&path, &body[start..end], 0);
-        builder.note(format!(
-            "{path} holds the AGENTS.md text the log shows, which the client may have joined \
-             from several files."
-        ));
+    if builder.current(&path).is_some() {
+        return;
     }
+    let text = &body[start..end];
+    let project_docs = match text.split_once(PROJECT_DOC_SEPARATOR) {
+        Some((global, project_docs)) => {
+            let global_path = format!("{}/.codex/AGENTS.md", builder.home());
+            builder.saw_file(&global_path, global, 0);
+            project_docs
+        }
+        None => text,
+    };
+    builder.saw_file(&path, project_docs, 0);
+    builder.note(format!(
+        "{path} holds the project docs' AGENTS.md text the log shows, which the client may \
+         have joined from several files."
+    ));
 }
