@@ -2,7 +2,8 @@
 //! words, shaped as Claude Code and Codex write their logs) cover the edge cases: a line
 //! that is not JSON, an unknown line type, a rewound branch, a subagent's line, a truncated
 //! last line, a compaction, a file seen in part, plans rejected with and without a stop,
-//! Codex's settings changes and its compaction in the middle of a turn.
+//! Codex's settings changes, its compactions in the middle of a turn (local and remote), the
+//! global AGENTS.md and an exec output the client cut before recording it.
 
 use std::fs;
 use std::path::PathBuf;
@@ -183,7 +184,6 @@ fn a_codex_rollout_becomes_its_turns() {
             "turnSettings",
             "user",
             "assistant",
-            "compact",
             "assistant"
         ]
     );
@@ -204,11 +204,12 @@ fn a_codex_rollout_becomes_its_turns() {
             "modelInstructions": "The second model's rules, also ours."
         })
     );
-    // The summary request's answer is the compaction's summary, not a turn.
+    // The summary request's answer is the compaction's summary, not a turn. The client
+    // compacted in the middle of the turn, after the call's output and before the request
+    // that sends it: the compaction goes on the call's step, before its tool round.
     assert_eq!(
-        steps[7],
+        steps[6]["compactBeforeToolRound"],
         json!({
-            "kind": "compact",
             "policy": "codex.local",
             "trigger": "auto",
             "summary": "Routes listed, health route under way.",
@@ -231,12 +232,27 @@ fn a_codex_rollout_becomes_its_turns() {
             (Some(1), false, 1000, 0),
             (Some(2), false, 160, 900),
             (Some(6), false, 150, 1000),
-            (Some(7), true, 1180, 0),
-            (Some(8), false, 380, 0),
+            (Some(6), true, 1180, 0),
+            (Some(7), false, 380, 0),
         ]
     );
     assert_eq!(imported.recorded[0].context_window, Some(95_000));
-    run_scenario(&imported.scenario).unwrap();
+    let trace = run_scenario(&imported.scenario).unwrap();
+    let tool_round = &trace.steps[6].turn;
+    assert_eq!(tool_round.round.as_str(), "tool-round");
+    assert_eq!(
+        tool_round.compaction.len(),
+        1,
+        "compacted before the request"
+    );
+    assert!(tool_round.compaction[0].applied);
+    // The request after it has the summary, not the call it summarised.
+    let request = serde_json::to_string(&trace.request(6)).unwrap();
+    assert!(
+        request.contains("Routes listed, health route under way."),
+        "{request}"
+    );
+    assert!(!request.contains("touch routes/health.ts"), "{request}");
 }
 
 #[test]
@@ -428,4 +444,75 @@ fn a_codex_rollout_shows_the_context_messages_of_each_request() {
             Some(vec![]),
         ]
     );
+}
+
+/// The client cut a long exec output before recording it: the scenario stands in for the
+/// cut middle with blank lines as long as it was, so the engine's own cut gives back the
+/// recorded text, counts included, rather than cutting the cut text again.
+#[test]
+fn an_exec_output_the_client_cut_replays_as_recorded() {
+    let log = fixture("codex-cut-output.jsonl");
+    let imported = import_session(&log, None).unwrap();
+    assert_eq!(warnings(&imported), [(6, WarningKind::LeftOut)]);
+    let recorded_line: Value = serde_json::from_str(log.lines().nth(5).unwrap()).unwrap();
+    let recorded = recorded_line["payload"]["output"].as_str().unwrap();
+    let doc = document(&imported);
+    let output = doc["steps"][1]["blocks"][0]["output"].as_str().unwrap();
+    assert_eq!(output.len(), 35_974 * 4, "as long as the original");
+    assert_eq!(
+        output.lines().count(),
+        5_000,
+        "as many lines as the original"
+    );
+    let trace = run_scenario(&imported.scenario).unwrap();
+    let replayed = &trace.steps[1].turn.tool_results[0].content;
+    // The chunk id and the wall time are the engine's own.
+    let from_exit_code = |text: &str| {
+        let at = text.find("Process exited").unwrap();
+        String::from(&text[at..])
+    };
+    assert_eq!(from_exit_code(replayed), from_exit_code(recorded));
+}
+
+/// The AGENTS.md text holds the user's global doc before the project-doc separator: it is
+/// the Codex home's AGENTS.md (outside the project docs' budget), the rest the cwd's.
+#[test]
+fn the_global_agents_md_goes_to_the_codex_home() {
+    let imported = import_session(&fixture("codex-global-agents-md.jsonl"), None).unwrap();
+    assert_eq!(warnings(&imported), []);
+    assert_eq!(
+        document(&imported)["files"],
+        json!({
+            "/home/user/.codex/AGENTS.md": "My own habits: short commits.",
+            "/work/shop/AGENTS.md": "The shop's rules: no new dependencies.\n"
+        })
+    );
+    let trace = run_scenario(&imported.scenario).unwrap();
+    let request = (0..trace.steps.len())
+        .find_map(|i| trace.request(i))
+        .unwrap();
+    let request = serde_json::to_string(&request).unwrap();
+    let joined = serde_json::to_string(
+        "My own habits: short commits.\n\n--- project-doc ---\n\nThe shop's rules: no new \
+         dependencies.\n",
+    )
+    .unwrap();
+    assert!(request.contains(&joined[1..joined.len() - 1]), "{request}");
+}
+
+/// A remote compaction (the history keeps the server's opaque compaction item, no summary
+/// request before it) is `codex.remote`, without the summary the log cannot show; in the
+/// middle of the turn, before the tool round's request.
+#[test]
+fn a_remote_compaction_is_codex_remote() {
+    let imported = import_session(&fixture("codex-remote-compaction.jsonl"), None).unwrap();
+    assert_eq!(warnings(&imported), []);
+    let doc = document(&imported);
+    assert_eq!(kinds(&doc), ["user", "assistant", "assistant"]);
+    assert_eq!(
+        doc["steps"][1]["compactBeforeToolRound"],
+        json!({ "policy": "codex.remote", "trigger": "auto", "params": { "midTurn": true } })
+    );
+    let trace = run_scenario(&imported.scenario).unwrap();
+    assert_eq!(trace.steps[1].turn.compaction.len(), 1);
 }

@@ -311,6 +311,7 @@ fn every_step_kind_is_read() {
                     ..call(None, "ExitPlanMode", r#"{"plan":"p"}"#)
                 }),
             ],
+            compact_before_tool_round: None,
         },
         Action::WriteFile {
             path: "b.ts".into(),
@@ -807,8 +808,35 @@ proptest! {
             r#"{{"steps":[{{"kind":"assistant","blocks":[{{"type":"tool_use","name":"T","input":{input_json}}}]}}]}}"#
         );
         let scenario = parse_scenario(&text).unwrap();
-        let Action::Assistant { blocks } = &scenario.steps[0].action else { panic!() };
+        let Action::Assistant { blocks, .. } = &scenario.steps[0].action else { panic!() };
         let AssistantStep::ToolUse(call) = &blocks[0] else { panic!() };
         prop_assert_eq!(&call.input, &input_json);
     }
+}
+
+#[test]
+fn a_compaction_before_the_tool_round_needs_a_step_that_calls_tools() {
+    let step = |blocks: &str| {
+        format!(
+            r#"{{"profile":"codex","steps":[{{"kind":"assistant","blocks":[{blocks}],
+                "compactBeforeToolRound":{{"policy":"codex.local","params":{{"midTurn":true}}}}}}]}}"#
+        )
+    };
+    assert_eq!(
+        message(&step(r#"{"type":"text","text":"done"}"#)),
+        "steps[0].compactBeforeToolRound: allowed only in a step that calls tools: without calls \
+         there is no tool round"
+    );
+    let scenario = parse_scenario(&step(
+        r#"{"type":"tool_use","name":"exec_command","input":{"cmd":"ls"},"output":"a\n"}"#,
+    ))
+    .unwrap();
+    let Action::Assistant {
+        compact_before_tool_round: Some((options, None)),
+        ..
+    } = &scenario.steps[0].action
+    else {
+        panic!("{:?}", scenario.steps[0].action)
+    };
+    assert_eq!(options.policy.id().as_str(), "codex.local");
 }

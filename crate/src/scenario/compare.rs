@@ -253,7 +253,8 @@ fn shape(request: &Request, at_ms: u64, output_tokens: u64, openai: bool) -> Pro
 
 /// Tokens of the assistant step at `index`, if it is one: what the model answered.
 fn output_tokens(scenario: &Scenario, index: usize, profile: &Profile) -> u64 {
-    let Some(Action::Assistant { blocks }) = scenario.steps.get(index).map(|s| &s.action) else {
+    let Some(Action::Assistant { blocks, .. }) = scenario.steps.get(index).map(|s| &s.action)
+    else {
         return 0;
     };
     let count = |text: &str| estimate_tokens(text, profile.token_method, None);

@@ -123,6 +123,10 @@ pub enum Action {
     Assistant {
         /// Thinking, text and tool calls, in order.
         blocks: Vec<AssistantStep>,
+        /// A compaction after the calls' results and before the tool round's request (the
+        /// options and the summary), in place of the auto-compact check there: a client's
+        /// compaction in the middle of a turn, where its log shows it.
+        compact_before_tool_round: Option<(crate::session::CompactionOptions, Option<String>)>,
     },
     /// Results of the previous response's tool calls that were given without output (the
     /// host ran them); the tool round follows once every call has its result.

@@ -214,9 +214,17 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
         Action::User { prompt, memories } => {
             Ok(session.submit_with_memories(prompt, memories.as_deref(), at_ms))
         }
-        Action::Assistant { blocks } => {
+        Action::Assistant {
+            blocks,
+            compact_before_tool_round,
+        } => {
             let blocks = response_blocks(blocks, path)?;
-            session.respond(blocks, at_ms).map_err(fs)
+            session.compact_before_next_request(compact_before_tool_round.clone());
+            let turn = session.respond(blocks, at_ms);
+            if turn.is_err() {
+                session.compact_before_next_request(None);
+            }
+            turn.map_err(fs)
         }
         Action::ToolResults { results } => session
             .supply_tool_results(results.clone(), at_ms)

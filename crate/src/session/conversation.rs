@@ -78,6 +78,10 @@ pub(super) struct Conversation {
     pub(super) context_decisions: Vec<Decision>,
     /// A response whose tool calls await results from the host.
     pub(super) pending: Option<PendingCalls>,
+    /// A compaction the host placed before the next request, with its summary (a client's
+    /// compaction in the middle of a turn, where a session log shows it).
+    pub(super) compaction_before_request:
+        Option<(crate::compact::options::CompactionOptions, Option<String>)>,
     pub(super) reminders: ReminderState,
     /// Paths the agent's Edit and Write changed, for `restore_edited_first`.
     pub(super) edited: BTreeSet<String>,

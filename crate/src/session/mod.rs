@@ -43,6 +43,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::compact::thresholds::{
+    compaction_thresholds, ThresholdFormula, WindowInput, WindowThresholds,
+};
 use crate::request::ToolDefinition;
 use crate::vfs::{Content, DirEntry, Stat, TransientError};
 use crate::workspace::{Workspace, WorkspaceOptions, WorkspaceRules};
@@ -155,6 +158,20 @@ impl Default for SessionConfig {
             pinned: Vec::new(),
             transcript_path: None,
         }
+    }
+}
+
+impl SessionConfig {
+    /// The compaction thresholds of the configured window and output reserve, by `formula`
+    /// (a profile's).
+    pub fn thresholds(&self, formula: ThresholdFormula) -> WindowThresholds {
+        let window = WindowInput {
+            context_window: self.context_window,
+            max_output_tokens: self.output_reserve,
+            autocompact_pct_override: None,
+            auto_compact_token_limit: None,
+        };
+        compaction_thresholds(formula, &window)
     }
 }
 
@@ -356,11 +373,6 @@ impl Session {
     /// The read-file state, most recently used first.
     pub fn file_state(&self) -> Vec<FileStateRow> {
         self.workspace.file_state_rows()
-    }
-
-    /// Bytes of file contents the virtual FS holds.
-    pub fn workspace_bytes(&self) -> u64 {
-        self.workspace.total_bytes()
     }
 
     /// Paths of the workspace matching an `@` query, best first

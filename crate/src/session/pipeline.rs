@@ -18,8 +18,7 @@ use crate::collectors::file_context::FileContext;
 use crate::collectors::relevant_memories::MemoryPrefetch;
 use crate::collectors::reminders::{self, PassInput, Producer};
 use crate::collectors::{CollectorId, Phase, EMISSION_ORDER};
-use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
-use crate::host::PermissionMode;
+use crate::compact::thresholds::WindowThresholds;
 use crate::memory::render_claude_md;
 use crate::request::{
     build_request, offered_tools, Environment, Request, RequestContext, RequestParts,
@@ -382,17 +381,6 @@ impl Session {
 
     /// The compaction thresholds of the configured window, by the profile's formula.
     pub(super) fn thresholds(&self) -> WindowThresholds {
-        let window = WindowInput {
-            context_window: self.config.context_window,
-            max_output_tokens: self.config.output_reserve,
-            autocompact_pct_override: None,
-            auto_compact_token_limit: None,
-        };
-        compaction_thresholds(self.profile.thresholds, &window)
-    }
-
-    /// Whether the model is in plan mode.
-    pub(super) fn in_plan_mode(&self) -> bool {
-        self.conversation.mode == PermissionMode::Plan
+        self.config.thresholds(self.profile.thresholds)
     }
 }

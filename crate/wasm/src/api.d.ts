@@ -82,7 +82,7 @@ export type PermissionModeName = "default" | "acceptEdits" | "plan" | "auto" | "
 /** One step of a scenario (see web/scenarios/FORMAT.md). */
 export type ScenarioStep =
   | { kind: "user"; prompt: string; memories?: string[] }
-  | { kind: "assistant"; blocks: AssistantStepBlock[] }
+  | { kind: "assistant"; blocks: AssistantStepBlock[]; compactBeforeToolRound?: { summary?: string } & CompactionOptions }
   | { kind: "toolResults"; results: { toolUseId: string; content: string; isError?: boolean }[] }
   | { kind: "writeFile"; path: string; content: string }
   | { kind: "deleteFile"; path: string }

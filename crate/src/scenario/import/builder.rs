@@ -18,6 +18,8 @@ use crate::Error;
 /// Room left in the document for everything but the steps and files (the head, config,
 /// separators), so the finished text stays under [`MAX_INPUT_BYTES`].
 const DOCUMENT_HEADROOM: usize = 1 << 20;
+/// The home a scenario without `home` has.
+const DEFAULT_HOME: &str = "/home/user";
 /// Warnings kept; past this many, one more says how many were dropped.
 const MAX_WARNINGS: usize = 500;
 /// A clock gap below this is not worth an `advanceTime` step.
@@ -66,6 +68,11 @@ impl Builder {
         if self.home.is_none() && home.starts_with('/') && home.len() > 1 {
             self.home = Some(home.into());
         }
+    }
+
+    /// The user's home: the one a path revealed, or the scenario format's default.
+    pub(super) fn home(&self) -> &str {
+        self.home.as_deref().unwrap_or(DEFAULT_HOME)
     }
 
     /// Where the client keeps the transcript (Claude Code names it in its summaries).
@@ -165,6 +172,37 @@ impl Builder {
         self.kept_bytes += size;
         self.steps.push(step);
         Some(self.steps.len() - 1)
+    }
+
+    /// Puts `compaction` (a `compact` step's fields but `kind`) on the last step as its
+    /// `compactBeforeToolRound`, when that step is an assistant step that calls tools and has
+    /// none yet: the step's index, or `None` when it is not one.
+    pub(super) fn compact_before_tool_round(&mut self, compaction: Json) -> Option<usize> {
+        if self.left_out.is_some() {
+            return None;
+        }
+        let index = self.steps.len().checked_sub(1)?;
+        let Json::Object(fields) = &mut self.steps[index] else {
+            return None;
+        };
+        let is_assistant = fields
+            .iter()
+            .any(|(key, value)| key == "kind" && value.as_str() == Some("assistant"));
+        let calls_tools = fields.iter().any(|(key, value)| {
+            key == "blocks"
+                && matches!(value, Json::Array(blocks)
+                    if blocks.iter().any(|b| str_field(b, "type") == Some("tool_use")))
+        });
+        let placed = fields
+            .iter()
+            .any(|(key, _)| key == "compactBeforeToolRound");
+        if !is_assistant || !calls_tools || placed {
+            return None;
+        }
+        self.kept_bytes += json_size(&compaction);
+        fields.push((String::from("compactBeforeToolRound"), compaction));
+        self.compactions += 1;
+        Some(index)
     }
 
     /// Adds to a step already pushed (a tool call's output that comes later).

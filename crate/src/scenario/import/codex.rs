@@ -7,9 +7,11 @@
 //! `token_count` events, its calls' outputs attached by `call_id`; `turn_context` becomes
 //! a `turnSettings` step with what changed (with the new model's instructions from the
 //! `<model_switch>` message and the developer instructions from the developer message the
-//! client records before it); `compacted` becomes a `compact` step whose
-//! summary is the answer to the summary request just before it (that answer is not a turn
-//! of the conversation).
+//! client records before it); `compacted` becomes a compaction whose summary is the answer
+//! to the summary request just before it (that answer is not a turn of the conversation):
+//! in the middle of a turn, right after a response's calls, the `compactBeforeToolRound` of
+//! that response's step (the client compacts before the request that sends the outputs);
+//! otherwise a `compact` step.
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -17,9 +19,11 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::super::parse::{parse_json, Json};
+use super::super::MAX_STRING_BYTES;
 use super::builder::{bool_field, object, str_field, text, u64_field, Builder};
 use super::time::parse_timestamp;
 use super::{InjectedItem, RecordedUsage, WarningKind};
+use crate::codex::agents_md::PROJECT_DOC_SEPARATOR;
 
 /// Line types that carry nothing a scenario replays.
 const IGNORED_TYPES: &[&str] = &["session_state"];
@@ -264,20 +268,21 @@ impl CodexReader {
             );
             return;
         };
-        let output = exec_output(&output_text(item.get("output")));
-        if let Some(total) = output
-            .strip_prefix("Total output lines: ")
-            .and_then(|rest| rest.split('\n').next())
-        {
-            builder.warn(
-                number,
-                WarningKind::LeftOut,
-                format!(
-                    "the output of call {id:?} ({total} lines) was cut by the client before it \
-                     was recorded: the scenario has the part the log kept"
-                ),
-            );
-        }
+        let output = match exec_output(&output_text(item.get("output"))) {
+            ExecOutput::Whole(output) => output,
+            ExecOutput::Cut { output, lines } => {
+                builder.warn(
+                    number,
+                    WarningKind::LeftOut,
+                    format!(
+                        "the output of call {id:?} ({lines} lines) was cut by the client before \
+                         it was recorded: the scenario keeps its head and tail, with blank lines \
+                         standing for the middle, so the engine cuts it the same way"
+                    ),
+                );
+                output
+            }
+        };
         if let Some(gathered) = &mut self.answer {
             if let Some(block) = gathered
                 .blocks
@@ -379,12 +384,21 @@ impl CodexReader {
         at_ms: Option<u64>,
         builder: &mut Builder,
     ) {
-        // The answer just before is the summary request's, when it is text alone.
-        let summary_answer = self.answer.take_if(|g| {
-            g.blocks
-                .iter()
-                .all(|b| str_field(b, "type") == Some("text"))
-        });
+        // A remote compaction's history holds the server's opaque compaction item, and no
+        // summary request came before it (codex.md §4.6-4.7).
+        let remote = matches!(payload.get("replacement_history"), Some(Json::Array(items))
+        if items.iter().any(|item| {
+            matches!(str_field(item, "type"), Some("compaction" | "context_compaction"))
+        }));
+        // Locally, the answer just before is the summary request's, when it is text alone.
+        let summary_answer = match remote {
+            true => None,
+            false => self.answer.take_if(|g| {
+                g.blocks
+                    .iter()
+                    .all(|b| str_field(b, "type") == Some("text"))
+            }),
+        };
         self.push_answer(builder);
         let summary = match &summary_answer {
             Some(gathered) => gathered
@@ -395,20 +409,37 @@ impl CodexReader {
                 .join("\n"),
             None => String::from(str_field(payload, "message").unwrap_or_default()),
         };
-        builder.time(at_ms, number);
-        let step = builder.push(
-            object([
-                ("kind", text("compact")),
-                ("policy", text("codex.local")),
-                ("trigger", text("auto")),
-                ("summary", text(&summary)),
-                (
-                    "params",
-                    object([("midTurn", Json::Bool(self.in_turn_after_prompt))]),
-                ),
-            ]),
-            number,
-        );
+        let mid_turn = self.in_turn_after_prompt;
+        let policy = if remote {
+            "codex.remote"
+        } else {
+            "codex.local"
+        };
+        let mut compaction = Vec::from([("policy", text(policy)), ("trigger", text("auto"))]);
+        if remote {
+            builder.note(String::from(
+                "The server's summaries of remote compactions are encrypted in the log: the \
+                 engine's extractive summary stands in for them.",
+            ));
+        } else {
+            compaction.push(("summary", text(&summary)));
+        }
+        compaction.push(("params", object([("midTurn", Json::Bool(mid_turn))])));
+        // In the middle of a turn the client compacts after the calls' outputs and before
+        // the request that sends them: on the step of those calls, before its tool round.
+        let placed = match mid_turn {
+            true => builder.compact_before_tool_round(object(compaction.clone())),
+            false => None,
+        };
+        let step = match placed {
+            Some(step) => Some(step),
+            None => {
+                builder.time(at_ms, number);
+                let mut step = Vec::from([("kind", text("compact"))]);
+                step.extend(compaction);
+                builder.push(object(step), number)
+            }
+        };
         if let Some(mut usage) = summary_answer.and_then(|g| g.usage) {
             usage.step = step;
             usage.summary = true;
@@ -576,19 +607,79 @@ fn output_text(output: Option<&Json>) -> String {
     }
 }
 
-/// What the command printed: the client puts a header (chunk id, wall time, exit code,
-/// token count) before an `Output:` line; the engine adds its own, so the header goes.
-fn exec_output(output: &str) -> String {
+/// A call output as the engine needs it.
+enum ExecOutput {
+    /// What the tool printed (for an exec output, without the client's header).
+    Whole(String),
+    /// The client cut the middle of a long exec output; `output` stands in for what the
+    /// command printed, `lines` is its line count.
+    Cut { output: String, lines: u64 },
+}
+
+/// What the command printed: unified exec puts a header (chunk id, wall time, exit code,
+/// token count) before an `Output:` line; the engine adds its own, so the header goes. A
+/// long output was cut already (`Total output lines: N`, a blank line, head, marker, tail):
+/// see [`stand_in_for_cut`].
+fn exec_output(output: &str) -> ExecOutput {
     let labelled = |line: &str| {
         line.split_once(": ")
             .is_some_and(|(label, _)| !label.is_empty())
     };
-    match output.find("\nOutput:\n") {
+    let body = match output.find("\nOutput:\n") {
         Some(at) if output.lines().next().is_some_and(labelled) => {
-            String::from(&output[at + "\nOutput:\n".len()..])
+            &output[at + "\nOutput:\n".len()..]
         }
-        _ => String::from(output),
+        _ => return ExecOutput::Whole(String::from(output)),
+    };
+    let header = &output[..output.len() - body.len()];
+    let token_count = header
+        .lines()
+        .find_map(|line| line.strip_prefix("Original token count: "))
+        .and_then(|count| count.trim().parse::<u64>().ok());
+    match token_count.and_then(|tokens| stand_in_for_cut(body, tokens)) {
+        Some((output, lines)) => ExecOutput::Cut { output, lines },
+        None => ExecOutput::Whole(String::from(body)),
     }
+}
+
+/// The log keeps only the head and tail of an output the client cut (codex.md §3.3):
+/// `Total output lines: N`, a blank line, then the head, the marker (`…K tokens truncated…`
+/// or `…K chars truncated…`), the tail. The stand-in is the head, blank lines (spaces when
+/// the original's lines were fewer than its bytes) as long as the part that was cut, and
+/// the tail: the original's length (`original_tokens` × 4 bytes, or the head, tail and `K`
+/// characters) and line count, so the engine's own cut keeps exactly the recorded head and
+/// tail and writes the same counts. `None` when the text does not have that layout, or the
+/// stand-in would pass the format's limit on a string.
+fn stand_in_for_cut(body: &str, original_tokens: u64) -> Option<(String, u64)> {
+    let rest = body.strip_prefix("Total output lines: ")?;
+    let (lines, cut) = rest.split_once("\n\n")?;
+    let lines: u64 = lines.parse().ok()?;
+    let (head, unit, count, tail) = cut.match_indices('\u{2026}').find_map(|(at, _)| {
+        let (head, marker) = cut.split_at(at);
+        let marker = &marker['\u{2026}'.len_utf8()..];
+        let (count, rest) = marker.split_once(' ')?;
+        let (unit, tail) = rest.split_once(" truncated\u{2026}")?;
+        Some((head, unit, count.parse::<u64>().ok()?, tail))
+    })?;
+    let kept = (head.len() + tail.len()) as u64;
+    let middle = match unit {
+        "tokens" => original_tokens.saturating_mul(4).saturating_sub(kept),
+        "chars" => count,
+        _ => return None,
+    };
+    if kept.saturating_add(middle) > MAX_STRING_BYTES as u64 {
+        return None;
+    }
+    let joined_lines = format!("{head}{tail}").lines().count() as u64;
+    let breaks = lines.saturating_sub(joined_lines).min(middle);
+    let middle = usize::try_from(middle).ok()?;
+    let breaks = usize::try_from(breaks).ok()?;
+    let mut output = String::with_capacity(head.len() + middle + tail.len());
+    output.push_str(head);
+    output.push_str(&"\n".repeat(breaks));
+    output.push_str(&" ".repeat(middle - breaks));
+    output.push_str(tail);
+    Some((output, lines))
 }
 
 fn set_output(block: &mut Json, output: String) {
@@ -608,7 +699,9 @@ fn model_switch(message: &str) -> Option<String> {
 
 /// The AGENTS.md text the client sends (`# AGENTS.md instructions for <cwd>` with the text
 /// inside `<INSTRUCTIONS>`) becomes the cwd's AGENTS.md when the workspace has none yet:
-/// the log does not say which files the text was joined from.
+/// the log does not say which files the project docs were joined from. The user's global
+/// doc, before the project-doc separator, is outside the project docs' budget: it becomes
+/// the global AGENTS.md in the Codex home.
 fn learn_agents_md(message: &str, builder: &mut Builder) {
     let Some(rest) = message.strip_prefix("# AGENTS.md instructions for ") else {
         return;
@@ -627,11 +720,21 @@ fn learn_agents_md(message: &str, builder: &mut Builder) {
         return;
     }
     let path = format!("{}/AGENTS.md", cwd.trim_end_matches('/'));
-    if builder.current(&path).is_none() {
-        builder.saw_file(&path, &body[start..end], 0);
-        builder.note(format!(
-            "{path} holds the AGENTS.md text the log shows, which the client may have joined \
-             from several files."
-        ));
+    if builder.current(&path).is_some() {
+        return;
     }
+    let text = &body[start..end];
+    let project_docs = match text.split_once(PROJECT_DOC_SEPARATOR) {
+        Some((global, project_docs)) => {
+            let global_path = format!("{}/.codex/AGENTS.md", builder.home());
+            builder.saw_file(&global_path, global, 0);
+            project_docs
+        }
+        None => text,
+    };
+    builder.saw_file(&path, project_docs, 0);
+    builder.note(format!(
+        "{path} holds the project docs' AGENTS.md text the log shows, which the client may \
+         have joined from several files."
+    ));
 }

@@ -117,7 +117,8 @@ pub struct RecordedUsage {
     /// The log line it was read from (1-based).
     pub line: usize,
     /// The scenario step this request produced: the assistant step that holds the answer,
-    /// or the `compact` step a summary request belongs to; `None` when the step was left
+    /// or the step of the compaction a summary request belongs to (a `compact` step, or the
+    /// assistant step whose `compactBeforeToolRound` it is); `None` when the step was left
     /// out (past the format's limits).
     pub step: Option<usize>,
     /// Whether the request asked for a compaction summary rather than the next answer.

@@ -26,7 +26,11 @@ type ReadStep = fn(&Fields<'_, '_>) -> Result<Action, Error>;
 /// Each kind with the fields it allows (after `kind`) and its reader.
 const KINDS: [(&str, &[&str], ReadStep); 18] = [
     ("user", &["prompt", "memories"], user),
-    ("assistant", &["blocks"], assistant),
+    (
+        "assistant",
+        &["blocks", "compactBeforeToolRound"],
+        assistant,
+    ),
     ("toolResults", &["results"], tool_results),
     ("writeFile", &["path", "content"], write_file),
     ("deleteFile", &["path"], delete_file),
@@ -130,7 +134,7 @@ pub(crate) fn step(value: &Json, path: &Path<'_>) -> Result<Step, Error> {
 pub(crate) fn check_tool_ids(steps: &[Step]) -> Result<(), Error> {
     let mut seen: BTreeMap<&str, String> = BTreeMap::new();
     for (i, step) in steps.iter().enumerate() {
-        let Action::Assistant { blocks } = &step.action else {
+        let Action::Assistant { blocks, .. } = &step.action else {
             continue;
         };
         for (j, block) in blocks.iter().enumerate() {
@@ -194,7 +198,25 @@ fn assistant(fields: &Fields<'_, '_>) -> Result<Action, Error> {
         }
         Ok(blocks)
     })?;
-    Ok(Action::Assistant { blocks })
+    let compact_before_tool_round = fields.optional("compactBeforeToolRound", |value, path| {
+        if !blocks
+            .iter()
+            .any(|b| matches!(b, AssistantStep::ToolUse(_)))
+        {
+            return Err(path.error(
+                "allowed only in a step that calls tools: without calls there is no tool round",
+            ));
+        }
+        super::compaction::compaction(&Fields::new(
+            value,
+            path,
+            super::compaction::COMPACTION_KEYS,
+        )?)
+    })?;
+    Ok(Action::Assistant {
+        blocks,
+        compact_before_tool_round,
+    })
 }
 
 #[derive(Clone, Copy)]

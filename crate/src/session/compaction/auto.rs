@@ -14,8 +14,9 @@ use crate::request::Request;
 use crate::session::Session;
 
 impl Session {
-    /// The request of this round, compacted first when it reaches the auto-compact
-    /// threshold: assembled once when it fits, again only after a compaction.
+    /// The request of this round, compacted first when the host placed a compaction before
+    /// it ([`Session::compact_before_next_request`]) or, failing that, when it reaches the
+    /// auto-compact threshold: assembled once when it fits, again only after a compaction.
     pub(in crate::session) fn compacted_request(
         &mut self,
         at_ms: u64,
@@ -23,7 +24,17 @@ impl Session {
         out: &mut Collected,
     ) -> (alloc::vec::Vec<CompactionReport>, Request) {
         let request = self.request(at_ms);
-        let reports = self.auto_compact(request.tokens.total, at_ms, mid_turn, out);
+        let reports = match self.conversation.compaction_before_request.take() {
+            // The compaction the host placed before this request runs instead of the check.
+            Some((options, summary)) => match self.compact(options, summary.as_deref(), at_ms) {
+                Ok(report) => alloc::vec::Vec::from([report]),
+                Err(error) => {
+                    out.decide("compaction", Verdict::Failed, format!("{error}"), None);
+                    alloc::vec::Vec::new()
+                }
+            },
+            None => self.auto_compact(request.tokens.total, at_ms, mid_turn, out),
+        };
         let request = match reports.is_empty() {
             true => request,
             false => self.request(at_ms),

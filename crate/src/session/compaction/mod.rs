@@ -122,6 +122,17 @@ impl Session {
         self.apply_compaction(&plan, summary, at_ms)
     }
 
+    /// Places a compaction before the next request the session assembles (normally the tool
+    /// round's, after the results of the response's calls), in place of the auto-compact
+    /// check there: a client's compaction in the middle of a turn, where its log shows it.
+    /// `None` withdraws one placed and not yet run.
+    pub fn compact_before_next_request(
+        &mut self,
+        compaction: Option<(CompactionOptions, Option<String>)>,
+    ) {
+        self.conversation.compaction_before_request = compaction;
+    }
+
     /// The turn of a compaction asked for outside the model's loop: the report, and the
     /// request the next round would send.
     pub fn after_compaction(&mut self, report: CompactionReport, at_ms: u64) -> Turn {

@@ -56,7 +56,7 @@ impl Session {
             reads = self.file_restore().restore_files(file_state, kept, out);
         }
         self.file_restore().plan_file_reference(out);
-        if self.in_plan_mode() {
+        if self.conversation.mode == crate::host::PermissionMode::Plan {
             let plan_file = self.plan_file();
             let exists = self.workspace.is_file(&plan_file);
             let facts = wording::reminders::PlanFacts {
