@@ -278,7 +278,7 @@ impl CompactionBreaker {
 
     /// Why auto-compaction does not run although `tokens` reach `threshold`, when the
     /// breaker is open; `None` while it may be tried.
-    pub fn refusal(&self, tokens: u64, threshold: u64) -> Option<String> {
+    pub fn refusal(&self, tokens: u64, threshold: u64) -> Option<alloc::string::String> {
         if self.allows() {
             return None;
         }

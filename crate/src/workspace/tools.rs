@@ -3,6 +3,7 @@
 use alloc::format;
 use alloc::rc::Rc;
 use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 
 use super::Workspace;
 use crate::file_state::Entry;
