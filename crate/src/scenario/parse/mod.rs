@@ -137,16 +137,21 @@ const PROFILES: [(&str, ProfileName); 3] = [
 /// ```
 pub fn parse_scenario(json: &str) -> Result<Scenario, Error> {
     let root = Path::Root;
+    scenario(&parse_tree(json, &root)?, &root)
+}
+
+/// JSON text read into a tree within the input limits, its errors placed at `path`.
+pub(super) fn parse_tree(json: &str, path: &Path<'_>) -> Result<Json, Error> {
     if json.len() > MAX_INPUT_BYTES {
-        return Err(root.error(format!(
+        return Err(path.error(format!(
             "the input is {} bytes; at most {MAX_INPUT_BYTES} (64 MiB) are allowed",
             json.len()
         )));
     }
     let tree: Json =
-        serde_json::from_str(json).map_err(|err| root.error(format!("invalid JSON: {err}")))?;
-    check_tree(&tree, &root)?;
-    scenario(&tree, &root)
+        serde_json::from_str(json).map_err(|err| path.error(format!("invalid JSON: {err}")))?;
+    check_tree(&tree, path)?;
+    Ok(tree)
 }
 
 /// Parses a session's configuration alone: the `config` object of a scenario, as a host
@@ -166,16 +171,7 @@ pub fn parse_scenario(json: &str) -> Result<Scenario, Error> {
 pub fn parse_session_config(json: &str) -> Result<crate::session::SessionConfig, Error> {
     let root = Path::Root;
     let path = root.key("config");
-    if json.len() > MAX_INPUT_BYTES {
-        return Err(path.error(format!(
-            "the input is {} bytes; at most {MAX_INPUT_BYTES} (64 MiB) are allowed",
-            json.len()
-        )));
-    }
-    let tree: Json =
-        serde_json::from_str(json).map_err(|err| path.error(format!("invalid JSON: {err}")))?;
-    check_tree(&tree, &path)?;
-    config::config(&tree, &path)
+    config::config(&parse_tree(json, &path)?, &path)
 }
 
 /// The newest scenario format this engine reads; a scenario without `formatVersion` is

@@ -11,10 +11,10 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::json::{check_tree, Json};
+use super::json::Json;
+use super::parse_tree;
 use super::path::{Path, Quoted};
 use super::read::{boolean, each, list, mismatch, name, natural, string, Fields, MAX_WHOLE};
-use super::MAX_INPUT_BYTES;
 use crate::codex::items::Role;
 use crate::request::{
     ApiBodyOptions, ApiName, Block, BlockType, Category, Channel, Message, Request, Splice,
@@ -66,7 +66,7 @@ const BLOCK_KEYS: [&str; 13] = [
 /// ```
 pub fn parse_request(json: &str) -> Result<Request, Error> {
     let path = Path::Root.key("request");
-    let tree = parse(json, &path)?;
+    let tree = parse_tree(json, &path)?;
     let fields = Fields::new(&tree, &path, &REQUEST_KEYS)?;
     let blocks = |channel| move |value: &Json, path: &Path<'_>| each(value, path, block(channel));
     Ok(Request {
@@ -94,26 +94,13 @@ pub fn parse_request(json: &str) -> Result<Request, Error> {
 /// ```
 pub fn parse_api_body_options(json: &str) -> Result<ApiBodyOptions, Error> {
     let path = Path::Root.key("options");
-    let tree = parse(json, &path)?;
+    let tree = parse_tree(json, &path)?;
     let fields = Fields::new(&tree, &path, &["api", "model", "maxTokens"])?;
     Ok(ApiBodyOptions {
         api: fields.required("api", named("API", ApiName::ALL, |api| api.as_str()))?,
         model: fields.optional("model", name)?,
         max_tokens: fields.optional("maxTokens", natural(1, MAX_WHOLE.unsigned_abs()))?,
     })
-}
-
-fn parse(json: &str, path: &Path<'_>) -> Result<Json, Error> {
-    if json.len() > MAX_INPUT_BYTES {
-        return Err(path.error(format!(
-            "the input is {} bytes; at most {MAX_INPUT_BYTES} (64 MiB) are allowed",
-            json.len()
-        )));
-    }
-    let tree: Json =
-        serde_json::from_str(json).map_err(|err| path.error(format!("invalid JSON: {err}")))?;
-    check_tree(&tree, path)?;
-    Ok(tree)
 }
 
 fn message(value: &Json, path: &Path<'_>) -> Result<Rc<Message>, Error> {
