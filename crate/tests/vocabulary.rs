@@ -6,7 +6,7 @@ use context_assembly::attachment::{AttachmentKind, Frequency};
 use context_assembly::codex::items::Role;
 use context_assembly::collectors::{CollectorId, Phase};
 use context_assembly::mention::MentionKind;
-use context_assembly::request::{ApiName, BlockType};
+use context_assembly::request::{ApiName, BlockChange, BlockType, CacheBreak, WordOp};
 use context_assembly::scenario::{LogFormat, PathMode};
 use context_assembly::search::MatchKind;
 use context_assembly::session::{ItemKind, PermissionMode, SummarySource};
@@ -127,6 +127,15 @@ fn the_typescript_fields_are_the_rust_enums() {
     assert_eq!(
         union_members("ApiName"),
         names(ApiName::ALL, ApiName::as_str)
+    );
+    assert_eq!(
+        union_members("BlockChange"),
+        names(BlockChange::ALL, BlockChange::as_str)
+    );
+    assert_eq!(union_members("WordOp"), names(WordOp::ALL, WordOp::as_str));
+    assert_eq!(
+        union_members("CacheBreak"),
+        names(CacheBreak::ALL, CacheBreak::as_str)
     );
     assert_eq!(
         field_members("ImportResult", "format"),

@@ -111,6 +111,10 @@ export const FUNCTIONS = [
   { name: 'toApiRequest', args: [
     { name: 'request', valid: SMALL_REQUEST },
     { name: 'options', valid: { api: 'anthropic-messages', model: 'm', maxTokens: 1000 }, keys: ['api', 'model', 'maxTokens'] }] },
+  { name: 'requestDiff', args: [
+    { name: 'previous', valid: SMALL_REQUEST },
+    { name: 'next', valid: SMALL_REQUEST },
+    { name: 'options', valid: { elapsedMs: 1000, cacheTtlMs: 300000, compacted: false }, keys: ['elapsedMs', 'cacheTtlMs', 'compacted'] }] },
   { name: 'Session', args: [
     { name: 'options', valid: { profile: 'claude-code', cwd: '/p', home: '/home/u', config: SESSION_CONFIG },
       keys: ['profile', 'cwd', 'home', 'config'] }] },

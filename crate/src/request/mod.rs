@@ -13,6 +13,7 @@ mod api_body;
 mod assemble;
 mod build;
 mod context;
+mod diff;
 mod tools;
 
 use alloc::rc::Rc;
@@ -24,6 +25,10 @@ pub use api_body::{api_body, AnthropicBody, ApiBody, ApiBodyOptions, ApiName, Op
 pub use assemble::{assemble_messages, MessageCache};
 pub use build::{build_request, RequestContext, RequestParts};
 pub use context::{system_blocks, tool_blocks, user_context_block, Environment, ToolDefinition};
+pub use diff::{
+    request_diff, AlignedBlock, BlockChange, CacheBreak, CacheVerdict, PrefixKept, RequestDiff,
+    RequestDiffOptions, WordOp, WordSpan, MAX_INLINE_WORDS,
+};
 pub use tools::{default_tools, offered_tools};
 
 use crate::attachment::Frequency;
@@ -142,6 +147,16 @@ impl Block {
 #[cfg(feature = "serde")]
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+/// A block's identity for the prompt cache: who sends it (a message's role, else the
+/// block's channel) and its text. Equal content in the same place keys alike; see
+/// [`content_key`](crate::cache::content_key).
+pub fn cache_key(role: Option<Role>, block: &Block) -> u64 {
+    let mut key_text = String::from(role.map_or(block.channel.as_str(), Role::as_str));
+    key_text.push('\u{0}');
+    key_text.push_str(&block.text);
+    crate::cache::content_key(&key_text)
 }
 
 /// A message of the request.
@@ -310,6 +325,25 @@ impl Request {
             tokens,
             window,
         }
+    }
+
+    /// Every block with who sends it, in the order the prompt cache reads them: the tools,
+    /// the system prompt, the user context, then the messages' blocks (with their role).
+    /// The cost model and the request diff both read a request this way.
+    pub fn cache_order(&self) -> impl Iterator<Item = (Option<Role>, &Block)> {
+        let context = self
+            .tools
+            .iter()
+            .chain(&self.system)
+            .chain(&self.user_context);
+        context
+            .map(|block| (None, block))
+            .chain(self.messages.iter().flat_map(|message| {
+                message
+                    .content
+                    .iter()
+                    .map(|block| (Some(message.role), block))
+            }))
     }
 
     /// How many system blocks come before the prompt cache's boundary (all of them when

@@ -9,10 +9,8 @@ use alloc::vec::Vec;
 use serde::ser::SerializeMap;
 
 use super::{run_scenario_reporting, Action, AssistantStep, Scenario, StepsDone};
-use crate::cache::{
-    cache_model, content_key, totals, PriceTable, PromptShape, Provider, Segment, StepCost,
-};
-use crate::request::{Block, Request};
+use crate::cache::{cache_model, totals, PriceTable, PromptShape, Provider, Segment, StepCost};
+use crate::request::{cache_key, Request};
 use crate::session::{CompactionReport, Fate, ItemKind};
 use crate::tokens::estimate_tokens;
 use crate::{Error, Profile, ProfileName};
@@ -211,30 +209,14 @@ fn profile_run(
 /// The request as the cache sees it: tools, system, the user context, then the messages'
 /// blocks. Claude Code marks two breakpoints: the static system prompt and the last block.
 fn shape(request: &Request, at_ms: u64, output_tokens: u64, openai: bool) -> PromptShape {
-    let mut segments: Vec<Segment> = Vec::new();
-    let mut push = |role: &str, block: &Block| {
-        let mut key_text = String::from(role);
-        key_text.push('\u{0}');
-        key_text.push_str(&block.text);
-        segments.push(Segment {
-            key: content_key(&key_text),
+    let mut segments: Vec<Segment> = request
+        .cache_order()
+        .map(|(role, block)| Segment {
+            key: cache_key(role, block),
             tokens: block.tokens,
             breakpoint: false,
-        });
-    };
-    for block in request
-        .tools
-        .iter()
-        .chain(&request.system)
-        .chain(&request.user_context)
-    {
-        push(block.channel.as_str(), block);
-    }
-    for message in &request.messages {
-        for block in &message.content {
-            push(message.role.as_str(), block);
-        }
-    }
+        })
+        .collect();
     if !openai {
         let static_end = request.tools.len() + request.static_system_len();
         if let Some(segment) = static_end.checked_sub(1).and_then(|i| segments.get_mut(i)) {

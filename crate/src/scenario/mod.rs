@@ -48,8 +48,8 @@ pub use import::{
 };
 pub use parse::{
     parse_api_body_options, parse_compaction_options, parse_compare_options, parse_profile_names,
-    parse_request, parse_scenario, parse_session_config, CONFIG_KEYS, FORMAT_VERSION,
-    MAX_INPUT_BYTES, MAX_STEPS, MAX_STRING_BYTES, ROOT_KEYS, STEP_KINDS,
+    parse_request, parse_request_diff_options, parse_scenario, parse_session_config, CONFIG_KEYS,
+    FORMAT_VERSION, MAX_INPUT_BYTES, MAX_STEPS, MAX_STRING_BYTES, ROOT_KEYS, STEP_KINDS,
 };
 pub use plan::kept_plan_of;
 pub use preview::{compaction_preview, CompactionPreview};

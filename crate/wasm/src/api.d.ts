@@ -273,6 +273,24 @@ export type ResponsesInputItem =
 export interface OpenAiResponsesBody { model: string; instructions: string; input: ResponsesInputItem[]; tools: { type: "function"; name: string; description: string; strict: false; parameters: Json }[]; tool_choice: "auto"; store: false; stream: true }
 /** What `toApiRequest` returns: the body of the API `options.api` names. */
 export type ApiRequestBody = AnthropicMessagesBody | OpenAiResponsesBody;
+/** The options of `requestDiff`: the milliseconds between the two requests (absent: unknown, no expiry assumed), the cache entries' lifetime (default 300000, Anthropic's 5 minutes), and whether a compaction ran in between. */
+export interface RequestDiffOptions { elapsedMs?: number; cacheTtlMs?: number; compacted?: boolean }
+/** What happened to a block between two requests. */
+export type BlockChange = "unchanged" | "added" | "removed" | "changed";
+/** One run of a changed block's words. */
+export type WordOp = "equal" | "insert" | "delete";
+/** Why the later request cannot read the whole earlier one from the prompt cache (`none`: it can). */
+export type CacheBreak = "none" | "ttl-expired" | "compaction" | "tools-changed" | "system-changed" | "context-changed" | "inserted" | "edited" | "removed";
+/** A block of either request aligned with its counterpart: `text` for an added or removed block, `words` (or `wordsSkipped`, why not) for a changed one. */
+export interface AlignedBlock { change: BlockChange; channel: Block["channel"]; role?: RequestMessage["role"]; source: string; tokensBefore: number; tokensAfter: number; reminder: boolean; text?: string; words?: { op: WordOp; text: string }[]; wordsSkipped?: string }
+/** What `requestDiff` returns: both requests' blocks aligned in the order the prompt cache reads them (tools, system, user context, messages), the counts, the tokens on both sides, the leading blocks they share, and the cache's verdict (`at`: the index in `blocks` of the first difference). */
+export interface RequestDiff {
+  blocks: AlignedBlock[];
+  added: number; removed: number; changed: number; unchanged: number;
+  tokensBefore: number; tokensAfter: number;
+  prefix: { blocks: number; tokens: number };
+  cache: { cause: CacheBreak; at?: number; reason: string };
+}
 /** What one step produced: attachments in emission order, every decision, tool results, the compactions that ran before the request (auto-compaction, or a `compact` step), and the request. */
 export interface Turn { round: Round; attachments: Attachment[]; decisions: Decision[]; toolResults: ToolResultBlock[]; compaction?: CompactionReport[]; request?: Request }
 /** What `Session.submitFigures` returns: the turn without its request, and the request's token totals and window. */

@@ -1,11 +1,12 @@
 //! The scenario exports: a JSON scenario replayed, compared across profiles, or compacted
 //! by the core, and a replayed request exported as a provider's API body.
 
-use context_assembly::request::api_body;
+use context_assembly::request::{api_body, request_diff};
 use context_assembly::scenario::{
     compaction_preview, compare_profiles_reporting, parse_api_body_options,
     parse_compaction_options, parse_compare_options, parse_profile_names, parse_request,
-    parse_scenario, redact_scenario, run_scenario_reporting, PathMode, RedactOptions, Trace,
+    parse_request_diff_options, parse_scenario, redact_scenario, run_scenario_reporting, PathMode,
+    RedactOptions, Trace,
 };
 use context_assembly::session::PolicyId;
 use context_assembly::ProfileName;
@@ -135,6 +136,26 @@ pub fn to_api_request_js(
         let request = parse_request(&args::json("request", &request)?)?;
         let options = parse_api_body_options(&args::json_or_empty("options", &options)?)?;
         Ok(api_body(&request, &options)?)
+    })
+}
+
+/// What changed from one request to the next (two trace steps' `turn.request`): blocks
+/// aligned, words changed inside a changed block, tokens on both sides, and whether the
+/// prompt cache can still serve the earlier request as a prefix (and if not, why).
+#[wasm_bindgen(js_name = requestDiff, unchecked_return_type = "RequestDiff")]
+pub fn request_diff_js(
+    #[wasm_bindgen(unchecked_param_type = "Request")] previous: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Request")] next: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "RequestDiffOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    export("requestDiff", || {
+        let read = |name: &str, value: &JsValue| {
+            parse_request(&args::json(name, value)?)
+                .map_err(|error| Failure::new(format!("argument `{name}`: {error}")))
+        };
+        let (previous, next) = (read("previous", &previous)?, read("next", &next)?);
+        let options = parse_request_diff_options(&args::json_or_empty("options", &options)?)?;
+        Ok(request_diff(&previous, &next, &options))
     })
 }
 

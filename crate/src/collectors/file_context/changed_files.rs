@@ -44,7 +44,8 @@ impl FileContext<'_> {
     fn check_changed(&mut self, key: &str, entry: Entry, turn: &mut Collected) {
         let rules = self.rules;
         if (entry.offset.is_some() || entry.limit.is_some()) && !rules.watch_ranged_entries {
-            return; // not watched (Q31); every pass would repeat this, so no decision
+            self.note_unwatched_change(key, &entry, turn);
+            return;
         }
         if let Some(denial) = self.workspace.deny.check(key, &self.workspace.cwd) {
             turn.decide(
@@ -101,6 +102,22 @@ impl FileContext<'_> {
             return;
         }
         self.report_change(key, &entry, turn);
+    }
+
+    /// Q31: a ranged entry is not watched. When its file did change on disk, the decision
+    /// says the model is not told (an unchanged file says nothing, as on every pass).
+    fn note_unwatched_change(&self, key: &str, entry: &Entry, turn: &mut Collected) {
+        let changed =
+            self.workspace.vfs.stat(key).is_ok_and(|stat| {
+                stat.kind != EntryKind::Directory && stat.mtime_ms > entry.timestamp
+            });
+        if changed {
+            let reason = "changed on disk, but not watched: its entry holds a line range (a \
+                          Read stores one even for the whole file, Q25) and ranged entries are \
+                          never checked (Q31), so the model is not told"
+                .into();
+            turn.decide(key, Verdict::Skipped, reason, None);
+        }
     }
 
     /// Q31 fixed: part of the file was read and the file changed since. A snippet of the

@@ -3,6 +3,7 @@
 
 use alloc::collections::BTreeSet;
 use alloc::format;
+use alloc::string::String;
 
 use super::{PassInput, ReminderState};
 use crate::attachment::{AttachmentKind, AttachmentRules, Collected, Verdict};
@@ -67,14 +68,7 @@ pub fn todo_reminders(
         out.decide(
             variant.kind.as_str(),
             Verdict::Throttled,
-            format!(
-                "{} of {} {unit} since the list was last written (or since the start), {} of {} \
-                 since the last nudge",
-                counts.since_write,
-                rules.todo_turns_since_write,
-                counts.since_reminder,
-                rules.todo_turns_between
-            ),
+            throttled_reason(&counts, rules, unit),
             None,
         );
         return;
@@ -95,6 +89,27 @@ pub fn todo_reminders(
         ),
         None,
     );
+}
+
+/// Which of the two waits held the nudge back, each with its figure and its minimum.
+fn throttled_reason(counts: &Counts, rules: &AttachmentRules, unit: &str) -> String {
+    let wait = |count: u64, minimum: u64, since: &str| {
+        let verdict = if count < minimum { "too few" } else { "enough" };
+        format!("{count} {unit} since {since} ({verdict}: {minimum} needed)")
+    };
+    format!(
+        "held back: {}; {}",
+        wait(
+            counts.since_write,
+            rules.todo_turns_since_write,
+            "the list was last written or the session began"
+        ),
+        wait(
+            counts.since_reminder,
+            rules.todo_turns_between,
+            "the last nudge"
+        )
+    )
 }
 
 /// Units after the last write and after the last nudge.

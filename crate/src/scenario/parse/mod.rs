@@ -35,7 +35,7 @@ use path::{Path, Quoted};
 use read::{
     absolute, array, boolean, each, mismatch, name, natural, one_of, string, Fields, MAX_WHOLE,
 };
-pub use request::{parse_api_body_options, parse_request};
+pub use request::{parse_api_body_options, parse_request, parse_request_diff_options};
 
 /// The largest scenario text accepted, in bytes (64 MiB).
 pub const MAX_INPUT_BYTES: usize = 64 << 20;

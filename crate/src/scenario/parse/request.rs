@@ -17,7 +17,8 @@ use super::path::{Path, Quoted};
 use super::read::{boolean, each, list, mismatch, name, natural, string, Fields, MAX_WHOLE};
 use crate::codex::items::Role;
 use crate::request::{
-    ApiBodyOptions, ApiName, Block, BlockType, Category, Channel, Message, Request, Splice,
+    ApiBodyOptions, ApiName, Block, BlockType, Category, Channel, Message, Request,
+    RequestDiffOptions, Splice,
 };
 use crate::Error;
 
@@ -76,6 +77,33 @@ pub fn parse_request(json: &str) -> Result<Request, Error> {
         user_context_at: fields.or("userContextAt", Splice::default(), splice)?,
         messages: fields.required("messages", |value, path| each(value, path, message))?,
         ..Request::default()
+    })
+}
+
+/// Reads the options of a request diff, `{ "elapsedMs"?: number, "cacheTtlMs"?: number,
+/// "compacted"?: boolean }` (see [`RequestDiffOptions`]).
+///
+/// # Errors
+/// Invalid JSON, an unknown key, or a value of the wrong kind or out of range.
+///
+/// # Example
+/// ```
+/// use context_assembly::scenario::parse_request_diff_options;
+/// let options = parse_request_diff_options(r#"{ "elapsedMs": 360000, "compacted": true }"#).unwrap();
+/// assert_eq!((options.elapsed_ms, options.compacted), (Some(360_000), true));
+/// let error = parse_request_diff_options(r#"{ "ttl": 5 }"#).unwrap_err();
+/// assert!(error.to_string().starts_with("options.ttl: unknown field"), "{error}");
+/// ```
+pub fn parse_request_diff_options(json: &str) -> Result<RequestDiffOptions, Error> {
+    let path = Path::Root.key("options");
+    let tree = parse_tree(json, &path)?;
+    let fields = Fields::new(&tree, &path, &["elapsedMs", "cacheTtlMs", "compacted"])?;
+    let millis = natural(0, MAX_WHOLE.unsigned_abs());
+    let defaults = RequestDiffOptions::default();
+    Ok(RequestDiffOptions {
+        elapsed_ms: fields.optional("elapsedMs", &millis)?,
+        cache_ttl_ms: fields.or("cacheTtlMs", defaults.cache_ttl_ms, &millis)?,
+        compacted: fields.or("compacted", false, boolean)?,
     })
 }
 
@@ -139,8 +167,8 @@ fn block(channel: Channel) -> impl Fn(&Json, &Path<'_>) -> Result<Block, Error> 
                 named("category", Category::ALL, |c| c.as_str()),
             )?,
             frequency: None,
-            tokens: 0,
-            media_tokens: 0,
+            tokens: fields.or("tokens", 0, natural(0, MAX_WHOLE.unsigned_abs()))?,
+            media_tokens: fields.or("mediaTokens", 0, natural(0, MAX_WHOLE.unsigned_abs()))?,
             reminder: fields.or("reminder", text.starts_with("<system-reminder>"), boolean)?,
             cache_boundary: fields.or("cacheBoundary", false, boolean)?,
             tool_use_id: fields.optional("toolUseId", string)?,
