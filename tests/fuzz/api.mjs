@@ -71,7 +71,7 @@ export const FUNCTIONS = [
     { name: 'options', valid: { limit: 5 }, keys: ['limit'] }] },
   { name: 'FileSearcher', args: [{ name: 'paths', valid: ['src/', 'src/app.ts', 'docs/a.md'] }] },
   { name: 'importSession', args: [
-    { name: 'text', valid: CODEX_LOG }, { name: 'options', valid: { format: 'codex' }, keys: ['format'] }] },
+    { name: 'text', valid: CODEX_LOG }, { name: 'options', valid: { format: 'codex' }, keys: ['format', 'onProgress'] }] },
   { name: 'SessionImport', args: [{ name: 'options', valid: { format: 'codex' }, keys: ['format'] }] },
   { name: 'compactionPolicies', args: [] },
   { name: 'extractMentions', args: [

@@ -106,6 +106,14 @@ test('the Worker reports progress as calls run, and restores a snapshot as a wor
     const comparison = await engine.compareProfiles(scenario, ['claude-code', 'codex'], { onProgress: (/** @type {number} */ done, /** @type {number} */ total) => seen.push([done, total]) });
     assert.deepEqual(seen, [[1, 4], [2, 4], [3, 4], [4, 4]]);
     assert.deepEqual(Object.keys(comparison), ['claude-code', 'codex']);
+    // An import reports the bytes read: a 1.5 MiB log, one report per MiB and one at the end.
+    const prompt = JSON.stringify({ type: 'user', message: { role: 'user', content: 'x'.repeat(1.5 * 1024 * 1024) }, uuid: 'u1', parentUuid: null, sessionId: 's', timestamp: '2026-01-01T00:00:00Z', cwd: '/p' });
+    /** @type {number[][]} */
+    const read = [];
+    const imported = await engine.importSession(`${prompt}\n`, { onProgress: (/** @type {number} */ done, /** @type {number} */ total) => read.push([done, total]) });
+    const bytes = Buffer.byteLength(prompt) + 1;
+    assert.deepEqual(read, [[1048576, bytes], [bytes, bytes]]);
+    assert.equal(imported.format, 'claude-code');
     const session = await engine.createSession({ profile: 'claude-code', cwd: '/p' });
     await session.writeFile('a.ts', 'a\n', 1);
     await session.submit('look at @a.ts', 2);

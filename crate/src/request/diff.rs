@@ -343,25 +343,56 @@ fn word_count(text: &str) -> usize {
     text.split_whitespace().count()
 }
 
-/// The word diff of two texts, adjacent runs of one kind merged.
+/// The word diff of two texts: adjacent runs of one kind merged, and the whitespace
+/// between two changes counted as changed, so a rewritten passage reads as one deletion
+/// and one insertion rather than word-by-word alternation.
 fn word_spans(earlier: &str, later: &str) -> Vec<WordSpan> {
     let diff = TextDiff::from_words(earlier, later);
-    let mut spans: Vec<WordSpan> = Vec::new();
+    let mut runs: Vec<WordSpan> = Vec::new();
     for change in diff.iter_all_changes() {
         let op = match change.tag() {
             ChangeTag::Equal => WordOp::Equal,
             ChangeTag::Insert => WordOp::Insert,
             ChangeTag::Delete => WordOp::Delete,
         };
-        match spans.last_mut() {
-            Some(last) if last.op == op => last.text.push_str(change.value()),
-            _ => spans.push(WordSpan {
-                op,
-                text: String::from(change.value()),
-            }),
+        push_run(&mut runs, op, change.value());
+    }
+    let mut spans = Vec::with_capacity(runs.len());
+    let (mut deleted, mut inserted) = (String::new(), String::new());
+    for (index, run) in runs.iter().enumerate() {
+        let between_changes = index > 0 && index + 1 < runs.len() && run.text.trim().is_empty();
+        match run.op {
+            WordOp::Equal if !between_changes => {
+                push_run(&mut spans, WordOp::Delete, &core::mem::take(&mut deleted));
+                push_run(&mut spans, WordOp::Insert, &core::mem::take(&mut inserted));
+                push_run(&mut spans, WordOp::Equal, &run.text);
+            }
+            WordOp::Equal => {
+                deleted.push_str(&run.text);
+                inserted.push_str(&run.text);
+            }
+            WordOp::Delete => deleted.push_str(&run.text),
+            WordOp::Insert => inserted.push_str(&run.text),
         }
     }
+    push_run(&mut spans, WordOp::Delete, &deleted);
+    push_run(&mut spans, WordOp::Insert, &inserted);
     spans
+}
+
+/// Appends `text` as `op`, to the last run when it is of the same kind; empty text adds
+/// nothing.
+fn push_run(runs: &mut Vec<WordSpan>, op: WordOp, text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    match runs.last_mut() {
+        Some(last) if last.op == op => last.text.push_str(text),
+        _ => runs.push(WordSpan {
+            op,
+            text: String::from(text),
+        }),
+    }
 }
 
 /// The leading unchanged blocks and their tokens.
@@ -618,6 +649,24 @@ mod tests {
         let diff = request_diff(&first, &summary, &compacted);
         assert_eq!(diff.cache.cause, CacheBreak::Compaction);
         assert_eq!(changes(&diff), ["unchanged", "removed", "added"]);
+    }
+
+    #[test]
+    fn a_rewritten_passage_is_one_deletion_and_one_insertion() {
+        let spans = word_spans("keep: one two three. end", "keep: uno dos tres. end");
+        let ops: Vec<(&str, &str)> = spans
+            .iter()
+            .map(|w| (w.op.as_str(), w.text.as_str()))
+            .collect();
+        assert_eq!(
+            ops,
+            [
+                ("equal", "keep: "),
+                ("delete", "one two three."),
+                ("insert", "uno dos tres."),
+                ("equal", " end")
+            ]
+        );
     }
 
     #[test]

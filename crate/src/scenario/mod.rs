@@ -43,8 +43,8 @@ pub use compare::{
     CompareStep, Comparison, ProfileRun,
 };
 pub use import::{
-    import_session, ImportWarning, Imported, InjectedItem, LogFormat, Progress, RecordedUsage,
-    SessionImporter, WarningKind,
+    import_session, import_session_reporting, ImportWarning, Imported, InjectedItem, LogFormat,
+    Progress, RecordedUsage, SessionImporter, WarningKind,
 };
 pub use parse::{
     parse_api_body_options, parse_compaction_options, parse_compare_options, parse_profile_names,

@@ -91,6 +91,11 @@ impl<'a> Haystack<'a> {
         self.chars.is_empty()
     }
 
+    /// The folded characters.
+    pub(super) fn chars(&self) -> &'a [char] {
+        self.chars
+    }
+
     /// The bonus of a match at character `i`.
     fn bonus(&self, i: usize) -> u32 {
         u32::from(self.bonus[i])
@@ -448,7 +453,9 @@ pub fn occurrences<'h>(
         .filter(move |&i| n > 0 && haystack.chars.get(i..i + n) == Some(needle))
 }
 
-fn is_subsequence(haystack: &[char], needle: &[char]) -> bool {
+/// Whether `needle`'s characters occur in `haystack` in order: exactly when a fuzzy atom of
+/// `needle` matches.
+pub(super) fn is_subsequence(haystack: &[char], needle: &[char]) -> bool {
     let mut wanted = needle.iter();
     let mut next = wanted.next();
     for c in haystack {

@@ -1,15 +1,22 @@
 //! A search over one list of paths that a host asks again on every keystroke: the paths are
 //! prepared once (folded characters and their bonuses), and a query that narrows the previous
 //! one (typing on, adding an atom) scores only the previous matches instead of every path.
-//! Results are [`super::search_paths`]'s for the same paths and query.
+//! When the query only types on at the end of its last atom (`co` → `com`), each match's
+//! score can grow by at most [`MAX_GAIN_PER_CHARACTER`] per character typed, so the previous
+//! scores bound the new ones: the matches are scored best bound first, and scoring stops
+//! once no bound can reach the results any more. Results are [`super::search_paths`]'s for
+//! the same paths and query.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::pattern::{Atom, AtomKind};
-use super::score::{haystack_of, prepare_into, Haystack, Rows};
-use super::{best, can_match, cap_query, shown, total_score, Candidate, CappedQuery};
+use super::score::{
+    haystack_of, is_subsequence as matches_in_order, prepare_into, Haystack, Rows,
+    BONUS_BOUNDARY_DELIMITER, SCORE_MATCH,
+};
+use super::{best, can_match, cap_query, ranking, shown, total_score, Candidate, CappedQuery};
 use super::{Scored, SearchResult};
 use crate::Error;
 
@@ -59,10 +66,20 @@ pub struct FileSearcher {
     previous: Option<PreviousSearch>,
 }
 
-/// A query's atoms and every path they matched, in walk order.
+/// The most one more needle character can add to a fuzzy atom's score: a match, plus the
+/// largest bonus a character or a consecutive run carries (the first character's doubled
+/// bonus belongs to a character already typed).
+pub const MAX_GAIN_PER_CHARACTER: u32 = SCORE_MATCH + BONUS_BOUNDARY_DELIMITER;
+
+/// Results up to this many are kept by insertion while scoring by bound; a larger `limit`
+/// scores every match.
+const MAX_BOUNDED_LIMIT: usize = 64;
+
+/// A query's atoms, every path they matched, and for each an upper bound of its score
+/// (its score, when it was scored).
 struct PreviousSearch {
     atoms: Vec<Atom>,
-    matched: Vec<u32>,
+    matched: Vec<(u32, u32)>,
 }
 
 impl FileSearcher {
@@ -138,17 +155,30 @@ impl FileSearcher {
                 ..SearchResult::default()
             };
         }
-        let narrowed = self.previous.take().filter(|p| narrows(&p.atoms, &atoms));
-        let matched = match narrowed {
-            Some(previous) => self.matching(&atoms, previous.matched.into_iter()),
-            None => self.matching(&atoms, 0..offset(self.len())),
+        let previous = self.previous.take();
+        let typed_on = previous
+            .as_ref()
+            .and_then(|p| characters_typed_on(&p.atoms, &atoms));
+        let (top, matched) = match (previous, typed_on) {
+            (Some(previous), Some(typed)) if limit <= MAX_BOUNDED_LIMIT => {
+                self.best_by_bound(&atoms, previous.matched, typed, limit)
+            }
+            (previous, _) => {
+                let narrowed = previous.filter(|p| narrows(&p.atoms, &atoms));
+                let matched = match narrowed {
+                    Some(previous) => {
+                        self.matching(&atoms, previous.matched.into_iter().map(|(_, i)| i))
+                    }
+                    None => self.matching(&atoms, 0..offset(self.len())),
+                };
+                let found: Vec<Scored> = matched
+                    .iter()
+                    .map(|&(score, i)| self.scored(score, i))
+                    .collect();
+                (best(found, limit), matched)
+            }
         };
-        let found: Vec<Scored> = matched
-            .iter()
-            .map(|&(score, i)| self.scored(score, i))
-            .collect();
-        let total_match_count = found.len();
-        let matches = best(found, limit)
+        let matches = top
             .into_iter()
             .map(|(score, _, order)| {
                 let haystack = self.haystack(order);
@@ -161,15 +191,51 @@ impl FileSearcher {
                 )
             })
             .collect();
-        self.previous = Some(PreviousSearch {
-            atoms,
-            matched: matched.into_iter().map(|(_, i)| i).collect(),
-        });
+        let total_match_count = matched.len();
+        self.previous = Some(PreviousSearch { atoms, matched });
         SearchResult {
             matches,
             total_match_count,
             query_cut: cut,
         }
+    }
+
+    /// The previous matches that still match when the last atom grew by `typed` characters,
+    /// with bounds raised by what those characters can add; then the best `limit`, scoring
+    /// matches best bound first until the worst result kept beats every bound left.
+    fn best_by_bound(
+        &self,
+        atoms: &[Atom],
+        previous: Vec<(u32, u32)>,
+        typed: usize,
+        limit: usize,
+    ) -> (Vec<Scored>, Vec<(u32, u32)>) {
+        let needle = atoms.last().map_or(&[][..], |atom| &atom.needle[..]);
+        let gain = MAX_GAIN_PER_CHARACTER.saturating_mul(u32::try_from(typed).unwrap_or(u32::MAX));
+        let mut matched: Vec<(u32, u32)> = previous
+            .into_iter()
+            .filter(|&(_, order)| matches_in_order(self.haystack(order as usize).chars(), needle))
+            .map(|(bound, order)| (bound.saturating_add(gain), order))
+            .collect();
+        matched.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut top: Vec<Scored> = Vec::with_capacity(limit + 1);
+        let (mut rows, mut atoms_scored) = (Rows::default(), 0);
+        for (bound, order) in &mut matched {
+            if top.len() == limit && top.last().is_none_or(|worst| *bound < worst.0) {
+                break;
+            }
+            let haystack = self.haystack(*order as usize);
+            // Every atom but the last matched before, and the last is a subsequence: it scores.
+            let Some(score) = total_score(&haystack, atoms, &mut rows, &mut atoms_scored) else {
+                continue;
+            };
+            *bound = score;
+            let entry = self.scored(score, *order);
+            let at = top.partition_point(|kept| ranking(kept, &entry).is_lt());
+            top.insert(at, entry);
+            top.truncate(limit);
+        }
+        (top, matched)
     }
 
     /// The paths among `orders` that `atoms` match, with their scores.
@@ -213,6 +279,17 @@ fn span(ends: &[u32], order: usize) -> core::ops::Range<usize> {
 /// A store offset as kept: the byte budget keeps every store far below 4 GiB.
 fn offset(length: usize) -> u32 {
     u32::try_from(length).unwrap_or(u32::MAX)
+}
+
+/// How many characters `next` typed on at the end of `previous`'s last atom, when that is
+/// all that changed: the same atoms before it, and a fuzzy, not negated last atom whose
+/// needle starts with the previous one.
+fn characters_typed_on(previous: &[Atom], next: &[Atom]) -> Option<usize> {
+    let (before, earlier) = previous.split_last()?;
+    let (after, others) = next.split_last()?;
+    let fuzzy = |atom: &Atom| atom.kind == AtomKind::Fuzzy && !atom.negated;
+    (earlier == others && fuzzy(before) && fuzzy(after) && after.needle.starts_with(&before.needle))
+        .then(|| after.needle.len() - before.needle.len())
 }
 
 /// Whether every path `next` matches, `previous` matched too: each previous atom is implied

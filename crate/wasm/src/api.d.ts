@@ -353,6 +353,8 @@ export interface CompactionPreview { before: Request; plan: CompactionPlan; repo
 export interface FileStateRow { path: string; timestamp: number; offset?: number; limit?: number; bytes: number; partialView: boolean }
 /** The options of `importSession` and `new SessionImport`: the log's format, recognised from its first lines when left out. */
 export interface ImportOptions { format?: "claude-code" | "codex" }
+/** The options of `importSession`: `ImportOptions`, and `onProgress` called with the bytes read and the log's bytes in all (every MiB and at the end). */
+export interface ImportSessionOptions extends ImportOptions { onProgress?: ProgressCallback }
 /** What the provider reported for one request of an imported log; `step` is the scenario step it produced. */
 export interface RecordedUsage { line: number; step: number | null; summary: boolean; inputTokens: number; cacheCreationTokens: number; cacheReadTokens: number; outputTokens: number; sessionTotalTokens: number | null; contextWindow: number | null; injected: InjectedItem[] | null }
 /** An item an imported log shows was injected into a request: its kind as the log names it (an attachment's type, `meta`, `reminder`, a Codex context tag) and a short label. `injected` is `null` where the log does not record injected items. */

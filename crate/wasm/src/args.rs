@@ -288,11 +288,13 @@ pub fn progress_callback(options: &JsValue) -> Result<Option<js_sys::Function>, 
     }
 }
 
-/// Calls the host's progress callback; one that throws stops the call. What it threw is not
-/// read (reading it could run more of the caller's code).
+/// Calls the host's progress callback with `done` and `total` counted in `unit`s (`step`,
+/// `byte`); one that throws stops the call. What it threw is not read (reading it could run
+/// more of the caller's code).
 pub fn report_progress(
     callback: Option<&js_sys::Function>,
     done: StepsDone,
+    unit: &str,
 ) -> Result<(), context_assembly::Error> {
     let Some(callback) = callback else {
         return Ok(());
@@ -307,7 +309,7 @@ pub fn report_progress(
         .map_err(|_| context_assembly::Error::InvalidConfig {
             field: "options.onProgress".into(),
             reason: format!(
-                "threw at step {} of {}: the call was stopped",
+                "threw at {unit} {} of {}: the call was stopped",
                 done.done, done.total
             ),
         })

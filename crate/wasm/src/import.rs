@@ -1,7 +1,7 @@
 //! Session logs in: `importSession` for a log held whole, `SessionImport` for one streamed in
 //! chunks (a large file read with `File.stream()`), both over the core's importer.
 
-use context_assembly::scenario::{import_session, LogFormat, SessionImporter};
+use context_assembly::scenario::{import_session_reporting, LogFormat, SessionImporter};
 use core::str::FromStr;
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
@@ -23,12 +23,14 @@ fn format_option(options: &Options) -> Result<Option<LogFormat>, Failure> {
 #[wasm_bindgen(js_name = importSession, unchecked_return_type = "ImportResult")]
 pub fn import_session_js(
     text: JsString,
-    #[wasm_bindgen(unchecked_optional_param_type = "ImportOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ImportSessionOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     export("importSession", || {
         let text = args::text("text", &text)?;
-        let format = format_option(&Options::parse(&options, &["format"])?)?;
-        Ok(import_session(&text, format)?)
+        let format = format_option(&Options::parse(&options, &["format", "onProgress"])?)?;
+        let callback = args::progress_callback(&options)?;
+        let mut progress = |done| args::report_progress(callback.as_ref(), done, "byte");
+        Ok(import_session_reporting(&text, format, &mut progress)?)
     })
 }
 

@@ -34,7 +34,7 @@ pub fn run_scenario_js(
         let scenario = parse_scenario(&args::json("scenario", &scenario)?)?;
         args::Options::parse(&options, &["onProgress"])?;
         let callback = args::progress_callback(&options)?;
-        let mut progress = |done| args::report_progress(callback.as_ref(), done);
+        let mut progress = |done| args::report_progress(callback.as_ref(), done, "step");
         Ok(SharedTrace(run_scenario_reporting(
             &scenario,
             &mut progress,
@@ -115,7 +115,7 @@ pub fn compare_profiles_js(
             true => Vec::new(),
             false => parse_compare_options(&args::json("options", &options)?)?,
         };
-        let mut progress = |done| args::report_progress(callback.as_ref(), done);
+        let mut progress = |done| args::report_progress(callback.as_ref(), done, "step");
         Ok(compare_profiles_reporting(
             &scenario,
             &names,

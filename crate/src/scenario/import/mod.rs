@@ -38,7 +38,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::parse::{parse_json, Json};
-use super::Scenario;
+use super::{Scenario, StepsDone};
 use crate::Error;
 use builder::Builder;
 use lines::LineSplitter;
@@ -471,7 +471,33 @@ impl Reader {
 /// # Errors
 /// When no line at all could be read (see [`SessionImporter::finish`]).
 pub fn import_session(text: &str, format: Option<LogFormat>) -> Result<Imported, Error> {
+    import_session_reporting(text, format, &mut |_| Ok(()))
+}
+
+/// How many bytes of a log [`import_session_reporting`] reads between two reports.
+pub const IMPORT_PROGRESS_BYTES: usize = 1 << 20;
+
+/// [`import_session`], telling `progress` how many bytes of the log were read (`done` of
+/// `total` bytes) after every [`IMPORT_PROGRESS_BYTES`] and at the end; an error from
+/// `progress` stops the import with that error (a host's cancellation).
+///
+/// # Errors
+/// As [`import_session`], or what `progress` returned.
+pub fn import_session_reporting(
+    text: &str,
+    format: Option<LogFormat>,
+    progress: &mut dyn FnMut(StepsDone) -> Result<(), Error>,
+) -> Result<Imported, Error> {
     let mut importer = SessionImporter::new(format);
-    importer.push_chunk(text.as_bytes());
+    let bytes = text.as_bytes();
+    let mut done = 0;
+    for chunk in bytes.chunks(IMPORT_PROGRESS_BYTES) {
+        importer.push_chunk(chunk);
+        done += chunk.len();
+        progress(StepsDone {
+            done,
+            total: bytes.len(),
+        })?;
+    }
     importer.finish()
 }
