@@ -217,11 +217,22 @@ impl FileSearcher {
             .filter(|&(_, order)| matches_in_order(self.haystack(order as usize).chars(), needle))
             .map(|(bound, order)| (bound.saturating_add(gain), order))
             .collect();
-        matched.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Best bound first and, among equal bounds, in the ranking's own tie order (shorter,
+        // then earlier): once the worst result kept outranks a match's best case, it outranks
+        // every match after it too.
+        let length = |order: u32| self.haystack(order as usize).len();
+        matched.sort_unstable_by_key(|&(bound, order)| {
+            (core::cmp::Reverse(bound), length(order), order)
+        });
         let mut top: Vec<Scored> = Vec::with_capacity(limit + 1);
         let (mut rows, mut atoms_scored) = (Rows::default(), 0);
         for (bound, order) in &mut matched {
-            if top.len() == limit && top.last().is_none_or(|worst| *bound < worst.0) {
+            let best_case = self.scored(*bound, *order);
+            if top.len() == limit
+                && top
+                    .last()
+                    .is_none_or(|worst| !ranking(&best_case, worst).is_lt())
+            {
                 break;
             }
             let haystack = self.haystack(*order as usize);
