@@ -4,7 +4,7 @@
 
 use context_assembly::scenario::StepsDone;
 use context_assembly::vfs::{Content, TransientError, MAX_FILE_BYTES};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::access::{self, MAX_TEXT_UNITS};
 use crate::Failure;
@@ -173,13 +173,16 @@ fn is_integer_in(value: f64, min: f64, max: f64) -> bool {
     value.is_finite() && value.trunc() == value && (min..=max).contains(&value)
 }
 
-/// A value as an error message shows it: a number as JS prints it, anything else by type.
+/// A value as an error message shows it: a number as JS prints it (`NaN`, `1e+21`, `0.1`:
+/// JS's own spelling, which also keeps Rust's float formatting out of the module), anything
+/// else by type.
 fn describe(value: &JsValue) -> String {
     match value.as_f64() {
-        Some(number) if number.is_nan() => "NaN".into(),
-        Some(number) if number.is_infinite() && number > 0.0 => "Infinity".into(),
-        Some(number) if number.is_infinite() => "-Infinity".into(),
-        Some(number) => format!("{number}"),
+        Some(_) => value
+            .unchecked_ref::<js_sys::Number>()
+            .to_string_with_radix(10)
+            .map(String::from)
+            .unwrap_or_default(),
         None => type_name(value),
     }
 }
