@@ -50,18 +50,34 @@ export async function launchBrowser() {
 }
 
 /**
- * Opens the playground and records console errors and uncaught exceptions.
+ * Opens the playground and records console errors and uncaught exceptions. The browser's
+ * storage for the page is emptied first, so a scenario autosaved by an earlier test of the
+ * same file does not come back; `tab` opens on that tab, `fragment` on a whole link's state.
  * @param {import('playwright-core').BrowserContext} context
  * @param {string} url
+ * @param {{ tab?: string, fragment?: string }} [options]
  */
-export async function openPlayground(context, url) {
+export async function openPlayground(context, url, { tab, fragment } = {}) {
   const page = await context.newPage();
+  // Any page of the origin will do to reach its storage; its own favicon 404 is no problem.
+  await page.goto(`${url}/web/scenarios/index.json`);
+  await page.evaluate(() => localStorage.clear());
   /** @type {string[]} */
   const problems = [];
   page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  await page.goto(`${url}/web/`);
+  await page.goto(`${url}/web/${fragment ?? (tab === undefined ? '' : `#tab=${tab}`)}`);
   // Generous: a loaded 2-core CI machine compiles the wasm module slowly.
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   return { page, problems };
+}
+
+/**
+ * Shows one of the playground's tabs, as a click on it does.
+ * @param {import('playwright-core').Page} page
+ * @param {string} name `step`, `files`, `compaction`, `compare`, `mentions`, `tokens`, `diff` or `scenario`
+ */
+export async function showTab(page, name) {
+  await page.click(`#tab-${name}`);
+  await page.waitForSelector(`body[data-tab="${name}"]`);
 }
