@@ -37,6 +37,8 @@ try {
   const keepLink = () => void share?.update();
   player.onStep(keepLink);
   scenario.subscribe((_state, change) => { if (change === 'replay') keepLink(); });
+  // On a phone the scenario's description folds away, so the steps come first.
+  if (matchMedia('(max-width: 760px)').matches) byId('scenario-about', HTMLDetailsElement).open = false;
   setUpGutter(scenario);
   setUpAutosave(scenario, player, keepLink);
   setUpScenarioFile(scenario, player);

@@ -52,13 +52,15 @@ export async function launchBrowser() {
 /**
  * Opens the playground and records console errors and uncaught exceptions. The browser's
  * storage for the page is emptied first, so a scenario autosaved by an earlier test of the
- * same file does not come back; `tab` opens on that tab, `fragment` on a whole link's state.
+ * same file does not come back; `tab` opens on that tab, `fragment` on a whole link's state,
+ * `viewport` at that size from the start (as a phone opens it).
  * @param {import('playwright-core').BrowserContext} context
  * @param {string} url
- * @param {{ tab?: string, fragment?: string }} [options]
+ * @param {{ tab?: string, fragment?: string, viewport?: { width: number, height: number } }} [options]
  */
-export async function openPlayground(context, url, { tab, fragment } = {}) {
+export async function openPlayground(context, url, { tab, fragment, viewport } = {}) {
   const page = await context.newPage();
+  if (viewport !== undefined) await page.setViewportSize(viewport);
   // Any page of the origin will do to reach its storage; its own favicon 404 is no problem.
   await page.goto(`${url}/web/scenarios/index.json`);
   await page.evaluate(() => localStorage.clear());

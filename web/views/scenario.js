@@ -110,9 +110,9 @@ function turnDetails(turn, order) {
     if (d.detail !== undefined) why.append(h('div', { class: 'note' }, d.detail));
     return [h('span', { class: `verdict verdict-${d.verdict}` }, d.verdict), why];
   }), 'no decisions on this step');
-  return [h('h4', {}, `Attachments (${turn.attachments.length})`), attachments,
+  return [h('h3', {}, `Attachments (${turn.attachments.length})`), attachments,
     ...(order.length === 0 ? [] : [emissionView(turn, order)]),
-    h('h4', {}, `Decisions (${turn.decisions.length})`), decisions];
+    h('h3', {}, `Decisions (${turn.decisions.length})`), decisions];
 }
 
 /**
