@@ -20,6 +20,11 @@ import { setUpTokens } from './views/tokens.js';
 
 const status = byId('status', HTMLParagraphElement);
 setUpTheme();
+// The skip link moves the focus without rewriting the address, which holds the view's state.
+byId('skip-link', HTMLAnchorElement).addEventListener('click', (event) => {
+  event.preventDefault();
+  byId('tab-panels', HTMLElement).focus();
+});
 try {
   await loadEngine();
   // The scenario the player shows, replayed once per edit; the compaction and compare views
