@@ -70,3 +70,29 @@ for (const [width, height] of [[390, 844], [320, 700]]) {
     await page.close();
   });
 }
+
+test('1280×800: the step controls, the meter, the request and the decisions are all on screen, no page scroll', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url, { viewport: { width: 1280, height: 800 } });
+  await page.click('#scenario-step-2');
+  const boxes = await page.evaluate(() => {
+    const ids = ['scenario-pick', 'scenario-profile', 'scenario-run', 'scenario-back', 'scenario-forward', 'scenario-position',
+      'scenario-steps', 'scenario-meter', 'scenario-meter-legend', 'request-diff-strip', 'scenario-request', 'scenario-turn'];
+    const seen = Object.fromEntries(ids.map((id) => {
+      const box = document.getElementById(id)?.getBoundingClientRect();
+      return [id, box === undefined ? null : { top: Math.round(box.top), bottom: Math.round(box.bottom), right: Math.round(box.right) }];
+    }));
+    const decisions = document.querySelector('#scenario-turn table.decisions')?.getBoundingClientRect();
+    return { seen, decisionsTop: decisions?.top ?? Infinity, scrollHeight: document.scrollingElement?.scrollHeight ?? 0 };
+  });
+  assert.ok(boxes.scrollHeight <= 800, `the page is ${boxes.scrollHeight} px tall`);
+  for (const [id, box] of Object.entries(boxes.seen)) {
+    assert.ok(box !== null, `#${id} is on the page`);
+    if (id === 'request-diff-strip') continue; // empty until the lead fills it
+    assert.ok(box.top >= 0 && box.top < 800 && box.right <= 1280, `#${id} is on screen: ${JSON.stringify(box)}`);
+  }
+  // The request pane starts high enough to show some of it, and the decisions are in view.
+  assert.ok((boxes.seen['scenario-request']?.top ?? 800) < 500, JSON.stringify(boxes.seen['scenario-request']));
+  assert.ok(boxes.decisionsTop < 800, `the decisions start at ${boxes.decisionsTop}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -166,15 +166,19 @@ export async function setUpScenario(store, start = {}) {
   const copier = setUpCopyRequest({ request: () => requestFor(steps, current) });
 
   function renderList() {
-    list.replaceChildren(...steps.map((step, index) => h('li', {
-      id: `scenario-step-${index}`, role: 'option', 'aria-selected': 'false', 'data-index': String(index),
-      'data-kind': step.input.kind, 'data-round': step.turn.round,
-    },
-    h('span', { class: 'step-index' }, String(index + 1)),
-    h('span', { class: 'step-kind' }, step.input.kind),
-    h('span', { class: 'step-summary' }, stepSummary(step.input)),
-    h('span', { class: `round round-${step.turn.round}` }, step.turn.round),
-    ...(step.turn.compaction ?? []).map(compactionMark))));
+    list.replaceChildren(...steps.map((step, index) => {
+      const summary = stepSummary(step.input);
+      return h('li', {
+        id: `scenario-step-${index}`, role: 'option', 'aria-selected': 'false', 'data-index': String(index),
+        'data-kind': step.input.kind, 'data-round': step.turn.round,
+      },
+      h('span', { class: 'step-index' }, String(index + 1)),
+      h('span', { class: 'step-kind' }, `${step.input.kind}: `),
+      // The list is narrow: a cut summary is whole in its tooltip.
+      h('span', { class: 'step-summary', title: summary }, summary),
+      h('span', { class: `round round-${step.turn.round}` }, step.turn.round),
+      ...(step.turn.compaction ?? []).map(compactionMark));
+    }));
   }
 
   /**
