@@ -41,7 +41,7 @@ export function setUpAutosave(store, player, discarded) {
 
   store.subscribe(keep);
   discard.addEventListener('click', async () => {
-    localStorage.removeItem(KEY);
+    // Loading the built-in scenario makes `keep` forget the reader's own.
     await player.loadBuiltIn(pick.value);
     discarded();
   });

@@ -10,15 +10,29 @@ function apply(choice) {
   else delete document.documentElement.dataset.theme;
 }
 
+/**
+ * Reads or writes the remembered choice; a browser with storage off simply does not remember.
+ * @param {string} [choice] to write; read when left out
+ */
+function remember(choice) {
+  try {
+    if (choice === undefined) return localStorage.getItem(KEY) ?? 'system';
+    if (choice === 'system') localStorage.removeItem(KEY);
+    else localStorage.setItem(KEY, choice);
+  } catch {
+    // Storage is off: the choice holds for this page only.
+  }
+  return choice ?? 'system';
+}
+
 /** Applies the remembered theme and wires the picker. */
 export function setUpTheme() {
   const pick = byId('theme-pick', HTMLSelectElement);
-  const remembered = localStorage.getItem(KEY) ?? 'system';
+  const remembered = remember();
   pick.value = ['light', 'dark'].includes(remembered) ? remembered : 'system';
   apply(pick.value);
   pick.addEventListener('change', () => {
-    if (pick.value === 'system') localStorage.removeItem(KEY);
-    else localStorage.setItem(KEY, pick.value);
+    remember(pick.value);
     apply(pick.value);
   });
 }
