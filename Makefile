@@ -25,7 +25,7 @@ help:
 	@echo "make fuzz    the long fuzz run of the JS API: SEEDS=1-12500 (100,000 cases) unless given; make test runs 1-600"
 	@echo "make bench   benchmarks (not part of make test)"
 	@echo "make size    gzipped size of the wasm module"
-	@echo "make screenshot  retake web/playground.png for the README"
+	@echo "make screenshot  retake the playground's pictures (web/playground*.png) for the README"
 	@echo "make conformance  run the real Claude Code against a mock API and compare its requests with ours (make test runs it)"
 	@echo "make conformance-codex  the same with the real Codex CLI against a mock Responses API"
 

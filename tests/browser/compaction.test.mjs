@@ -19,7 +19,7 @@ const PARTIAL = 'claude-code.partial';
  * @param {string} file
  */
 async function openWith(file) {
-  const opened = await openPlayground(browser.context, server.url);
+  const opened = await openPlayground(browser.context, server.url, { tab: 'compaction' });
   await opened.page.selectOption('#scenario-pick', file);
   await opened.page.waitForSelector(`#scenario-panel[data-loaded="${file}"]`);
   return opened;

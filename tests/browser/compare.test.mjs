@@ -4,7 +4,7 @@
 // page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPlayground, startServer } from './harness.mjs';
+import { launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
@@ -19,7 +19,7 @@ const CHARTS = ['#compare-size', '#compare-hits', '#compare-cost'];
  * @param {string} file
  */
 async function openWith(file) {
-  const opened = await openPlayground(browser.context, server.url);
+  const opened = await openPlayground(browser.context, server.url, { tab: 'compare' });
   await opened.page.selectOption('#scenario-pick', file);
   await opened.page.waitForSelector(`#scenario-panel[data-loaded="${file}"]`);
   return opened;
@@ -159,7 +159,9 @@ test('no profile ticked: the panel says so, and a bad scenario is the engine\'s 
   assert.equal(await page.isHidden('#compare-error'), true);
   assert.deepEqual(await page.$$eval('#compare-totals tbody tr', (rows) => rows.map((row) => /** @type {HTMLElement} */ (row).dataset.profile)), ['codex']);
   // The player's editor is the source: text that is not a scenario is refused in the panel.
+  await showTab(page, 'scenario');
   await page.fill('#scenario-json', '{ not json');
+  await showTab(page, 'compare');
   await page.click('#compare-run');
   await page.waitForSelector('#compare-run:not([disabled])'); // the comparison runs in a worker
   assert.equal(await page.isVisible('#compare-error'), true);

@@ -66,17 +66,18 @@ function searchInPage(page, query) {
 }
 
 test('typing @ and letters lists matching paths with the matched characters marked', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'files' });
   assert.equal(await page.getAttribute(PROMPT, 'aria-autocomplete'), 'list');
   assert.equal(await page.getAttribute(PROMPT, 'aria-controls'), 'files-completion');
-  assert.equal(await page.getAttribute(PROMPT, 'aria-expanded'), 'false');
+  // A textarea is a textbox, which takes no aria-expanded (axe: aria-allowed-attr); the open
+  // popup is told by aria-activedescendant instead.
+  assert.equal(await page.getAttribute(PROMPT, 'aria-expanded'), null);
   assert.equal(await page.getAttribute('#files-completion', 'role'), 'listbox');
   assert.match(await page.textContent('#files-prompt-hint') ?? '', /@path/);
 
   await typeInPrompt(page, 'Look at @md');
   const shown = await popup(page);
   assert.ok(shown.visible, 'the popup is open');
-  assert.equal(await page.getAttribute(PROMPT, 'aria-expanded'), 'true');
   assert.ok(shown.options.length >= 2 && shown.options.length <= 8, JSON.stringify(shown));
   assert.deepEqual(shown.options.map((o) => o.path).sort(), ['README.md', 'src/CLAUDE.md']);
   assert.equal(shown.options[0]?.marked.toLowerCase(), 'md');
@@ -102,7 +103,7 @@ test('typing @ and letters lists matching paths with the matched characters mark
 });
 
 test('ArrowDown then Enter inserts the second match and does not submit; Escape closes', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'files' });
   const turnsBefore = await page.$$eval('#files-turns .turn', (n) => n.length);
   await typeInPrompt(page, 'Look at @md please');
   // The caret is after "please": no token, no popup.
@@ -129,7 +130,7 @@ test('ArrowDown then Enter inserts the second match and does not submit; Escape 
   assert.ok((await popup(page)).visible);
   await page.keyboard.press('Escape');
   assert.equal((await popup(page)).visible, false);
-  assert.equal(await page.getAttribute(PROMPT, 'aria-expanded'), 'false');
+  assert.equal(await page.getAttribute(PROMPT, 'aria-activedescendant'), null);
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowRight');
   assert.equal((await popup(page)).visible, false, 'the dismissed token does not reopen');
@@ -150,7 +151,7 @@ test('ArrowDown then Enter inserts the second match and does not submit; Escape 
 });
 
 test('a lone @ shows the hint and searches nothing; no match says so', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'files' });
   await typeInPrompt(page, 'see @');
   const lone = await popup(page);
   assert.ok(lone.visible);
@@ -169,7 +170,7 @@ test('a lone @ shows the hint and searches nothing; no match says so', async () 
 });
 
 test('paths with spaces are quoted, marks count characters, and the mention attaches the file', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'files' });
   // An emoji is two UTF-16 units but one character: the marks must still land on "log".
   await page.fill('#files-target', 'notes/😀 log.md');
   await page.click('#files-create');
@@ -192,7 +193,7 @@ test('paths with spaces are quoted, marks count characters, and the mention atta
 });
 
 test('under codex the bare path is inserted, as Codex does', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'files' });
   await page.selectOption('#files-profile', 'codex');
   assert.match(await page.textContent('#files-prompt-hint') ?? '', /bare path/);
   await typeInPrompt(page, 'Explain @app');

@@ -37,7 +37,7 @@ async function editAndSave(page, from, to) {
 }
 
 test('a file edited outside the agent comes back as a note with its snippet on the next turn', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'files' });
   assert.ok(await page.isVisible('#files-panel .explain'));
   assert.match(await page.textContent('#files-panel .hint') ?? '', /Try this/);
   assert.equal(await page.inputValue('#files-profile'), 'recommended');
@@ -69,7 +69,7 @@ test('a file edited outside the agent comes back as a note with its snippet on t
 });
 
 test('mentioning a denied file gives a decision that says it was denied', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'files' });
   await page.fill('#files-prompt', 'What is in @.env?');
   await page.click('#files-submit');
   const turn = await newestTurn(page);
@@ -80,7 +80,7 @@ test('mentioning a denied file gives a decision that says it was denied', async 
 });
 
 test('a transient error keeps the change for later, and the tree marks the file', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'files' });
   await page.click(`#files-tree button[data-path="${APP}"]`);
   await page.click('#files-read');
   await editAndSave(page, "  const greeting = 'Hello from ' + config.name;", EDITED);
@@ -104,7 +104,7 @@ test('a transient error keeps the change for later, and the tree marks the file'
 });
 
 test('create, rename, delete and the profile picker', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'files' });
   await page.fill('#files-target', 'docs/notes.md');
   await page.click('#files-create');
   assert.equal(await page.textContent('#files-path'), '/project/docs/notes.md');

@@ -50,18 +50,37 @@ export async function launchBrowser() {
 }
 
 /**
- * Opens the playground and records console errors and uncaught exceptions.
+ * Opens the playground and records console errors and uncaught exceptions. The browser's
+ * storage for the page is emptied first, so a scenario autosaved by an earlier test of the
+ * same file does not come back; `tab` opens on that tab, `fragment` on a whole link's state,
+ * `viewport` at that size from the start (as a phone opens it).
  * @param {import('playwright-core').BrowserContext} context
  * @param {string} url
+ * @param {{ tab?: string, fragment?: string, viewport?: { width: number, height: number } }} [options]
  */
-export async function openPlayground(context, url) {
+export async function openPlayground(context, url, { tab, fragment, viewport } = {}) {
   const page = await context.newPage();
+  if (viewport !== undefined) await page.setViewportSize(viewport);
+  // Chromium's own call, so that no page has to be opened to reach the origin's storage.
+  const devtools = await context.newCDPSession(page);
+  await devtools.send('Storage.clearDataForOrigin', { origin: url, storageTypes: 'local_storage' });
+  await devtools.detach();
   /** @type {string[]} */
   const problems = [];
   page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  await page.goto(`${url}/web/`);
+  await page.goto(`${url}/web/${fragment ?? (tab === undefined ? '' : `#tab=${tab}`)}`);
   // Generous: a loaded 2-core CI machine compiles the wasm module slowly.
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   return { page, problems };
+}
+
+/**
+ * Shows one of the playground's tabs, as a click on it does.
+ * @param {import('playwright-core').Page} page
+ * @param {string} name `step`, `files`, `compaction`, `compare`, `mentions`, `tokens`, `diff` or `scenario`
+ */
+export async function showTab(page, name) {
+  await page.click(`#tab-${name}`);
+  await page.waitForSelector(`body[data-tab="${name}"]`);
 }

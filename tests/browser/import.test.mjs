@@ -18,7 +18,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 for (const [file, format] of [['claude-code-session.jsonl', 'claude-code'], ['codex-rollout.jsonl', 'codex']]) {
   test(`${file}: picked, imported in the page, replayed, and set beside the recorded usage`, async () => {
-    const { page, problems } = await openPlayground(browser.context, server.url);
+    const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'scenario' });
     await page.waitForSelector('#scenario-panel[data-loaded]');
     await page.setInputFiles('#import-file', resolve(FIXTURES, file));
     await page.waitForSelector('#import-truth');
@@ -39,7 +39,7 @@ for (const [file, format] of [['claude-code-session.jsonl', 'claude-code'], ['co
 }
 
 test('a file that is not a session log is an error, and the player keeps its scenario', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'scenario' });
   await page.waitForSelector('#scenario-panel[data-loaded]');
   const before = await page.inputValue('#scenario-json');
   await page.setInputFiles('#import-file', { name: 'notes.jsonl', mimeType: 'text/plain', buffer: Buffer.from('not a log\n') });
@@ -50,7 +50,7 @@ test('a file that is not a session log is an error, and the player keeps its sce
 });
 
 test('the injected column: the log\'s items beside ours, or "not in log"; redaction keeps the figures', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'scenario' });
   await page.waitForSelector('#scenario-panel[data-loaded]');
   await page.setInputFiles('#import-file', resolve(FIXTURES, 'claude-code-injected.jsonl'));
   await page.waitForSelector('#import-truth');
@@ -76,7 +76,7 @@ test('the injected column: the log\'s items beside ours, or "not in log"; redact
 });
 
 test('a Codex rollout\'s context messages stand beside ours: the same kinds', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'scenario' });
   await page.waitForSelector('#scenario-panel[data-loaded]');
   await page.setInputFiles('#import-file', resolve(FIXTURES, 'codex-injected.jsonl'));
   await page.waitForSelector('#import-truth');

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPlayground, startServer } from './harness.mjs';
+import { launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
@@ -11,15 +11,16 @@ after(async () => { await browser?.close(); await server?.close(); });
 test('the page loads offline with no console errors', async () => {
   const { page, problems } = await openPlayground(browser.context, server.url);
   assert.match(await page.textContent('#status') ?? '', /Engine loaded/);
-  for (const panel of ['#mentions-panel', '#tokens-panel', '#diff-panel']) {
-    assert.ok(await page.isVisible(`${panel} .explain`), `${panel} explains itself`);
+  for (const tab of ['mentions', 'tokens', 'diff']) {
+    await showTab(page, tab);
+    assert.ok(await page.isVisible(`#${tab}-panel .explain`), `the ${tab} tab explains itself`);
   }
   assert.deepEqual(problems, []);
   await page.close();
 });
 
 test('mentions are highlighted as you type and profiles are compared', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'mentions' });
   await page.fill('#mentions-input', 'see @café and @foo#L20-10');
   await page.selectOption('#mentions-profile', 'claude-code');
   const marks = await page.$$eval('#mentions-backdrop mark', (nodes) => nodes.map((n) => n.textContent));
@@ -38,7 +39,7 @@ test('mentions are highlighted as you type and profiles are compared', async () 
 });
 
 test('the token panel counts per method and shows raw sizes', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'tokens' });
   await page.fill('#tokens-input', '日本語のテキスト');
   const count = async (/** @type {string} */ method) =>
     Number(await page.textContent(`#tokens-table tr[data-method="${method}"] td.count`));
@@ -53,7 +54,7 @@ test('the token panel counts per method and shows raw sizes', async () => {
 });
 
 test('the diff panel shows each profile its snippet and reason', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'diff' });
   await page.click('#diff-example-q33');
   const snippet = async (/** @type {string} */ profile) => await page.textContent(`#diff-results [data-profile="${profile}"] pre`);
   // Q33: claude-code numbers the changed line from the old file; recommended from the new one.

@@ -3,7 +3,7 @@
 // step where they must. Expectations come from `runScenario` run in the same page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPlayground, startServer } from './harness.mjs';
+import { launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
@@ -141,10 +141,17 @@ async function stepThrough(page, file) {
 
 test('external edit: stepping through every step, the note comes on the last user step', async () => {
   const { page, problems } = await openPlayground(browser.context, server.url);
-  assert.ok(await page.isVisible('#scenario-panel .explain'));
-  assert.match(await page.textContent('#scenario-panel .hint') ?? '', /Plan mode cadence/);
-  // The player is the first panel of the page.
-  assert.equal(await page.evaluate(() => document.querySelector('main > section')?.id), 'scenario-panel');
+  // The player is what the page opens on: the Step tab, and the hint names the scenario shown.
+  assert.equal(await page.getAttribute('#tab-step', 'aria-selected'), 'true');
+  assert.ok(await page.isVisible('#step-panel'));
+  assert.match(await page.textContent('#scenario-hint') ?? '', /Try: step through External edit → diff note/);
+  await pick(page, 'plan-mode.json');
+  assert.match(await page.textContent('#scenario-hint') ?? '', /Plan mode cadence/);
+  // Steps are counted from 1, as people count them.
+  const count = await page.locator('#scenario-steps li').count();
+  assert.equal(await page.textContent('#scenario-position'), `step 1 of ${count}`);
+  assert.equal(await page.textContent('#scenario-steps li:first-child .step-index'), '1');
+  assert.match(await page.textContent('#scenario-step-title') ?? '', /^Step 1:/);
   const { expected, views } = await stepThrough(page, 'external-edit.json');
   const lastUser = expected.map((step) => step.kind).lastIndexOf('user');
   assert.ok(lastUser > 0);
@@ -200,7 +207,8 @@ test('navigation: Back at step 0 stays, rows and keys select, the request of an 
   await page.click('#scenario-step-4');
   const view = await shown(page);
   assert.deepEqual(view.selected, [4]);
-  assert.match(await page.textContent('#scenario-request-note') ?? '', new RegExp(`step ${view.from}\\b`));
+  // The note counts steps from 1, as the list does.
+  assert.match(await page.textContent('#scenario-request-note') ?? '', new RegExp(`step ${Number(view.from) + 1}\\b`));
   assert.ok(Number(view.from) < 4);
   assert.deepEqual(problems, []);
   await page.close();
@@ -210,14 +218,19 @@ test('a bad scenario shows the engine message in the panel, never on the console
   const { page, problems } = await openPlayground(browser.context, server.url);
   await pick(page, 'external-edit.json');
   assert.equal(await page.isHidden('#scenario-error'), true);
+  await showTab(page, 'scenario');
   await page.fill('#scenario-json', '{ "steps": [ { "kind": "user", "prompt": "hi" }, { "kind": "dance" } ] }');
   await page.click('#scenario-run');
   assert.equal(await page.isVisible('#scenario-error'), true);
   assert.equal(await page.getAttribute('#scenario-error', 'role'), 'alert');
   assert.match(await page.textContent('#scenario-error') ?? '', /runScenario: .*steps\[1\]/);
-  await page.fill('#scenario-json', '{ "steps": [');
+  await page.fill('#scenario-json', '{\n  "steps": [\n    { "kind": "user", "prompt": "hi" },,\n  ]\n}');
   await page.click('#scenario-run');
-  assert.match(await page.textContent('#scenario-error') ?? '', /runScenario/);
+  assert.match(await page.textContent('#scenario-error') ?? '', /runScenario.*line 3 column/);
+  // The editor numbers its lines and marks the one the engine names.
+  assert.equal(await page.textContent('#scenario-gutter'), '1\n2\n3\n4\n5');
+  assert.equal(await page.textContent('#scenario-gutter mark.error-line'), '3');
+  assert.match(await page.textContent('#scenario-json-error') ?? '', /line 3, column \d+/);
   // A good scenario clears the message.
   await page.fill('#scenario-json', '{ "steps": [ { "kind": "user", "prompt": "hello" } ] }');
   await page.click('#scenario-run');

@@ -1,21 +1,62 @@
-// `make screenshot`: the README's picture of the playground, taken in headless Chromium.
+// `make screenshot`: the README's pictures of the playground, taken in headless Chromium at a
+// laptop's size (1280×800) and a phone's (390×844), written as PNG files beside the page.
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { launchBrowser, openPlayground, startServer } from './harness.mjs';
+
+const WEB = resolve(import.meta.dirname, '../../web');
+const LAPTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * @typedef {object} Shot
+ * @property {string} file written in web/
+ * @property {{ width: number, height: number }} viewport
+ * @property {string} fragment the link's state: scenario, step, profile, tab
+ * @property {'light' | 'dark'} scheme
+ * @property {(page: import('playwright-core').Page) => Promise<void>} [prepare] what to do before the picture
+ */
+
+/** @type {Shot[]} */
+const SHOTS = [
+  // The step where an edit made outside the agent comes back to the model as a note.
+  { file: 'playground.png', viewport: LAPTOP, fragment: '#step=7&s=external-edit', scheme: 'light' },
+  {
+    file: 'playground-compare.png', viewport: LAPTOP, fragment: '#tab=compare&step=4&s=auto-compaction', scheme: 'light',
+    prepare: async (page) => {
+      await page.click('#compare-run');
+      await page.waitForSelector('#compare-results:not([hidden])');
+    },
+  },
+  {
+    file: 'playground-compaction-dark.png', viewport: LAPTOP, fragment: '#tab=compaction&step=4&s=auto-compaction', scheme: 'dark',
+    prepare: async (page) => {
+      await page.click('#compaction-run');
+      await page.waitForSelector('#compaction-results:not([hidden])');
+    },
+  },
+  {
+    file: 'playground-phone.png', viewport: PHONE, fragment: '#step=7&s=external-edit', scheme: 'light',
+    // The phone shows the step's request below the list: scroll to the tabs.
+    prepare: async (page) => {
+      await page.evaluate(() => document.querySelector('#tab-list')?.scrollIntoView({ block: 'start' }));
+    },
+  },
+];
 
 const server = await startServer();
 const browser = await launchBrowser();
 try {
-  const { page, problems } = await openPlayground(browser.context, server.url);
-  await page.setViewportSize({ width: 1200, height: 1150 });
-  // The scenario player at the step where an edit made outside the agent comes back as a note.
-  await page.selectOption('#scenario-pick', 'external-edit.json');
-  await page.waitForSelector('#scenario-panel[data-loaded="external-edit.json"]');
-  await page.click('#scenario-step-6');
-  await page.evaluate(() => document.querySelector('#scenario-steps')?.scrollIntoView({ block: 'start' }));
-  const out = resolve(import.meta.dirname, '../../web/playground.png');
-  await page.screenshot({ path: out, fullPage: false });
-  if (problems.length > 0) throw new Error(problems.join('\n'));
-  console.log(`wrote ${out}`);
+  for (const shot of SHOTS) {
+    const { page, problems } = await openPlayground(browser.context, server.url, { fragment: shot.fragment, viewport: shot.viewport });
+    await page.emulateMedia({ colorScheme: shot.scheme });
+    await shot.prepare?.(page);
+    const out = resolve(WEB, shot.file);
+    await page.screenshot({ path: out, fullPage: false });
+    if (problems.length > 0) throw new Error(problems.join('\n'));
+    console.log(`wrote ${out} (${Math.round(statSync(out).size / 1024)} KB)`);
+    await page.close();
+  }
 } finally {
   await browser.close();
   await server.close();

@@ -4,7 +4,7 @@
 // engine module the page loads is wrapped so that every scenario call is counted.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPlayground, startServer } from './harness.mjs';
+import { launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
@@ -76,6 +76,7 @@ test('one replay per edit: Run, a profile change and a newly picked scenario eac
   const loaded = await calls(page);
   assert.equal(loaded.compactScenario + loaded.compareProfiles, 0, 'the views wait to be asked');
 
+  await showTab(page, 'scenario');
   await page.fill('#scenario-json', await scenarioFile(page, 'deny-rule.json'));
   assert.equal((await calls(page)).runScenario, loaded.runScenario, 'typing replays nothing until Run');
   await page.click('#scenario-run');
@@ -86,8 +87,10 @@ test('one replay per edit: Run, a profile change and a newly picked scenario eac
   await page.waitForSelector('#scenario-panel[data-loaded="plan-mode.json"]');
   assert.equal((await calls(page)).runScenario, loaded.runScenario + 3, 'a newly picked scenario: one replay');
 
-  // The views' own engine calls are theirs, never a second plain replay.
+  // The views' own engine calls are theirs, never a second plain replay (nor does changing tabs replay).
+  await showTab(page, 'compaction');
   await page.click('#compaction-run');
+  await showTab(page, 'compare');
   await page.click('#compare-run');
   await page.waitForSelector('#compare-run:not([disabled])'); // the comparison runs in a worker
   const after = await calls(page);
@@ -103,6 +106,7 @@ test('one replay per edit: Run, a profile change and a newly picked scenario eac
 test('compaction and compare follow the player\'s scenario and profile, as the store holds them', async () => {
   const { page, problems } = await openWith('auto-compaction.json');
   const text = await scenarioFile(page, 'deny-rule.json');
+  await showTab(page, 'scenario');
   await page.fill('#scenario-json', text);
   await page.selectOption('#scenario-profile', 'codex');
   const expected = await page.evaluate(async (scenario) => {
@@ -118,6 +122,7 @@ test('compaction and compare follow the player\'s scenario and profile, as the s
   }, text);
 
   // The step range follows the replay (deny-rule never compacts: all its steps).
+  await showTab(page, 'compaction');
   assert.equal(await page.getAttribute('#compaction-step', 'max'), String(expected.steps));
   assert.equal(await page.inputValue('#compaction-step'), String(expected.steps));
   assert.match(await page.textContent('#compaction-step-note') ?? '', new RegExp(`^of ${expected.steps}: `));
@@ -129,6 +134,7 @@ test('compaction and compare follow the player\'s scenario and profile, as the s
   assert.match(await page.textContent('#compaction-report') ?? '',
     new RegExp(`${expected.report.tokensBefore.toLocaleString('en-US')} tok → ${expected.report.tokensAfter.toLocaleString('en-US')} tok`));
 
+  await showTab(page, 'compare');
   for (const box of await page.$$('#compare-profiles input[type=checkbox]')) await box.uncheck();
   await page.check('#compare-profiles input[value="codex"]');
   await page.click('#compare-run');
@@ -144,8 +150,9 @@ test('compaction and compare follow the player\'s scenario and profile, as the s
 
   // A new replay that works clears both views' results: they belonged to the old scenario.
   await page.click('#scenario-run');
-  assert.equal(await page.isHidden('#compaction-results'), true);
-  assert.equal(await page.isHidden('#compare-results'), true);
+  const hidden = (/** @type {string} */ id) => page.$eval(id, (element) => /** @type {HTMLElement} */ (element).hidden);
+  assert.equal(await hidden('#compaction-results'), true);
+  assert.equal(await hidden('#compare-results'), true);
   assert.deepEqual(problems, []);
   await page.close();
 });

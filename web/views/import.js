@@ -5,6 +5,7 @@
 // against the recorded one, and the items the log shows were injected into each request
 // against our replay's attachments. The file is read in this page; nothing is sent anywhere.
 import { byId, h, messageOf, showError, tableParts } from '../dom.js';
+import { isScenario } from '../app/scenario-file.js';
 import { withEngine } from '../engine.js';
 import { integer, percent } from '../format.js';
 import { requestFor } from './scenario.js';
@@ -189,9 +190,11 @@ function redactionSummary(redaction) {
 /**
  * Wires the import: the file picker, dropping a file anywhere, and the ground-truth view,
  * which follows the store's replays while the imported scenario is the one in the player.
+ * A dropped scenario (a .json with steps) is not a log: it goes to `openScenario` instead.
  * @param {ScenarioStore} store
+ * @param {(text: string) => void} openScenario
  */
-export function setUpImport(store) {
+export function setUpImport(store, openScenario) {
   const input = byId('import-file', HTMLInputElement);
   const progress = byId('import-progress', HTMLProgressElement);
   const status = byId('import-status', HTMLElement);
@@ -284,10 +287,18 @@ export function setUpImport(store) {
   document.addEventListener('dragover', (event) => {
     if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
   });
-  document.addEventListener('drop', (event) => {
+  document.addEventListener('drop', async (event) => {
     const file = event.dataTransfer?.files[0];
     if (file === undefined) return;
     event.preventDefault();
+    if (file.name.endsWith('.json')) {
+      const text = await file.text();
+      if (isScenario(text)) {
+        openScenario(text);
+        status.textContent = `${file.name}: a scenario, opened in the player.`;
+        return;
+      }
+    }
     void load(file);
   });
 }

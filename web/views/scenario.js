@@ -110,18 +110,26 @@ function turnDetails(turn, order) {
     if (d.detail !== undefined) why.append(h('div', { class: 'note' }, d.detail));
     return [h('span', { class: `verdict verdict-${d.verdict}` }, d.verdict), why];
   }), 'no decisions on this step');
-  return [h('h4', {}, `Attachments (${turn.attachments.length})`), attachments,
+  return [h('h3', {}, `Attachments (${turn.attachments.length})`), attachments,
     ...(order.length === 0 ? [] : [emissionView(turn, order)]),
-    h('h4', {}, `Decisions (${turn.decisions.length})`), decisions];
+    h('h3', {}, `Decisions (${turn.decisions.length})`), decisions];
 }
 
 /**
- * Wires the scenario panel to the store and loads the first teaching scenario. The panel
- * writes the editor's text and the profile to the store and asks it to replay; it draws what
- * the store then holds. Never throws: a problem is shown in the panel.
- * @param {ScenarioStore} store
+ * Where the player starts: a built-in scenario by its file name, or a scenario's text (from a
+ * shared link or the autosave), at a step (0-based) under a profile.
+ * @typedef {{ file?: string, text?: string, step?: number, profile?: string }} PlayerStart
  */
-export async function setUpScenario(store) {
+
+/**
+ * Wires the scenario panel to the store and loads the scenario `start` names (the first
+ * teaching scenario by default). The panel writes the editor's text and the profile to the
+ * store and asks it to replay; it draws what the store then holds. Never throws: a problem is
+ * shown in the panel. Returns the calls the app shell drives it with.
+ * @param {ScenarioStore} store
+ * @param {PlayerStart} [start]
+ */
+export async function setUpScenario(store, start = {}) {
   const panel = byId('scenario-panel', HTMLElement);
   const pick = byId('scenario-pick', HTMLSelectElement);
   const json = byId('scenario-json', HTMLTextAreaElement);
@@ -129,6 +137,7 @@ export async function setUpScenario(store) {
   const profile = byId('scenario-profile', HTMLSelectElement);
   const error = byId('scenario-error', HTMLElement);
   const description = byId('scenario-description', HTMLElement);
+  const hint = byId('scenario-hint', HTMLElement);
   const list = byId('scenario-steps', HTMLOListElement);
   const back = byId('scenario-back', HTMLButtonElement);
   const forward = byId('scenario-forward', HTMLButtonElement);
@@ -144,6 +153,10 @@ export async function setUpScenario(store) {
   /** @type {StepTrace[]} */
   let steps = [];
   let current = 0;
+  /** The built-in scenario last loaded, and its text as fetched: an edit makes it the reader's own. */
+  let loaded = { file: '', text: '' };
+  /** @type {Set<() => void>} */
+  const stepListeners = new Set();
   /**
    * The request on screen, so that stepping between steps that show the same request keeps
    * its DOM; `null` when nothing valid is on screen (before the first render, after a run).
@@ -153,15 +166,19 @@ export async function setUpScenario(store) {
   const copier = setUpCopyRequest({ request: () => requestFor(steps, current) });
 
   function renderList() {
-    list.replaceChildren(...steps.map((step, index) => h('li', {
-      id: `scenario-step-${index}`, role: 'option', 'aria-selected': 'false', 'data-index': String(index),
-      'data-kind': step.input.kind, 'data-round': step.turn.round,
-    },
-    h('span', { class: 'step-index' }, String(index)),
-    h('span', { class: 'step-kind' }, step.input.kind),
-    h('span', { class: 'step-summary' }, stepSummary(step.input)),
-    h('span', { class: `round round-${step.turn.round}` }, step.turn.round),
-    ...(step.turn.compaction ?? []).map(compactionMark))));
+    list.replaceChildren(...steps.map((step, index) => {
+      const summary = stepSummary(step.input);
+      return h('li', {
+        id: `scenario-step-${index}`, role: 'option', 'aria-selected': 'false', 'data-index': String(index),
+        'data-kind': step.input.kind, 'data-round': step.turn.round,
+      },
+      h('span', { class: 'step-index' }, String(index + 1)),
+      h('span', { class: 'step-kind' }, `${step.input.kind}: `),
+      // The list is narrow: a cut summary is whole in its tooltip.
+      h('span', { class: 'step-summary', title: summary }, summary),
+      h('span', { class: `round round-${step.turn.round}` }, step.turn.round),
+      ...(step.turn.compaction ?? []).map(compactionMark));
+    }));
   }
 
   /**
@@ -175,12 +192,27 @@ export async function setUpScenario(store) {
     else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
   }
 
+  /** A step button that disables under the focus hands the focus to its partner, not to the page. */
+  function keepFocus() {
+    if (document.activeElement === forward && forward.disabled) (back.disabled ? list : back).focus();
+    else if (document.activeElement === back && back.disabled) (forward.disabled ? list : forward).focus();
+  }
+
+  /** The hint names the scenario on screen: a built-in one by its name, an edited one as yours. */
+  function renderHint() {
+    const name = loaded.file !== '' && store.state.text === loaded.text ? pick.selectedOptions[0]?.textContent ?? '' : '';
+    hint.replaceChildren(h('b', {}, 'Try:'), ' step through ', name === '' ? 'your scenario' : h('b', {}, name),
+      ' with Forward (or → in the list): the request, the meter and the decisions follow each step.');
+  }
+
   /** Re-renders what depends on the current step, and nothing else. */
   function renderStep() {
     const step = steps[current];
     for (const row of list.querySelectorAll('[aria-selected="true"]')) row.setAttribute('aria-selected', 'false');
     back.disabled = current <= 0;
     forward.disabled = current >= steps.length - 1;
+    keepFocus();
+    for (const listener of stepListeners) listener();
     if (step === undefined) {
       position.value = 'no steps';
       title.textContent = 'This scenario has no steps.';
@@ -197,9 +229,9 @@ export async function setUpScenario(store) {
     if (row instanceof HTMLElement) keepInView(row);
     list.setAttribute('aria-activedescendant', `scenario-step-${current}`);
     list.dataset.current = String(current);
-    position.value = `step ${current} of ${steps.length - 1}`;
+    position.value = `step ${current + 1} of ${steps.length}`;
     const start = steps[0]?.atMs ?? step.atMs;
-    title.textContent = `Step ${current}: ${step.input.kind}, ${step.turn.round}, mode ${step.mode}, at ${clock(step.atMs)} (+${((step.atMs - start) / 1000).toLocaleString('en-US')} s)`;
+    title.textContent = `Step ${current + 1}: ${step.input.kind}, ${step.turn.round}, mode ${step.mode}, at ${clock(step.atMs)} (+${((step.atMs - start) / 1000).toLocaleString('en-US')} s)`;
     const shown = requestFor(steps, current);
     const request = shown?.request;
     note.dataset.from = shown === undefined ? '' : String(shown.from);
@@ -208,7 +240,7 @@ export async function setUpScenario(store) {
     } else if (shown.from === current) {
       note.textContent = `The request this step sends (${step.turn.round}), assembled anew from the session's state.`;
     } else {
-      note.textContent = `This step (${step.turn.round}) sends no request: shown is the request of step ${shown.from}, the latest before it.`;
+      note.textContent = `This step (${step.turn.round}) sends no request: shown is the request of step ${shown.from + 1}, the latest before it.`;
     }
     if (request !== shownRequest) {
       renderMeter(meter, request);
@@ -237,8 +269,9 @@ export async function setUpScenario(store) {
    * @param {import('../store.js').ScenarioState} state
    */
   function showReplay(state) {
+    renderHint();
     if (state.error !== '') {
-      showError(error, `${state.error}${steps.length > 0 ? ' (the steps below are from the last run that worked)' : ''}`);
+      showError(error, `${state.error}${steps.length > 0 ? ' (the steps shown are from the last run that worked)' : ''}`);
       return;
     }
     steps = state.trace?.steps ?? [];
@@ -253,8 +286,19 @@ export async function setUpScenario(store) {
     renderStep();
   }
 
+  /**
+   * Shows a scenario's text in the editor and replays it from step `step`.
+   * @param {string} text
+   * @param {number} [step]
+   */
+  function play(text, step = 0) {
+    json.value = text;
+    current = step;
+    run();
+  }
+
   /** Fetches the picked scenario into the editor and runs it; `data-loaded` names it once shown. */
-  async function load() {
+  async function load(step = 0) {
     const file = pick.value;
     panel.dataset.loaded = '';
     try {
@@ -263,13 +307,12 @@ export async function setUpScenario(store) {
       const text = await response.text();
       // A later pick wins over a slower earlier fetch.
       if (pick.value !== file) return;
-      json.value = text;
+      loaded = { file, text };
+      play(text, step);
     } catch (problem) {
       showError(error, `The scenario could not be loaded: ${messageOf(problem)}`);
       return;
     }
-    current = 0;
-    run();
     panel.dataset.loaded = file;
   }
 
@@ -298,15 +341,47 @@ export async function setUpScenario(store) {
     select(to);
   });
 
+  const controls = {
+    /** The step on screen, 0-based. */
+    get step() { return current; },
+    /** The built-in scenario on screen, unedited; '' when the text is the reader's own. */
+    get builtIn() { return loaded.file !== '' && store.state.text === loaded.text ? loaded.file : ''; },
+    /** The text of the built-in scenario last loaded, '' before one is. */
+    get builtInText() { return loaded.text; },
+    /** @param {() => void} listener called whenever the step on screen is drawn again */
+    onStep(listener) { stepListeners.add(listener); },
+    select,
+    play,
+    /**
+     * Loads a built-in scenario by its file name.
+     * @param {string} file
+     */
+    async loadBuiltIn(file) {
+      pick.value = file;
+      await load();
+    },
+  };
+
+  /** @type {ScenarioEntry[]} */
+  let entries;
   try {
     const response = await fetch(`${SCENARIOS}index.json`);
     if (!response.ok) throw new Error(`index.json: HTTP ${response.status}`);
-    /** @type {ScenarioEntry[]} */
-    const entries = await response.json();
+    entries = await response.json();
     pick.replaceChildren(...entries.map((entry) => h('option', { value: entry.file }, entry.name)));
   } catch (problem) {
     showError(error, `The list of scenarios could not be loaded: ${messageOf(problem)}. Paste a scenario and press Run.`);
-    return;
+    return controls;
   }
-  await load();
+  if (start.profile !== undefined) profile.value = start.profile;
+  if (start.text !== undefined) {
+    play(start.text, start.step);
+    panel.dataset.loaded = 'text';
+    return controls;
+  }
+  if (start.file !== undefined && entries.some((entry) => entry.file === start.file)) pick.value = start.file;
+  await load(start.step);
+  return controls;
 }
+
+/** @typedef {Awaited<ReturnType<typeof setUpScenario>>} ScenarioControls */

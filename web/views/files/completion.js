@@ -73,7 +73,6 @@ export function setUpCompletion(parts) {
     matches = [];
     popup.hidden = true;
     list.replaceChildren();
-    input.setAttribute('aria-expanded', 'false');
     input.removeAttribute('aria-activedescendant');
   };
 
@@ -110,7 +109,6 @@ export function setUpCompletion(parts) {
     selectedIndex = 0;
     list.replaceChildren();
     popup.hidden = false;
-    input.setAttribute('aria-expanded', 'true');
     if (token.query === '') {
       // A lone `@`: the popup opens, but no search runs until a character is typed.
       setStatus('Type a few letters of a path: files and directories below the cwd are searched.');

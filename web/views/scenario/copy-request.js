@@ -52,7 +52,7 @@ export function setUpCopyRequest(shown) {
       status.textContent = `The request could not be exported: ${messageOf(problem)}`;
       return;
     }
-    const what = `the request of step ${current.from} as an ${name} body (${body.length.toLocaleString('en-US')} characters)`;
+    const what = `the request of step ${current.from + 1} as an ${name} body (${body.length.toLocaleString('en-US')} characters)`;
     try {
       await navigator.clipboard.writeText(body);
       status.dataset.copied = 'clipboard';

@@ -13,7 +13,8 @@ const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
  * @param {string} text
  */
 export function textView(text) {
-  const pre = h('pre', { class: 'block-text' });
+  // A long text scrolls in its box: the box takes the focus so a keyboard can scroll it too.
+  const pre = h('pre', { class: 'block-text', tabindex: '0', role: 'group', 'aria-label': 'text the model sees' });
   let at = 0;
   for (const match of text.matchAll(REMINDER)) {
     const start = match.index ?? 0;
@@ -77,7 +78,7 @@ function blocksView(blocks) {
  */
 function channel(name, note, blocks, ...content) {
   return h('div', { class: 'channel', 'data-channel': name.toLowerCase().replace(' ', '-') },
-    h('h4', {}, name, ' ', h('span', { class: 'note' }, `${count(blocks.length, 'block')} · ${tokensText(sum(blocks))}${note}`)),
+    h('h3', {}, name, ' ', h('span', { class: 'note' }, `${count(blocks.length, 'block')} · ${tokensText(sum(blocks))}${note}`)),
     ...content);
 }
 
