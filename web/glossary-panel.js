@@ -1,8 +1,9 @@
 // The glossary panel and the reference popovers: loaded by the glossary section's own script
-// tag, so the page's other views need not know about either.
+// tag. The page's own prose is linked once here; the views link the engine text they render.
 import { byId } from './dom.js';
 import { renderGlossary } from './glossary.js';
-import { watchReferences } from './popover.js';
+import { linkReferences, setUpReferencePopovers } from './popover.js';
 
 renderGlossary(byId('glossary', HTMLDivElement));
-watchReferences(document.body);
+linkReferences(document.body);
+setUpReferencePopovers();

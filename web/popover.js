@@ -1,13 +1,15 @@
 // Reference popovers: every reference the page shows (Q33, X19, spec/claude-code.md §7) becomes
-// a button that opens our own summary of it. One popover serves every button and lives at the
-// end of <body>, so the text of the element a reference sits in stays as it was.
+// a button that opens our own summary of it. Views render engine text through
+// `withReferences`; the page's own prose is linked once at start (`linkReferences`). One
+// popover serves every button and lives at the end of <body>, so the text of the element a
+// reference sits in stays as it was.
 import { h } from './dom.js';
 import { REFERENCE_PATTERN, summaryOf } from './references.js';
 
 /** Where references are left as text: editable or verbatim text, controls, hidden layers. */
 const SKIP = 'textarea, input, pre, code, script, style, button, select, option, svg, [aria-hidden="true"], #reference-popover';
 
-/** Text longer than this is user data (a pasted file), never the page's own prose. */
+/** Text longer than this is user data (a pasted file), never prose or an engine reason. */
 const LONGEST_PROSE = 10_000;
 
 const popover = h('div', { id: 'reference-popover', class: 'reference-popover', role: 'dialog', 'aria-labelledby': 'reference-popover-title', hidden: '' },
@@ -66,12 +68,12 @@ function referenceButton(reference) {
 }
 
 /**
- * Replaces the references with a summary in one text node by buttons.
- * @param {Text} node
+ * A text as pieces to append: the references we have a summary of become buttons.
+ * @param {string} text
+ * @returns {(Node | string)[]}
  */
-function linkText(node) {
-  const text = node.data;
-  if (text.length > LONGEST_PROSE) return;
+export function withReferences(text) {
+  if (text.length > LONGEST_PROSE) return [text];
   /** @type {(Node | string)[]} */
   const pieces = [];
   let last = 0;
@@ -80,8 +82,16 @@ function linkText(node) {
     pieces.push(text.slice(last, match.index), referenceButton(match[0]));
     last = match.index + match[0].length;
   }
-  if (pieces.length === 0) return;
-  node.replaceWith(...pieces, text.slice(last));
+  return [...pieces, text.slice(last)].filter((piece) => piece !== '');
+}
+
+/**
+ * Replaces the references in one text node by buttons.
+ * @param {Text} node
+ */
+function linkText(node) {
+  const pieces = withReferences(node.data);
+  if (pieces.some((piece) => typeof piece !== 'string')) node.replaceWith(...pieces);
 }
 
 /**
@@ -109,19 +119,8 @@ export function linkReferences(root) {
   texts.forEach(linkText);
 }
 
-/**
- * Links the references under `root` now and in everything the views render there later;
- * wires Escape and clicks outside to close the popover.
- * @param {HTMLElement} root
- */
-export function watchReferences(root) {
-  linkReferences(root);
-  new MutationObserver((records) => {
-    for (const record of records) {
-      if (record.target instanceof Element && record.target.closest(SKIP) !== null) continue;
-      record.addedNodes.forEach(linkReferences);
-    }
-  }).observe(root, { childList: true, subtree: true });
+/** Closes the popover on Escape (the focus goes back to its reference) and on a click elsewhere. */
+export function setUpReferencePopovers() {
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && openedBy !== undefined) close(true);
   });

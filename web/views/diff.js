@@ -1,6 +1,7 @@
 // The diff panel: the change snippet each profile would show the model, and why.
 import { byId, h, messageOf } from '../dom.js';
 import { withEngine } from '../engine.js';
+import { withReferences } from '../popover.js';
 import { debouncedWork, measured } from './typing.js';
 
 /**
@@ -41,7 +42,7 @@ function result(profile, before, after) {
     return h('div', { class: 'snippet', 'data-profile': profile },
       h('h3', {}, profile),
       report.text === '' ? h('p', { class: 'none' }, 'no snippet: nothing is sent') : h('pre', {}, report.text),
-      h('p', { class: 'reason' }, `${report.reason} (${facts.join(', ')})`));
+      h('p', { class: 'reason' }, ...withReferences(`${report.reason} (${facts.join(', ')})`)));
   } catch (error) {
     return h('div', { class: 'snippet', 'data-profile': profile }, h('h3', {}, profile),
       h('p', { class: 'error-text' }, messageOf(error)));

@@ -2,6 +2,7 @@
 // each keeps, and what the model can still see afterwards.
 import { h, tableHead } from '../../dom.js';
 import { percent, tokensText } from '../../format.js';
+import { withReferences } from '../../popover.js';
 import { describePolicy } from './policies.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').CompactionReport} CompactionReport */
@@ -43,7 +44,7 @@ function row({ policy, report, error }) {
   },
   name,
   h('td', {}, report.applied ? 'yes' : h('span', { class: 'none' }, 'no')),
-  h('td', { class: 'policy-reason' }, report.reason),
+  h('td', { class: 'policy-reason' }, ...withReferences(report.reason)),
   h('td', { class: 'num' }, `${tokensText(report.tokensBefore)} → ${tokensText(report.tokensAfter)}`),
   h('td', { class: 'num' }, tokensText(freed)),
   h('td', { class: 'num' }, `${tokensText(report.prefixKept)} (${percent(report.prefixKept, report.tokensBefore)})`),

@@ -2,6 +2,7 @@
 // went, and the fate of every item of the root set.
 import { emptyRow, h, tableHead } from '../../dom.js';
 import { count, percent, tokensText } from '../../format.js';
+import { withReferences } from '../../popover.js';
 import { textView } from '../scenario/request.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').CompactionReport} CompactionReport */
@@ -25,7 +26,7 @@ function reportList(name, meaning, items) {
     ? h('p', { class: 'none' }, 'none')
     : h('ul', { 'data-list': name }, ...items.map((item) => h('li', {},
       h('code', {}, item.subject), item.tokens === undefined ? '' : h('span', { class: 'tok' }, ` ${tokensText(item.tokens)}`),
-      item.reason === '' ? '' : h('div', { class: 'note' }, item.reason))));
+      item.reason === '' ? '' : h('div', { class: 'note' }, ...withReferences(item.reason)))));
   return h('div', { class: 'report-list' }, h('h4', {}, `${name} (${items.length}) `, h('span', { class: 'note' }, meaning)), body);
 }
 
@@ -50,7 +51,7 @@ export function reportView(report) {
     : h('details', {}, h('summary', {}, `${report.summarySource} summary, ${count(report.summary.length, 'character')}`), textView(report.summary));
   const facts = h('dl', { class: 'compaction-facts', 'data-applied': String(report.applied) },
     ...fact('policy', h('code', {}, report.policy), ` (${report.trigger}) — `, report.applied ? 'applied' : 'changed nothing'),
-    ...fact('reason', report.reason),
+    ...fact('reason', ...withReferences(report.reason)),
     ...fact('tokens', `${tokensText(report.tokensBefore)} → ${tokensText(report.tokensAfter)} (freed ${tokensText(freed)})`),
     ...fact('prefix kept', `${tokensText(report.prefixKept)} (${percent(report.prefixKept, report.tokensBefore)} of the request before) still readable from the prompt cache`),
     ...fact('summary source', report.summarySource, ' ', summary));
@@ -80,6 +81,6 @@ export function survivalRows(survival) {
       h('td', {}, row.kind),
       h('td', {}, h('span', { class: `fate fate-${row.fate}` }, row.fate)),
       h('td', { class: 'num' }, `${tokensText(row.tokensBefore)} → ${tokensText(row.tokensAfter)}`),
-      h('td', {}, row.reason)));
+      h('td', {}, ...withReferences(row.reason))));
   return [tableHead(headers), h('tbody', {}, ...rows)];
 }
