@@ -6,8 +6,11 @@
 import { h } from './dom.js';
 import { REFERENCE_PATTERN, summaryOf } from './references.js';
 
-/** Where references are left as text: editable or verbatim text, controls, hidden layers. */
-const SKIP = 'textarea, input, pre, code, script, style, button, select, option, svg, [aria-hidden="true"], #reference-popover';
+/**
+ * Where references are left as text: editable or verbatim text, controls and what labels or
+ * contains them (a button may not sit inside another control), hidden layers.
+ */
+const SKIP = 'textarea, input, pre, code, script, style, button, select, option, label, a, summary, [role="option"], [role="listbox"], svg, [aria-hidden="true"], #reference-popover';
 
 /** Text longer than this is user data (a pasted file), never prose or an engine reason. */
 const LONGEST_PROSE = 10_000;

@@ -117,11 +117,18 @@ function key(span) {
 
 /**
  * Rebuilds the highlight layer behind the textarea: the first `HIGHLIGHT_LIMIT` mentions
- * marked, the rest of the text plain (it still takes its place, so the marks stay aligned).
+ * marked, the rest of the text plain (it still takes its place, so the marks stay aligned);
+ * `note` says so when mentions were left plain.
  * @param {HTMLElement} backdrop
+ * @param {HTMLElement} note
  * @param {ProfileMentions} mentions
  */
-function highlight(backdrop, mentions) {
+function highlight(backdrop, note, mentions) {
+  const total = mentions.spans.length;
+  note.textContent = total > HIGHLIGHT_LIMIT
+    ? `The first ${HIGHLIGHT_LIMIT.toLocaleString('en')} of ${total.toLocaleString('en')} mentions ${mentions.profile} sees are highlighted; the table lists them all.`
+    : '';
+  note.hidden = note.textContent === '';
   const { text } = mentions;
   const marked = mentions.spans.slice(0, HIGHLIGHT_LIMIT).map((span) => mentions.describe(span));
   const until = marked.length === 0 ? 0 : Math.min(text.length, Math.max(...marked.map((r) => r.end)));
@@ -218,6 +225,8 @@ export function setUpMentions() {
   const backdrop = byId('mentions-backdrop', HTMLDivElement);
   const table = byId('mentions-table', HTMLTableElement);
   const select = byId('mentions-profile', HTMLSelectElement);
+  const highlightNote = h('p', { id: 'mentions-highlight-note', class: 'note', hidden: '' });
+  (backdrop.parentElement ?? backdrop).after(highlightNote);
   const profiles = withEngine((engine) => engine.profileNames());
   select.replaceChildren(...profiles.map((p) => h('option', { value: p }, p)));
   select.value = 'claude-code';
@@ -248,7 +257,7 @@ export function setUpMentions() {
       return mentions;
     };
     cancel = inFrames('mentions:input', [
-      guarded(() => highlight(backdrop, parse(picked))),
+      guarded(() => highlight(backdrop, highlightNote, parse(picked))),
       ...others.map((profile) => guarded(() => { parse(profile); })),
       guarded(() => compare(table, profiles.map((profile) => parsed.get(profile) ?? parse(profile)))),
     ]);
