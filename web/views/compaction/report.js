@@ -3,6 +3,7 @@
 import { emptyRow, h, tableHead } from '../../dom.js';
 import { count, percent, tokensText } from '../../format.js';
 import { withReferences } from '../../popover.js';
+import { showRows } from '../more-rows.js';
 import { textView } from '../scenario/request.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').CompactionReport} CompactionReport */
@@ -68,19 +69,22 @@ export function reportView(report) {
 }
 
 /**
- * The survival table: one row per item of the root set, `data-fate` on the row.
+ * The survival table: one row per item of the root set (a batch at a time), `data-fate` on the row.
  * @param {Survival[]} survival
  * @returns {HTMLElement[]}
  */
 export function survivalRows(survival) {
   const headers = ['item', 'kind', 'fate', 'tokens before → after', 'reason'];
-  const rows = survival.length === 0
-    ? [emptyRow(headers.length, 'nothing to report')]
-    : survival.map((row) => h('tr', { 'data-fate': row.fate, 'data-item': row.item, 'data-kind': row.kind },
+  const body = h('tbody');
+  showRows(body, survival.length, (index) => {
+    const row = survival[index];
+    return h('tr', { 'data-fate': row.fate, 'data-item': row.item, 'data-kind': row.kind },
       h('td', {}, h('code', {}, row.item)),
       h('td', {}, row.kind),
       h('td', {}, h('span', { class: `fate fate-${row.fate}` }, row.fate)),
       h('td', { class: 'num' }, `${tokensText(row.tokensBefore)} → ${tokensText(row.tokensAfter)}`),
-      h('td', {}, ...withReferences(row.reason))));
-  return [tableHead(headers), h('tbody', {}, ...rows)];
+      h('td', {}, ...withReferences(row.reason)));
+  }, headers.length);
+  if (survival.length === 0) body.append(emptyRow(headers.length, 'nothing to report'));
+  return [tableHead(headers), body];
 }

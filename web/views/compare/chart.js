@@ -4,6 +4,7 @@
 // sits behind every chart for readers who cannot hover.
 
 import { h, s } from '../../dom.js';
+import { showRows } from '../more-rows.js';
 
 /** The drawing area when the chart is not on screen yet, in viewBox units (pixels when shown). */
 const WIDTH = 400;
@@ -134,27 +135,29 @@ function drawInto(svg, spec, width, margin) {
 }
 
 /**
- * The chart's numbers as a table, folded under the chart: a row per request, a column per
- * profile, each value with a button that shows the step that sent the request.
+ * The chart's numbers as a table, folded under the chart: a row per request (a batch at a
+ * time), a column per profile, each value with a button that shows the step that sent it.
  * @param {ChartSpec} spec
  * @param {(point: Point) => string} valueText a point's value as the table shows it
  */
 export function chartTable(spec, valueText) {
   const longest = Math.max(0, ...spec.series.map((one) => one.points.length));
-  const rows = Array.from({ length: longest }, (_, i) => h('tr', { 'data-index': String(i) },
+  const row = (/** @type {number} */ i) => h('tr', { 'data-index': String(i) },
     h('td', { class: 'num' }, String(i + 1)),
     ...spec.series.map(({ profile, points }) => {
       const point = points[i];
       if (point === undefined) return h('td', { class: 'none', 'data-profile': profile }, '–');
       return h('td', { class: 'num', 'data-profile': profile, 'data-value': String(point.y) }, valueText(point), ' ',
         h('button', { type: 'button', class: 'step-link', 'data-step': String(point.step) }, `step ${point.step}`));
-    })));
+    }));
+  const body = h('tbody');
+  showRows(body, longest, row, spec.series.length + 1);
   const thresholds = (spec.thresholds ?? []).map((line) => h('p', { class: 'note', 'data-threshold': String(line.value) }, line.label));
   return h('details', { class: 'compare-table-view' }, h('summary', {}, `Table: ${spec.title.toLowerCase()}`),
     ...thresholds,
     h('table', { class: 'grid' },
       h('thead', {}, h('tr', {}, h('th', {}, 'request'), ...spec.series.map(({ profile }) => h('th', {}, profile)))),
-      h('tbody', {}, ...rows)));
+      body));
 }
 
 /**

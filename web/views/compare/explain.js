@@ -18,6 +18,9 @@ function tokenDifference(what, difference) {
   return `${integer(Math.abs(difference))} ${difference > 0 ? 'more' : 'fewer'} tokens ${what}`;
 }
 
+/** The most cache misses named in a row; the count says how many there are in all. */
+const MISSES_NAMED = 12;
+
 /**
  * The requests that read nothing from the cache, each with what preceded it when the engine
  * reports it.
@@ -55,7 +58,8 @@ export function costExplanations(comparison) {
       h('td', { class: 'num' }, profile === cheapest ? 'the cheapest' : `${dollars(extra)} more than ${cheapest}`),
       h('td', {}, profile === cheapest ? h('span', { class: 'none' }, 'the baseline')
         : differences.length === 0 ? h('span', { class: 'none' }, 'the same tokens') : differences.join('; ')),
-      h('td', { 'data-misses': String(misses.length) }, misses.length === 0 ? h('span', { class: 'none' }, 'none') : misses.join('; ')));
+      h('td', { 'data-misses': String(misses.length) }, misses.length === 0 ? h('span', { class: 'none' }, 'none')
+        : misses.slice(0, MISSES_NAMED).join('; ') + (misses.length > MISSES_NAMED ? `; and ${integer(misses.length - MISSES_NAMED)} more` : '')));
   });
   return [tableHead(['profile', 'cost', `tokens compared with ${cheapest}`, 'requests that read nothing from the cache']), h('tbody', {}, ...rows)];
 }
