@@ -108,7 +108,7 @@ export function glossaryGroups() {
  * @param {HTMLElement} container
  */
 export function renderGlossary(container) {
-  container.replaceChildren(...glossaryGroups().map((group) => h('section', { id: group.id, class: 'glossary-group', 'aria-labelledby': `${group.id}-title` },
+  container.replaceChildren(...glossaryGroups().map((group) => h('div', { id: group.id, class: 'glossary-group' },
     h('h3', { id: `${group.id}-title` }, group.title),
     h('p', { class: 'note' }, group.intro),
     h('dl', { class: 'glossary-list' }, ...group.entries.flatMap(([term, meaning]) => [
