@@ -16,12 +16,14 @@ import { withEngine } from './engine.js';
  * @property {string} error why the latest replay failed; '' when it worked
  * @property {number} replays how many replays have worked: a view that sees it change knows
  *   the trace is a new one
+ * @property {number} step the step another view asked the player to show (`showStep`)
  */
 
 /**
  * What a notification is about: `edit` when the text or the profile changed (nothing was
- * replayed), `replay` when a replay ran (it worked when `error` is '').
- * @typedef {'edit' | 'replay'} Change
+ * replayed), `replay` when a replay ran (it worked when `error` is ''), `step` when a view
+ * asked the player to show a step.
+ * @typedef {'edit' | 'replay' | 'step'} Change
  */
 
 /** @typedef {(state: ScenarioState, change: Change) => void} Listener */
@@ -66,7 +68,7 @@ const engineReplay = (scenario) => withEngine((engine) => engine.runScenario(sce
  */
 export function createScenarioStore(replayWith = engineReplay) {
   /** @type {ScenarioState} */
-  let state = { text: '', profile: '', parsed: undefined, trace: undefined, error: '', replays: 0 };
+  let state = { text: '', profile: '', parsed: undefined, trace: undefined, error: '', replays: 0, step: 0 };
   /** @type {Set<Listener>} */
   const listeners = new Set();
 
@@ -107,6 +109,14 @@ export function createScenarioStore(replayWith = engineReplay) {
     edit({ text = state.text, profile = state.profile }) {
       if (text === state.text && profile === state.profile) return;
       commit({ text, profile, parsed: text === state.text ? state.parsed : parseJson(text) }, 'edit');
+    },
+
+    /**
+     * Asks the player to show step `step` of the trace (a chart's point was clicked).
+     * @param {number} step
+     */
+    showStep(step) {
+      commit({ step }, 'step');
     },
 
     /** Replays the scenario once; a failure keeps the last trace that worked and says why. */

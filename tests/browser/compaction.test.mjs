@@ -177,3 +177,31 @@ test('a new scenario in the player resets the step range and clears the old resu
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('every policy has a description, and the comparison shows each policy\'s reason in a visible column', async () => {
+  const { page, problems } = await openWith('auto-compaction.json');
+  const expected = await expectedPreviews(page, 'auto-compaction.json');
+  const described = await page.evaluate(async (ids) => {
+    const { POLICY_DESCRIPTIONS } = await import('/web/views/compaction/policies.js');
+    return ids.filter((id) => typeof POLICY_DESCRIPTIONS[id] === 'string' && POLICY_DESCRIPTIONS[id].length > 20);
+  }, expected.policies);
+  assert.deepEqual(described, expected.policies, 'every id the engine lists is described');
+  assert.ok((await page.textContent('#compaction-policy-description') ?? '').length > 20, 'the picked policy is described');
+  await page.selectOption('#compaction-policy', 'cline.truncate');
+  assert.match(await page.textContent('#compaction-policy-description') ?? '', /first exchange/);
+  await compact(page, 'claude-code.full');
+  const headers = await page.$$eval('#compaction-compare thead th', (cells) => cells.map((cell) => cell.textContent));
+  assert.ok(headers.includes('why'), `headers: ${headers}`);
+  const reasons = await page.$$eval('#compaction-compare tbody tr', (rows) => rows.map((row) => ({
+    policy: /** @type {HTMLElement} */ (row).dataset.policy ?? '',
+    reason: row.querySelector('td.policy-reason')?.textContent ?? '',
+    visible: /** @type {HTMLElement | null} */ (row.querySelector('td.policy-reason'))?.checkVisibility() ?? false,
+  })));
+  for (const { policy, reason, visible } of reasons) {
+    assert.equal(reason, expected.reports[policy].reason, `${policy}: the engine's reason`);
+    assert.ok(visible, `${policy}: the reason is on screen, not in a tooltip`);
+  }
+  assert.ok(reasons.some(({ policy }) => !expected.reports[policy].applied), 'a policy that did nothing says why');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

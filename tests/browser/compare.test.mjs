@@ -200,3 +200,121 @@ test('a long comparison runs in a worker: the page says how far it is, and Cance
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+/**
+ * Runs the comparison in the panel and waits for it.
+ * @param {import('playwright-core').Page} page
+ */
+async function runComparison(page) {
+  await page.click('#compare-run');
+  await page.waitForSelector('#compare-run:not([disabled])'); // the comparison runs in a worker
+  await page.waitForSelector('#compare-results:not([hidden])');
+}
+
+test('charts are readable: 12 px labels inside the chart, values in a table view, the auto-compaction threshold drawn', async () => {
+  const { page, problems } = await openWith('auto-compaction.json');
+  const { comparison } = await expectedComparison(page);
+  await runComparison(page);
+  for (const chart of CHARTS) {
+    const labels = await page.$$eval(`${chart} text`, (texts) => texts.map((text) => {
+      const svg = /** @type {SVGSVGElement} */ (text.closest('svg'));
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      const box = /** @type {SVGTextElement} */ (text).getBBox();
+      return { text: text.textContent, px: parseFloat(getComputedStyle(text).fontSize) * scale,
+        inside: box.x >= 0 && box.y >= 0 && box.x + box.width <= svg.viewBox.baseVal.width + 0.5
+          && box.y + box.height <= svg.viewBox.baseVal.height + 0.5 };
+    }));
+    assert.ok(labels.length >= 5, `${chart}: labels drawn`);
+    for (const label of labels) {
+      assert.ok(label.px >= 11.9, `${chart} "${label.text}": ${label.px.toFixed(1)} px`);
+      assert.ok(label.inside, `${chart} "${label.text}" is not cut off`);
+    }
+  }
+  // The table behind the size chart holds the chart's numbers, request by request.
+  await page.click('#compare-size-table summary');
+  for (const [profile, run] of Object.entries(comparison)) {
+    const cells = await page.$$eval(`#compare-size-table td[data-profile="${profile}"]`, (all) => all.map((cell) => ({
+      value: Number(/** @type {HTMLElement} */ (cell).dataset.value), text: cell.textContent ?? '' })));
+    assert.deepEqual(cells.map((cell) => cell.value), run.steps.map((step) => step.sent), `${profile}: sent per request`);
+    run.steps.forEach((step, i) => assert.ok(cells[i].text.includes(`${step.sent.toLocaleString('en-US')} tok`)
+      && cells[i].text.includes(`step ${step.step}`), `${profile} request ${i + 1}: ${cells[i].text}`));
+    const shares = await page.$$eval(`#compare-hits-table td[data-profile="${profile}"]`, (all) => all.map((cell) => Number(/** @type {HTMLElement} */ (cell).dataset.value)));
+    assert.deepEqual(shares.map((share) => share.toFixed(6)), run.steps.map((step) => (step.sent > 0 ? step.cached / step.sent * 100 : 0).toFixed(6)));
+  }
+  // The threshold is the engine's: the window the player's requests report.
+  const threshold = await page.evaluate(async () => {
+    const engine = await import('/pkg/context_assembly.js');
+    const text = /** @type {HTMLTextAreaElement} */ (document.querySelector('#scenario-json')).value;
+    return engine.runScenario(text).steps.find((step) => step.turn.request !== undefined)?.turn.request?.window.autocompact;
+  });
+  const drawn = await page.$$eval('#compare-size g[data-threshold]', (lines) => lines.map((line) => Number(/** @type {HTMLElement} */ (/** @type {unknown} */ (line)).dataset.threshold)));
+  assert.ok(threshold !== undefined && drawn.includes(threshold), `threshold ${threshold} among ${drawn}`);
+  assert.match(await page.textContent('#compare-size-table') ?? '', /auto-compaction at [\d,]+ tok/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('clicking a point, or its step button in the table, shows that step in the player', async () => {
+  const { page, problems } = await openWith('auto-compaction.json');
+  const { comparison } = await expectedComparison(page);
+  await runComparison(page);
+  const selected = () => page.getAttribute('#scenario-steps li[aria-selected="true"]', 'data-index');
+  const steps = comparison['claude-code']?.steps ?? [];
+  const target = steps[steps.length - 2];
+  assert.ok(target !== undefined && String(target.step) !== await selected());
+  await page.click(`#compare-cost g[data-profile="claude-code"] .chart-point[data-index="${steps.length - 2}"]`, { force: true });
+  assert.equal(await selected(), String(target.step));
+  await page.click('#compare-hits-table summary');
+  const button = page.locator('#compare-hits-table td[data-profile="codex"] .step-link').first();
+  await button.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await selected(), String(comparison.codex?.steps[0]?.step));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the equal-price toggle prices every profile at one table, and each cost difference is explained', async () => {
+  const { page, problems } = await openWith('auto-compaction.json');
+  const expected = await page.evaluate(async () => {
+    const engine = await import('/pkg/context_assembly.js');
+    const { PRICE_TABLES } = await import('/web/views/compare/prices.js');
+    const text = /** @type {HTMLTextAreaElement} */ (document.querySelector('#scenario-json')).value;
+    const profiles = engine.profileNames();
+    const sonnet = PRICE_TABLES['claude-sonnet'].table;
+    const own = engine.compareProfiles(text, profiles);
+    // Each table is the default of the profile it names: pricing that profile at it changes nothing.
+    const defaults = Object.values(PRICE_TABLES).map(({ defaultOf, table }) => [
+      own[defaultOf].totals.costMicroUsd,
+      engine.compareProfiles(text, [defaultOf], { prices: { [defaultOf]: table } })[defaultOf].totals.costMicroUsd]);
+    const equal = engine.compareProfiles(text, profiles, { prices: Object.fromEntries(profiles.map((p) => [p, sonnet])) });
+    const costs = (/** @type {typeof own} */ run) => Object.fromEntries(Object.entries(run).map(([p, r]) => [p, r.totals.costMicroUsd]));
+    return { defaults, own: costs(own), equal: costs(equal), comparison: own };
+  });
+  for (const [own, repriced] of expected.defaults) assert.equal(repriced, own, 'the price table is the engine\'s default');
+  assert.notDeepEqual(expected.equal, expected.own, 'the scenario prices differently at equal prices');
+  const shownCosts = () => page.$$eval('#compare-totals tbody tr', (rows) => Object.fromEntries(rows.map((row) =>
+    [/** @type {HTMLElement} */ (row).dataset.profile, Number(/** @type {HTMLElement} */ (row).dataset.costMicroUsd)])));
+
+  await runComparison(page);
+  assert.deepEqual(await shownCosts(), expected.own);
+  // The explanation: a row per profile, its extra cost over the cheapest, its cache misses.
+  const cheapest = Math.min(...Object.values(expected.own));
+  const rows = await page.$$eval('#compare-explain tbody tr', (all) => all.map((row) => ({
+    profile: /** @type {HTMLElement} */ (row).dataset.profile ?? '', extra: Number(/** @type {HTMLElement} */ (row).dataset.extraMicroUsd),
+    misses: Number(/** @type {HTMLElement} */ (row.querySelector('[data-misses]'))?.dataset.misses), text: row.textContent ?? '' })));
+  assert.deepEqual(rows.map((row) => row.profile), Object.keys(expected.own));
+  for (const row of rows) {
+    const run = expected.comparison[row.profile];
+    assert.equal(row.extra, expected.own[row.profile] - cheapest, `${row.profile}: extra cost`);
+    assert.equal(row.misses, run.steps.filter((step) => step.cached === 0 && step.sent > 0).length, `${row.profile}: cache misses`);
+    if (row.extra > 0) assert.match(row.text, /tokens sent|tokens read from the cache|tokens written/, `${row.profile}: the tokens that differ`);
+  }
+  assert.match(rows.find((row) => row.profile === 'claude-code')?.text ?? '', /after compaction by claude-code\.full/);
+
+  await page.selectOption('#compare-prices', 'claude-sonnet');
+  await runComparison(page);
+  assert.deepEqual(await shownCosts(), expected.equal);
+  assert.equal(await page.getAttribute('#compare-results', 'data-prices'), 'claude-sonnet');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -41,14 +41,17 @@ test('mentions are highlighted as you type and profiles are compared', async () 
 test('the token panel counts per method and shows raw sizes', async () => {
   const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'tokens' });
   await page.fill('#tokens-input', '日本語のテキスト');
-  const count = async (/** @type {string} */ method) =>
-    Number(await page.textContent(`#tokens-table tr[data-method="${method}"] td.count`));
-  assert.equal(await count('claude-code'), 2); // 8 UTF-16 units / 4
+  const selector = (/** @type {string} */ method) => `#tokens-table tr[data-method="${method}"] td.count`;
+  const count = async (/** @type {string} */ method) => Number(await page.textContent(selector(method)));
+  // The panel counts once typing pauses.
+  const counted = (/** @type {string} */ method, /** @type {number} */ expected) => page.waitForFunction(
+    ([where, value]) => document.querySelector(where)?.textContent === value, [selector(method), String(expected)]);
+  await counted('claude-code', 2); // 8 UTF-16 units / 4
   assert.equal(await count('codex'), 6); // 24 UTF-8 bytes / 4
   assert.ok(await count('calibrated') > await count('claude-code'), 'calibrated does not under-count CJK');
   await page.fill('#tokens-input', '{"a": 1}');
   await page.fill('#tokens-ext', 'json');
-  assert.equal(await count('claude-code'), 4); // 8 units / 2 for json
+  await counted('claude-code', 4); // 8 units / 2 for json
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -63,7 +66,9 @@ test('the diff panel shows each profile its snippet and reason', async () => {
   assert.match(await page.textContent('#diff-results [data-profile="codex"]') ?? '', /keeps no file state/);
   await page.fill('#diff-before', 'a\nb\n');
   await page.fill('#diff-after', 'a\nb\n');
-  assert.match(await page.textContent('#diff-results [data-profile="claude-code"] .reason') ?? '', /nothing changed/);
+  // The panel redoes the snippets once typing pauses.
+  await page.waitForFunction(() =>
+    /nothing changed/.test(document.querySelector('#diff-results [data-profile="claude-code"] .reason')?.textContent ?? ''));
   assert.deepEqual(problems, []);
   await page.close();
 });

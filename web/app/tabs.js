@@ -3,7 +3,7 @@
 import { byId } from '../dom.js';
 
 /** The tabs' names, in order: `#tab-<name>` controls the panel its `aria-controls` names. */
-export const TAB_NAMES = /** @type {const} */ (['step', 'files', 'compaction', 'compare', 'mentions', 'tokens', 'diff', 'scenario']);
+export const TAB_NAMES = /** @type {const} */ (['step', 'files', 'compaction', 'compare', 'mentions', 'tokens', 'diff', 'scenario', 'glossary']);
 
 /** @typedef {typeof TAB_NAMES[number]} TabName */
 

@@ -4,6 +4,7 @@
 import { byId, h, messageOf, showError } from '../dom.js';
 import { withEngine } from '../engine.js';
 import { comparisonRows } from './compaction/compare.js';
+import { describePolicy } from './compaction/policies.js';
 import { reportView, survivalRows } from './compaction/report.js';
 import { meterElements, renderMeter } from './scenario/meter.js';
 
@@ -53,6 +54,9 @@ export function setUpCompaction(store) {
 
   const policies = withEngine((engine) => engine.compactionPolicies());
   policy.replaceChildren(...policies.map((id) => h('option', { value: id }, id)));
+  // What the picked policy does, in words, beside the picker.
+  const policyDescription = h('p', { id: 'compaction-policy-description', class: 'note', 'aria-live': 'polite' });
+  (policy.closest('label') ?? policy).after(policyDescription);
 
   /** Empties the results, so that nothing on screen belongs to another scenario or step. */
   function clearResults() {
@@ -64,8 +68,12 @@ export function setUpCompaction(store) {
     compare.replaceChildren();
   }
 
-  /** The pivot and direction only mean something to partial compaction; the engine refuses them elsewhere. */
+  /**
+   * Describes the picked policy; the pivot and direction only mean something to partial
+   * compaction (the engine refuses them elsewhere).
+   */
   function choosePolicy() {
+    policyDescription.textContent = describePolicy(policy.value);
     const partial = policy.value === PARTIAL;
     pivot.disabled = !partial;
     direction.disabled = !partial;

@@ -1,6 +1,8 @@
 // The diff panel: the change snippet each profile would show the model, and why.
 import { byId, h, messageOf } from '../dom.js';
 import { withEngine } from '../engine.js';
+import { withReferences } from '../popover.js';
+import { debouncedWork, measured } from './typing.js';
 
 /**
  * `line1\n…\nline{n}\n`, the spec's L(n).
@@ -40,7 +42,7 @@ function result(profile, before, after) {
     return h('div', { class: 'snippet', 'data-profile': profile },
       h('h3', {}, profile),
       report.text === '' ? h('p', { class: 'none' }, 'no snippet: nothing is sent') : h('pre', {}, report.text),
-      h('p', { class: 'reason' }, `${report.reason} (${facts.join(', ')})`));
+      h('p', { class: 'reason' }, ...withReferences(`${report.reason} (${facts.join(', ')})`)));
   } catch (error) {
     return h('div', { class: 'snippet', 'data-profile': profile }, h('h3', {}, profile),
       h('p', { class: 'error-text' }, messageOf(error)));
@@ -54,21 +56,21 @@ export function setUpDiff() {
   const results = byId('diff-results', HTMLDivElement);
   const profiles = withEngine((engine) => engine.profileNames());
 
-  const update = () => {
+  const work = debouncedWork(() => measured('diff:input', () => {
     results.replaceChildren(...profiles.map((profile) => result(profile, before.value, after.value)));
-  };
+  }));
   for (const [id, make] of Object.entries(EXAMPLES)) {
     byId(id, HTMLButtonElement).addEventListener('click', () => {
       const example = make();
       before.value = example.before;
       after.value = example.after;
-      update();
+      work.now();
     });
   }
-  before.addEventListener('input', update);
-  after.addEventListener('input', update);
+  before.addEventListener('input', work.schedule);
+  after.addEventListener('input', work.schedule);
   const initial = numberedLines(30);
   before.value = initial;
   after.value = initial.replace('line15\n', 'LINE15 (edited outside the agent)\n');
-  update();
+  work.now();
 }

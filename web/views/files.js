@@ -3,6 +3,7 @@
 import { byId, h, messageOf, tableParts } from '../dom.js';
 import { withEngine } from '../engine.js';
 import { setUpCompletion } from './files/completion.js';
+import { shorten } from './shorten.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').Session} Session */
 /** @typedef {import('../../pkg/context_assembly.js').ProfileName} ProfileName */
@@ -332,7 +333,7 @@ export function setUpFiles() {
   });
   onClick('files-submit', (s) => {
     const at = tick();
-    turns.unshift({ label: `human turn “${prompt.value}”`, at, turn: s.submit(prompt.value, at) });
+    turns.unshift({ label: `human turn “${shorten(prompt.value)}”`, at, turn: s.submit(prompt.value, at) });
   });
   onClick('files-tool-round', (s) => {
     const at = tick();

@@ -3,6 +3,7 @@
 import { byId, h, messageOf, showError, tableParts } from '../dom.js';
 import { withEngine } from '../engine.js';
 import { integer, tokensText } from '../format.js';
+import { withReferences } from '../popover.js';
 import { setUpCopyRequest } from './scenario/copy-request.js';
 import { meterElements, renderMeter } from './scenario/meter.js';
 import { requestView, textView } from './scenario/request.js';
@@ -106,7 +107,7 @@ function turnDetails(turn, order) {
       return item;
     }));
   const decisions = table('decisions', ['verdict', 'subject and reason'], turn.decisions.map((d) => {
-    const why = h('div', {}, h('code', {}, d.subject), h('div', {}, d.reason));
+    const why = h('div', {}, h('code', {}, d.subject), h('div', {}, ...withReferences(d.reason)));
     if (d.detail !== undefined) why.append(h('div', { class: 'note' }, d.detail));
     return [h('span', { class: `verdict verdict-${d.verdict}` }, d.verdict), why];
   }), 'no decisions on this step');
@@ -318,6 +319,7 @@ export async function setUpScenario(store, start = {}) {
 
   store.subscribe((state, change) => {
     if (change === 'replay') showReplay(state);
+    else if (change === 'step') select(state.step);
     // Another writer (an imported log) put a scenario in the store: the editor shows it.
     else if (state.text !== json.value) json.value = state.text;
   });

@@ -1,6 +1,7 @@
 // The token panel: each method's estimate beside the raw sizes of the text.
 import { byId, h, messageOf, tableHead } from '../dom.js';
 import { withEngine } from '../engine.js';
+import { debouncedWork, measured } from './typing.js';
 
 /** @type {{ method: import('../../pkg/context_assembly.js').TokenMethod, rule: string }[]} */
 const METHODS = [
@@ -47,7 +48,8 @@ export function setUpTokens() {
       table.replaceChildren(h('tr', {}, h('td', { class: 'error-text' }, messageOf(error))));
     }
   };
-  input.addEventListener('input', update);
-  ext.addEventListener('input', update);
-  update();
+  const work = debouncedWork(() => measured('tokens:input', update));
+  input.addEventListener('input', work.schedule);
+  ext.addEventListener('input', work.schedule);
+  work.now();
 }

@@ -2,12 +2,14 @@
 // each keeps, and what the model can still see afterwards.
 import { h, tableHead } from '../../dom.js';
 import { percent, tokensText } from '../../format.js';
+import { withReferences } from '../../popover.js';
+import { describePolicy } from './policies.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').CompactionReport} CompactionReport */
 /** @typedef {import('../../../pkg/context_assembly.js').PolicyId} PolicyId */
 /** @typedef {{ policy: PolicyId, report?: CompactionReport, error?: string }} PolicyOutcome */
 
-const HEADERS = ['policy', 'applied?', 'tokens before → after', 'tokens freed', 'prefix kept', 'files still visible', 'commands still visible'];
+const HEADERS = ['policy', 'applied?', 'why', 'tokens before → after', 'tokens freed', 'prefix kept', 'files still visible', 'commands still visible'];
 
 /**
  * What is still visible, as a count with the whole list beside it; a long list is folded.
@@ -30,7 +32,7 @@ function visibleCell(name, items) {
  * @param {PolicyOutcome} outcome
  */
 function row({ policy, report, error }) {
-  const name = h('td', {}, h('code', {}, policy));
+  const name = h('td', {}, h('code', {}, policy), h('div', { class: 'note policy-description' }, describePolicy(policy)));
   if (report === undefined) {
     return h('tr', { 'data-policy': policy, 'data-error': 'true' }, name,
       h('td', { colspan: String(HEADERS.length - 1), class: 'error-text' }, error ?? 'no report'));
@@ -41,7 +43,8 @@ function row({ policy, report, error }) {
     'data-after': String(report.tokensAfter), 'data-freed': String(freed), 'data-prefix-kept': String(report.prefixKept),
   },
   name,
-  h('td', { title: report.reason }, report.applied ? 'yes' : h('span', { class: 'none' }, 'no')),
+  h('td', {}, report.applied ? 'yes' : h('span', { class: 'none' }, 'no')),
+  h('td', { class: 'policy-reason' }, ...withReferences(report.reason)),
   h('td', { class: 'num' }, `${tokensText(report.tokensBefore)} → ${tokensText(report.tokensAfter)}`),
   h('td', { class: 'num' }, tokensText(freed)),
   h('td', { class: 'num' }, `${tokensText(report.prefixKept)} (${percent(report.prefixKept, report.tokensBefore)})`),

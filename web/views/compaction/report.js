@@ -2,6 +2,8 @@
 // went, and the fate of every item of the root set.
 import { emptyRow, h, tableHead } from '../../dom.js';
 import { count, percent, tokensText } from '../../format.js';
+import { withReferences } from '../../popover.js';
+import { showRows } from '../more-rows.js';
 import { textView } from '../scenario/request.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').CompactionReport} CompactionReport */
@@ -25,7 +27,7 @@ function reportList(name, meaning, items) {
     ? h('p', { class: 'none' }, 'none')
     : h('ul', { 'data-list': name }, ...items.map((item) => h('li', {},
       h('code', {}, item.subject), item.tokens === undefined ? '' : h('span', { class: 'tok' }, ` ${tokensText(item.tokens)}`),
-      item.reason === '' ? '' : h('div', { class: 'note' }, item.reason))));
+      item.reason === '' ? '' : h('div', { class: 'note' }, ...withReferences(item.reason)))));
   return h('div', { class: 'report-list' }, h('h4', {}, `${name} (${items.length}) `, h('span', { class: 'note' }, meaning)), body);
 }
 
@@ -50,7 +52,7 @@ export function reportView(report) {
     : h('details', {}, h('summary', {}, `${report.summarySource} summary, ${count(report.summary.length, 'character')}`), textView(report.summary));
   const facts = h('dl', { class: 'compaction-facts', 'data-applied': String(report.applied) },
     ...fact('policy', h('code', {}, report.policy), ` (${report.trigger}) — `, report.applied ? 'applied' : 'changed nothing'),
-    ...fact('reason', report.reason),
+    ...fact('reason', ...withReferences(report.reason)),
     ...fact('tokens', `${tokensText(report.tokensBefore)} → ${tokensText(report.tokensAfter)} (freed ${tokensText(freed)})`),
     ...fact('prefix kept', `${tokensText(report.prefixKept)} (${percent(report.prefixKept, report.tokensBefore)} of the request before) still readable from the prompt cache`),
     ...fact('summary source', report.summarySource, ' ', summary));
@@ -67,19 +69,22 @@ export function reportView(report) {
 }
 
 /**
- * The survival table: one row per item of the root set, `data-fate` on the row.
+ * The survival table: one row per item of the root set (a batch at a time), `data-fate` on the row.
  * @param {Survival[]} survival
  * @returns {HTMLElement[]}
  */
 export function survivalRows(survival) {
   const headers = ['item', 'kind', 'fate', 'tokens before → after', 'reason'];
-  const rows = survival.length === 0
-    ? [emptyRow(headers.length, 'nothing to report')]
-    : survival.map((row) => h('tr', { 'data-fate': row.fate, 'data-item': row.item, 'data-kind': row.kind },
+  const body = h('tbody');
+  showRows(body, survival.length, (index) => {
+    const row = survival[index];
+    return h('tr', { 'data-fate': row.fate, 'data-item': row.item, 'data-kind': row.kind },
       h('td', {}, h('code', {}, row.item)),
       h('td', {}, row.kind),
       h('td', {}, h('span', { class: `fate fate-${row.fate}` }, row.fate)),
       h('td', { class: 'num' }, `${tokensText(row.tokensBefore)} → ${tokensText(row.tokensAfter)}`),
-      h('td', {}, row.reason)));
-  return [tableHead(headers), h('tbody', {}, ...rows)];
+      h('td', {}, ...withReferences(row.reason)));
+  }, headers.length);
+  if (survival.length === 0) body.append(emptyRow(headers.length, 'nothing to report'));
+  return [tableHead(headers), body];
 }
