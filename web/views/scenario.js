@@ -6,6 +6,8 @@ import { integer, tokensText } from '../format.js';
 import { withReferences } from '../popover.js';
 import { setUpCopyRequest } from './scenario/copy-request.js';
 import { meterElements, renderMeter } from './scenario/meter.js';
+import { stepBanners } from './scenario/banners.js';
+import { renderRequestDiff } from './scenario/request-diff.js';
 import { requestView, textView } from './scenario/request.js';
 import { stepSummary } from './scenario/steps.js';
 
@@ -111,7 +113,7 @@ function turnDetails(turn, order) {
     if (d.detail !== undefined) why.append(h('div', { class: 'note' }, d.detail));
     return [h('span', { class: `verdict verdict-${d.verdict}` }, d.verdict), why];
   }), 'no decisions on this step');
-  return [h('h3', {}, `Attachments (${turn.attachments.length})`), attachments,
+  return [...stepBanners(turn), h('h3', {}, `Attachments (${turn.attachments.length})`), attachments,
     ...(order.length === 0 ? [] : [emissionView(turn, order)]),
     h('h3', {}, `Decisions (${turn.decisions.length})`), decisions];
 }
@@ -147,6 +149,7 @@ export async function setUpScenario(store, start = {}) {
   const meter = meterElements('scenario-meter');
   const note = byId('scenario-request-note', HTMLElement);
   const requestPane = byId('scenario-request', HTMLElement);
+  const diffStrip = byId('request-diff-strip', HTMLElement);
   const turnPane = byId('scenario-turn', HTMLElement);
   /** The engine's emission order, read once: it is the same for every scenario. @type {EmissionEntry[]} */
   const order = withEngine((engine) => engine.emissionOrder());
@@ -222,6 +225,7 @@ export async function setUpScenario(store, start = {}) {
       note.textContent = '';
       requestPane.replaceChildren();
       turnPane.replaceChildren();
+      diffStrip.replaceChildren();
       shownRequest = null;
       return;
     }
@@ -246,6 +250,7 @@ export async function setUpScenario(store, start = {}) {
     if (request !== shownRequest) {
       renderMeter(meter, request);
       requestPane.replaceChildren(...(request === undefined ? [] : [requestView(request)]));
+      renderRequestDiff(diffStrip, steps, shown?.from ?? current);
       shownRequest = request;
     }
     turnPane.replaceChildren(...turnDetails(step.turn, order));

@@ -2,11 +2,9 @@
 // what is left. The segments add up to the window exactly, so the bar never lies.
 import { byId, h } from '../../dom.js';
 import { integer, tokensText } from '../../format.js';
+import { CATEGORIES, channelsOf, tokenSplit } from './token-split.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').Request} Request */
-
-/** The segments in the order they are drawn; the names are the `byCategory` keys. */
-const CATEGORIES = /** @type {const} */ (['system', 'tools', 'memory', 'attachments', 'conversation']);
 
 /**
  * A meter's four parts, found by a common id prefix: `id` is the bar, `id-used`, `id-caption`
@@ -68,8 +66,15 @@ export function renderMeter({ bar, used, caption, legend }, request) {
   caption.textContent = over > 0
     ? `${integer(total)} / ${integer(context)} tokens: over the window by ${integer(over)}; nothing is free`
     : `${integer(total)} / ${integer(context)} tokens (${((total / Math.max(context, 1)) * 100).toFixed(1)}% of the window; ${integer(free)} free; auto-compaction at ${integer(autocompact)})`;
-  legend.replaceChildren(...segments.map(([name, tokens]) => h('li', {},
-    h('span', { class: `swatch seg-${name}` }), `${name} `, h('span', { class: 'tok' }, tokensText(tokens)))));
+  // Each category says which of the request's panes its tokens sit in, so the key and the
+  // panes below read the same figures.
+  const split = tokenSplit(request);
+  legend.replaceChildren(...segments.map(([name, tokens]) => {
+    const where = name === 'free' ? '' : channelsOf(split, /** @type {typeof CATEGORIES[number]} */ (name));
+    return h('li', { 'data-category': name, 'data-tokens': String(tokens) },
+      h('span', { class: `swatch seg-${name}` }), `${name} `, h('span', { class: 'tok' }, tokensText(tokens)),
+      ...(where === '' ? [] : [' ', h('span', { class: 'note' }, `(${where})`)]));
+  }));
 }
 
 /**

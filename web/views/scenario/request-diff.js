@@ -5,7 +5,7 @@ import { h } from '../../dom.js';
 import { withEngine } from '../../engine.js';
 import { count, tokensText } from '../../format.js';
 
-/** @typedef {import('../../../pkg/context_assembly.js').Trace} Trace */
+/** @typedef {import('../../../pkg/context_assembly.js').StepTrace} StepTrace */
 /** @typedef {import('../../../pkg/context_assembly.js').RequestDiff} RequestDiff */
 /** @typedef {import('../../../pkg/context_assembly.js').AlignedBlock} AlignedBlock */
 
@@ -30,15 +30,16 @@ const CAUSE_TITLES = /** @type {const} */ ({
 /**
  * The request sent before step `index`, with the milliseconds between the two and whether a
  * compaction ran in between; `undefined` when the step sent nothing or nothing was sent before.
- * @param {Trace} trace
+ * @param {StepTrace[]} steps
  * @param {number} index
  */
-export function previousRequest(trace, index) {
-  const step = trace.steps[index];
+export function previousRequest(steps, index) {
+  const step = steps[index];
   if (step?.turn.request === undefined) return undefined;
   let compacted = (step.turn.compaction ?? []).some((report) => report.applied);
   for (let at = index - 1; at >= 0; at -= 1) {
-    const earlier = trace.steps[at];
+    const earlier = steps[at];
+    if (earlier === undefined) break;
     if (earlier.turn.request !== undefined) {
       return { previous: earlier.turn.request, next: step.turn.request, elapsedMs: Math.max(0, step.atMs - earlier.atMs), compacted };
     }
@@ -48,14 +49,14 @@ export function previousRequest(trace, index) {
 }
 
 /**
- * Fills `container` with the strip for step `index` of `trace` (empty, with a short note, when
- * there is no earlier request to compare with).
+ * Fills `container` with the strip for step `index` (a short note when there is no earlier
+ * request to compare with).
  * @param {HTMLElement} container
- * @param {Trace} trace
+ * @param {StepTrace[]} steps
  * @param {number} index
  */
-export function renderRequestDiff(container, trace, index) {
-  const pair = previousRequest(trace, index);
+export function renderRequestDiff(container, steps, index) {
+  const pair = previousRequest(steps, index);
   if (pair === undefined) {
     container.replaceChildren(h('p', { class: 'note' }, 'No earlier request to compare with: this is the first one, or this step sent none.'));
     return;

@@ -1,6 +1,7 @@
 // One request, in its four channels, block by block: what the model receives on a round.
 import { h } from '../../dom.js';
 import { count, tokensText } from '../../format.js';
+import { categoriesOf, tokenSplit } from './token-split.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').Request} Request */
 /** @typedef {import('../../../pkg/context_assembly.js').Block} Block */
@@ -77,9 +78,20 @@ function blocksView(blocks) {
  * @param {...Node} content
  */
 function channel(name, note, blocks, ...content) {
-  return h('div', { class: 'channel', 'data-channel': name.toLowerCase().replace(' ', '-') },
+  return h('div', { class: 'channel', 'data-channel': name.toLowerCase().replace(' ', '-'), 'data-tokens': String(sum(blocks)) },
     h('h3', {}, name, ' ', h('span', { class: 'note' }, `${count(blocks.length, 'block')} · ${tokensText(sum(blocks))}${note}`)),
     ...content);
+}
+
+/**
+ * A channel's note naming the meter categories its tokens count under, when more than the
+ * obvious one.
+ * @param {import('./token-split.js').TokenSplit} split
+ * @param {import('./token-split.js').ChannelKey} key
+ */
+function meterNote(split, key) {
+  const categories = categoriesOf(split, key);
+  return categories === '' ? '' : ` · on the meter: ${categories}`;
 }
 
 /**
@@ -112,10 +124,11 @@ export function requestView(request) {
   // A splice past the last message (no messages yet) still has to be shown.
   if (at >= request.messages.length && request.userContext.length > 0) messages.push(splice(request.userContext));
   const messageBlocks = request.messages.flatMap((message) => message.content);
+  const split = tokenSplit(request);
   return h('div', { class: 'request' },
-    channel('System', '', request.system, ...blocksView(request.system)),
-    channel('Tools', '', request.tools, tools),
-    channel('User context', ' · prepended, never stored', request.userContext,
+    channel('System', meterNote(split, 'system'), request.system, ...blocksView(request.system)),
+    channel('Tools', meterNote(split, 'tools'), request.tools, tools),
+    channel('User context', ` · prepended, never stored${meterNote(split, 'userContext')}`, request.userContext,
       ...(request.userContext.length === 0 ? [h('p', { class: 'none' }, 'none')] : blocksView(request.userContext))),
-    channel('Messages', ` · ${count(request.messages.length, 'message')}`, messageBlocks, ...messages));
+    channel('Messages', ` · ${count(request.messages.length, 'message')}${meterNote(split, 'messages')}`, messageBlocks, ...messages));
 }
