@@ -1,6 +1,7 @@
 //! `@` file search: the reference scores, the ordering, the atoms, and the walk over the
 //! virtual workspace (hidden files, ignore files only inside a repository).
 
+use context_assembly::search::score::{fuzzy_bound, fuzzy_score, PreparedPath, Rows};
 use context_assembly::search::{
     prepared_bytes, search_paths, Candidate, FileSearcher, MAX_PREPARED_BYTES, MAX_QUERY_ATOMS,
     MAX_QUERY_CHARS,
@@ -253,4 +254,21 @@ fn a_searcher_past_its_memory_budget_says_how_large_it_would_be() {
         message.contains("a searcher holds at most 67108864"),
         "{message}"
     );
+}
+
+proptest! {
+    #[test]
+    fn a_fuzzy_bound_is_never_below_the_score_and_matches_when_the_score_does(
+        path in "[a-cA-C/._é ]{0,16}",
+        needle in "[a-c/é]{1,4}",
+    ) {
+        let prepared = PreparedPath::new(&path);
+        let needle: Vec<char> = needle.chars().collect();
+        let score = fuzzy_score(&prepared.haystack(), &needle, &mut Rows::default());
+        let bound = fuzzy_bound(&prepared.haystack(), &needle);
+        prop_assert_eq!(score.is_some(), bound.is_some());
+        if let (Some(score), Some(bound)) = (score, bound) {
+            prop_assert!(bound >= score, "bound {} below score {}", bound, score);
+        }
+    }
 }

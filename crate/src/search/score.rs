@@ -22,6 +22,10 @@ pub const BONUS_CAMEL123: u32 = BONUS_BOUNDARY - PENALTY_GAP_START;
 pub const BONUS_CONSECUTIVE: u32 = PENALTY_GAP_START + PENALTY_GAP_EXTENSION;
 /// The first needle character's bonus counts this many times (`BONUS_FIRST_CHAR_MULTIPLIER`).
 pub const BONUS_FIRST_CHAR_MULTIPLIER: u32 = 2;
+/// The most one more needle character can add to a fuzzy score: a match, plus the largest
+/// bonus a character or a consecutive run carries (only the first character's bonus counts
+/// twice). It makes [`fuzzy_bound`] and a searcher's bounds for a query typed on.
+pub const MAX_GAIN_PER_CHARACTER: u32 = SCORE_MATCH + BONUS_BOUNDARY_DELIMITER;
 
 /// Character classes, ordered as the matcher orders them: everything after `Delimiter` is
 /// part of a word.
@@ -278,6 +282,22 @@ pub fn fuzzy_score(haystack: &Haystack, needle: &[char], rows: &mut Rows) -> Opt
         .map(|cell| cell.score)
         .max()
         .filter(|&score| score > 0)
+}
+
+/// An upper bound of [`fuzzy_score`] that costs one pass over the path: the best cell the
+/// needle's first character can have, plus [`MAX_GAIN_PER_CHARACTER`] for each further
+/// one; `None` when the needle is not a subsequence.
+pub fn fuzzy_bound(haystack: &Haystack, needle: &[char]) -> Option<u32> {
+    let (&first, rest) = needle.split_first()?;
+    let best_first = (0..haystack.len())
+        .filter(|&i| haystack.chars[i] == first)
+        .map(|i| SCORE_MATCH + haystack.bonus(i) * BONUS_FIRST_CHAR_MULTIPLIER)
+        .max()?;
+    if !is_subsequence(haystack.chars, needle) {
+        return None;
+    }
+    let rest = u32::try_from(rest.len()).unwrap_or(u32::MAX);
+    Some(best_first.saturating_add(MAX_GAIN_PER_CHARACTER.saturating_mul(rest)))
 }
 
 /// The first needle character's cell at `i`.

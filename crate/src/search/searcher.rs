@@ -13,8 +13,8 @@ use alloc::vec::Vec;
 
 use super::pattern::{Atom, AtomKind};
 use super::score::{
-    haystack_of, is_subsequence as matches_in_order, prepare_into, Haystack, Rows,
-    BONUS_BOUNDARY_DELIMITER, SCORE_MATCH,
+    fuzzy_bound, haystack_of, is_subsequence as matches_in_order, prepare_into, Haystack, Rows,
+    MAX_GAIN_PER_CHARACTER,
 };
 use super::{best, can_match, cap_query, ranking, shown, total_score, Candidate, CappedQuery};
 use super::{Scored, SearchResult};
@@ -65,11 +65,6 @@ pub struct FileSearcher {
     is_dir: Vec<bool>,
     previous: Option<PreviousSearch>,
 }
-
-/// The most one more needle character can add to a fuzzy atom's score: a match, plus the
-/// largest bonus a character or a consecutive run carries (the first character's doubled
-/// bonus belongs to a character already typed).
-pub const MAX_GAIN_PER_CHARACTER: u32 = SCORE_MATCH + BONUS_BOUNDARY_DELIMITER;
 
 /// Results up to this many are kept by insertion while scoring by bound; a larger `limit`
 /// scores every match.
@@ -159,9 +154,18 @@ impl FileSearcher {
         let typed_on = previous
             .as_ref()
             .and_then(|p| characters_typed_on(&p.atoms, &atoms));
+        let bounded = limit <= MAX_BOUNDED_LIMIT;
         let (top, matched) = match (previous, typed_on) {
-            (Some(previous), Some(typed)) if limit <= MAX_BOUNDED_LIMIT => {
-                self.best_by_bound(&atoms, previous.matched, typed, limit)
+            (Some(previous), Some(typed)) if bounded => {
+                let matched = self.typed_on_bounds(&atoms, previous.matched, typed);
+                self.best_by_bound(&atoms, matched, limit)
+            }
+            (previous, _)
+                if bounded
+                    && all_fuzzy(&atoms)
+                    && !previous.as_ref().is_some_and(|p| narrows(&p.atoms, &atoms)) =>
+            {
+                self.best_by_bound(&atoms, self.fresh_bounds(&atoms), limit)
             }
             (previous, _) => {
                 let narrowed = previous.filter(|p| narrows(&p.atoms, &atoms));
@@ -201,22 +205,46 @@ impl FileSearcher {
     }
 
     /// The previous matches that still match when the last atom grew by `typed` characters,
-    /// with bounds raised by what those characters can add; then the best `limit`, scoring
-    /// matches best bound first until the worst result kept beats every bound left.
-    fn best_by_bound(
+    /// with bounds raised by what those characters can add.
+    fn typed_on_bounds(
         &self,
         atoms: &[Atom],
         previous: Vec<(u32, u32)>,
         typed: usize,
-        limit: usize,
-    ) -> (Vec<Scored>, Vec<(u32, u32)>) {
+    ) -> Vec<(u32, u32)> {
         let needle = atoms.last().map_or(&[][..], |atom| &atom.needle[..]);
         let gain = MAX_GAIN_PER_CHARACTER.saturating_mul(u32::try_from(typed).unwrap_or(u32::MAX));
-        let mut matched: Vec<(u32, u32)> = previous
+        previous
             .into_iter()
             .filter(|&(_, order)| matches_in_order(self.haystack(order as usize).chars(), needle))
             .map(|(bound, order)| (bound.saturating_add(gain), order))
-            .collect();
+            .collect()
+    }
+
+    /// Every path that a query of fuzzy atoms only matches, with a bound of its score that
+    /// costs one pass over the path per atom ([`fuzzy_bound`]).
+    fn fresh_bounds(&self, atoms: &[Atom]) -> Vec<(u32, u32)> {
+        (0..offset(self.len()))
+            .filter_map(|order| {
+                let haystack = self.haystack(order as usize);
+                let bounds = atoms
+                    .iter()
+                    .map(|atom| fuzzy_bound(&haystack, &atom.needle));
+                let bound = bounds.sum::<Option<u32>>()?;
+                Some((bound, order))
+            })
+            .collect()
+    }
+
+    /// The best `limit` of `matched` (each with an upper bound of its score), scoring them
+    /// best bound first until the worst result kept outranks every bound left; each scored
+    /// match's bound becomes its score.
+    fn best_by_bound(
+        &self,
+        atoms: &[Atom],
+        mut matched: Vec<(u32, u32)>,
+        limit: usize,
+    ) -> (Vec<Scored>, Vec<(u32, u32)>) {
         // Best bound first and, among equal bounds, in the ranking's own tie order (shorter,
         // then earlier): once the worst result kept outranks a match's best case, it outranks
         // every match after it too.
@@ -236,7 +264,7 @@ impl FileSearcher {
                 break;
             }
             let haystack = self.haystack(*order as usize);
-            // Every atom but the last matched before, and the last is a subsequence: it scores.
+            // Every atom matches (checked when the bounds were made): it scores.
             let Some(score) = total_score(&haystack, atoms, &mut rows, &mut atoms_scored) else {
                 continue;
             };
@@ -290,6 +318,13 @@ fn span(ends: &[u32], order: usize) -> core::ops::Range<usize> {
 /// A store offset as kept: the byte budget keeps every store far below 4 GiB.
 fn offset(length: usize) -> u32 {
     u32::try_from(length).unwrap_or(u32::MAX)
+}
+
+/// Whether every atom is fuzzy and not negated: the queries [`fuzzy_bound`] bounds.
+fn all_fuzzy(atoms: &[Atom]) -> bool {
+    atoms
+        .iter()
+        .all(|atom| atom.kind == AtomKind::Fuzzy && !atom.negated)
 }
 
 /// How many characters `next` typed on at the end of `previous`'s last atom, when that is
