@@ -43,7 +43,14 @@ async function reinitialise() {
  * @typedef {import('../pkg/context_assembly.js').Comparison} Comparison
  * @typedef {import('../pkg/context_assembly.js').ProfileName} ProfileName
  * @typedef {import('../pkg/context_assembly.js').CompareOptions} CompareOptions
- * @typedef {{ compareProfiles(text: string, profiles: ProfileName[], options: CompareOptions): Promise<Comparison> }} WorkerCalls
+ * @typedef {import('../pkg/context_assembly.js').Trace} Trace
+ * @typedef {import('../pkg/context_assembly.js').CompactionOptions} CompactionOptions
+ * @typedef {import('../pkg/context_assembly.js').CompactionPreview} CompactionPreview
+ * @typedef {{
+ *   compareProfiles(text: string, profiles: ProfileName[], options: CompareOptions): Promise<Comparison>,
+ *   runScenario(scenario: string): Promise<Trace>,
+ *   compactScenario(scenario: string, options: CompactionOptions, steps: number | undefined): Promise<CompactionPreview>,
+ * }} WorkerCalls
  * @typedef {WorkerCalls & { with(options: { signal?: AbortSignal }): WorkerCalls }} WorkerEngine
  */
 
@@ -54,9 +61,9 @@ const WORKER_API = '../crate/wasm/npm/entries/worker.js';
 let worker;
 
 /**
- * The engine in a Worker, for the long runs (a comparison of long scenarios) that would
- * otherwise block the page: started on first use; it replaces itself after a trap or a
- * cancellation.
+ * The engine in a Worker, for the long runs (a comparison, a replay under another profile,
+ * every compaction policy on a long scenario) that would otherwise block the page: started on
+ * first use; it replaces itself after a trap or a cancellation.
  * @returns {Promise<WorkerEngine>}
  */
 export function workerEngine() {
