@@ -39,17 +39,16 @@ async function reinitialise() {
 
 /**
  * The calls the playground makes in the worker (the package's `WorkerEngine`, typed where
- * `make package` assembles it).
+ * `make package` assembles it, and the playground's own, web/worker/side-by-side.js).
  * @typedef {import('../pkg/context_assembly.js').Comparison} Comparison
  * @typedef {import('../pkg/context_assembly.js').ProfileName} ProfileName
  * @typedef {import('../pkg/context_assembly.js').CompareOptions} CompareOptions
- * @typedef {import('../pkg/context_assembly.js').Trace} Trace
  * @typedef {import('../pkg/context_assembly.js').CompactionOptions} CompactionOptions
  * @typedef {import('../pkg/context_assembly.js').CompactionPreview} CompactionPreview
  * @typedef {{
  *   compareProfiles(text: string, profiles: ProfileName[], options: CompareOptions): Promise<Comparison>,
- *   runScenario(scenario: string): Promise<Trace>,
  *   compactScenario(scenario: string, options: CompactionOptions, steps: number | undefined): Promise<CompactionPreview>,
+ *   sideBySide(scenario: string, left: string, right: string, step: number, options?: import('./worker/side-by-side.js').SideBySideOptions): Promise<import('./worker/side-by-side.js').SideBySide>,
  * }} WorkerCalls
  * @typedef {WorkerCalls & { with(options: { signal?: AbortSignal }): WorkerCalls }} WorkerEngine
  */

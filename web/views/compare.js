@@ -7,6 +7,7 @@ import { chartTable, clearChart, drawChart } from './compare/chart.js';
 import { costExplanations } from './compare/explain.js';
 import { PRICE_TABLES, equalPrices } from './compare/prices.js';
 import { dollars, integer } from '../format.js';
+import { setUpSideBySide } from './compare/side-by-side.js';
 import { compactionItems, profileLabel, totalsRows } from './compare/tables.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').Comparison} Comparison */
@@ -318,4 +319,5 @@ export function setUpCompare(store) {
   }).observe(charts.size);
   cancelButton.addEventListener('click', () => running?.abort());
   clearResults();
+  setUpSideBySide(store);
 }
