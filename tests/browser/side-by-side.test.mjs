@@ -135,11 +135,14 @@ test('external-edit, step 7: claude-code and recommended side by side, each alig
   assert.ok(swapped.filter((row) => row.change === 'removed').every((row) => row.left.class === 'sbs-removed' && row.right.class === 'sbs-absent'));
 
   await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(async () => {
-    const results = await /** @type {any} */ (globalThis).axe.run('#compare-sbs', { resultTypes: ['violations'] });
-    return results.violations.map((/** @type {any} */ v) => v.id);
-  });
-  assert.deepEqual(found, [], 'axe finds nothing in the section');
+  for (const scheme of /** @type {const} */ (['light', 'dark'])) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const found = await page.evaluate(async () => {
+      const results = await /** @type {any} */ (globalThis).axe.run('#compare-sbs', { resultTypes: ['violations'] });
+      return results.violations.map((/** @type {any} */ v) => `${v.id}: ${v.nodes.map((/** @type {any} */ node) => node.target.join(' ')).join(', ')}`);
+    });
+    assert.deepEqual(found, [], `axe finds nothing in the section (${scheme})`);
+  }
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -12,14 +12,13 @@ import { meterElements, renderMeter } from './scenario/meter.js';
 /** @typedef {import('../../pkg/context_assembly.js').CompactionPreview} CompactionPreview */
 /** @typedef {import('../../pkg/context_assembly.js').PolicyId} PolicyId */
 /** @typedef {import('./compaction/compare.js').PolicyOutcome} PolicyOutcome */
+/** @typedef {import('../store.js').ScenarioStore} ScenarioStore */
 
 /**
  * Whether a run ended because it was cancelled.
  * @param {unknown} problem
  */
 const cancelled = (problem) => problem instanceof DOMException && problem.name === 'AbortError';
-/** @typedef {import('../store.js').ScenarioStore} ScenarioStore */
-/** @typedef {import('../engine.js').WorkerCalls} WorkerCalls */
 
 /** Partial compaction needs a pivot record the comparison cannot choose, so it only runs alone. */
 const PARTIAL = 'claude-code.partial';
@@ -159,7 +158,6 @@ export function setUpCompaction(store) {
     /** @param {CompactionOptions} options @param {string} label */
     const preview = async (options, label) => {
       busy(`Compacting… ${label}`);
-      /** @type {WorkerCalls} */
       const engine = (await workerEngine()).with({ signal: controller.signal });
       return engine.compactScenario(scenario, options, steps);
     };
@@ -200,12 +198,18 @@ export function setUpCompaction(store) {
   /** Whether the reader typed their own count; until then the count follows the player. */
   let typed = false;
 
-  /** The count follows the player: its steps up to the one it shows. */
+  /**
+   * The count follows the player: its steps up to the one it shows. Results of another count
+   * go, and so does a run for one.
+   */
   function followStep() {
     if (typed) return;
-    const total = stepTotal();
-    step.value = String(Math.min(total, store.state.step + 1));
+    const count = String(Math.min(stepTotal(), store.state.step + 1));
+    if (step.value === count) return;
+    step.value = count;
     describeStep();
+    dropRun();
+    clearResults();
   }
 
   /** A replay that worked: the step range follows the new scenario, and results of the old one go. */
