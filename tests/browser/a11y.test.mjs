@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
 
 const AXE = resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js');
-const TABS = ['step', 'files', 'compaction', 'compare', 'mentions', 'tokens', 'diff', 'scenario'];
+const TABS = ['step', 'files', 'compaction', 'compare', 'mentions', 'tokens', 'diff', 'scenario', 'glossary'];
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;

@@ -128,3 +128,25 @@ test('create, rename, delete and the profile picker', async () => {
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('at 1280×800, after a Read, an outside edit takes three actions on one screen and the note comes into view', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'files', viewport: { width: 1280, height: 800 } });
+  /** @param {string} selector */
+  const onScreen = (selector) => page.$eval(selector, (element) => {
+    const box = element.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
+  });
+  for (const selector of ['#files-read', '#files-editor', '#files-save', '#files-submit']) {
+    assert.ok(await onScreen(selector), `${selector} is on screen without scrolling`);
+  }
+  await page.click('#files-read');
+  const panelsScrolled = () => page.$eval('#tab-panels', (panels) => panels.scrollTop);
+  assert.equal(await panelsScrolled(), 0);
+  await page.fill('#files-editor', `${await page.inputValue('#files-editor')}\n// changed outside the agent\n`);
+  await page.click('#files-save');
+  await page.click('#files-submit');
+  const turn = await newestTurn(page);
+  assert.ok(turn.attachments.some((cells) => cells[0] === 'edited_text_file'), JSON.stringify(turn));
+  assert.ok(await onScreen('#files-turns .turn:first-child'), 'the new turn is brought into view');
+  assert.deepEqual(problems, []);
+});

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { launchBrowser, openPlayground, startServer } from './harness.mjs';
+import { launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
@@ -27,7 +27,7 @@ function unionOf(name) {
 }
 
 test('the glossary explains every attachment kind, frequency, verdict and policy the engine declares', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'glossary' });
   await page.waitForSelector('#glossary-panel dl');
   const terms = await page.$$eval('#glossary-panel dt', (all) => all.map((dt) => ({
     term: dt.textContent ?? '', meaning: dt.nextElementSibling?.textContent ?? '' })));
@@ -52,7 +52,8 @@ test('every reference the page and the built-in scenarios\' traces show has a su
     const engine = await import('/pkg/context_assembly.js');
     const { REFERENCE_PATTERN, summaryOf } = await import('/web/references.js');
     /** @type {string[]} */
-    const texts = [document.body.innerText];
+    // Every tab's text, shown or not.
+    const texts = [document.body.textContent ?? ''];
     for (const file of files) {
       const trace = engine.runScenario(await (await fetch(`/web/scenarios/${file}`)).text());
       for (const { turn } of trace.steps) {
@@ -72,7 +73,7 @@ test('every reference the page and the built-in scenarios\' traces show has a su
 });
 
 test('a reference opens its summary from the keyboard and Escape closes it', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'files' });
   const button = page.locator('#files-panel button.ref[data-ref="Q31"]').first();
   await button.focus();
   assert.equal(await button.getAttribute('aria-expanded'), 'false');
@@ -85,6 +86,7 @@ test('a reference opens its summary from the keyboard and Escape closes it', asy
   assert.ok(await page.isHidden('#reference-popover'));
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-ref')), 'Q31', 'the focus goes back to the reference');
   // A reference in an engine reason the player renders later is a button too.
+  await showTab(page, 'step');
   await page.selectOption('#scenario-pick', 'codex-context.json');
   await page.waitForSelector('#scenario-panel[data-loaded="codex-context.json"]');
   await page.click('#scenario-steps li[data-index="3"]');

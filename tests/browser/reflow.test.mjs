@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
 
-const TABS = ['step', 'files', 'compaction', 'compare', 'mentions', 'tokens', 'diff', 'scenario'];
+const TABS = ['step', 'files', 'compaction', 'compare', 'mentions', 'tokens', 'diff', 'scenario', 'glossary'];
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;

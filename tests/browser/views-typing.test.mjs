@@ -74,7 +74,7 @@ function megabyteOfMentions() {
 }
 
 test('typing 1 MB into Mentions: every input handling run stays under 100 ms', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'mentions' });
   const { events, runs } = await typeAndMeasure(page, '#mentions-input', 'mentions:input', megabyteOfMentions(), 10);
   console.log('mentions 1 MB: input events', figures(events), 'handling runs', figures(runs));
   assert.ok(runs.length >= 10, 'the view measured its handling runs');
@@ -103,7 +103,7 @@ test('typing 1 M CJK characters into Tokens and a 50,000-line file into Diff: in
 });
 
 test('a long prompt is echoed shortened in a turn heading', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'files' });
   await page.fill('#files-prompt', 'x'.repeat(100_000));
   await page.click('#files-submit');
   const heading = await page.textContent('#files-turns h4');
@@ -113,7 +113,7 @@ test('a long prompt is echoed shortened in a turn heading', async () => {
 });
 
 test('a large mention table shows a batch of rows and an "N more" button for the next batch', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url);
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'mentions' });
   const text = Array.from({ length: 500 }, (_, i) => `@agent-a${i} `).join('');
   await page.fill('#mentions-input', text);
   await page.waitForSelector('#mentions-table tr.more-rows button');

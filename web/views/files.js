@@ -339,6 +339,11 @@ export function setUpFiles() {
     const at = tick();
     turns.unshift({ label: 'tool round', at, turn: s.toolRound(at) });
   });
+  // The turn just run is what the reader pressed the button to see: bring it into view
+  // (registered after the actions, so it runs once the turn is drawn).
+  for (const id of ['files-submit', 'files-tool-round']) {
+    byId(id, HTMLButtonElement).addEventListener('click', () => turnsView.firstElementChild?.scrollIntoView({ block: 'nearest' }));
+  }
   profileSelect.addEventListener('change', () => act(() => {
     createSession();
     toolResult.hidden = true;

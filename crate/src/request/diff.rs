@@ -4,7 +4,8 @@
 //! Blocks are compared in the order the prompt cache reads them ([`Request::cache_order`]:
 //! tools, system, user context, messages), each identified by its role and text, so the
 //! leading run of unchanged blocks is exactly the prefix a cache could still serve. Aligning
-//! and the word diffs use `similar` (no original must be matched here). The work is bounded:
+//! and the word diffs use `similar`'s Myers (no original must be matched here), through one
+//! edit-script hook for both, so the module carries two instances of it and no more. The work is bounded:
 //! a block pair longer than [`MAX_INLINE_WORDS`] words is reported changed without an inline
 //! diff, and the decision says so.
 //!
@@ -27,7 +28,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use similar::{capture_diff_slices, Algorithm, ChangeTag, DiffOp, TextDiff};
+use similar::algorithms::{myers, DiffHook};
 
 use super::{cache_key, Block, Channel, Request};
 use crate::codex::items::Role;
@@ -231,10 +232,7 @@ pub fn request_diff(
     let after: Vec<Keyed<'_>> = keyed(next);
     let before_keys: Vec<u64> = before.iter().map(Keyed::key).collect();
     let after_keys: Vec<u64> = after.iter().map(Keyed::key).collect();
-    let mut blocks = Vec::with_capacity(after.len());
-    for op in capture_diff_slices(Algorithm::Myers, &before_keys, &after_keys) {
-        align(&op, &before, &after, &mut blocks);
-    }
+    let blocks = align(&edit_script(&before_keys, &after_keys), &before, &after);
     let count = |change: BlockChange| blocks.iter().filter(|b| b.change == change).count();
     let prefix = prefix_kept(&blocks);
     let cache = cache_verdict(&blocks, prefix, before.len(), options);
@@ -258,19 +256,69 @@ fn keyed(request: &Request) -> Vec<Keyed<'_>> {
         .collect()
 }
 
-/// The aligned blocks of one diff operation.
-fn align(op: &DiffOp, before: &[Keyed<'_>], after: &[Keyed<'_>], out: &mut Vec<AlignedBlock>) {
-    let (_, old, new) = op.as_tag_tuple();
-    match op {
-        DiffOp::Equal { .. } => {
-            out.extend(after[new].iter().zip(&before[old]).map(|(later, earlier)| {
-                aligned(BlockChange::Unchanged, later, earlier.block.tokens)
-            }))
-        }
-        DiffOp::Delete { .. } => out.extend(before[old].iter().map(removed)),
-        DiffOp::Insert { .. } => out.extend(after[new].iter().map(added)),
-        DiffOp::Replace { .. } => pair_replaced(&before[old], &after[new], out),
+/// One step of an edit script: a run of items in both sequences, or in one only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Edit {
+    Equal { old: usize, new: usize, len: usize },
+    Delete { old: usize, len: usize },
+    Insert { new: usize, len: usize },
+}
+
+/// Collects what Myers' search reports into an edit script.
+#[derive(Default)]
+struct EditScript(Vec<Edit>);
+
+impl DiffHook for EditScript {
+    type Error = core::convert::Infallible;
+
+    fn equal(&mut self, old: usize, new: usize, len: usize) -> Result<(), Self::Error> {
+        self.0.push(Edit::Equal { old, new, len });
+        Ok(())
     }
+
+    fn delete(&mut self, old: usize, len: usize, _new: usize) -> Result<(), Self::Error> {
+        self.0.push(Edit::Delete { old, len });
+        Ok(())
+    }
+
+    fn insert(&mut self, _old: usize, new: usize, len: usize) -> Result<(), Self::Error> {
+        self.0.push(Edit::Insert { new, len });
+        Ok(())
+    }
+}
+
+/// The shortest edit script from `old` to `new` (Myers, without the heuristics that may
+/// change which script is found).
+fn edit_script<T: PartialEq>(old: &[T], new: &[T]) -> Vec<Edit> {
+    let mut script = EditScript::default();
+    let found = myers::diff_deadline_raw(&mut script, old, 0..old.len(), new, 0..new.len(), None);
+    match found {
+        Ok(()) => script.0,
+        Err(never) => match never {},
+    }
+}
+
+/// The blocks of both requests aligned along the edit script: equal runs unchanged, and
+/// each run of deletions and insertions between two equal runs paired up.
+fn align(script: &[Edit], before: &[Keyed<'_>], after: &[Keyed<'_>]) -> Vec<AlignedBlock> {
+    let mut out = Vec::with_capacity(after.len());
+    let (mut deleted, mut inserted) = (0..0, 0..0);
+    for edit in script {
+        match *edit {
+            Edit::Equal { old, new, len } => {
+                pair_replaced(&before[deleted.clone()], &after[inserted.clone()], &mut out);
+                (deleted, inserted) = (old + len..old + len, new + len..new + len);
+                let pairs = after[new..new + len].iter().zip(&before[old..old + len]);
+                out.extend(pairs.map(|(later, earlier)| {
+                    aligned(BlockChange::Unchanged, later, earlier.block.tokens)
+                }));
+            }
+            Edit::Delete { old, len } => deleted = deleted.start.min(old)..old + len,
+            Edit::Insert { new, len } => inserted = inserted.start.min(new)..new + len,
+        }
+    }
+    pair_replaced(&before[deleted], &after[inserted], &mut out);
+    out
 }
 
 /// A replaced run: each earlier block is paired with the first later block of the same
@@ -347,15 +395,17 @@ fn word_count(text: &str) -> usize {
 /// between two changes counted as changed, so a rewritten passage reads as one deletion
 /// and one insertion rather than word-by-word alternation.
 fn word_spans(earlier: &str, later: &str) -> Vec<WordSpan> {
-    let diff = TextDiff::from_words(earlier, later);
+    let (earlier_words, later_words) = (words(earlier), words(later));
     let mut runs: Vec<WordSpan> = Vec::new();
-    for change in diff.iter_all_changes() {
-        let op = match change.tag() {
-            ChangeTag::Equal => WordOp::Equal,
-            ChangeTag::Insert => WordOp::Insert,
-            ChangeTag::Delete => WordOp::Delete,
+    for edit in edit_script(&earlier_words, &later_words) {
+        let (op, texts) = match edit {
+            Edit::Equal { old, len, .. } => (WordOp::Equal, &earlier_words[old..old + len]),
+            Edit::Delete { old, len } => (WordOp::Delete, &earlier_words[old..old + len]),
+            Edit::Insert { new, len } => (WordOp::Insert, &later_words[new..new + len]),
         };
-        push_run(&mut runs, op, change.value());
+        for text in texts {
+            push_run(&mut runs, op, text);
+        }
     }
     let mut spans = Vec::with_capacity(runs.len());
     let (mut deleted, mut inserted) = (String::new(), String::new());
@@ -378,6 +428,25 @@ fn word_spans(earlier: &str, later: &str) -> Vec<WordSpan> {
     push_run(&mut spans, WordOp::Delete, &deleted);
     push_run(&mut spans, WordOp::Insert, &inserted);
     spans
+}
+
+/// `text` cut into words and the whitespace between them, each its own token.
+fn words(text: &str) -> Vec<&str> {
+    let mut tokens = Vec::new();
+    let mut start = 0;
+    let mut in_space = None;
+    for (at, c) in text.char_indices() {
+        let space = c.is_whitespace();
+        if in_space.is_some_and(|was| was != space) {
+            tokens.push(&text[start..at]);
+            start = at;
+        }
+        in_space = Some(space);
+    }
+    if start < text.len() {
+        tokens.push(&text[start..]);
+    }
+    tokens
 }
 
 /// Appends `text` as `op`, to the last run when it is of the same kind; empty text adds
