@@ -1,6 +1,7 @@
 // The compare view: the player's scenario replayed under several profiles side by side —
 // how large each request is, how much of it the provider's prompt cache serves, what it
-// costs, and what each profile can still see after it compacts.
+// costs, and what each profile can still see after it compacts; below, two profiles' requests
+// side by side at the player's step (compare/side-by-side.js).
 import { byId, h, messageOf, showError } from '../dom.js';
 import { withEngine, workerEngine } from '../engine.js';
 import { chartTable, clearChart, drawChart } from './compare/chart.js';

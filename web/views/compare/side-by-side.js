@@ -1,7 +1,8 @@
 // Two profiles' requests side by side at the step the player shows: the scenario replayed
 // under each and the two requests given to the engine's requestDiff, in the worker
-// (web/worker/side-by-side.js), and the diff's aligned blocks drawn here as rows — a block only one profile sends on its side alone, a block
-// both send with different words on both sides with the words marked, the shared ones folded.
+// (web/worker/side-by-side.js); here the diff's aligned blocks are drawn as rows — a block only
+// one profile sends on its side alone, a block both send with different words on both sides
+// with the words marked, the shared ones folded.
 import { byId, h, messageOf, showError } from '../../dom.js';
 import { withEngine, workerEngine } from '../../engine.js';
 import { integer, tokensText } from '../../format.js';
