@@ -39,11 +39,17 @@ async function reinitialise() {
 
 /**
  * The calls the playground makes in the worker (the package's `WorkerEngine`, typed where
- * `make package` assembles it).
+ * `make package` assembles it, and the playground's own, web/worker/side-by-side.js).
  * @typedef {import('../pkg/context_assembly.js').Comparison} Comparison
  * @typedef {import('../pkg/context_assembly.js').ProfileName} ProfileName
  * @typedef {import('../pkg/context_assembly.js').CompareOptions} CompareOptions
- * @typedef {{ compareProfiles(text: string, profiles: ProfileName[], options: CompareOptions): Promise<Comparison> }} WorkerCalls
+ * @typedef {import('../pkg/context_assembly.js').CompactionOptions} CompactionOptions
+ * @typedef {import('../pkg/context_assembly.js').CompactionPreview} CompactionPreview
+ * @typedef {{
+ *   compareProfiles(text: string, profiles: ProfileName[], options: CompareOptions): Promise<Comparison>,
+ *   compactScenario(scenario: string, options: CompactionOptions, steps: number | undefined): Promise<CompactionPreview>,
+ *   sideBySide(scenario: string, left: string, right: string, step: number, options?: import('./worker/side-by-side.js').SideBySideOptions): Promise<import('./worker/side-by-side.js').SideBySide>,
+ * }} WorkerCalls
  * @typedef {WorkerCalls & { with(options: { signal?: AbortSignal }): WorkerCalls }} WorkerEngine
  */
 
@@ -54,9 +60,9 @@ const WORKER_API = '../crate/wasm/npm/entries/worker.js';
 let worker;
 
 /**
- * The engine in a Worker, for the long runs (a comparison of long scenarios) that would
- * otherwise block the page: started on first use; it replaces itself after a trap or a
- * cancellation.
+ * The engine in a Worker, for the long runs (a comparison, a replay under another profile,
+ * every compaction policy on a long scenario) that would otherwise block the page: started on
+ * first use; it replaces itself after a trap or a cancellation.
  * @returns {Promise<WorkerEngine>}
  */
 export function workerEngine() {

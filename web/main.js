@@ -41,6 +41,9 @@ try {
   share = setUpShare(scenario, player, tabs);
   const keepLink = () => void share?.update();
   player.onStep(keepLink);
+  // The store holds the step the player shows, for the views that follow it (compare's side by
+  // side, compaction's step); told after the player has drawn it.
+  player.onStep(() => queueMicrotask(() => { if (scenario.state.step !== player.step) scenario.showStep(player.step); }));
   scenario.subscribe((_state, change) => { if (change === 'replay') keepLink(); });
   // On a phone the scenario's description folds away, so the steps come first.
   if (matchMedia('(max-width: 760px)').matches) byId('scenario-about', HTMLDetailsElement).open = false;

@@ -26,13 +26,32 @@ async function openWith(file) {
 }
 
 /**
- * Compacts with a policy at the default step (all of them).
+ * Compacts with a policy at the panel's step, and waits for the run in the worker to end.
  * @param {import('playwright-core').Page} page
  * @param {string} policy
  */
 async function compact(page, policy) {
   await page.selectOption('#compaction-policy', policy);
+  await run(page);
+}
+
+/**
+ * Clicks Compact and waits for the run in the worker to end.
+ * @param {import('playwright-core').Page} page
+ */
+async function run(page) {
   await page.click('#compaction-run');
+  await page.waitForSelector('#compaction-run:not([disabled])');
+}
+
+/**
+ * Shows a step in the player (0-based), as a click in the step list does.
+ * @param {import('playwright-core').Page} page
+ * @param {number} index
+ */
+async function showStep(page, index) {
+  await page.click(`#scenario-steps li[data-index="${index}"]`);
+  await page.waitForSelector(`#scenario-steps li[data-index="${index}"][aria-selected="true"]`);
 }
 
 /**
@@ -56,10 +75,13 @@ function expectedPreviews(page, file) {
 
 test('claude-code.full on auto-compaction: the context shrinks, the conversation is summarised, files come back', async () => {
   const { page, problems } = await openWith('auto-compaction.json');
-  // The default replays the steps before the first auto-compaction: the context at its threshold.
+  // The step follows the player: at the step before the first auto-compaction, the panel
+  // replays the context just as it reached the threshold.
   const marked = await page.getAttribute('#scenario-steps li:has([data-compacted])', 'data-index');
   assert.equal(marked, '9');
-  assert.equal(await page.inputValue('#compaction-step'), marked);
+  await showStep(page, Number(marked) - 1);
+  await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#compaction-step')).value === '9');
+  assert.match(await page.textContent('#compaction-step-note') ?? '', /^of \d+: follows the player, at step 9: replays the player's steps 1–9, then compacts$/);
   assert.match(await page.textContent('#scenario-steps li[data-index="9"]') ?? '', /auto-compacted: claude-code\.full, 19,933 → /);
   assert.ok(await page.isVisible('#compaction-panel .explain'));
   await compact(page, 'claude-code.full');
@@ -90,6 +112,8 @@ test('claude-code.full on auto-compaction: the context shrinks, the conversation
 
 test('the comparison has a row per policy but partial, and its numbers add up', async () => {
   const { page, problems } = await openWith('auto-compaction.json');
+  await showStep(page, 8);
+  await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#compaction-step')).value === '9');
   const expected = await expectedPreviews(page, 'auto-compaction.json');
   await compact(page, 'claude-code.full');
   const rows = await page.$$eval('#compaction-compare tbody tr', (elements) => elements.map((row) => {
@@ -141,20 +165,20 @@ test('the engine\'s complaints show in the panel: a step out of range, partial w
   // A pivot that is no record's id changes nothing, and the report names the ids there are;
   // one of those then works.
   await page.fill('#compaction-pivot', '99999');
-  await page.click('#compaction-run');
+  await run(page);
   assert.equal(await page.isHidden('#compaction-error'), true);
   const reason = await page.textContent('#compaction-report') ?? '';
   const ids = reason.match(/no record has id 99999; .*ids (\d+) to (\d+)/);
   assert.ok(ids !== null, reason);
   await page.fill('#compaction-pivot', String(Number(ids[2])));
-  await page.click('#compaction-run');
+  await run(page);
   assert.equal(await page.getAttribute('#compaction-report [data-applied]', 'data-applied'), 'true');
   await page.fill('#compaction-params', '{ not json');
   await compact(page, 'swe.observation_mask');
   assert.match(await page.textContent('#compaction-error') ?? '', /^params: not JSON/);
   // A run that works clears the message.
   await page.fill('#compaction-params', '{"n": 3}');
-  await page.click('#compaction-run');
+  await run(page);
   assert.equal(await page.isHidden('#compaction-error'), true);
   assert.equal(await page.isVisible('#compaction-results'), true);
   assert.deepEqual(problems, []);
@@ -169,10 +193,10 @@ test('a new scenario in the player resets the step range and clears the old resu
   await page.waitForSelector('#scenario-panel[data-loaded="cheap-stage.json"]');
   await page.waitForSelector('#compaction-results', { state: 'hidden' });
   const total = await page.locator('#scenario-steps li').count();
-  // The step defaults to just before the first auto-compaction: the context at its threshold.
-  const marked = await page.getAttribute('#scenario-steps li:has([data-compacted])', 'data-index');
-  assert.equal(marked, '10');
-  assert.equal(await page.inputValue('#compaction-step'), marked);
+  // The step follows the player, which shows the new scenario's first step.
+  assert.equal(await page.getAttribute('#scenario-steps li[aria-selected="true"]', 'data-index'), '0');
+  assert.equal(await page.inputValue('#compaction-step'), '1');
+  assert.match(await page.textContent('#compaction-step-note') ?? '', /replays the player's step 1, then compacts/);
   assert.equal(await page.getAttribute('#compaction-step', 'max'), String(total));
   assert.deepEqual(problems, []);
   await page.close();
@@ -180,6 +204,8 @@ test('a new scenario in the player resets the step range and clears the old resu
 
 test('every policy has a description, and the comparison shows each policy\'s reason in a visible column', async () => {
   const { page, problems } = await openWith('auto-compaction.json');
+  await showStep(page, 8);
+  await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#compaction-step')).value === '9');
   const expected = await expectedPreviews(page, 'auto-compaction.json');
   const described = await page.evaluate(async (ids) => {
     const { POLICY_DESCRIPTIONS } = await import('/web/views/compaction/policies.js');
@@ -202,6 +228,56 @@ test('every policy has a description, and the comparison shows each policy\'s re
     assert.ok(visible, `${policy}: the reason is on screen, not in a tooltip`);
   }
   assert.ok(reasons.some(({ policy }) => !expected.reports[policy].applied), 'a policy that did nothing says why');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the step follows the player until the reader types their own', async () => {
+  const { page, problems } = await openWith('todo-reminder.json');
+  const stepValue = () => page.inputValue('#compaction-step');
+  assert.equal(await stepValue(), '1');
+  await showStep(page, 3);
+  await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#compaction-step')).value === '4');
+  assert.match(await page.textContent('#compaction-step-note') ?? '', /follows the player, at step 4: replays the player's steps 1–4/);
+  await page.fill('#compaction-step', '2');
+  assert.match(await page.textContent('#compaction-step-note') ?? '', /^of \d+: replays the player's steps 1–2, then compacts$/);
+  await showStep(page, 5);
+  assert.equal(await stepValue(), '2', 'the reader\'s own count stays');
+  await compact(page, 'claude-code.full');
+  assert.equal(await page.isVisible('#compaction-results'), true);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a long run goes to the worker: the page says which policy it is at, and Cancel stops it', async () => {
+  const { page, problems } = await openWith('auto-compaction.json');
+  const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/f${i}.ts`, `export const v${i} = ${i};\n`.repeat(100)]));
+  const steps = Array.from({ length: 900 }, (_, i) => [
+    { kind: 'user', prompt: `step ${i}: look at @src/f${i % 20}.ts` },
+    { kind: 'assistant', blocks: [{ type: 'text', text: `done ${i} `.repeat(30) }] },
+  ]).flat();
+  await page.$eval('#scenario-json', (area, text) => { /** @type {HTMLTextAreaElement} */ (area).value = text; }, JSON.stringify({ profile: 'claude-code', files, steps }));
+  await page.dispatchEvent('#scenario-json', 'input');
+  await page.click('#scenario-run');
+  await page.waitForSelector('#compaction-step[max="1800"]', { state: 'attached' });
+  await page.fill('#compaction-step', '1800');
+  await page.selectOption('#compaction-policy', 'swe.observation_mask');
+  await page.click('#compaction-run');
+  await page.waitForFunction(() => /Compacting… comparing/.test(document.querySelector('#compaction-status')?.textContent ?? ''));
+  assert.equal(await page.isDisabled('#compaction-run'), true, 'one run at a time');
+  assert.equal(await page.evaluate(() => 1 + 1), 2, 'the page answers while the worker compacts');
+  await page.click('#compaction-cancel');
+  await page.waitForSelector('#compaction-run:not([disabled])');
+  assert.equal(await page.textContent('#compaction-error'), 'Compaction cancelled.');
+  assert.equal(await page.isHidden('#compaction-status'), true);
+  assert.equal(await page.isHidden('#compaction-cancel'), true);
+  assert.equal(await page.isHidden('#compaction-results'), true);
+
+  // The worker was replaced: the next run works.
+  await page.selectOption('#scenario-pick', 'todo-reminder.json');
+  await page.waitForSelector('#scenario-panel[data-loaded="todo-reminder.json"]');
+  await compact(page, 'claude-code.full');
+  assert.equal(await page.isVisible('#compaction-results'), true);
   assert.deepEqual(problems, []);
   await page.close();
 });

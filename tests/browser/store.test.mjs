@@ -90,14 +90,19 @@ test('one replay per edit: Run, a profile change and a newly picked scenario eac
   // The views' own engine calls are theirs, never a second plain replay (nor does changing tabs replay).
   await showTab(page, 'compaction');
   await page.click('#compaction-run');
+  await page.waitForSelector('#compaction-run:not([disabled])'); // the compactions run in a worker
+  assert.equal(await page.isVisible('#compaction-results'), true, 'the worker compacted');
   await showTab(page, 'compare');
   await page.click('#compare-run');
   await page.waitForSelector('#compare-run:not([disabled])'); // the comparison runs in a worker
+  await page.click('#compare-sbs-run');
+  await page.waitForSelector('#compare-sbs-run:not([disabled])'); // so do the replays side by side
   const after = await calls(page);
   assert.equal(after.runScenario, loaded.runScenario + 3, 'compacting and comparing replay nothing through runScenario');
-  // The comparison runs in the playground's worker, not through the page's module.
-  assert.ok(after.compactScenario > 0 && after.compareProfiles === 0, JSON.stringify(after));
+  // The compactions and the comparison run in the playground's worker, not through the page's module.
+  assert.ok(after.compactScenario === 0 && after.compareProfiles === 0, JSON.stringify(after));
   assert.equal(await page.isVisible('#compare-results'), true, 'the worker answered');
+  assert.equal(await page.isVisible('#compare-sbs-results'), true, 'the worker replayed both profiles');
   assert.equal(await page.evaluate(() => /** @type {any} */ (globalThis).observersMade), 0, 'no view watches another view\'s DOM');
   assert.deepEqual(problems, []);
   await page.close();
@@ -121,14 +126,17 @@ test('compaction and compare follow the player\'s scenario and profile, as the s
     };
   }, text);
 
-  // The step range follows the replay (deny-rule never compacts: all its steps).
+  // The step range follows the replay, and the step the player's (its last: all the steps).
   await showTab(page, 'compaction');
   assert.equal(await page.getAttribute('#compaction-step', 'max'), String(expected.steps));
-  assert.equal(await page.inputValue('#compaction-step'), String(expected.steps));
+  await page.click('#scenario-steps li[data-index="0"]');
+  await page.keyboard.press('End');
+  await page.waitForFunction((steps) => /** @type {HTMLInputElement} */ (document.querySelector('#compaction-step')).value === String(steps), expected.steps);
   assert.match(await page.textContent('#compaction-step-note') ?? '', new RegExp(`^of ${expected.steps}: `));
 
   await page.selectOption('#compaction-policy', 'claude-code.full');
   await page.click('#compaction-run');
+  await page.waitForSelector('#compaction-run:not([disabled])'); // the compactions run in a worker
   assert.equal(await page.isHidden('#compaction-error'), true);
   assert.equal(await page.getAttribute('#compaction-report .compaction-facts', 'data-applied'), String(expected.report.applied));
   assert.match(await page.textContent('#compaction-report') ?? '',

@@ -2,7 +2,7 @@
 // by one policy — the request before and after, what survived and why — and every policy
 // tried on the same step, side by side.
 import { byId, h, messageOf, showError } from '../dom.js';
-import { withEngine } from '../engine.js';
+import { withEngine, workerEngine } from '../engine.js';
 import { comparisonRows } from './compaction/compare.js';
 import { describePolicy } from './compaction/policies.js';
 import { reportView, survivalRows } from './compaction/report.js';
@@ -13,21 +13,15 @@ import { meterElements, renderMeter } from './scenario/meter.js';
 /** @typedef {import('../../pkg/context_assembly.js').PolicyId} PolicyId */
 /** @typedef {import('./compaction/compare.js').PolicyOutcome} PolicyOutcome */
 /** @typedef {import('../store.js').ScenarioStore} ScenarioStore */
-/** @typedef {import('../store.js').ScenarioState} ScenarioState */
+
+/**
+ * Whether a run ended because it was cancelled.
+ * @param {unknown} problem
+ */
+const cancelled = (problem) => problem instanceof DOMException && problem.name === 'AbortError';
 
 /** Partial compaction needs a pivot record the comparison cannot choose, so it only runs alone. */
 const PARTIAL = 'claude-code.partial';
-
-/**
- * How many steps precede the first one the session auto-compacted in: replaying those shows
- * the context just as it reached the threshold.
- * @param {ScenarioState['trace']} trace
- * @returns {number | undefined}
- */
-function firstCompaction(trace) {
-  const index = trace?.steps.findIndex((step) => (step.turn.compaction ?? []).length > 0) ?? -1;
-  return index < 0 ? undefined : index;
-}
 
 /**
  * Wires the compaction panel to the scenario store: it compacts the player's scenario, and
@@ -44,6 +38,8 @@ export function setUpCompaction(store) {
   const instructions = byId('compaction-instructions', HTMLInputElement);
   const params = byId('compaction-params', HTMLInputElement);
   const runButton = byId('compaction-run', HTMLButtonElement);
+  const cancelButton = byId('compaction-cancel', HTMLButtonElement);
+  const status = byId('compaction-status', HTMLElement);
   const error = byId('compaction-error', HTMLElement);
   const results = byId('compaction-results', HTMLElement);
   const before = meterElements('compaction-before');
@@ -117,75 +113,141 @@ export function setUpCompaction(store) {
   }
 
   /**
-   * Runs one policy on the scenario at the chosen step.
-   * @param {CompactionOptions} options
-   * @returns {CompactionPreview}
+   * Every policy but partial on the same step, each with its defaults so that they are
+   * compared as they ship; one policy's failure stays in its row.
+   * @param {(options: CompactionOptions, label: string) => Promise<CompactionPreview>} preview
+   * @returns {Promise<PolicyOutcome[]>}
    */
-  function preview(options) {
-    return withEngine((engine) => engine.compactScenario(store.scenario(), options, stepCount()));
+  async function compareAll(preview) {
+    const ids = policies.filter((id) => id !== PARTIAL);
+    /** @type {PolicyOutcome[]} */
+    const outcomes = [];
+    for (const [index, id] of ids.entries()) {
+      try {
+        outcomes.push({ policy: id, report: (await preview(optionsFor(id), `comparing ${id} (${index + 1} of ${ids.length})`)).report });
+      } catch (problem) {
+        // A cancellation ends the whole run; anything else is this policy's own failure.
+        if (cancelled(problem)) throw problem;
+        outcomes.push({ policy: id, error: messageOf(problem) });
+      }
+    }
+    return outcomes;
+  }
+
+  /** The run in the worker, to cancel. @type {AbortController | undefined} */
+  let running;
+
+  /** Shows how far the run is, or nothing when none runs. @param {string} text */
+  function busy(text) {
+    status.textContent = text;
+    status.hidden = text === '';
+    cancelButton.hidden = text === '';
+    runButton.disabled = text !== '';
   }
 
   /**
-   * Every policy but partial on the same step, each with its defaults so that they are
-   * compared as they ship; one policy's failure stays in its row.
+   * The picked policy, then every policy for the comparison, each a replay of the scenario up
+   * to the chosen step: in the worker, so that a long scenario leaves the page responsive.
    */
-  function compareAll() {
-    /** @type {PolicyOutcome[]} */
-    const outcomes = policies.filter((id) => id !== PARTIAL).map((id) => {
-      try {
-        return { policy: id, report: preview(optionsFor(id)).report };
-      } catch (problem) {
-        return { policy: id, error: messageOf(problem) };
-      }
-    });
-    compare.replaceChildren(...comparisonRows(outcomes));
-  }
-
-  function compact() {
+  async function compact() {
     const id = /** @type {PolicyId} */ (policy.value);
+    const controller = new AbortController();
+    running = controller;
+    const scenario = store.scenario();
+    const steps = stepCount();
+    /** @param {CompactionOptions} options @param {string} label */
+    const preview = async (options, label) => {
+      busy(`Compacting… ${label}`);
+      const engine = (await workerEngine()).with({ signal: controller.signal });
+      return engine.compactScenario(scenario, options, steps);
+    };
     try {
-      const shown = preview(optionsFor(id, typedParams()));
+      const shown = await preview(optionsFor(id, typedParams()), id);
+      const outcomes = await compareAll(preview);
+      if (running !== controller) return;
       showError(error, '');
       renderMeter(before, shown.before);
       renderMeter(after, shown.after);
       report.replaceChildren(...reportView(shown.report));
       survival.replaceChildren(...survivalRows(shown.report.survival));
-      compareAll();
+      compare.replaceChildren(...comparisonRows(outcomes));
       results.hidden = false;
     } catch (problem) {
-      showError(error, messageOf(problem));
+      if (running !== controller) return;
+      showError(error, cancelled(problem) ? 'Compaction cancelled.' : messageOf(problem));
       clearResults();
+    } finally {
+      if (running === controller) {
+        running = undefined;
+        busy('');
+        runButton.focus();
+      }
     }
+  }
+
+  /** Stops the run in the worker, if any, without a word: its scenario or step is gone. */
+  function dropRun() {
+    const stale = running;
+    running = undefined;
+    busy('');
+    stale?.abort();
   }
 
   /** The steps of the latest replay that worked: the range the step count is in. */
   const stepTotal = () => store.state.trace?.steps.length ?? 0;
+  /** Whether the reader typed their own count; until then the count follows the player. */
+  let typed = false;
+
+  /**
+   * The count follows the player: its steps up to the one it shows. Results of another count
+   * go, and so does a run for one.
+   */
+  function followStep() {
+    if (typed) return;
+    const count = String(Math.min(stepTotal(), store.state.step + 1));
+    if (step.value === count) return;
+    step.value = count;
+    describeStep();
+    dropRun();
+    clearResults();
+  }
 
   /** A replay that worked: the step range follows the new scenario, and results of the old one go. */
   function followPlayer() {
     const total = stepTotal();
     if (step.max !== String(total)) {
       step.max = String(total);
-      step.value = String(firstCompaction(store.state.trace) ?? total);
+      typed = false;
     }
+    followStep();
     describeStep();
+    dropRun();
     showError(error, '');
     clearResults();
   }
 
-  /** Names the player's steps the chosen count covers; a count out of range is left to the engine to refuse. */
+  /** Names the player's steps the chosen count covers, from 1; a count out of range is left to the engine to refuse. */
   function describeStep() {
     const total = stepTotal();
     const count = stepCount() ?? total;
+    const range = count === 1 ? 'step 1' : `steps 1–${count}`;
+    const following = typed ? '' : `follows the player, at step ${count}: `;
     stepNote.textContent = Number.isInteger(count) && count >= 1 && count <= total
-      ? `of ${total}: replays the player's steps 0–${count - 1}, then compacts`
+      ? `of ${total}: ${following}replays the player's ${range}, then compacts`
       : `of ${total}`;
   }
 
-  store.subscribe((state, change) => { if (change === 'replay' && state.error === '') followPlayer(); });
-  step.addEventListener('input', describeStep);
+  store.subscribe((state, change) => {
+    if (change === 'replay' && state.error === '') followPlayer();
+    else if (change === 'step') followStep();
+  });
+  step.addEventListener('input', () => {
+    typed = true;
+    describeStep();
+  });
   policy.addEventListener('change', choosePolicy);
-  runButton.addEventListener('click', compact);
+  runButton.addEventListener('click', () => void compact());
+  cancelButton.addEventListener('click', () => running?.abort());
   choosePolicy();
   followPlayer();
 }

@@ -1,12 +1,14 @@
 // The compare view: the player's scenario replayed under several profiles side by side —
 // how large each request is, how much of it the provider's prompt cache serves, what it
-// costs, and what each profile can still see after it compacts.
+// costs, and what each profile can still see after it compacts; below, two profiles' requests
+// side by side at the player's step (compare/side-by-side.js).
 import { byId, h, messageOf, showError } from '../dom.js';
 import { withEngine, workerEngine } from '../engine.js';
 import { chartTable, clearChart, drawChart } from './compare/chart.js';
 import { costExplanations } from './compare/explain.js';
 import { PRICE_TABLES, equalPrices } from './compare/prices.js';
 import { dollars, integer } from '../format.js';
+import { setUpSideBySide } from './compare/side-by-side.js';
 import { compactionItems, profileLabel, totalsRows } from './compare/tables.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').Comparison} Comparison */
@@ -318,4 +320,5 @@ export function setUpCompare(store) {
   }).observe(charts.size);
   cancelButton.addEventListener('click', () => running?.abort());
   clearResults();
+  setUpSideBySide(store);
 }

@@ -1,0 +1,266 @@
+// Two profiles' requests side by side at the step the player shows: the scenario replayed
+// under each and the two requests given to the engine's requestDiff, in the worker
+// (web/worker/side-by-side.js); here the diff's aligned blocks are drawn as rows — a block only
+// one profile sends on its side alone, a block both send with different words on both sides
+// with the words marked, the shared ones folded.
+import { byId, h, messageOf, showError } from '../../dom.js';
+import { withEngine, workerEngine } from '../../engine.js';
+import { integer, tokensText } from '../../format.js';
+import { showRows } from '../more-rows.js';
+import { profileLabel } from './tables.js';
+
+/** @typedef {import('../../../pkg/context_assembly.js').AlignedBlock} AlignedBlock */
+/** @typedef {import('../../../pkg/context_assembly.js').RequestDiff} RequestDiff */
+/** @typedef {import('../../worker/side-by-side.js').SideBySide} SideBySide */
+/** @typedef {import('../../store.js').ScenarioStore} ScenarioStore */
+/** @typedef {'left' | 'right'} Side */
+
+/** Rows drawn before "N more" is offered. */
+const ROWS_SHOWN = 100;
+/** Characters of an added or removed block's text shown in its cell. */
+const SHOWN_TEXT = 600;
+/** An unchanged run of words longer than this keeps its ends only: the eye is on the changes. */
+const LONG_RUN = 400;
+/** Characters kept at each end of a long unchanged run. */
+const RUN_ENDS = 150;
+/** The profiles compared by default: the one modelled on Claude Code and ours. */
+const DEFAULT_SIDES = /** @type {const} */ (['claude-code', 'recommended']);
+
+/**
+ * A long unchanged run with its middle left out.
+ * @param {string} text
+ */
+function foldRun(text) {
+  if (text.length <= LONG_RUN) return text;
+  return `${text.slice(0, RUN_ENDS)} … (${integer(text.length - 2 * RUN_ENDS)} characters the same) … ${text.slice(-RUN_ENDS)}`;
+}
+
+/**
+ * Who a block speaks as: its channel, and its role in a message.
+ * @param {AlignedBlock} block
+ */
+const whoOf = (block) => (block.role === undefined ? block.channel : `${block.channel} · ${block.role}`);
+
+/**
+ * One side of a changed block: the words it shares with the other side, and its own marked
+ * (the left side's as deleted, the right side's as inserted).
+ * @param {AlignedBlock} block
+ * @param {Side} side
+ */
+function wordsOf(block, side) {
+  const own = side === 'left' ? 'delete' : 'insert';
+  const runs = (block.words ?? []).filter((word) => word.op === 'equal' || word.op === own);
+  return h('pre', { class: 'block-text word-diff', tabindex: '0', 'aria-label': `the words of ${block.source} in the ${side} request` },
+    ...runs.map((word) => (word.op === 'equal' ? foldRun(word.text) : h(side === 'left' ? 'del' : 'ins', {}, word.text))));
+}
+
+/**
+ * The cell of one side of an aligned block: empty when that side does not send it.
+ * @param {AlignedBlock} block
+ * @param {Side} side
+ */
+function cellOf(block, side) {
+  const absent = side === 'left' ? 'added' : 'removed';
+  if (block.change === absent) return h('td', { class: 'sbs-absent', 'data-side': side }, h('span', { class: 'note' }, 'not sent'));
+  const tokens = tokensText(side === 'left' ? block.tokensBefore : block.tokensAfter);
+  if (block.change === 'unchanged') {
+    return h('td', { class: 'sbs-same', 'data-side': side }, `${block.source} · `, h('span', { class: 'tok' }, tokens));
+  }
+  const head = h('div', { class: 'block-head' }, h('b', {}, block.change === 'changed' ? 'differs' : 'only here'),
+    ` · ${block.source} · ${whoOf(block)} · `, h('span', { class: 'tok' }, tokens));
+  const cell = h('td', { class: `sbs-${block.change}`, 'data-side': side }, head);
+  if (block.change !== 'changed') {
+    const text = block.text ?? '';
+    cell.append(h('pre', { class: 'block-text', tabindex: '0', 'aria-label': `the block ${block.source}, sent by the ${side} profile only` },
+      text.length > SHOWN_TEXT ? `${text.slice(0, SHOWN_TEXT)}… (${integer(text.length)} characters)` : text));
+  } else if (block.words !== undefined && block.words.length > 0) {
+    cell.append(wordsOf(block, side));
+  } else if (block.wordsSkipped !== undefined) {
+    cell.append(h('p', { class: 'note' }, block.wordsSkipped));
+  }
+  return cell;
+}
+
+/**
+ * The row of one aligned block.
+ * @param {AlignedBlock} block
+ * @param {number} index
+ */
+function rowOf(block, index) {
+  return h('tr', { class: `sbs-row sbs-row-${block.change}`, 'data-change': block.change, 'data-index': String(index) },
+    cellOf(block, 'left'), cellOf(block, 'right'));
+}
+
+/**
+ * The header cell of one side: its profile, its tokens and how many blocks it sends.
+ * @param {string} profile
+ * @param {number} tokens
+ * @param {number} blocks
+ * @param {Side} side
+ */
+function headerOf(profile, tokens, blocks, side) {
+  return h('th', { scope: 'col', 'data-side': side, 'data-profile': profile, 'data-tokens': String(tokens), 'data-blocks': String(blocks) },
+    profileLabel(profile), ` · ${tokensText(tokens)} · ${integer(blocks)} blocks`);
+}
+
+/**
+ * The counts and the token difference, named by profile.
+ * @param {RequestDiff} diff
+ * @param {string} left
+ * @param {string} right
+ */
+function summaryOf(diff, left, right) {
+  const delta = diff.tokensAfter - diff.tokensBefore;
+  const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±';
+  return [h('b', {}, `${diff.changed} differ, ${diff.added} only in ${right}, ${diff.removed} only in ${left}, ${diff.unchanged} the same`),
+    ` · ${right} sends `, h('span', { class: 'tok' }, `${sign}${tokensText(Math.abs(delta))}`), ` against ${left}`];
+}
+
+/**
+ * What a side shows at the step, in words, when it is not the step's own request.
+ * @param {string} profile
+ * @param {number | undefined} from the step of its request
+ * @param {number} step
+ */
+function sideNote(profile, from, step) {
+  if (from === undefined) return ` ${profile} has sent no request yet.`;
+  if (from === step) return '';
+  return ` ${profile} sends no request at this step: shown is its request of step ${from + 1}, the latest before it.`;
+}
+
+/**
+ * Wires the side-by-side section of the compare panel: its two profile pickers, its run in the
+ * worker, and its step, which follows the player's through the store.
+ * @param {ScenarioStore} store
+ */
+export function setUpSideBySide(store) {
+  const pickers = { left: byId('compare-sbs-left', HTMLSelectElement), right: byId('compare-sbs-right', HTMLSelectElement) };
+  const runButton = byId('compare-sbs-run', HTMLButtonElement);
+  const cancelButton = byId('compare-sbs-cancel', HTMLButtonElement);
+  const status = byId('compare-sbs-status', HTMLElement);
+  const stepNote = byId('compare-sbs-step', HTMLElement);
+  const error = byId('compare-sbs-error', HTMLElement);
+  const results = byId('compare-sbs-results', HTMLElement);
+  const summary = byId('compare-sbs-summary', HTMLElement);
+  const table = byId('compare-sbs-table', HTMLTableElement);
+
+  const profiles = withEngine((engine) => engine.profileNames());
+  for (const [side, picker] of Object.entries(pickers)) {
+    const preferred = DEFAULT_SIDES[side === 'left' ? 0 : 1];
+    picker.replaceChildren(...profiles.map((profile) => h('option', { value: profile }, profile)));
+    picker.value = profiles.includes(preferred) ? preferred : profiles[side === 'left' ? 0 : profiles.length - 1] ?? '';
+  }
+
+  /** The run in the worker, to cancel. @type {AbortController | undefined} */
+  let running;
+  /** Whether the reader asked for the side by side of this scenario: then a new step or profile redraws it. */
+  let asked = false;
+
+  /** Shows how far the replays are, or nothing when none runs. @param {string} text */
+  function busy(text) {
+    status.textContent = text;
+    status.hidden = text === '';
+    cancelButton.hidden = text === '';
+    runButton.disabled = text !== '';
+  }
+
+  function clearResults() {
+    results.hidden = true;
+    summary.replaceChildren();
+    table.replaceChildren();
+    stepNote.textContent = '';
+    delete results.dataset.step;
+  }
+
+  /**
+   * Draws what the worker sent.
+   * @param {SideBySide} shown
+   * @param {string} left
+   * @param {string} right
+   */
+  function render(shown, left, right) {
+    stepNote.textContent = `At step ${shown.step + 1} of ${shown.total}, the step the player shows.`
+      + sideNote(left, shown.from.left, shown.step) + sideNote(right, shown.from.right, shown.step);
+    results.dataset.step = String(shown.step);
+    results.hidden = false;
+    const { diff } = shown;
+    if (diff === undefined) {
+      summary.replaceChildren();
+      table.replaceChildren();
+      return;
+    }
+    summary.replaceChildren(...summaryOf(diff, left, right));
+    Object.assign(summary.dataset, {
+      added: String(diff.added), removed: String(diff.removed), changed: String(diff.changed), unchanged: String(diff.unchanged),
+    });
+    const body = h('tbody');
+    table.replaceChildren(h('thead', {}, h('tr', {},
+      headerOf(left, diff.tokensBefore, diff.unchanged + diff.removed + diff.changed, 'left'),
+      headerOf(right, diff.tokensAfter, diff.unchanged + diff.added + diff.changed, 'right'))), body);
+    showRows(body, diff.blocks.length, (row) => rowOf(/** @type {AlignedBlock} */ (diff.blocks[row]), row), 2, ROWS_SHOWN);
+  }
+
+  /**
+   * Asks the worker for the two requests at the store's step (it replays each profile the
+   * first time, and keeps the requests), and draws them; a step moved meanwhile is asked again.
+   */
+  async function show() {
+    asked = true;
+    const controller = new AbortController();
+    running?.abort();
+    running = controller;
+    busy('Replaying…');
+    try {
+      const engine = (await workerEngine()).with({ signal: controller.signal });
+      const onProgress = (/** @type {number} */ done, /** @type {number} */ total) =>
+        busy(`Replaying under both profiles… step ${integer(done)} of ${integer(total)}`);
+      for (;;) {
+        const { step } = store.state;
+        const [left, right] = [pickers.left.value, pickers.right.value];
+        const shown = await engine.sideBySide(store.state.text, left, right, step, { onProgress });
+        if (running !== controller) return;
+        if (store.state.step === step && pickers.left.value === left && pickers.right.value === right) {
+          showError(error, '');
+          render(shown, left, right);
+          return;
+        }
+      }
+    } catch (problem) {
+      if (running !== controller) return;
+      const cancelled = problem instanceof DOMException && problem.name === 'AbortError';
+      showError(error, cancelled ? 'Cancelled: nothing replayed.' : messageOf(problem));
+      asked = false;
+      clearResults();
+    } finally {
+      if (running === controller) {
+        running = undefined;
+        busy('');
+      }
+    }
+  }
+
+  /** A new step or profile: redrawn when shown, and by the run under way when one is. */
+  function follow() {
+    if (asked && running === undefined) void show();
+  }
+
+  store.subscribe((state, change) => {
+    if (change === 'step') {
+      follow();
+      return;
+    }
+    if (change !== 'replay' || state.error !== '') return;
+    // A new scenario, or new text: what is on screen is of the old one.
+    const stale = running;
+    running = undefined;
+    asked = false;
+    busy('');
+    stale?.abort();
+    showError(error, '');
+    clearResults();
+  });
+  runButton.addEventListener('click', () => void show());
+  cancelButton.addEventListener('click', () => running?.abort());
+  for (const picker of Object.values(pickers)) picker.addEventListener('change', follow);
+  clearResults();
+}
