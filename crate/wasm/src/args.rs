@@ -11,6 +11,8 @@ use crate::Failure;
 
 /// The largest integer a JS number holds exactly: times, offsets and limits stay within it.
 pub const MAX_SAFE: f64 = 9_007_199_254_740_992.0;
+/// [`MAX_SAFE`] as a whole number, for bounds given to [`Options::integer`].
+pub const MAX_SAFE_WHOLE: u64 = 1 << 53;
 
 /// A string argument, or what was given instead: another type, text longer than
 /// [`MAX_TEXT_UNITS`], or a lone surrogate (UTF-8 cannot hold one, and replacing it would
@@ -61,20 +63,33 @@ pub fn json(name: &str, value: &JsValue) -> Result<String, Failure> {
     )))
 }
 
-/// An array of strings. It crosses as JSON (through [`json`]), so a hostile array (a proxy,
-/// a throwing getter) is an error naming the argument, never a trap.
+/// An array of strings. It crosses as JSON (through [`json`]) and is read back with
+/// `JSON.parse`, so a hostile array (a proxy, a throwing getter) is an error naming the
+/// argument, never a trap, and what is read is a plain array; each item is checked as any
+/// text argument is (`paths[3]`).
 pub fn string_list(name: &str, value: &JsValue) -> Result<Vec<String>, Failure> {
-    if !js_sys::Array::is_array(value) {
-        return Err(Failure::new(format!(
-            "argument `{name}` must be an array of strings, got {}",
-            type_name(value)
-        )));
-    }
-    serde_json::from_str(&json(name, value)?).map_err(|error| {
+    let not_strings = |got: String| {
         Failure::new(format!(
-            "argument `{name}` must be an array of strings: {error}"
+            "argument `{name}` must be an array of strings, got {got}"
         ))
-    })
+    };
+    if !js_sys::Array::is_array(value) {
+        return Err(not_strings(type_name(value)));
+    }
+    let plain = js_sys::JSON::parse(&json(name, value)?)
+        .map_err(|_| Failure::new(format!("argument `{name}` cannot be read back from JSON")))?;
+    let items: js_sys::Array = plain.unchecked_into();
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| match item.is_string() {
+            true => text(&format!("{name}[{index}]"), &item),
+            false => Err(not_strings(format!(
+                "{} at index {index}",
+                type_name(&item)
+            ))),
+        })
+        .collect()
 }
 
 /// An optional JSON argument: `undefined` is the empty object.
@@ -248,12 +263,16 @@ impl Options {
 
     /// An optional whole number from `min` to `max`. Whole numbers up to 2^53 convert
     /// exactly.
-    pub fn integer(&self, key: &str, min: f64, max: f64) -> Result<Option<u64>, Failure> {
+    pub fn integer(&self, key: &str, min: u64, max: u64) -> Result<Option<u64>, Failure> {
         let Some(value) = self.value(key)? else {
             return Ok(None);
         };
+        // The bounds are whole numbers, and printed as such: a float's formatting would
+        // bring Rust's float printer into the module for nothing.
         match value.as_f64() {
-            Some(number) if is_integer_in(number, min, max) => Ok(Some(number as u64)),
+            Some(number) if is_integer_in(number, min as f64, max as f64) => {
+                Ok(Some(number as u64))
+            }
             _ => Err(Self::invalid(
                 key,
                 &format!("an integer from {min} to {max}"),

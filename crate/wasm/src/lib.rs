@@ -35,7 +35,7 @@ use js_sys::JsString;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{Options, MAX_SAFE};
+use crate::args::Options;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPESCRIPT: &str = include_str!("api.d.ts");
@@ -223,7 +223,7 @@ fn candidates(paths: Vec<String>) -> Vec<search::Candidate> {
 /// The search limit of a `SearchOptions` argument.
 fn search_limit(options: &JsValue) -> Result<usize, Failure> {
     let options = Options::parse(options, &["limit"])?;
-    let limit = options.integer("limit", 0.0, search::MAX_LIMIT as f64)?;
+    let limit = options.integer("limit", 0, search::MAX_LIMIT as u64)?;
     Ok(limit.map_or(search::DEFAULT_LIMIT, |n| n as usize))
 }
 
@@ -298,20 +298,24 @@ pub fn compaction_thresholds_js(
         ];
         let options = Options::parse(&options, &allowed)?;
         let profile = Profile::preset(options.name("profile")?);
-        let context_window = options.integer("contextWindow", 1.0, MAX_SAFE)?;
+        let context_window = options.integer("contextWindow", 1, args::MAX_SAFE_WHOLE)?;
         let context_window = context_window.ok_or_else(|| {
             Failure::new(
                 "option `contextWindow` is required: the model's context window in tokens".into(),
             )
         })?;
-        let autocompact_pct_override = options.integer("autocompactPctOverride", 1.0, 100.0)?;
+        let autocompact_pct_override = options.integer("autocompactPctOverride", 1, 100)?;
         let input = WindowInput {
             context_window,
             max_output_tokens: options
-                .integer("maxOutputTokens", 0.0, MAX_SAFE)?
+                .integer("maxOutputTokens", 0, args::MAX_SAFE_WHOLE)?
                 .unwrap_or(DEFAULT_MAX_OUTPUT_TOKENS),
             autocompact_pct_override,
-            auto_compact_token_limit: options.integer("autoCompactTokenLimit", 0.0, MAX_SAFE)?,
+            auto_compact_token_limit: options.integer(
+                "autoCompactTokenLimit",
+                0,
+                args::MAX_SAFE_WHOLE,
+            )?,
         };
         Ok(compaction_thresholds(profile.thresholds, &input))
     })

@@ -8,7 +8,7 @@ use context_assembly::session::TurnFigures;
 use js_sys::{JsString, Number};
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, Options, MAX_SAFE};
+use crate::args::{self, Options};
 use crate::{export, Failure};
 
 /// A virtual workspace and the agent working in it. Times are logical milliseconds given
@@ -137,7 +137,7 @@ impl SessionJs {
         export("searchFiles", || {
             let query = args::text("query", &query)?;
             let options = Options::parse(&options, &["limit"])?;
-            let limit = options.integer("limit", 0.0, MAX_LIMIT as f64)?;
+            let limit = options.integer("limit", 0, MAX_LIMIT as u64)?;
             let limit = limit.map_or(DEFAULT_LIMIT, |n| n as usize);
             Ok(self.0.search_files(&query, limit))
         })
@@ -182,9 +182,11 @@ impl SessionJs {
         export("read", || {
             let path = args::text("path", &path)?;
             let options = Options::parse(&options, &["offset", "limit"])?;
-            let offset = options.integer("offset", 0.0, MAX_SAFE)?;
+            let offset = options.integer("offset", 0, args::MAX_SAFE_WHOLE)?;
             // The same range a scenario's Read input takes: a whole number of lines ≥ 0.
-            let limit = options.integer("limit", 0.0, MAX_SAFE)?.map(|n| n as i64);
+            let limit = options
+                .integer("limit", 0, args::MAX_SAFE_WHOLE)?
+                .map(|n| n as i64);
             let at_ms = args::time("atMs", &at_ms)?;
             Ok(self.0.read(&path, offset, limit, at_ms)?)
         })
