@@ -87,3 +87,15 @@ test('submitFigures is submit without the request, with its tokens and window', 
   assert.equal('request' in figures, false);
   sessions.forEach((session) => session.free());
 });
+
+test('a path list must hold strings only: the item that is not one is named, in both modules', () => {
+  for (const api of [engine, lite]) {
+    assert.throws(() => api.searchPaths(['src/a.ts', 7], 'a'),
+      (/** @type {any} */ e) => e instanceof Error && /argument `paths` must be an array of strings, got number at index 1$/.test(e.message));
+    assert.throws(() => new api.FileSearcher(['a', null]),
+      (/** @type {any} */ e) => e instanceof Error && /got null at index 1$/.test(e.message));
+    assert.throws(() => api.searchPaths(['\ud800'], 'a'),
+      (/** @type {any} */ e) => e instanceof Error && /argument `paths\[0\]` is not well-formed text/.test(e.message));
+    assert.equal(api.searchPaths(['src/a.ts', 'b.md'], 'a', { limit: 1 }).matches.length, 1);
+  }
+});
