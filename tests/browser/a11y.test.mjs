@@ -2,10 +2,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
+import { TABS, launchBrowser, openPlayground, startServer, visitFilledTabs } from './harness.mjs';
 
 const AXE = resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js');
-const TABS = ['step', 'files', 'compaction', 'compare', 'mentions', 'tokens', 'diff', 'scenario', 'glossary'];
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
@@ -35,25 +34,9 @@ async function everyTab(scheme) {
   const { page, problems } = await openPlayground(browser.context, server.url);
   await page.emulateMedia({ colorScheme: scheme });
   await page.addScriptTag({ path: AXE });
-  await page.selectOption('#scenario-pick', 'auto-compaction.json');
-  await page.waitForSelector('#scenario-panel[data-loaded="auto-compaction.json"]');
-  await page.click('#scenario-step-3');
   /** @type {Record<string, string[]>} */
   const found = {};
-  for (const tab of TABS) {
-    await showTab(page, tab);
-    if (tab === 'compaction') {
-      await page.click('#compaction-run');
-      await page.waitForSelector('#compaction-results:not([hidden])');
-    } else if (tab === 'compare') {
-      await page.click('#compare-run');
-      await page.waitForSelector('#compare-results:not([hidden])');
-    } else if (tab === 'files') {
-      await page.click('#files-submit');
-      await page.waitForSelector('#files-turns .turn');
-    }
-    found[tab] = await violations(page);
-  }
+  await visitFilledTabs(page, async (tab) => { found[tab] = await violations(page); });
   console.log(`${scheme}: ${TABS.map((tab) => `${tab} ${found[tab]?.length}`).join(', ')}`);
   assert.deepEqual(found, Object.fromEntries(TABS.map((tab) => [tab, []])));
   assert.deepEqual(problems, []);

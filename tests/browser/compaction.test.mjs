@@ -3,7 +3,7 @@
 // panel. Expectations come from `compactScenario` run in the same page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPlayground, startServer } from './harness.mjs';
+import { launchBrowser, longScenario, openPlayground, startServer } from './harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
@@ -251,12 +251,8 @@ test('the step follows the player until the reader types their own', async () =>
 
 test('a long run goes to the worker: the page says which policy it is at, and Cancel stops it', async () => {
   const { page, problems } = await openWith('auto-compaction.json');
-  const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/f${i}.ts`, `export const v${i} = ${i};\n`.repeat(100)]));
-  const steps = Array.from({ length: 900 }, (_, i) => [
-    { kind: 'user', prompt: `step ${i}: look at @src/f${i % 20}.ts` },
-    { kind: 'assistant', blocks: [{ type: 'text', text: `done ${i} `.repeat(30) }] },
-  ]).flat();
-  await page.$eval('#scenario-json', (area, text) => { /** @type {HTMLTextAreaElement} */ (area).value = text; }, JSON.stringify({ profile: 'claude-code', files, steps }));
+  const long = longScenario(900);
+  await page.$eval('#scenario-json', (area, text) => { /** @type {HTMLTextAreaElement} */ (area).value = text; }, JSON.stringify(long));
   await page.dispatchEvent('#scenario-json', 'input');
   await page.click('#scenario-run');
   await page.waitForSelector('#compaction-step[max="1800"]', { state: 'attached' });

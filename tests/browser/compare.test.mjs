@@ -4,7 +4,7 @@
 // page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
+import { launchBrowser, longScenario, openPlayground, showTab, startServer } from './harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
@@ -173,12 +173,8 @@ test('no profile ticked: the panel says so, and a bad scenario is the engine\'s 
 
 test('a long comparison runs in a worker: the page says how far it is, and Cancel stops it', async () => {
   const { page, problems } = await openWith('codex-context.json');
-  const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/f${i}.ts`, `export const v${i} = ${i};\n`.repeat(100)]));
-  const steps = Array.from({ length: 900 }, (_, i) => [
-    { kind: 'user', prompt: `step ${i}: look at @src/f${i % 20}.ts` },
-    { kind: 'assistant', blocks: [{ type: 'text', text: `done ${i} `.repeat(30) }] },
-  ]).flat();
-  await page.$eval('#scenario-json', (area, text) => { /** @type {HTMLTextAreaElement} */ (area).value = text; }, JSON.stringify({ profile: 'claude-code', files, steps }));
+  const long = longScenario(900);
+  await page.$eval('#scenario-json', (area, text) => { /** @type {HTMLTextAreaElement} */ (area).value = text; }, JSON.stringify(long));
   await page.dispatchEvent('#scenario-json', 'input');
   await page.click('#compare-run');
   await page.waitForFunction(() => /step [\d,]+ of [\d,]+/.test(document.querySelector('#compare-status')?.textContent ?? ''));

@@ -84,3 +84,46 @@ export async function showTab(page, name) {
   await page.click(`#tab-${name}`);
   await page.waitForSelector(`body[data-tab="${name}"]`);
 }
+
+/**
+ * A long scenario for the tests of long runs: 20 files of 100 lines, and `turns` turns, each a
+ * prompt that mentions one of them and a short answer.
+ * @param {number} turns
+ */
+export function longScenario(turns) {
+  const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/f${i}.ts`, `export const v${i} = ${i};\n`.repeat(100)]));
+  const steps = Array.from({ length: turns }, (_, i) => [
+    { kind: 'user', prompt: `step ${i}: look at @src/f${i % 20}.ts` },
+    { kind: 'assistant', blocks: [{ type: 'text', text: `done ${i} `.repeat(30) }] },
+  ]).flat();
+  return { profile: 'claude-code', files, steps };
+}
+
+/** Every tab of the playground, in order. */
+export const TABS = ['step', 'files', 'compaction', 'compare', 'mentions', 'tokens', 'diff', 'scenario', 'glossary'];
+
+/**
+ * Shows each tab in turn with something in it (the auto-compaction scenario at step 4, then a
+ * compaction run, a comparison and a turn on their tabs), calling `look` on each.
+ * @param {import('playwright-core').Page} page
+ * @param {(tab: string) => Promise<void>} look
+ */
+export async function visitFilledTabs(page, look) {
+  await page.selectOption('#scenario-pick', 'auto-compaction.json');
+  await page.waitForSelector('#scenario-panel[data-loaded="auto-compaction.json"]');
+  await page.click('#scenario-step-3');
+  for (const tab of TABS) {
+    await showTab(page, tab);
+    if (tab === 'compaction') {
+      await page.click('#compaction-run');
+      await page.waitForSelector('#compaction-results:not([hidden])');
+    } else if (tab === 'compare') {
+      await page.click('#compare-run');
+      await page.waitForSelector('#compare-results:not([hidden])');
+    } else if (tab === 'files') {
+      await page.click('#files-submit');
+      await page.waitForSelector('#files-turns .turn');
+    }
+    await look(tab);
+  }
+}

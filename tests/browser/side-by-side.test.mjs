@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { launchBrowser, openPlayground, startServer } from './harness.mjs';
+import { launchBrowser, longScenario, openPlayground, startServer } from './harness.mjs';
 
 const AXE = resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js');
 
@@ -218,12 +218,8 @@ test('a long scenario is replayed in the worker: the page says how far it is, an
 
 test('many blocks: the first 100 rows, then "N more"', async () => {
   const { page, problems } = await openWith('external-edit.json');
-  const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/f${i}.ts`, `export const v${i} = ${i};\n`.repeat(100)]));
-  const steps = Array.from({ length: 200 }, (_, i) => [
-    { kind: 'user', prompt: `step ${i}: look at @src/f${i % 20}.ts` },
-    { kind: 'assistant', blocks: [{ type: 'text', text: `done ${i} `.repeat(30) }] },
-  ]).flat();
-  await typeScenario(page, { profile: 'claude-code', files, steps }, true);
+  const long = longScenario(200);
+  await typeScenario(page, long, true);
   await page.waitForFunction(() => /step 1 of 400/.test(document.querySelector('#scenario-position')?.textContent ?? ''));
   await page.click('#scenario-steps li[data-index="0"]');
   await page.keyboard.press('End');

@@ -7,6 +7,7 @@ import { comparisonRows } from './compaction/compare.js';
 import { describePolicy } from './compaction/policies.js';
 import { reportView, survivalRows } from './compaction/report.js';
 import { meterElements, renderMeter } from './scenario/meter.js';
+import { busyIndicator } from './busy.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').CompactionOptions} CompactionOptions */
 /** @typedef {import('../../pkg/context_assembly.js').CompactionPreview} CompactionPreview */
@@ -137,13 +138,8 @@ export function setUpCompaction(store) {
   /** The run in the worker, to cancel. @type {AbortController | undefined} */
   let running;
 
-  /** Shows how far the run is, or nothing when none runs. @param {string} text */
-  function busy(text) {
-    status.textContent = text;
-    status.hidden = text === '';
-    cancelButton.hidden = text === '';
-    runButton.disabled = text !== '';
-  }
+  /** Shows how far the run is, or nothing when none runs. */
+  const busy = busyIndicator({ status, cancelButton, runButton });
 
   /**
    * The picked policy, then every policy for the comparison, each a replay of the scenario up

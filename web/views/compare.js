@@ -10,6 +10,7 @@ import { PRICE_TABLES, equalPrices } from './compare/prices.js';
 import { dollars, integer } from '../format.js';
 import { setUpSideBySide } from './compare/side-by-side.js';
 import { compactionItems, profileLabel, totalsRows } from './compare/tables.js';
+import { busyIndicator } from './busy.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').Comparison} Comparison */
 /** @typedef {import('../../pkg/context_assembly.js').CompareStep} CompareStep */
@@ -230,13 +231,8 @@ export function setUpCompare(store) {
   /** The comparison running in the worker, to cancel. @type {AbortController | undefined} */
   let running;
 
-  /** Shows how far the comparison is, or nothing when none runs. @param {string} text */
-  function busy(text) {
-    status.textContent = text;
-    status.hidden = text === '';
-    cancelButton.hidden = text === '';
-    runButton.disabled = text !== '';
-  }
+  /** Shows how far the comparison is, or nothing when none runs. */
+  const busy = busyIndicator({ status, cancelButton, runButton });
 
   /**
    * Replays the player's text as it is, in the worker so the page stays responsive: the

@@ -8,6 +8,7 @@ import { withEngine, workerEngine } from '../../engine.js';
 import { integer, tokensText } from '../../format.js';
 import { showRows } from '../more-rows.js';
 import { profileLabel } from './tables.js';
+import { busyIndicator } from '../busy.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').AlignedBlock} AlignedBlock */
 /** @typedef {import('../../../pkg/context_assembly.js').RequestDiff} RequestDiff */
@@ -156,13 +157,8 @@ export function setUpSideBySide(store) {
   /** Whether the reader asked for the side by side of this scenario: then a new step or profile redraws it. */
   let asked = false;
 
-  /** Shows how far the replays are, or nothing when none runs. @param {string} text */
-  function busy(text) {
-    status.textContent = text;
-    status.hidden = text === '';
-    cancelButton.hidden = text === '';
-    runButton.disabled = text !== '';
-  }
+  /** Shows how far the replays are, or nothing when none runs. */
+  const busy = busyIndicator({ status, cancelButton, runButton });
 
   function clearResults() {
     results.hidden = true;
