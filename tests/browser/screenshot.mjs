@@ -42,6 +42,19 @@ const SHOTS = [
       await page.evaluate(() => document.querySelector('#tab-list')?.scrollIntoView({ block: 'start' }));
     },
   },
+  {
+    // An imported Claude Code log: its warnings and the recorded requests beside ours.
+    file: 'import.png', viewport: LAPTOP, fragment: '#tab=scenario', scheme: 'light',
+    prepare: async (page) => {
+      await page.setInputFiles('#import-file', resolve(import.meta.dirname, '../fixtures/import/claude-code-injected.jsonl'));
+      await page.waitForSelector('#import-truth');
+      await page.evaluate(() => {
+        const details = document.querySelector('#import-details');
+        if (details instanceof HTMLDetailsElement) details.open = true;
+        details?.scrollIntoView({ block: 'start' });
+      });
+    },
+  },
 ];
 
 const server = await startServer();

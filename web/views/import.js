@@ -158,7 +158,8 @@ function truthView(rows) {
   const headers = ['log line', 'step', 'recorded input', 'ours', 'error', 'recorded cache read / write', 'ours cache read / write', 'injected: missing / extra'];
   const cells = rows.map(({ usage, estimate, actual, error, cost, from, injected }) => [
     String(usage.line),
-    usage.step === null ? '—' : `${usage.step}${usage.summary ? ' (summary)' : ''}${from === undefined ? '' : ` ← request of step ${from}`}`,
+    // Steps are counted from 1, as the player counts them.
+    usage.step === null ? '—' : `${usage.step + 1}${usage.summary ? ' (summary)' : ''}${from === undefined ? '' : ` ← request of step ${from + 1}`}`,
     integer(actual),
     estimate === undefined ? '—' : integer(estimate),
     error === undefined ? '—' : `${error >= 0 ? '+' : ''}${(error * 100).toFixed(1)}%`,
