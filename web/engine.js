@@ -56,17 +56,28 @@ async function reinitialise() {
 /** Where the package's Worker API is, imported by address for the same reason. */
 const WORKER_API = '../crate/wasm/npm/entries/worker.js';
 
-/** @type {Promise<WorkerEngine> | undefined} */
-let worker;
+/**
+ * The long runs the playground makes, each in a worker of its own: cancelling one (which
+ * replaces its worker) never stops another that is running in another tab.
+ * @typedef {'compare' | 'compaction' | 'side-by-side'} WorkerPurpose
+ */
+
+/** @type {Map<WorkerPurpose, Promise<WorkerEngine>>} */
+const workers = new Map();
 
 /**
- * The engine in a Worker, for the long runs (a comparison, a replay under another profile,
- * every compaction policy on a long scenario) that would otherwise block the page: started on
- * first use; it replaces itself after a trap or a cancellation.
+ * The engine in a Worker for `purpose`, for the long runs (a comparison, a replay under
+ * another profile, every compaction policy on a long scenario) that would otherwise block the
+ * page: started on first use; it replaces itself after a trap or a cancellation.
+ * @param {WorkerPurpose} purpose
  * @returns {Promise<WorkerEngine>}
  */
-export function workerEngine() {
-  worker ??= import(WORKER_API).then(({ createWorkerEngine }) =>
-    createWorkerEngine({ workerUrl: new URL('./worker/engine-thread.js', import.meta.url) }));
+export function workerEngine(purpose) {
+  let worker = workers.get(purpose);
+  if (worker === undefined) {
+    worker = import(WORKER_API).then(({ createWorkerEngine }) =>
+      createWorkerEngine({ workerUrl: new URL('./worker/engine-thread.js', import.meta.url) }));
+    workers.set(purpose, worker);
+  }
   return worker;
 }

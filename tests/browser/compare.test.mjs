@@ -197,6 +197,28 @@ test('a long comparison runs in a worker: the page says how far it is, and Cance
   await page.close();
 });
 
+test('each long run has a worker of its own: cancelling a compaction leaves a comparison running', async () => {
+  const { page, problems } = await openWith('codex-context.json');
+  await page.$eval('#scenario-json', (area, text) => { /** @type {HTMLTextAreaElement} */ (area).value = text; }, JSON.stringify(longScenario(900)));
+  await page.dispatchEvent('#scenario-json', 'input');
+  await page.click('#scenario-run');
+  await page.waitForSelector('#compaction-step[max="1800"]', { state: 'attached' });
+  await page.click('#compare-run');
+  await page.waitForFunction(() => /step [\d,]+ of [\d,]+/.test(document.querySelector('#compare-status')?.textContent ?? ''));
+  await showTab(page, 'compaction');
+  await page.click('#compaction-run');
+  await page.waitForFunction(() => /Compacting…/.test(document.querySelector('#compaction-status')?.textContent ?? ''));
+  await page.click('#compaction-cancel');
+  await page.waitForSelector('#compaction-run:not([disabled])');
+  assert.equal(await page.textContent('#compaction-error'), 'Compaction cancelled.');
+  await showTab(page, 'compare');
+  await page.waitForSelector('#compare-run:not([disabled])', { timeout: 180000 });
+  assert.equal(await page.isVisible('#compare-results'), true, 'the comparison finished');
+  assert.equal(await page.isHidden('#compare-error'), true, await page.textContent('#compare-error') ?? '');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 /**
  * Runs the comparison in the panel and waits for it.
  * @param {import('playwright-core').Page} page

@@ -154,7 +154,7 @@ export function setUpCompaction(store) {
     /** @param {CompactionOptions} options @param {string} label */
     const preview = async (options, label) => {
       busy(`Compacting… ${label}`);
-      const engine = (await workerEngine()).with({ signal: controller.signal });
+      const engine = (await workerEngine('compaction')).with({ signal: controller.signal });
       return engine.compactScenario(scenario, options, steps);
     };
     try {

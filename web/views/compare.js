@@ -249,7 +249,7 @@ export function setUpCompare(store) {
     running = controller;
     busy('Comparing…');
     try {
-      const engine = await workerEngine();
+      const engine = await workerEngine('compare');
       const onProgress = (/** @type {number} */ done, /** @type {number} */ total) =>
         busy(`Comparing… step ${integer(done)} of ${integer(total)}`);
       const prices = equalPrices(pricing.value, picked);

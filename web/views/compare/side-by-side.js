@@ -207,7 +207,7 @@ export function setUpSideBySide(store) {
     running = controller;
     busy('Replaying…');
     try {
-      const engine = (await workerEngine()).with({ signal: controller.signal });
+      const engine = (await workerEngine('side-by-side')).with({ signal: controller.signal });
       const onProgress = (/** @type {number} */ done, /** @type {number} */ total) =>
         busy(`Replaying under both profiles… step ${integer(done)} of ${integer(total)}`);
       for (;;) {
