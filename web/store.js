@@ -4,6 +4,7 @@
 // another view's DOM, and an edit is replayed once however many views show its result.
 import { messageOf } from './dom.js';
 import { withEngine } from './engine.js';
+import { parseJson, scenarioText } from './scenario-text.js';
 
 /** @typedef {import('../pkg/context_assembly.js').Trace} Trace */
 
@@ -27,32 +28,6 @@ import { withEngine } from './engine.js';
  */
 
 /** @typedef {(state: ScenarioState, change: Change) => void} Listener */
-
-/**
- * The scenario to run: the text, with the profile replaced when one is picked (text that is
- * not a JSON object goes as it is, and the engine says what is wrong with it).
- * @param {string} text
- * @param {unknown} parsed the text as JSON; `undefined` when it is not JSON
- * @param {string} profile '' for the scenario's own
- * @returns {string}
- */
-function scenarioText(text, parsed, profile) {
-  if (profile === '' || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
-  return JSON.stringify({ ...parsed, profile });
-}
-
-/**
- * The text as JSON, or `undefined` when it is not JSON.
- * @param {string} text
- * @returns {unknown}
- */
-function parseJson(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The engine's plain replay of a scenario.

@@ -10,6 +10,7 @@ import { stepBanners } from './scenario/banners.js';
 import { renderRequestDiff } from './scenario/request-diff.js';
 import { requestView, textView } from './scenario/request.js';
 import { stepSummary } from './scenario/steps.js';
+import { latestRequest } from '../scenario-text.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').StepTrace} StepTrace */
 /** @typedef {import('../../pkg/context_assembly.js').Request} Request */
@@ -29,11 +30,7 @@ const SCENARIOS = 'scenarios/';
  * @returns {{ request: Request, from: number } | undefined}
  */
 export function requestFor(steps, index) {
-  for (let from = index; from >= 0; from -= 1) {
-    const request = steps[from]?.turn.request;
-    if (request != null) return { request, from };
-  }
-  return undefined;
+  return latestRequest(index, (from) => steps[from]?.turn.request);
 }
 
 /**

@@ -3,6 +3,8 @@
 // hundreds of megabytes (every step carries its whole request): copied to the page it would
 // cost more than the replay, so each profile's requests stay here, for the next step asked.
 
+import { latestRequest, parseJson, scenarioText } from '../scenario-text.js';
+
 /** @typedef {typeof import('../../pkg/context_assembly.js')} Engine */
 /** @typedef {import('../../pkg/context_assembly.js').Request} Request */
 /** @typedef {import('../../pkg/context_assembly.js').RequestDiff} RequestDiff */
@@ -12,37 +14,6 @@
  * or before the step asked; `undefined` when none was sent yet), and their diff when both sent one.
  * @typedef {{ total: number, step: number, from: { left?: number, right?: number }, diff?: RequestDiff }} SideBySide
  */
-
-/**
- * The scenario under `profile`: its JSON with the profile replaced; text that is not a JSON
- * object goes as it is, and the engine says what is wrong with it.
- * @param {string} text
- * @param {string} profile
- */
-function withProfile(text, profile) {
-  /** @type {unknown} */
-  let parsed;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
-  return JSON.stringify({ ...parsed, profile });
-}
-
-/**
- * The latest request at or before step `index`, with its step.
- * @param {(Request | undefined)[]} requests one per step
- * @param {number} index
- */
-function requestAt(requests, index) {
-  for (let at = Math.min(index, requests.length - 1); at >= 0; at -= 1) {
-    const request = requests[at];
-    if (request !== undefined) return { request, from: at };
-  }
-  return undefined;
-}
 
 /**
  * The worker function: `sideBySide(scenario, left, right, step, options)`.
@@ -66,13 +37,14 @@ export function sideBySide(engine) {
     for (const [index, profile] of missing.entries()) {
       const onProgress = options.onProgress === undefined ? undefined
         : (/** @type {number} */ done, /** @type {number} */ total) => options.onProgress?.(index * total + done, missing.length * total);
-      const trace = engine.runScenario(withProfile(text, profile), onProgress === undefined ? {} : { onProgress });
+      const trace = engine.runScenario(scenarioText(text, parseJson(text), profile), onProgress === undefined ? {} : { onProgress });
       replayed.requests.set(profile, trace.steps.map((one) => one.turn.request));
     }
     const sides = { left: replayed.requests.get(left) ?? [], right: replayed.requests.get(right) ?? [] };
     const total = sides.left.length;
     const index = Math.max(0, Math.min(step, total - 1));
-    const shown = { left: requestAt(sides.left, index), right: requestAt(sides.right, index) };
+    const at = (/** @type {(Request | undefined)[]} */ requests) => latestRequest(Math.min(index, requests.length - 1), (from) => requests[from]);
+    const shown = { left: at(sides.left), right: at(sides.right) };
     return {
       total,
       step: index,
