@@ -298,12 +298,12 @@ test('the equal-price toggle prices every profile at one table, and each cost di
     const { PRICE_TABLES } = await import('/web/views/compare/prices.js');
     const text = /** @type {HTMLTextAreaElement} */ (document.querySelector('#scenario-json')).value;
     const profiles = engine.profileNames();
-    const sonnet = PRICE_TABLES['claude-sonnet'].table;
+    const sonnet = engine.defaultPrices('claude-code');
     const own = engine.compareProfiles(text, profiles);
     // Each table is the default of the profile it names: pricing that profile at it changes nothing.
-    const defaults = Object.values(PRICE_TABLES).map(({ defaultOf, table }) => [
+    const defaults = Object.values(PRICE_TABLES).map(({ defaultOf }) => [
       own[defaultOf].totals.costMicroUsd,
-      engine.compareProfiles(text, [defaultOf], { prices: { [defaultOf]: table } })[defaultOf].totals.costMicroUsd]);
+      engine.compareProfiles(text, [defaultOf], { prices: { [defaultOf]: engine.defaultPrices(defaultOf) } })[defaultOf].totals.costMicroUsd]);
     const equal = engine.compareProfiles(text, profiles, { prices: Object.fromEntries(profiles.map((p) => [p, sonnet])) });
     const costs = (/** @type {typeof own} */ run) => Object.fromEntries(Object.entries(run).map(([p, r]) => [p, r.totals.costMicroUsd]));
     return { defaults, own: costs(own), equal: costs(equal), comparison: own };

@@ -62,6 +62,7 @@ const SMALL_SNAPSHOT = JSON.stringify({
 /** @type {Entry[]} */
 export const FUNCTIONS = [
   { name: 'profileNames', args: [] },
+  { name: 'defaultPrices', args: [{ name: 'profile', valid: 'codex' }] },
   { name: 'version', args: [] },
   { name: 'emissionOrder', args: [] },
   { name: 'atToken', args: [{ name: 'text', valid: 'see @src/a' }, { name: 'caret', valid: 8 }] },

@@ -46,3 +46,17 @@ test('a Codex session records its context once, then only what changed', () => {
   assert.equal(found.matches[0].path, 'AGENTS.md');
   assert.throws(() => s.searchFiles("x", { limit: -1 }), /searchFiles: option `limit` must be an integer from 0 to 10000, got -1/);
 });
+
+test('defaultPrices gives the table compareProfiles charges each profile by default; a bad name is an Error', () => {
+  const scenario = JSON.stringify({ profile: 'claude-code', files: { 'a.ts': 'a\n' }, steps: [{ kind: 'user', prompt: '@a.ts' }, { kind: 'user', prompt: 'again' }] });
+  const own = engine.compareProfiles(scenario, ['claude-code', 'codex', 'recommended']);
+  for (const profile of /** @type {const} */ (['claude-code', 'codex', 'recommended'])) {
+    const table = engine.defaultPrices(profile);
+    assert.deepEqual(Object.keys(table), ['inputPerMTok', 'cachedInputPerMTok', 'cacheWrite5mPerMTok', 'cacheWrite1hPerMTok', 'outputPerMTok']);
+    const repriced = engine.compareProfiles(scenario, [profile], { prices: { [profile]: table } });
+    assert.equal(repriced[profile].totals.costMicroUsd, own[profile].totals.costMicroUsd, profile);
+  }
+  assert.notDeepEqual(engine.defaultPrices('codex'), engine.defaultPrices('claude-code'));
+  assert.throws(() => engine.defaultPrices('claude'), (/** @type {any} */ e) => e instanceof Error && /^defaultPrices: unknown profile "claude"/.test(e.message));
+  assert.throws(() => engine.defaultPrices(7), (/** @type {any} */ e) => e instanceof Error && /argument `profile` must be a string, got number/.test(e.message));
+});

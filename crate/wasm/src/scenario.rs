@@ -5,11 +5,11 @@ use context_assembly::request::{api_body, request_diff};
 use context_assembly::scenario::{
     compaction_preview, compare_profiles_reporting, parse_api_body_options,
     parse_compaction_options, parse_compare_options, parse_profile_names, parse_request,
-    parse_request_diff_options, parse_scenario, redact_scenario, run_scenario_reporting, PathMode,
-    RedactOptions, Trace,
+    parse_request_diff_options, parse_scenario, prices_for, redact_scenario,
+    run_scenario_reporting, PathMode, RedactOptions, Trace,
 };
 use context_assembly::session::PolicyId;
-use context_assembly::ProfileName;
+use context_assembly::{Profile, ProfileName};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -156,6 +156,19 @@ pub fn request_diff_js(
         let (previous, next) = (read("previous", &previous)?, read("next", &next)?);
         let options = parse_request_diff_options(&args::json_or_empty("options", &options)?)?;
         Ok(request_diff(&previous, &next, &options))
+    })
+}
+
+/// The prices `compareProfiles` charges a profile by default (its provider's: Claude Sonnet
+/// for Claude Code's profiles, GPT-5 for Codex's), in micro-dollars per million tokens.
+#[wasm_bindgen(js_name = defaultPrices, unchecked_return_type = "PriceTableInput")]
+pub fn default_prices(
+    #[wasm_bindgen(unchecked_param_type = "ProfileName")] profile: JsValue,
+) -> Result<JsValue, JsValue> {
+    export("defaultPrices", || {
+        let name = args::text("profile", &profile)?;
+        let profile = Profile::preset(name.parse::<ProfileName>()?);
+        Ok(prices_for(&profile))
     })
 }
 

@@ -1,23 +1,15 @@
 // The price tables the equal-price toggle can put every profile on, so that a cost difference
-// is the strategy's alone. The figures are the engine's own defaults (crate/src/cache/prices.rs:
-// Claude Sonnet for Claude Code's profiles, GPT-5 for Codex's), in micro-dollars per million
-// tokens; the engine does not export them, so they are repeated here and a browser test
-// checks that each matches the default of the profile it belongs to.
+// is the strategy's alone: the engine's own defaults (`defaultPrices`) of the profile each
+// table belongs to.
+import { withEngine } from '../../engine.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').PriceTableInput} PriceTableInput */
+/** @typedef {import('../../../pkg/context_assembly.js').ProfileName} ProfileName */
 
-/** @type {Record<string, { label: string, defaultOf: string, table: PriceTableInput }>} */
+/** @type {Record<string, { label: string, defaultOf: ProfileName }>} */
 export const PRICE_TABLES = {
-  'claude-sonnet': {
-    label: 'Claude Sonnet',
-    defaultOf: 'claude-code',
-    table: { inputPerMTok: 3_000_000, cachedInputPerMTok: 300_000, cacheWrite5mPerMTok: 3_750_000, cacheWrite1hPerMTok: 6_000_000, outputPerMTok: 15_000_000 },
-  },
-  'gpt-5': {
-    label: 'GPT-5',
-    defaultOf: 'codex',
-    table: { inputPerMTok: 1_250_000, cachedInputPerMTok: 125_000, cacheWrite5mPerMTok: 1_250_000, cacheWrite1hPerMTok: 1_250_000, outputPerMTok: 10_000_000 },
-  },
+  'claude-sonnet': { label: 'Claude Sonnet', defaultOf: 'claude-code' },
+  'gpt-5': { label: 'GPT-5', defaultOf: 'codex' },
 };
 
 /**
@@ -30,5 +22,6 @@ export const PRICE_TABLES = {
 export function equalPrices(choice, profiles) {
   const chosen = PRICE_TABLES[choice];
   if (chosen === undefined) return undefined;
-  return Object.fromEntries(profiles.map((profile) => [profile, chosen.table]));
+  const table = withEngine((engine) => engine.defaultPrices(chosen.defaultOf));
+  return Object.fromEntries(profiles.map((profile) => [profile, table]));
 }
