@@ -3,6 +3,7 @@
 //! see after one. The instrument that measures claims such as "diffing saves most of the
 //! context tokens" on real sessions.
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -10,9 +11,9 @@ use serde::ser::SerializeMap;
 
 use super::{run_scenario_reporting, Action, AssistantStep, Scenario, StepsDone};
 use crate::cache::{cache_model, totals, PriceTable, PromptShape, Provider, Segment, StepCost};
-use crate::request::{cache_key, Request};
+use crate::request::{cache_key, Block, Request};
 use crate::session::{CompactionReport, Fate, ItemKind};
-use crate::tokens::estimate_tokens;
+use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::{Error, Profile, ProfileName};
 
 /// What one profile did at one request.
@@ -175,18 +176,20 @@ fn profile_run(
         },
         other => other,
     })?;
+    let mut billing = BillingCounter::default();
     let mut shapes = Vec::new();
     let mut steps = Vec::new();
     for (index, step) in trace.steps.iter().enumerate() {
         let Some(request) = trace.request(index) else {
             continue;
         };
-        let output = output_tokens(scenario, index + 1, profile);
+        let output = output_tokens(scenario, index + 1);
         shapes.push(shape(
             &request,
             step.at_ms,
             output,
             profile.codex.turn_context,
+            &mut billing,
         ));
         steps.push(CompareStep {
             step: index,
@@ -206,15 +209,49 @@ fn profile_run(
     })
 }
 
+/// The one token counter every profile's requests are billed with. A profile's own counter
+/// is its client's estimate (Claude Code's `length / 4`, Codex's `bytes / 4`), which steers
+/// its thresholds but is not what the provider charges; comparing profiles each measured
+/// with its own ruler would price the same bytes differently. The calibrated counter is
+/// fitted against a real tokenizer (spec/strategies.md §16), so it stands in for the
+/// provider's count for every profile alike.
+pub const BILLING_TOKENS: TokenMethod = TokenMethod::Calibrated;
+
+/// Billed tokens of blocks, counted once per distinct block: a long session sends the same
+/// block in every request.
+#[derive(Default)]
+struct BillingCounter {
+    seen: BTreeMap<u64, u64>,
+}
+
+impl BillingCounter {
+    fn tokens(&mut self, key: u64, block: &Block) -> u64 {
+        let text = *self
+            .seen
+            .entry(key)
+            .or_insert_with(|| estimate_tokens(&block.text, BILLING_TOKENS, None));
+        text + block.media_tokens
+    }
+}
+
 /// The request as the cache sees it: tools, system, the user context, then the messages'
 /// blocks. Claude Code marks two breakpoints: the static system prompt and the last block.
-fn shape(request: &Request, at_ms: u64, output_tokens: u64, openai: bool) -> PromptShape {
+fn shape(
+    request: &Request,
+    at_ms: u64,
+    output_tokens: u64,
+    openai: bool,
+    billing: &mut BillingCounter,
+) -> PromptShape {
     let mut segments: Vec<Segment> = request
         .cache_order()
-        .map(|(role, block)| Segment {
-            key: cache_key(role, block),
-            tokens: block.tokens,
-            breakpoint: false,
+        .map(|(role, block)| {
+            let key = cache_key(role, block);
+            Segment {
+                key,
+                tokens: billing.tokens(key, block),
+                breakpoint: false,
+            }
         })
         .collect();
     if !openai {
@@ -234,12 +271,12 @@ fn shape(request: &Request, at_ms: u64, output_tokens: u64, openai: bool) -> Pro
 }
 
 /// Tokens of the assistant step at `index`, if it is one: what the model answered.
-fn output_tokens(scenario: &Scenario, index: usize, profile: &Profile) -> u64 {
+fn output_tokens(scenario: &Scenario, index: usize) -> u64 {
     let Some(Action::Assistant { blocks, .. }) = scenario.steps.get(index).map(|s| &s.action)
     else {
         return 0;
     };
-    let count = |text: &str| estimate_tokens(text, profile.token_method, None);
+    let count = |text: &str| estimate_tokens(text, BILLING_TOKENS, None);
     blocks
         .iter()
         .map(|block| match block {
