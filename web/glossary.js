@@ -85,6 +85,7 @@ export const VERDICTS = {
   dropped: 'Removed from the context entirely.',
   replaced: 'Swapped for a shorter form, such as a summary or a preview.',
   'not-applied': 'A change that was considered and not made, for the reason given.',
+  deferred: 'Due, but postponed because doing it now costs more than waiting; the reason gives the arithmetic and what ends the wait.',
   needed: 'Found to be necessary for the request, so it is kept or added.',
   kept: 'Left in the context as it was.',
   moved: 'Kept, but placed elsewhere in the request.',

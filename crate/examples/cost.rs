@@ -5,18 +5,30 @@
 //! ```text
 //! cargo run --release -p context-assembly --features serde --example cost -- web/scenarios/*.json
 //! ```
+//!
+//! With `--steps`, every request of both runs follows its scenario's row: where the
+//! difference comes from; with `--blocks`, what each compaction left, by source. With
+//! `--table`, one row per profile and compaction policy instead, summed over the scenarios
+//! at equal (Anthropic) prices: cost, tokens sent, and where the scenarios' seeded facts
+//! stand in the last request (the recall measure).
 
 use std::process::ExitCode;
 
-use context_assembly::scenario::{compare_profiles, parse_scenario};
+use context_assembly::cache::PriceTable;
+use context_assembly::scenario::{compare_profiles, parse_scenario, CompareStep, RecallCounts};
 use context_assembly::ProfileName;
 
 fn main() -> ExitCode {
+    if std::env::args().any(|a| a == "--table") {
+        return recall_table();
+    }
     let pair = [ProfileName::ClaudeCode, ProfileName::Recommended];
     println!("| scenario | claude-code sent / cost | recommended sent / cost | recommended vs claude-code |");
     println!("|---|--:|--:|--:|");
     let mut worse = 0;
-    for path in std::env::args().skip(1) {
+    let steps = std::env::args().any(|a| a == "--steps");
+    let blocks = std::env::args().any(|a| a == "--blocks");
+    for path in std::env::args().skip(1).filter(|a| !a.starts_with("--")) {
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(error) => {
@@ -24,7 +36,8 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let comparison = match parse_scenario(&text).and_then(|s| compare_profiles(&s, &pair, &[])) {
+        let comparison = match parse_scenario(&text).and_then(|s| compare_profiles(&s, &pair, &[]))
+        {
             Ok(comparison) => comparison,
             Err(error) => {
                 eprintln!("{path}: {error}");
@@ -39,7 +52,9 @@ fn main() -> ExitCode {
         if b.cost_micro_usd > a.cost_micro_usd || b.sent > a.sent {
             worse += 1;
         }
-        let name = std::path::Path::new(&path).file_stem().map_or(path.clone(), |s| s.to_string_lossy().into_owned());
+        let name = std::path::Path::new(&path)
+            .file_stem()
+            .map_or(path.clone(), |s| s.to_string_lossy().into_owned());
         println!(
             "| {name} | {} / ${:.4} | {} / ${:.4} | {change:+.1} % |",
             a.sent,
@@ -47,7 +62,199 @@ fn main() -> ExitCode {
             b.sent,
             b.cost_micro_usd as f64 / 1e6
         );
+        if steps {
+            print_steps(&theirs.steps, &ours.steps);
+        }
+        if blocks {
+            print_compactions(&text);
+        }
     }
     println!("\nrecommended above claude-code (cost or tokens) on {worse} scenario(s)");
+    ExitCode::SUCCESS
+}
+
+fn print_steps(theirs: &[CompareStep], ours: &[CompareStep]) {
+    let row = |s: Option<&CompareStep>| match s {
+        Some(s) => format!(
+            "{:>4} {:>8} c{:>8} w{:>7} u{:>7} ${:>8} {}",
+            s.step,
+            s.cost.sent,
+            s.cost.cached,
+            s.cost.written,
+            s.cost.uncached,
+            s.cost.cost_micro_usd,
+            s.compacted.as_ref().map_or("", |c| c.policy.as_str())
+        ),
+        None => String::new(),
+    };
+    for i in 0..theirs.len().max(ours.len()) {
+        println!("  {:<64} | {}", row(theirs.get(i)), row(ours.get(i)));
+    }
+}
+
+/// After each compaction of each profile, the request's tokens by where its blocks came from.
+fn print_compactions(text: &str) {
+    for name in [ProfileName::ClaudeCode, ProfileName::Recommended] {
+        let Ok(mut scenario) = parse_scenario(text) else {
+            return;
+        };
+        scenario.profile = name;
+        scenario.switches.clear();
+        let Ok(trace) = context_assembly::scenario::run_scenario(&scenario) else {
+            return;
+        };
+        for (index, step) in trace.steps.iter().enumerate() {
+            let applied: Vec<String> = step
+                .turn
+                .compaction
+                .iter()
+                .filter(|c| c.applied)
+                .map(|c| {
+                    format!(
+                        "{} {}->{}",
+                        c.policy.as_str(),
+                        c.tokens_before,
+                        c.tokens_after
+                    )
+                })
+                .collect();
+            let Some(request) = trace.request(index).filter(|_| !applied.is_empty()) else {
+                continue;
+            };
+            let mut by_source: Vec<(String, u64, usize)> = Vec::new();
+            for (role, block) in request.cache_order() {
+                let key = format!("{}:{}", role.map_or("ctx", |r| r.as_str()), block.source);
+                match by_source.iter_mut().find(|(k, _, _)| *k == key) {
+                    Some(entry) => {
+                        entry.1 += block.tokens;
+                        entry.2 += 1;
+                    }
+                    None => by_source.push((key, block.tokens, 1)),
+                }
+            }
+            by_source.sort_by(|a, b| b.1.cmp(&a.1));
+            let parts: Vec<String> = by_source
+                .iter()
+                .take(8)
+                .map(|(k, t, n)| format!("{k}={t}/{n}"))
+                .collect();
+            println!(
+                "  {name} step {index}: {} | {}",
+                applied.join(", "),
+                parts.join("  ")
+            );
+        }
+    }
+}
+
+/// The variants of the `--table`: a preset with switches changed.
+const VARIANTS: [(&str, ProfileName, &[(&str, bool)]); 7] = [
+    ("claude-code (full summary)", ProfileName::ClaudeCode, &[]),
+    ("codex (local compaction)", ProfileName::Codex, &[]),
+    ("recommended (cache-aware)", ProfileName::Recommended, &[]),
+    (
+        "recommended, summary only",
+        ProfileName::Recommended,
+        &[("compaction.cheapStageFirst", false)],
+    ),
+    (
+        "recommended, original timing",
+        ProfileName::Recommended,
+        &[("compaction.compactAtBlockingLimit", false)],
+    ),
+    (
+        "recommended, no prune when the cache expires",
+        ProfileName::Recommended,
+        &[("compaction.pruneWhenCacheExpires", false)],
+    ),
+    (
+        "claude-code + prune first",
+        ProfileName::ClaudeCode,
+        &[("compaction.cheapStageFirst", true)],
+    ),
+];
+
+#[derive(Default, Clone, Copy)]
+struct Sums {
+    cost: u64,
+    sent: u64,
+    counts: RecallCounts,
+    facts: usize,
+    above_claude_code: usize,
+    kept_fewer: usize,
+}
+
+fn recall_table() -> ExitCode {
+    let paths: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let mut sums = [Sums::default(); VARIANTS.len()];
+    for path in &paths {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            eprintln!("{path}: cannot read");
+            return ExitCode::FAILURE;
+        };
+        let mut runs = Vec::new();
+        for (_, name, switches) in VARIANTS {
+            let mut scenario = match parse_scenario(&text) {
+                Ok(scenario) => scenario,
+                Err(error) => {
+                    eprintln!("{path}: {error}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            scenario.profile = name;
+            scenario.switches = switches.iter().map(|(k, v)| ((*k).into(), *v)).collect();
+            let prices = [(name, PriceTable::claude_sonnet())];
+            match compare_profiles(&scenario, &[name], &prices) {
+                Ok(mut comparison) => runs.push(comparison.runs.remove(0).1),
+                Err(error) => {
+                    eprintln!("{path} ({}): {error}", name.as_str());
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+        let most_kept = runs
+            .iter()
+            .map(|r| RecallCounts::of(&r.recall).kept())
+            .max()
+            .unwrap_or(0);
+        for (sum, run) in sums.iter_mut().zip(&runs) {
+            let counts = RecallCounts::of(&run.recall);
+            sum.cost += run.totals.cost_micro_usd;
+            sum.sent += run.totals.sent;
+            sum.counts.verbatim += counts.verbatim;
+            sum.counts.summary += counts.summary;
+            sum.counts.referenced += counts.referenced;
+            sum.counts.gone += counts.gone;
+            sum.facts += run.recall.len();
+            sum.above_claude_code +=
+                usize::from(run.totals.cost_micro_usd > runs[0].totals.cost_micro_usd);
+            sum.kept_fewer += usize::from(counts.kept() < most_kept);
+        }
+    }
+    println!(
+        "{} scenarios, Anthropic prices for every profile\n",
+        paths.len()
+    );
+    println!("| profile and policy | cost | tokens sent | facts kept | verbatim / summary / referenced / gone | costlier than claude-code | kept fewer than the best |");
+    println!("|---|--:|--:|--:|--:|--:|--:|");
+    for ((label, _, _), sum) in VARIANTS.iter().zip(&sums) {
+        let c = sum.counts;
+        println!(
+            "| {label} | ${:.2} | {} | {} of {} | {} / {} / {} / {} | {} | {} |",
+            sum.cost as f64 / 1e6,
+            sum.sent,
+            c.kept(),
+            sum.facts,
+            c.verbatim,
+            c.summary,
+            c.referenced,
+            c.gone,
+            sum.above_claude_code,
+            sum.kept_fewer
+        );
+    }
     ExitCode::SUCCESS
 }

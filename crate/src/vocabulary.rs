@@ -139,6 +139,9 @@ named_enum! {
     Replaced => "replaced",
     /// A compaction policy looked and chose not to act; the reason says why.
     NotApplied => "not-applied",
+    /// Due, but postponed because acting now costs more than waiting (the reason gives the
+    /// arithmetic and what ends the wait).
+    Deferred => "deferred",
     /// A compaction policy did what it could and more is still needed (de-duplicating reads
     /// saved too little, so truncation must follow).
     Needed => "needed",

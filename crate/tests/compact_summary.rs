@@ -4,9 +4,10 @@
 
 use context_assembly::attachment::Verdict;
 use context_assembly::compact::restore::{
-    select_restores, select_skills, RestoreCandidate, POST_COMPACT_MAX_FILES_TO_RESTORE,
-    POST_COMPACT_MAX_TOKENS_PER_FILE, POST_COMPACT_MAX_TOKENS_PER_SKILL,
-    POST_COMPACT_SKILLS_TOKEN_BUDGET, POST_COMPACT_TOKEN_BUDGET, SKILL_TRUNCATION_MARKER,
+    select_restores, select_skills, RestoreBudget, RestoreCandidate,
+    POST_COMPACT_MAX_FILES_TO_RESTORE, POST_COMPACT_MAX_TOKENS_PER_FILE,
+    POST_COMPACT_MAX_TOKENS_PER_SKILL, POST_COMPACT_SKILLS_TOKEN_BUDGET, POST_COMPACT_TOKEN_BUDGET,
+    SKILL_TRUNCATION_MARKER,
 };
 use context_assembly::compact::rules::CompactionRules;
 use context_assembly::compact::summary::{
@@ -99,7 +100,7 @@ fn file(path: &str, timestamp: u64) -> RestoreCandidate {
 }
 
 fn restored_paths(candidates: &[RestoreCandidate], rules: &CompactionRules) -> Vec<String> {
-    let plan = select_restores(candidates, &[], None, rules);
+    let plan = select_restores(candidates, &[], None, rules, RestoreBudget::ORIGINAL);
     plan.restored.into_iter().map(|(path, _)| path).collect()
 }
 
@@ -116,6 +117,7 @@ fn q59_memory_files_outside_the_exact_paths_win_slots() {
         &excluded,
         None,
         &CompactionRules::claude_code(),
+        RestoreBudget::ORIGINAL,
     );
     let paths: Vec<_> = original.restored.iter().map(|(p, _)| p.as_str()).collect();
     assert_eq!(paths, ["/w/.claude/rules/style.md", "/w/a.rs"]);
@@ -130,6 +132,7 @@ fn q59_memory_files_outside_the_exact_paths_win_slots() {
         &excluded,
         None,
         &CompactionRules::recommended(),
+        RestoreBudget::ORIGINAL,
     );
     assert_eq!(fixed.restored, [("/w/a.rs".to_string(), 1_000)]);
 }
@@ -181,7 +184,13 @@ fn q61_failed_slots_backfilled_only_when_fixed() {
         .collect();
     candidates[1].readable = false;
     candidates[3].readable = false;
-    let original = select_restores(&candidates, &[], None, &CompactionRules::claude_code());
+    let original = select_restores(
+        &candidates,
+        &[],
+        None,
+        &CompactionRules::claude_code(),
+        RestoreBudget::ORIGINAL,
+    );
     assert_eq!(original.restored.len(), 3);
     let last = original.decisions.last().unwrap();
     assert_eq!(
@@ -202,10 +211,22 @@ fn q46_the_budget_measure_and_the_filter_that_does_not_break() {
             ..file(&format!("/w/{i}"), 10 - i)
         })
         .collect();
-    let original = select_restores(&candidates, &[], None, &CompactionRules::claude_code());
+    let original = select_restores(
+        &candidates,
+        &[],
+        None,
+        &CompactionRules::claude_code(),
+        RestoreBudget::ORIGINAL,
+    );
     assert_eq!(original.restored.len(), 4);
     assert_eq!(original.decisions[4].verdict, Verdict::OverBudget);
-    let fixed = select_restores(&candidates, &[], None, &CompactionRules::recommended());
+    let fixed = select_restores(
+        &candidates,
+        &[],
+        None,
+        &CompactionRules::recommended(),
+        RestoreBudget::ORIGINAL,
+    );
     assert_eq!(fixed.restored.iter().map(|(_, t)| t).sum::<u64>(), 20_000);
     // A filter, not a break: after a file that does not fit, a smaller one still does.
     candidates[4].record_json_tokens = 2_000;
@@ -224,7 +245,7 @@ fn large_files_become_references_and_keep_their_slot() {
         CompactionRules::claude_code(),
         CompactionRules::recommended(),
     ] {
-        let plan = select_restores(&candidates, &[], None, &rules);
+        let plan = select_restores(&candidates, &[], None, &rules, RestoreBudget::ORIGINAL);
         let references: Vec<_> = plan.references.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(references, ["/w/0"]);
         assert_eq!(plan.restored.len(), 4);
@@ -246,7 +267,13 @@ fn the_per_file_limit_gates_the_content_not_the_rendered_text() {
         CompactionRules::claude_code(),
         CompactionRules::recommended(),
     ] {
-        let plan = select_restores(std::slice::from_ref(&candidate), &[], None, &rules);
+        let plan = select_restores(
+            std::slice::from_ref(&candidate),
+            &[],
+            None,
+            &rules,
+            RestoreBudget::ORIGINAL,
+        );
         assert_eq!(plan.restored.len(), 1, "{:?}", plan.decisions);
         assert!(plan.references.is_empty());
     }
@@ -265,7 +292,13 @@ fn references_count_toward_the_budget() {
         record_json_tokens: 12_490,
         ..file(&format!("/w/{i}"), 9 - i)
     }));
-    let plan = select_restores(&candidates, &[], None, &CompactionRules::claude_code());
+    let plan = select_restores(
+        &candidates,
+        &[],
+        None,
+        &CompactionRules::claude_code(),
+        RestoreBudget::ORIGINAL,
+    );
     assert_eq!(plan.references, [("/w/big".to_string(), 60)]);
     assert_eq!(plan.restored.len(), 3);
     let last = plan.decisions.last().unwrap();
@@ -291,6 +324,7 @@ fn plan_file_tail_and_edited_first() {
         &[],
         Some("/w/plan.md"),
         &CompactionRules::claude_code(),
+        RestoreBudget::ORIGINAL,
     );
     assert_eq!(original.decisions[0].verdict, Verdict::Excluded);
     assert_eq!(original.decisions[1].verdict, Verdict::AlreadyInContext);
@@ -300,6 +334,7 @@ fn plan_file_tail_and_edited_first() {
         &[],
         Some("/w/plan.md"),
         &CompactionRules::recommended(),
+        RestoreBudget::ORIGINAL,
     );
     assert_eq!(fixed.restored[0].0, "/w/old-edit.rs");
 }
@@ -339,7 +374,7 @@ proptest! {
         for mut rules in [CompactionRules::claude_code(), CompactionRules::recommended()] {
             rules.backfill_failed_slots = backfill;
             let excluded = ["/w/1".to_string()];
-            let plan = select_restores(&candidates, &excluded, Some("/w/2"), &rules);
+            let plan = select_restores(&candidates, &excluded, Some("/w/2"), &rules, RestoreBudget::ORIGINAL);
             prop_assert!(plan.restored.len() + plan.references.len() <= POST_COMPACT_MAX_FILES_TO_RESTORE);
             // References count against the budget too (§9.4 item 5).
             let used: u64 = plan.restored.iter().chain(&plan.references).map(|(_, t)| t).sum();

@@ -453,26 +453,56 @@ fn auto_compaction_fires_at_the_threshold_and_the_breaker_resets_per_turn() {
 }
 
 #[test]
-fn recommended_runs_the_cheap_stage_first() {
+fn recommended_waits_for_the_blocking_limit_then_weighs_the_cheap_stage_against_a_summary() {
     let config = SessionConfig {
         context_window: 60_000,
         output_reserve: 8_000,
         ..SessionConfig::default()
     };
     let mut s = session(Profile::recommended(), config);
-    for turn in 0..4u64 {
-        s.submit(&format!("run the suite, take {turn}"), turn * 10_000);
-        let out = text(1_000, &format!("run{turn}"));
+    let mut deferred = 0;
+    for turn in 0..60u64 {
+        let asked = s.submit(&format!("run the suite, take {turn}"), turn * 10_000);
+        deferred += asked
+            .decisions
+            .iter()
+            .filter(|d| d.subject == "auto-compaction" && d.verdict.as_str() == "deferred")
+            .count();
+        let out = text(200, &format!("run{turn}"));
         let turn_out = s
             .respond(
                 vec![bash(&format!("b{turn}"), "make test", &out)],
                 turn * 10_000 + 1_000,
             )
             .unwrap();
+        let verdict = |subject: &str| {
+            turn_out
+                .decisions
+                .iter()
+                .find(|d| d.subject == subject)
+                .map(|d| (d.verdict.as_str(), d.reason.clone()))
+        };
         if let Some(first) = turn_out.compaction.first() {
-            assert_eq!(first.policy.as_str(), "opencode.prune");
-            assert!(first.applied);
+            // 60,000 − 8,000 − 3,000: it waited past the threshold (39,000) until here.
+            assert!(first.tokens_before >= 49_000, "{}", first.tokens_before);
+            assert!(deferred > 0, "it waited while the request fit");
+            let (_, reason) = verdict("cheap stage or summary").expect("the choice is explained");
+            let summarised = reason.ends_with("summarising");
+            assert_eq!(
+                first.policy.as_str() == "opencode.prune",
+                !summarised,
+                "{reason}"
+            );
+            assert!(reason.contains("input tokens a request"), "{reason}");
             return;
+        }
+        if let Some((verdict, reason)) = verdict("auto-compaction") {
+            assert_eq!(verdict, "deferred", "{reason}");
+            assert!(
+                reason.contains("under the blocking limit (49,000)"),
+                "{reason}"
+            );
+            deferred += 1;
         }
         s.respond(
             vec![ResponseBlock::Text("done".into())],
@@ -480,7 +510,7 @@ fn recommended_runs_the_cheap_stage_first() {
         )
         .unwrap();
     }
-    panic!("the context never reached the threshold");
+    panic!("no compaction in sixty turns of output");
 }
 
 proptest! {
@@ -565,8 +595,9 @@ fn q57_the_breaker_stops_failing_auto_compactions_per_turn_or_for_the_session() 
     let (verdicts, after, compactions) = attempts(Profile::claude_code(), 3_300);
     assert_eq!(verdicts, three_then_open);
     assert_eq!((after, compactions), (None, 1));
-    // Fixed, the breaker is the session's: it stays open.
-    let (verdicts, after, compactions) = attempts(Profile::recommended(), 3_300);
+    // Fixed, the breaker is the session's: it stays open. (Recommended waits for the
+    // blocking limit, so its system prompt must reach that.)
+    let (verdicts, after, compactions) = attempts(Profile::recommended(), 5_500);
     assert_eq!(verdicts, three_then_open);
     assert_eq!((after, compactions), (Some("skipped"), 0));
     // Codex has no breaker: it tries every time.

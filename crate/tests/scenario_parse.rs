@@ -100,6 +100,7 @@ fn the_smallest_scenario_takes_every_default() {
             config: SessionConfig::default(),
             files: vec![],
             steps: vec![],
+            facts: vec![],
         }
     );
 }

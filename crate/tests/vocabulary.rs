@@ -7,7 +7,7 @@ use context_assembly::codex::items::Role;
 use context_assembly::collectors::{CollectorId, Phase};
 use context_assembly::mention::MentionKind;
 use context_assembly::request::{ApiName, BlockChange, BlockType, CacheBreak, WordOp};
-use context_assembly::scenario::{LogFormat, PathMode};
+use context_assembly::scenario::{FactKind, FactState, LogFormat, PathMode};
 use context_assembly::search::MatchKind;
 use context_assembly::session::{ItemKind, PermissionMode, SummarySource};
 use context_assembly::vocabulary::{Category, Channel, Fate, PolicyId, Round, Trigger, Verdict};
@@ -136,6 +136,14 @@ fn the_typescript_fields_are_the_rust_enums() {
     assert_eq!(
         union_members("CacheBreak"),
         names(CacheBreak::ALL, CacheBreak::as_str)
+    );
+    assert_eq!(
+        union_members("FactKind"),
+        names(FactKind::ALL, FactKind::as_str)
+    );
+    assert_eq!(
+        union_members("FactState"),
+        names(FactState::ALL, FactState::as_str)
     );
     assert_eq!(
         field_members("ImportResult", "format"),

@@ -9,7 +9,7 @@ import { costExplanations } from './compare/explain.js';
 import { PRICE_TABLES, equalPrices } from './compare/prices.js';
 import { dollars, integer } from '../format.js';
 import { setUpSideBySide } from './compare/side-by-side.js';
-import { compactionItems, profileLabel, totalsRows } from './compare/tables.js';
+import { compactionItems, profileLabel, recallRows, totalsRows } from './compare/tables.js';
 import { busyIndicator } from './busy.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').Comparison} Comparison */
@@ -167,6 +167,8 @@ export function setUpCompare(store) {
   const legend = byId('compare-legend', HTMLUListElement);
   const totals = byId('compare-totals', HTMLTableElement);
   const compactions = byId('compare-compactions', HTMLUListElement);
+  const recall = byId('compare-recall', HTMLTableElement);
+  const recallSection = byId('compare-recall-section', HTMLElement);
   /** @type {Charts} */
   const charts = {
     size: byId('compare-size', SVGSVGElement), hits: byId('compare-hits', SVGSVGElement), cost: byId('compare-cost', SVGSVGElement),
@@ -267,6 +269,9 @@ export function setUpCompare(store) {
         profileLabel(profile))));
       totals.replaceChildren(...totalsRows(comparison));
       compactions.replaceChildren(...compactionItems(comparison));
+      const recallTable = recallRows(comparison);
+      recall.replaceChildren(...recallTable);
+      recallSection.hidden = recallTable.length === 0;
       results.dataset.profiles = Object.keys(comparison).join(' ');
       results.hidden = false;
     } catch (problem) {

@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::restore::{select_restores, select_skills, RestoreCandidate};
+use super::restore::{select_restores, select_skills, RestoreBudget, RestoreCandidate};
 use super::rules::CompactionRules;
 use super::summary::json;
 use crate::attachment::{AttachmentKind, Collected, Verdict};
@@ -54,6 +54,8 @@ pub(crate) struct FileRestore<'a> {
     pub(crate) auto_memory_dir: Option<String>,
     /// The plan file's absolute path (restored by its own reference, not here).
     pub(crate) plan_file: String,
+    /// What the restored files may take.
+    pub(crate) budget: RestoreBudget,
 }
 
 impl FileRestore<'_> {
@@ -96,6 +98,7 @@ impl FileRestore<'_> {
             &self.exact_memory_paths(),
             Some(plan_file),
             self.compaction,
+            self.budget,
         );
         out.decisions.extend(selection.decisions);
         let method = self.token_method;

@@ -45,4 +45,5 @@ pub mod rules;
 pub mod summary;
 pub(crate) mod survival;
 pub mod thresholds;
+pub mod timing;
 pub mod tool_result_budget;

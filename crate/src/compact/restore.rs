@@ -70,6 +70,53 @@ pub struct RestoreCandidate {
     pub preserved_in_tail: bool,
 }
 
+/// What the restored files may take: Claude Code's fixed budgets, or (ours) a share of the
+/// effective window, never more than the original's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct RestoreBudget {
+    /// Tokens all restored files may use together.
+    pub total: u64,
+    /// Tokens one restored file's content may have; a larger one becomes a reference.
+    pub per_file: u64,
+}
+
+impl RestoreBudget {
+    /// The original's budgets (§9.4): 50,000 together, 5,000 a file, whatever the window.
+    pub const ORIGINAL: RestoreBudget = RestoreBudget {
+        total: POST_COMPACT_TOKEN_BUDGET,
+        per_file: POST_COMPACT_MAX_TOKENS_PER_FILE,
+    };
+
+    /// The budgets `rules` give a session whose effective window is `effective_window`.
+    /// A restored file is read into every later request, so its cost grows with the
+    /// conversation; a share of the window keeps a small window from being refilled by
+    /// restores (the original's 50,000 would take most of a 64K window).
+    ///
+    /// ```
+    /// use context_assembly::compact::restore::RestoreBudget;
+    /// use context_assembly::compact::rules::CompactionRules;
+    /// assert_eq!(RestoreBudget::for_window(&CompactionRules::claude_code(), 52_000), RestoreBudget::ORIGINAL);
+    /// let ours = RestoreBudget::for_window(&CompactionRules::recommended(), 52_000);
+    /// assert_eq!((ours.total, ours.per_file), (5_200, 5_000));
+    /// ```
+    pub fn for_window(rules: &CompactionRules, effective_window: u64) -> RestoreBudget {
+        match rules.restore_budget_percent {
+            0 => RestoreBudget::ORIGINAL,
+            percent => {
+                let total = (effective_window / 100)
+                    .saturating_mul(u64::from(percent))
+                    .min(POST_COMPACT_TOKEN_BUDGET);
+                RestoreBudget {
+                    total,
+                    per_file: POST_COMPACT_MAX_TOKENS_PER_FILE.min(total),
+                }
+            }
+        }
+    }
+}
+
 /// The files that come back after a compaction.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -105,7 +152,7 @@ pub struct RestorePlan {
 ///
 /// # Example
 /// ```
-/// use context_assembly::compact::restore::{select_restores, RestoreCandidate};
+/// use context_assembly::compact::restore::{select_restores, RestoreBudget, RestoreCandidate};
 /// use context_assembly::compact::rules::CompactionRules;
 /// let file = |path: &str, timestamp, readable| RestoreCandidate {
 ///     path: path.into(), timestamp, stamp_order: 0, last_access: 0, is_memory_file: false,
@@ -117,9 +164,10 @@ pub struct RestorePlan {
 /// files[0].readable = false; // deleted since it was read
 /// files.push(file("/w/5", 1, true));
 /// // Claude Code loses the slot of the deleted file; candidate 6 is never tried (Q61).
-/// let original = select_restores(&files, &[], None, &CompactionRules::claude_code());
+/// let budget = RestoreBudget::ORIGINAL;
+/// let original = select_restores(&files, &[], None, &CompactionRules::claude_code(), budget);
 /// assert_eq!(original.restored.len(), 4);
-/// let fixed = select_restores(&files, &[], None, &CompactionRules::recommended());
+/// let fixed = select_restores(&files, &[], None, &CompactionRules::recommended(), budget);
 /// assert_eq!(fixed.restored.len(), 5);
 /// assert_eq!(fixed.restored[4], ("/w/5".to_string(), 100));
 /// ```
@@ -128,6 +176,7 @@ pub fn select_restores(
     excluded_exact_paths: &[String],
     plan_file: Option<&str>,
     rules: &CompactionRules,
+    budget: RestoreBudget,
 ) -> RestorePlan {
     let mut plan = RestorePlan::default();
     let mut eligible = Vec::new();
@@ -167,7 +216,7 @@ pub fn select_restores(
             continue;
         }
         slots += 1;
-        plan.place(candidate, &mut used, rules);
+        plan.place(candidate, &mut used, rules, budget);
     }
     plan
 }
@@ -207,8 +256,18 @@ fn exclusion(
 impl RestorePlan {
     /// Restores a readable file in a slot: as a reference when its content is too large,
     /// in full otherwise, either way only while the budget allows.
-    fn place(&mut self, candidate: &RestoreCandidate, used: &mut u64, rules: &CompactionRules) {
-        let too_large = candidate.content_tokens > POST_COMPACT_MAX_TOKENS_PER_FILE;
+    fn place(
+        &mut self,
+        candidate: &RestoreCandidate,
+        used: &mut u64,
+        rules: &CompactionRules,
+        budget: RestoreBudget,
+    ) {
+        let RestoreBudget {
+            total: budget_total,
+            per_file,
+        } = budget;
+        let too_large = candidate.content_tokens > per_file;
         let what = match too_large {
             true => "its reference",
             false => "it",
@@ -218,9 +277,9 @@ impl RestorePlan {
             false => candidate.record_json_tokens,
         };
         let total = used.saturating_add(cost);
-        if total > POST_COMPACT_TOKEN_BUDGET {
+        if total > budget_total {
             let reason = format!(
-                "{cost} tokens for {what} would bring the restored files to {total}, over the budget of {POST_COMPACT_TOKEN_BUDGET}"
+                "{cost} tokens for {what} would bring the restored files to {total}, over the budget of {budget_total}"
             );
             self.decide(candidate, Verdict::OverBudget, reason);
             return;
@@ -230,15 +289,14 @@ impl RestorePlan {
         if too_large {
             self.references.push((candidate.path.clone(), cost));
             let reason = format!(
-                "its content is {} tokens, over the {POST_COMPACT_MAX_TOKENS_PER_FILE} a restored file may hold; its path is given instead ({cost} tokens; {total} of {POST_COMPACT_TOKEN_BUDGET} used)",
+                "its content is {} tokens, over the {per_file} a restored file may hold; its path is given instead ({cost} tokens; {total} of {budget_total} used)",
                 candidate.content_tokens
             );
             self.decide(candidate, Verdict::TooLarge, reason);
             return;
         }
         self.restored.push((candidate.path.clone(), cost));
-        let reason =
-            format!("restored ({cost} tokens; {total} of {POST_COMPACT_TOKEN_BUDGET} used)");
+        let reason = format!("restored ({cost} tokens; {total} of {budget_total} used)");
         self.decide(candidate, Verdict::Included, reason);
     }
 

@@ -30,8 +30,22 @@ pub struct CompactionRules {
     /// A cheap stage (OpenCode's prune) runs before a summary is asked for, and the summary
     /// is skipped when it frees enough (ours; the original summarises at once).
     pub cheap_stage_first: bool,
+    /// Auto-compaction waits for the blocking limit instead of firing at the auto-compact
+    /// threshold, so the cached prefix is read while the request still fits (ours; see
+    /// [`timing`](super::timing)); when it compacts, it weighs the cheap stage against a
+    /// summary by the cache's arithmetic.
+    pub compact_at_blocking_limit: bool,
+    /// While waiting for the blocking limit, the cheap stage runs as soon as the prompt
+    /// cache has expired, when it costs no cached prefix (ours; it saves money but clears old
+    /// tool outputs the model could still have read: the recall measure shows both).
+    pub prune_when_cache_expires: bool,
     /// The host's pinned files are attached again after a summary (ours).
     pub reinsert_pinned: bool,
+    /// The files restored after a summary may take this share of the effective window, in
+    /// percent, never more than the original's budgets (ours; see
+    /// [`RestoreBudget::for_window`](super::restore::RestoreBudget::for_window)); 0 keeps the
+    /// original's fixed 50,000 and 5,000 a file.
+    pub restore_budget_percent: u8,
     /// §9.2: after three failed auto-compactions in a row, auto-compaction stops trying
     /// (Codex has no such breaker: off).
     pub auto_compact_breaker: bool,
@@ -65,7 +79,10 @@ impl CompactionRules {
             deny_plan_file: false,
             restore_edited_first: false,
             cheap_stage_first: false,
+            compact_at_blocking_limit: false,
+            prune_when_cache_expires: false,
             reinsert_pinned: false,
+            restore_budget_percent: 0,
             auto_compact_breaker: true,
             breaker_resets_each_human_turn: true,
             keep_command_messages: true,
@@ -84,7 +101,10 @@ impl CompactionRules {
             deny_plan_file: true,
             restore_edited_first: true,
             cheap_stage_first: true,
+            compact_at_blocking_limit: true,
+            prune_when_cache_expires: true,
             reinsert_pinned: true,
+            restore_budget_percent: 10,
             auto_compact_breaker: true,
             breaker_resets_each_human_turn: false,
             keep_command_messages: false,

@@ -9,10 +9,12 @@ use alloc::vec::Vec;
 
 use serde::ser::SerializeMap;
 
+use super::recall::{recall_all, recall_in, Fact, FactRecall, FactState, RecallCounts};
 use super::{run_scenario_reporting, Action, AssistantStep, Scenario, StepsDone};
 use crate::cache::{cache_model, totals, PriceTable, PromptShape, Provider, Segment, StepCost};
+use crate::compact::report::CompactionReport;
 use crate::request::{cache_key, Block, Request};
-use crate::session::{CompactionReport, Fate, ItemKind};
+use crate::session::{Fate, ItemKind};
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::{Error, Profile, ProfileName};
 
@@ -32,6 +34,13 @@ pub struct CompareStep {
     /// The compaction before the request, if one ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compacted: Option<CompactionSeen>,
+    /// After a compaction, where the scenario's facts seen so far stand in this request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recall: Option<RecallCounts>,
+    /// The request that asked the model for the compaction's summary, when one did
+    /// (included in this step's figures): see [`summary_call`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary_call: Option<StepCost>,
 }
 
 /// What a profile can still see after a compaction.
@@ -59,6 +68,9 @@ pub struct ProfileRun {
     pub steps: Vec<CompareStep>,
     /// The sums.
     pub totals: StepCost,
+    /// Where each of the scenario's facts stands in the last request (empty when the
+    /// scenario seeds none).
+    pub recall: Vec<FactRecall>,
 }
 
 /// The runs of every profile compared, in the order asked.
@@ -177,12 +189,23 @@ fn profile_run(
         other => other,
     })?;
     let mut billing = BillingCounter::default();
-    let mut shapes = Vec::new();
+    let mut facts = FactsSeen::new(&scenario.facts);
+    let mut shapes: Vec<PromptShape> = Vec::new();
+    // Which shapes are summary calls: their cost goes to the step of their compaction.
+    let mut summary_calls = Vec::new();
     let mut steps = Vec::new();
+    let mut last = None;
     for (index, step) in trace.steps.iter().enumerate() {
         let Some(request) = trace.request(index) else {
             continue;
         };
+        let summary = step.turn.compaction.iter().rev().find_map(summary_of);
+        if let (Some(summary), Some(previous)) = (summary, shapes.last()) {
+            let call = summary_call(previous, summary, step.at_ms, profile, &mut billing);
+            shapes.push(call);
+            summary_calls.push(true);
+        }
+        summary_calls.push(false);
         let output = output_tokens(scenario, index + 1);
         shapes.push(shape(
             &request,
@@ -191,22 +214,130 @@ fn profile_run(
             profile.codex.turn_context,
             &mut billing,
         ));
+        let compacted = step.turn.compaction.last().map(seen);
+        facts.summaries.extend(
+            step.turn
+                .compaction
+                .iter()
+                .filter_map(|report| summary_of(report).map(String::from)),
+        );
+        let recall = facts.look(&request, compacted.is_some());
         steps.push(CompareStep {
             step: index,
             at_ms: step.at_ms,
             cost: StepCost::default(),
             attachments: step.turn.attachments.len(),
-            compacted: step.turn.compaction.last().map(seen),
+            compacted,
+            recall,
+            summary_call: None,
         });
+        last = Some(request);
     }
     let costs = cache_model(&shapes, &provider_for(profile), prices);
-    for (step, cost) in steps.iter_mut().zip(&costs) {
-        step.cost = *cost;
+    let mut costs_of_steps = costs.iter().zip(&summary_calls);
+    for step in &mut steps {
+        for (cost, is_summary_call) in costs_of_steps.by_ref() {
+            if *is_summary_call {
+                step.summary_call = Some(*cost);
+                continue;
+            }
+            step.cost = totals(&[step.summary_call.unwrap_or_default(), *cost]);
+            break;
+        }
     }
     Ok(ProfileRun {
         steps,
         totals: totals(&costs),
+        recall: last.map_or_else(Vec::new, |request| facts.recall_all(&request)),
     })
+}
+
+/// The summary a compaction asked the model for, if it asked: a policy that only clears
+/// content writes none.
+fn summary_of(report: &CompactionReport) -> Option<&str> {
+    report.summary.as_deref().filter(|_| report.applied)
+}
+
+/// The request that produced a compaction's summary, as its provider charges it. Claude Code
+/// forks the main conversation to share its prompt cache (§9.3 step 3) and Codex appends its
+/// prompt to the history (codex.md §4.3), so the call reads the previous request's prefix
+/// and adds the instructions; its output is the summary. Two approximations, both in the
+/// summary's favour: the turn's newest records are not in the call, and a model's
+/// `<analysis>` draft, which it writes before the summary and is billed for, is not counted.
+fn summary_call(
+    previous: &PromptShape,
+    summary: &str,
+    at_ms: u64,
+    profile: &Profile,
+    billing: &mut BillingCounter,
+) -> PromptShape {
+    let instructions = match profile.codex.turn_context {
+        true => String::from(crate::codex::compact::SUMMARIZATION_PROMPT),
+        false => crate::compact::summary::summary_request(None),
+    };
+    let mut segments = previous.segments.clone();
+    let key = crate::cache::content_key(&instructions);
+    segments.push(Segment {
+        key,
+        tokens: billing.count(key, &instructions),
+        breakpoint: !profile.codex.turn_context,
+    });
+    PromptShape {
+        segments,
+        at_ms,
+        output_tokens: estimate_tokens(summary, BILLING_TOKENS, None),
+    }
+}
+
+/// The facts a run has shown the model so far: a fact counts from the first request that
+/// holds its text verbatim, so a compaction is judged only on what came before it.
+struct FactsSeen<'a> {
+    facts: &'a [Fact],
+    seen: Vec<bool>,
+    /// Every summary written so far (the recall tells a fact in one of them apart).
+    summaries: Vec<String>,
+}
+
+impl<'a> FactsSeen<'a> {
+    fn new(facts: &'a [Fact]) -> Self {
+        FactsSeen {
+            facts,
+            seen: alloc::vec![false; facts.len()],
+            summaries: Vec::new(),
+        }
+    }
+
+    fn summaries(&self) -> Vec<&str> {
+        self.summaries.iter().map(String::as_str).collect()
+    }
+
+    fn recall_all(&self, request: &Request) -> Vec<FactRecall> {
+        recall_all(self.facts, request, &self.summaries())
+    }
+
+    /// After a compaction, where the facts seen before it stand in `request`; then notes the
+    /// facts `request` shows.
+    fn look(&mut self, request: &Request, compacted: bool) -> Option<RecallCounts> {
+        let summaries = self.summaries();
+        let counts = (compacted && !self.facts.is_empty()).then(|| {
+            let earlier: Vec<FactRecall> = self
+                .facts
+                .iter()
+                .zip(&self.seen)
+                .filter(|(_, seen)| **seen)
+                .map(|(fact, _)| recall_in(fact, request, &summaries))
+                .collect();
+            RecallCounts::of(&earlier)
+        });
+        let mut seen = self.seen.clone();
+        for (fact, seen) in self.facts.iter().zip(seen.iter_mut()) {
+            if !*seen {
+                *seen = recall_in(fact, request, &summaries).state == FactState::Verbatim;
+            }
+        }
+        self.seen = seen;
+        counts
+    }
 }
 
 /// The one token counter every profile's requests are billed with. A profile's own counter
@@ -226,11 +357,14 @@ struct BillingCounter {
 
 impl BillingCounter {
     fn tokens(&mut self, key: u64, block: &Block) -> u64 {
-        let text = *self
+        self.count(key, &block.text) + block.media_tokens
+    }
+
+    fn count(&mut self, key: u64, text: &str) -> u64 {
+        *self
             .seen
             .entry(key)
-            .or_insert_with(|| estimate_tokens(&block.text, BILLING_TOKENS, None));
-        text + block.media_tokens
+            .or_insert_with(|| estimate_tokens(text, BILLING_TOKENS, None))
     }
 }
 

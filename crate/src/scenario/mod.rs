@@ -23,6 +23,7 @@ mod import;
 mod parse;
 mod plan;
 mod preview;
+mod recall;
 mod redact;
 mod run;
 mod snapshot;
@@ -53,6 +54,7 @@ pub use parse::{
 };
 pub use plan::kept_plan_of;
 pub use preview::{compaction_preview, CompactionPreview};
+pub use recall::{recall_all, recall_in, Fact, FactKind, FactRecall, FactState, RecallCounts};
 pub use redact::{redact_scenario, PathMode, RedactOptions, Redacted, Replaced};
 pub use run::{
     apply_step, replay_session, run_scenario, run_scenario_reporting, StepsDone, MAX_CLOCK_MS,
@@ -87,6 +89,8 @@ pub struct Scenario {
     pub files: Vec<InitialFile>,
     /// The steps.
     pub steps: Vec<Step>,
+    /// Facts seeded in the session, for the recall measure ([`recall_all`]).
+    pub facts: Vec<Fact>,
 }
 
 /// A file present at the start.

@@ -149,6 +149,8 @@ switches!(crate::compact::rules::CompactionRules {
     deny_plan_file => "denyPlanFile",
     restore_edited_first => "restoreEditedFirst",
     cheap_stage_first => "cheapStageFirst",
+    compact_at_blocking_limit => "compactAtBlockingLimit",
+    prune_when_cache_expires => "pruneWhenCacheExpires",
     reinsert_pinned => "reinsertPinned",
     auto_compact_breaker => "autoCompactBreaker",
     breaker_resets_each_human_turn => "breakerResetsEachHumanTurn",

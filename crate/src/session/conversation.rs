@@ -22,7 +22,7 @@ pub(super) struct UserContext {
 }
 
 /// The tool calls of one response, each with its result once known.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct PendingCalls {
     pub(super) calls: Vec<(String, Option<ToolResultBlock>)>,
     /// The user stopped the turn (a plan rejected without feedback).
@@ -40,7 +40,7 @@ impl PendingCalls {
     }
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Conversation {
     pub(super) transcript: Transcript,
     pub(super) messages: MessageCache,
@@ -87,6 +87,8 @@ pub(super) struct Conversation {
     pub(super) edited: BTreeSet<String>,
     /// Skills the model invoked, oldest first: `(name, content)`, one entry per name.
     pub(super) invoked_skills: Vec<(String, String)>,
+    /// Requests since the last compaction, for the cache-aware choice of how to compact.
+    pub(super) cycle: RequestCycle,
     /// When the last assistant response arrived, for microcompact's gap.
     pub(super) last_assistant_ms: Option<u64>,
     /// Compaction plans made so far (plans are numbered from 1).
@@ -158,5 +160,33 @@ impl Conversation {
         let selected =
             (self.selection.as_ref()).is_some_and(|selection| !selection.text.is_empty());
         (!selected).then(|| self.opened_file.clone())?
+    }
+}
+
+/// The requests since the last compaction (or the session's start): how fast the
+/// conversation grows, which the cache-aware compaction weighs.
+#[derive(Debug, Default, Clone)]
+pub(super) struct RequestCycle {
+    requests: u64,
+    start_tokens: u64,
+}
+
+impl RequestCycle {
+    /// Counts a request of `tokens`; a compaction before it starts a new cycle there.
+    pub(super) fn note(&mut self, tokens: u64, compacted: bool) {
+        match compacted {
+            true => {
+                *self = RequestCycle {
+                    requests: 0,
+                    start_tokens: tokens,
+                }
+            }
+            false => self.requests += 1,
+        }
+    }
+
+    /// Tokens added per request in this cycle, if the next request has `tokens`.
+    pub(super) fn growth(&self, tokens: u64) -> u64 {
+        tokens.saturating_sub(self.start_tokens) / self.requests.max(1)
     }
 }

@@ -189,7 +189,7 @@ pub struct SessionOptions {
 }
 
 /// A scripted agent session over a virtual workspace.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Session {
     profile: Profile,
     /// The files, the deny rules, the read-file state and memory.

@@ -83,6 +83,7 @@ pub struct DirEntry {
 }
 
 /// The in-memory file system. [`Vfs::new`] holds the empty root `/`.
+#[derive(Clone)]
 pub struct Vfs {
     root: DirNode,
     transient: BTreeMap<String, TransientError>,

@@ -8,16 +8,19 @@ use alloc::vec::Vec;
 use super::content::Content;
 use super::error::FsErrorKind;
 
+#[derive(Clone)]
 pub(super) enum Node {
     File(FileNode),
     Dir(DirNode),
 }
 
+#[derive(Clone)]
 pub(super) struct FileNode {
     pub(super) content: Content,
     pub(super) mtime_ms: u64,
 }
 
+#[derive(Clone)]
 pub(super) struct DirNode {
     /// `String`'s order is byte order, which is the listing order (spec §3.8).
     pub(super) children: BTreeMap<String, Node>,

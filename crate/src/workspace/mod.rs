@@ -87,7 +87,7 @@ pub struct FileStateRow {
 }
 
 /// The files, rules and file-derived state of one session.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Workspace {
     pub(crate) rules: WorkspaceRules,
     pub(crate) cwd: String,

@@ -113,7 +113,19 @@ export interface ScenarioInput {
   config?: { [key: string]: Json };
   files?: { [path: string]: string } | { path: string; content: string }[];
   steps: ScenarioStep[];
+  /** Facts seeded in the session, for the recall measure of `compareProfiles`. */
+  facts?: Fact[];
 }
+/** What a seeded fact is. */
+export type FactKind = "file" | "decision" | "command" | "instruction";
+/** Where a fact stands in a request: outside any summary, only in a compaction's summary, only its reference (a path, a command), or not at all. */
+export type FactState = "verbatim" | "summary" | "referenced" | "gone";
+/** A fact seeded in a scenario: `text` is looked for as written. */
+export interface Fact { id: string; kind: FactKind; text: string; reference?: string }
+/** One fact's state in a profile's last request, and why. */
+export interface FactRecall { fact: string; state: FactState; reason: string }
+/** How many facts are in each state. */
+export interface RecallCounts { verbatim: number; summary: number; referenced: number; gone: number }
 /** One replayed step: the step as given, the clock, the mode after it, and what it produced. */
 export interface StepTrace { input: ScenarioStep; atMs: number; mode: PermissionModeName; turn: Turn }
 /** A price table in micro-dollars per million tokens. */
@@ -129,9 +141,15 @@ export interface StepCost { sent: number; cached: number; written: number; uncac
 /** What a profile can still see after a compaction. */
 export interface CompactionSeen { policy: PolicyId; tokensBefore: number; tokensAfter: number; files: string[]; instructions: string[]; recentMessages: number }
 /** One request of one profile. */
-export interface CompareStep extends StepCost { step: number; atMs: number; attachments: number; compacted?: CompactionSeen }
+export interface CompareStep extends StepCost {
+  step: number; atMs: number; attachments: number; compacted?: CompactionSeen;
+  /** After a compaction: where the facts seen before it stand in this request. */
+  recall?: RecallCounts;
+  /** The request that asked the model for this step's compaction summary (included in the step's figures). */
+  summaryCall?: StepCost;
+}
 /** Each profile's requests and totals. */
-export type Comparison = { [profile: string]: { steps: CompareStep[]; totals: StepCost } };
+export type Comparison = { [profile: string]: { steps: CompareStep[]; totals: StepCost; recall: FactRecall[] } };
 /** A replayed scenario. A step's `turn.request` is built when it is read (the trace holds each message once), so read it where it is needed rather than copying every step's. */
 export interface Trace { steps: StepTrace[] }
 
@@ -203,7 +221,7 @@ export type Frequency = "throttled" | "delta" | "first-then-incremental" | "even
 export type AttachmentKind = "agent_listing_delta" | "agent_mention" | "already_read_file" | "auto_mode" | "auto_mode_exit" | "budget_usd" | "changed_file_too_large" | "compact_file_reference" | "compaction_reminder" | "critical_system_reminder" | "date_change" | "deferred_tools_delta" | "deleted_file" | "diagnostics" | "directory" | "dynamic_skill" | "edited_image_file" | "edited_text_file" | "emptied_file" | "file" | "invoked_skills" | "mcp_instructions_delta" | "mcp_resource" | "memory_warning" | "nested_memory" | "opened_file_in_ide" | "output_style" | "output_token_usage" | "pdf_reference" | "plan_file_reference" | "plan_mode" | "plan_mode_exit" | "plan_mode_reentry" | "queued_command" | "relevant_memories" | "selected_lines_in_ide" | "skill_listing" | "task_reminder" | "task_status" | "todo_reminder" | "token_usage" | "ultrathink_effort";
 export interface Attachment { kind: AttachmentKind; frequency: Frequency; path?: string; tokens: number; text: string; payloadUnits?: number }
 /** What a decision concluded. */
-export type Verdict = "included" | "truncated" | "silent" | "denied" | "too-large" | "already-in-context" | "unchanged" | "evicted" | "skipped" | "not-found" | "failed" | "throttled" | "over-budget" | "excluded" | "cleared" | "masked" | "dropped" | "replaced" | "not-applied" | "needed" | "kept" | "moved";
+export type Verdict = "included" | "truncated" | "silent" | "denied" | "too-large" | "already-in-context" | "unchanged" | "evicted" | "skipped" | "not-found" | "failed" | "throttled" | "over-budget" | "excluded" | "cleared" | "masked" | "dropped" | "replaced" | "not-applied" | "deferred" | "needed" | "kept" | "moved";
 /** Something considered, with what was decided and why (denied, too large, unchanged…). */
 export interface Decision { subject: string; verdict: Verdict; reason: string; detail?: string }
 /** Which kind of round a step was. */

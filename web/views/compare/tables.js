@@ -87,3 +87,31 @@ export function compactionItems(comparison) {
         h('b', {}, 'recent messages'), h('p', {}, `${integer(seen.recentMessages)} kept verbatim`)))));
   });
 }
+
+
+/**
+ * The recall table: a row per fact the scenario seeds, a column per profile, each cell where
+ * the fact stands in that profile's last request (its reason as the title); the last row
+ * counts the facts each profile can still answer. Empty when the scenario seeds no facts.
+ * @param {Comparison} comparison
+ * @returns {HTMLElement[]}
+ */
+export function recallRows(comparison) {
+  const runs = Object.entries(comparison);
+  const facts = runs[0]?.[1].recall ?? [];
+  if (facts.length === 0) return [];
+  const head = tableHead(['fact', ...runs.map(([profile]) => profile)]);
+  const rows = facts.map((fact, i) => h('tr', { 'data-fact': fact.fact },
+    h('td', {}, h('code', {}, fact.fact)),
+    ...runs.map(([profile, run]) => {
+      const recall = run.recall[i];
+      return h('td', { class: `recall-${recall.state}`, 'data-profile': profile, 'data-state': recall.state, title: recall.reason },
+        recall.state);
+    })));
+  const kept = h('tr', { 'data-kept': 'true' }, h('th', { scope: 'row' }, 'can still answer'),
+    ...runs.map(([profile, run]) => {
+      const count = run.recall.filter((r) => r.state === 'verbatim' || r.state === 'summary').length;
+      return h('td', { class: 'num', 'data-profile': profile, 'data-kept': String(count) }, `${count} of ${run.recall.length}`);
+    }));
+  return [head, h('tbody', {}, ...rows, kept)];
+}

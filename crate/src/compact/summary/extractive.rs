@@ -14,7 +14,9 @@ use crate::transcript::{AssistantBlock, Message, Record};
 /// Characters of one quoted entry before it is cut with the marker ` […]`.
 pub const ENTRY_CAP_CHARS: usize = 500;
 
-/// Entries per section; older ones beyond it are counted, not quoted.
+/// Entries per section; older ones beyond it are counted, not quoted. The user's messages
+/// are the exception: the summary request asks for all of them (section 6), so all are
+/// quoted.
 pub const SECTION_CAP: usize = 20;
 
 /// Ends an entry that was cut (past [`ENTRY_CAP_CHARS`], or a command's first line of many).
@@ -58,7 +60,8 @@ struct Gathered<'a> {
 /// lines; the Bash commands; every prompt; the unfinished items of the last TodoWrite (the
 /// in-progress ones also as the next step); the last assistant text as the current work.
 /// Sections the records cannot fill say so. Each entry is cut past [`ENTRY_CAP_CHARS`]
-/// characters and each section keeps its newest [`SECTION_CAP`] entries. Summary and
+/// characters and each section but the user's messages keeps its newest [`SECTION_CAP`]
+/// entries. Summary and
 /// analysis tags inside quoted text are escaped (`&lt;summary>`), so the frame survives
 /// formatting.
 ///
@@ -113,7 +116,7 @@ pub fn extractive_summary(records: &[Message]) -> ExtractiveSummary {
                 summary.note("Commands run:");
                 summary.section(&gathered.commands.iter().collect::<Vec<_>>());
             }
-            5 => summary.section(&gathered.prompts.iter().collect::<Vec<_>>()),
+            5 => summary.section_uncapped(&gathered.prompts.iter().collect::<Vec<_>>()),
             6 => summary.section(&pending.iter().collect::<Vec<_>>()),
             7 => summary.section(&current.iter().collect::<Vec<_>>()),
             _ => summary.section(&in_progress.iter().collect::<Vec<_>>()),
@@ -127,11 +130,20 @@ pub fn extractive_summary(records: &[Message]) -> ExtractiveSummary {
 impl ExtractiveSummary {
     /// The newest [`SECTION_CAP`] entries, with a count of the older ones, or `(none)`.
     fn section(&mut self, entries: &[&Entry]) {
+        self.newest(entries, SECTION_CAP);
+    }
+
+    /// Every entry, or `(none)`.
+    fn section_uncapped(&mut self, entries: &[&Entry]) {
+        self.newest(entries, entries.len());
+    }
+
+    fn newest(&mut self, entries: &[&Entry], cap: usize) {
         if entries.is_empty() {
             self.note("(none)");
             return;
         }
-        let skipped = entries.len().saturating_sub(SECTION_CAP);
+        let skipped = entries.len().saturating_sub(cap);
         if skipped > 0 {
             self.note(&format!("({skipped} earlier not shown)"));
         }

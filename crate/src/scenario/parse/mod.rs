@@ -25,7 +25,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{InitialFile, Scenario};
+use super::{Fact, FactKind, InitialFile, Scenario};
 use crate::{Error, ProfileName};
 pub use compaction::parse_compaction_options;
 pub use compare::{parse_compare_options, parse_profile_names};
@@ -60,6 +60,7 @@ pub const ROOT_KEYS: &[&str] = &[
     "config",
     "files",
     "steps",
+    "facts",
 ];
 
 /// The keys of the `config` object, in the order the format documents them.
@@ -223,6 +224,7 @@ fn scenario(value: &Json, path: &Path<'_>) -> Result<Scenario, Error> {
         config: fields.or("config", Default::default(), config::config)?,
         files: fields.or("files", Vec::new(), files)?,
         steps: fields.required("steps", steps)?,
+        facts: fields.or("facts", Vec::new(), facts)?,
     };
     steps::check_tool_ids(&scenario.steps)?;
     Ok(scenario)
@@ -293,6 +295,37 @@ fn file_list(value: &Json, path: &Path<'_>) -> Result<Vec<InitialFile>, Error> {
         files.push(file);
     }
     Ok(files)
+}
+
+const FACT_KINDS: [(&str, FactKind); 4] = [
+    (FactKind::File.as_str(), FactKind::File),
+    (FactKind::Decision.as_str(), FactKind::Decision),
+    (FactKind::Command.as_str(), FactKind::Command),
+    (FactKind::Instruction.as_str(), FactKind::Instruction),
+];
+
+/// `facts`: an array of `{ id, kind, text, reference? }`, ids unique, texts not empty.
+fn facts(value: &Json, path: &Path<'_>) -> Result<Vec<Fact>, Error> {
+    let mut facts: Vec<Fact> = Vec::new();
+    for (i, item) in array(value, path)?.iter().enumerate() {
+        let here = path.index(i);
+        let fields = Fields::new(item, &here, &["id", "kind", "text", "reference"])?;
+        let fact = Fact {
+            id: fields.required("id", name)?,
+            kind: fields.required("kind", one_of("fact kind", &FACT_KINDS))?,
+            text: fields.required("text", name)?,
+            reference: fields.optional("reference", name)?,
+        };
+        if let Some(first) = facts.iter().position(|f| f.id == fact.id) {
+            return Err(here.key("id").error(format!(
+                "duplicate fact id {}: already given at {}",
+                Quoted(&fact.id),
+                path.index(first).key("id")
+            )));
+        }
+        facts.push(fact);
+    }
+    Ok(facts)
 }
 
 fn steps(value: &Json, path: &Path<'_>) -> Result<Vec<super::Step>, Error> {

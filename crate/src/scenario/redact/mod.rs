@@ -18,6 +18,9 @@
 //! are kept ([`PathMode::Keep`]) or hashed word by word ([`PathMode::Hash`]: the extension,
 //! dot-names and the memory files' names stay; the paths `config` names are hashed alike).
 //!
+//! Left out: the scenario's `facts` (the recall measure's seeded texts are exactly what
+//! redaction hides, so a shared scenario carries none).
+//!
 //! Where the replay can still differ: a substring cut inside a word (an Edit's `old_string`
 //! or a Grep pattern that starts mid-identifier) no longer matches, since words are
 //! replaced whole; two non-ASCII words of the same shape may share a stand-in; and under
@@ -194,6 +197,7 @@ struct Redactor {
 impl Redactor {
     fn root(&mut self, root: &mut Json, parsed: &Scenario) {
         let Json::Object(entries) = root else { return };
+        entries.retain(|(key, _)| key != "facts");
         if self.paths == PathMode::Hash {
             // Files given relative to the default directories must move with them.
             for (key, value) in [("cwd", &parsed.cwd), ("home", &parsed.home)] {

@@ -2,7 +2,9 @@
 //! threshold, the session compacts with the extractive summariser (no model is needed),
 //! unless the failure breaker tripped (Q57). With `cheap_stage_first`, OpenCode's prune (scaled to the
 //! window) runs first and the summary is skipped when the prune alone brings the context under the
-//! threshold.
+//! threshold. With `compact_at_blocking_limit`, the timing is cache-aware
+//! ([`crate::compact::timing`]): past the threshold the session waits while the request fits,
+//! and prunes early only once the prompt cache has expired.
 
 use alloc::format;
 
@@ -10,8 +12,14 @@ use crate::attachment::{Collected, Verdict};
 use crate::compact::options::{CompactionOptions, Policy, Trigger};
 use crate::compact::policies::prune::PruneParams;
 use crate::compact::report::CompactionReport;
+use crate::compact::summary::summary_request;
+use crate::compact::timing::{
+    auto_compact_step, choose_compaction, summary_call_cost, AutoCompactStep, CompactionOutcome,
+    CycleInput, TimingInput,
+};
 use crate::request::Request;
 use crate::session::Session;
+use crate::tokens::estimate_tokens;
 
 impl Session {
     /// The request of this round, compacted first when the host placed a compaction before
@@ -39,6 +47,10 @@ impl Session {
             true => request,
             false => self.request(at_ms),
         };
+        let compacted = reports.iter().any(|report| report.applied);
+        self.conversation
+            .cycle
+            .note(request.tokens.total, compacted);
         // A summary recomputes the user context: its decisions belong to this turn.
         out.decisions
             .append(&mut self.conversation.context_decisions);
@@ -59,35 +71,59 @@ impl Session {
         if !self.config.auto_compact {
             return reports;
         }
-        let threshold = self.thresholds().autocompact;
-        if tokens < threshold {
-            return reports;
-        }
+        let thresholds = self.thresholds();
+        let threshold = thresholds.autocompact;
+        let timing = TimingInput {
+            tokens,
+            thresholds: &thresholds,
+            since_last_response_ms: self
+                .conversation
+                .last_assistant_ms
+                .map(|last| at_ms.saturating_sub(last)),
+        };
         let subject = "auto-compaction";
+        let cheap_only = match auto_compact_step(&timing, &self.profile.compaction) {
+            None => return reports,
+            Some(AutoCompactStep::Wait(reason)) => {
+                out.decide(subject, Verdict::Deferred, reason, None);
+                return reports;
+            }
+            Some(AutoCompactStep::CheapStageOnly(reason)) => {
+                out.decide(subject, Verdict::Included, reason, None);
+                true
+            }
+            Some(AutoCompactStep::Compact(_)) => false,
+        };
         let breaker = self.conversation.breaker.refusal(tokens, threshold);
         if let Some(reason) = breaker.filter(|_| self.profile.compaction.auto_compact_breaker) {
             out.decide(subject, Verdict::Skipped, reason, None);
             return reports;
-        }
-        if self.profile.compaction.cheap_stage_first {
-            let cheap = CompactionOptions {
-                policy: Policy::Prune(PruneParams::scaled_to(self.thresholds().effective_window)),
-                trigger: Trigger::Auto,
-                instructions: None,
-            };
-            if let Ok(report) = self.compact(cheap, None, at_ms) {
-                let enough = report.tokens_after < threshold;
-                reports.push(report);
-                if enough {
-                    return reports;
-                }
-            }
         }
         let full = CompactionOptions {
             policy: Policy::automatic(&self.profile.codex, mid_turn),
             trigger: Trigger::Auto,
             instructions: None,
         };
+        if self.profile.compaction.cheap_stage_first {
+            let cheap = CompactionOptions {
+                policy: Policy::Prune(PruneParams::scaled_to(thresholds.effective_window)),
+                trigger: Trigger::Auto,
+                instructions: None,
+            };
+            let weigh = !cheap_only && self.profile.compaction.compact_at_blocking_limit;
+            if !(weigh && self.summary_is_cheaper(&cheap, &full, tokens, at_ms, out)) {
+                if let Ok(report) = self.compact(cheap, None, at_ms) {
+                    let enough = report.tokens_after < threshold;
+                    reports.push(report);
+                    if enough || cheap_only {
+                        return reports;
+                    }
+                }
+            }
+        }
+        if cheap_only {
+            return reports;
+        }
         match self.compact(full, None, at_ms) {
             Ok(report) if report.applied => {
                 self.conversation.breaker.record_success();
@@ -104,5 +140,56 @@ impl Session {
             }
         }
         reports
+    }
+
+    /// Cache-aware: whether a summary costs less than the cheap stage over the cycle each
+    /// starts, both tried on copies of the session ([`crate::compact::timing::choose_compaction`]);
+    /// the decision gives the arithmetic. False when the cheap stage alone does not make
+    /// enough room (the summary follows it anyway) or the summary cannot run.
+    fn summary_is_cheaper(
+        &self,
+        cheap: &CompactionOptions,
+        full: &CompactionOptions,
+        tokens: u64,
+        at_ms: u64,
+        out: &mut Collected,
+    ) -> bool {
+        let thresholds = self.thresholds();
+        let trial = |options: &CompactionOptions| {
+            let mut copy = self.clone();
+            copy.compact(options.clone(), None, at_ms)
+                .ok()
+                .filter(|report| report.applied)
+        };
+        let Some(pruned) = trial(cheap).filter(|r| r.tokens_after < thresholds.autocompact) else {
+            return false;
+        };
+        let Some(summarised) = trial(full) else {
+            return false;
+        };
+        let method = self.profile.token_method;
+        let count = |text: &str| estimate_tokens(text, method, None);
+        let call = summary_call_cost(
+            tokens,
+            count(&summary_request(None)),
+            summarised.summary.as_deref().map_or(0, count),
+        );
+        let cycle = CycleInput {
+            trigger: thresholds.blocking.unwrap_or(thresholds.autocompact),
+            growth: self.conversation.cycle.growth(tokens),
+        };
+        let (summarise, reason) = choose_compaction(
+            &CompactionOutcome {
+                after: pruned.tokens_after,
+                call: 0,
+            },
+            &CompactionOutcome {
+                after: summarised.tokens_after,
+                call,
+            },
+            &cycle,
+        );
+        out.decide("cheap stage or summary", Verdict::Included, reason, None);
+        summarise
     }
 }

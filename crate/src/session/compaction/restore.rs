@@ -12,6 +12,7 @@ use crate::compact::file_restore::FileRestore;
 use crate::attachment::AttachmentKind;
 use crate::attachment::{Attachment, Collected, Verdict};
 use crate::collectors::reminders;
+use crate::compact::restore::RestoreBudget;
 use crate::session::Session;
 use crate::transcript::{Message, Transcript};
 use crate::wording::{self};
@@ -31,6 +32,10 @@ impl Session {
             file_parts_as_messages: self.profile.attachments.file_parts_as_messages,
             auto_memory_dir: self.auto_memory_dir(),
             plan_file: self.plan_file(),
+            budget: RestoreBudget::for_window(
+                &self.profile.compaction,
+                self.thresholds().effective_window,
+            ),
         }
     }
 
