@@ -435,7 +435,11 @@ mod tests {
             ("@problems", ClineTarget::Keyword("problems")),
         ];
         for (text, target) in cases {
-            assert_eq!(cline_mentions(text), core::slice::from_ref(&target), "{text}");
+            assert_eq!(
+                cline_mentions(text),
+                core::slice::from_ref(&target),
+                "{text}"
+            );
             assert_eq!(
                 cline_mentions(&alloc::format!("see {text}).")),
                 [target],

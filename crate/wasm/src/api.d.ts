@@ -1,7 +1,7 @@
 /** A preset profile. */
 export type ProfileName = "claude-code" | "codex" | "recommended";
 /** A token-counting method. */
-export type TokenMethod = "claude-code" | "codex" | "calibrated";
+export type TokenMethod = "claude-code" | "codex" | "calibrated" | "cl100k";
 
 /** A file mention. `start`/`end`: UTF-16 offsets of the whole mention (from `@`, quotes included). */
 export interface FileMention {

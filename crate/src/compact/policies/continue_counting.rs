@@ -99,8 +99,7 @@ pub fn safety_buffer(context_length: u64) -> u64 {
     (context_length * SAFETY_BUFFER_PERCENT / 100).min(SAFETY_BUFFER_MAX)
 }
 
-/// Our model of a cl100k count (see the module docs): the calibrated estimate plus cl100k's
-/// extra cost of CJK characters, three tenths of a token each (four for Hangul), rounded up.
+/// Our model of a cl100k count: the `cl100k` token method (see the module docs).
 ///
 /// ```
 /// use context_assembly::compact::policies::continue_counting::cl100k_estimate;
@@ -111,17 +110,7 @@ pub fn safety_buffer(context_length: u64) -> u64 {
 /// assert_eq!(cl100k_estimate(zh), estimate_tokens(zh, TokenMethod::Calibrated, None) + 2);
 /// ```
 pub fn cl100k_estimate(text: &str) -> u64 {
-    let extra_tenths: u64 = text.chars().map(cjk_extra_tenths).sum();
-    estimate_tokens(text, TokenMethod::Calibrated, None) + extra_tenths.div_ceil(10)
-}
-
-/// What cl100k spends on `c` beyond o200k, in tenths of a token (§16.2).
-fn cjk_extra_tenths(c: char) -> u64 {
-    match c as u32 {
-        0xAC00..=0xD7A3 | 0x1100..=0x11FF | 0x3130..=0x318F => 4,
-        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF => 3,
-        _ => 0,
-    }
+    estimate_tokens(text, TokenMethod::Cl100k, None)
 }
 
 /// Continue's raw count of one record (before the multiplier).
