@@ -6,7 +6,8 @@
 use context_assembly::compact::policies::file_tracker::HEADING;
 use context_assembly::scenario::parse_compaction_options;
 use context_assembly::session::{
-    CompactionPlan, ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall, ToolInvocation,
+    CompactionPlan, ResponseBlock, Session, SessionConfig, SessionOptions, SummarySource, ToolCall,
+    ToolInvocation,
 };
 use context_assembly::vocabulary::Verdict;
 use context_assembly::Profile;
@@ -88,9 +89,17 @@ fn opencode_summary_keeps_a_verbatim_tail_and_asks_in_its_own_shape() {
     assert!(request.contains("## Critical Context"));
     assert!(request.ends_with("Also: keep test names\n"));
     assert_eq!(verdict_of(&plan, "verbatim tail"), Verdict::Kept);
-    let report = s.apply_compaction(&plan, None, 40_000).unwrap();
+    let report = s
+        .apply_compaction(&plan, Some("<summary>Read f0 and f1.</summary>"), 40_000)
+        .unwrap();
     assert!(report.applied);
     assert!(report.tokens_after < report.tokens_before);
+    assert_eq!(report.summary_source, SummarySource::Host);
+    assert!(report
+        .summary
+        .as_deref()
+        .unwrap()
+        .contains("Read f0 and f1."));
 }
 
 #[test]

@@ -237,9 +237,16 @@ pub fn apply(
         );
         return not_applied(records, POLICY_ID, reason, method);
     }
-    let history = &records[..fixed_start];
+    // Raw counts from each history record to the end of the history: one pass, not one
+    // count per record dropped.
+    let raw: Vec<u64> = records[..fixed_start]
+        .iter()
+        .map(raw_record_tokens)
+        .collect();
+    let mut suffix = raw.iter().sum::<u64>();
     let mut start = 0usize;
-    while start < history.len() && count(&history[start..], &params.model) > available {
+    while start < raw.len() && adjusted(suffix, &params.model) > available {
+        suffix -= raw[start];
         start += 1;
     }
     let start = clean_start_at_or_after(records, start).min(fixed_start);

@@ -10,8 +10,9 @@ use super::request_tokens;
 use crate::attachment::AttachmentKind;
 use crate::attachment::{Attachment, Decision, Verdict};
 use crate::compact::cheap::{cheap_outcome, CheapInputs, CheapOutcome, FileFacts};
-use crate::compact::options::CompactionOptions;
-use crate::compact::report::{CompactionPlan, CompactionReport};
+use crate::compact::options::{CompactionOptions, Policy};
+use crate::compact::report::{CompactionPlan, CompactionReport, SummarySource};
+use crate::compact::summary::format_compact_summary;
 use crate::session::Session;
 use crate::tokens::estimate_tokens;
 use crate::transcript::Record;
@@ -58,10 +59,17 @@ impl Session {
         }
     }
 
-    /// Carries out a cheap policy's plan.
-    pub(super) fn apply_cheap(&mut self, plan: &CompactionPlan, at_ms: u64) -> CompactionReport {
+    /// Carries out a cheap policy's plan. A policy that summarises (OpenCode's, Cline's,
+    /// Aider's) uses the host's `summary` when it has text, the extractive one otherwise.
+    pub(super) fn apply_cheap(
+        &mut self,
+        plan: &CompactionPlan,
+        summary: Option<&str>,
+        at_ms: u64,
+    ) -> CompactionReport {
         let (before, snapshot) = self.before_compaction(at_ms);
-        let outcome = self.cheap_outcome(&plan.options, before.tokens.total, at_ms);
+        let mut outcome = self.cheap_outcome(&plan.options, before.tokens.total, at_ms);
+        let summary = take_summary(&mut outcome, summary);
         let mut decisions = outcome.decisions;
         if outcome.warn_first {
             let text = crate::wording::compaction::memory_warning(MEMORY_DIR);
@@ -89,6 +97,10 @@ impl Session {
         let reason = plan.reason.clone();
         let mut report = report_of(plan, true, reason, &before, &after, decisions);
         report.kept_records = self.conversation.transcript.len();
+        if let Some((text, source)) = summary {
+            report.summary = Some(text);
+            report.summary_source = source;
+        }
         self.survival()
             .finish_report(&mut report, &snapshot, request_tokens(&after));
         report
@@ -101,7 +113,10 @@ impl Session {
         request_tokens: u64,
         at_ms: u64,
     ) -> CheapOutcome {
-        let files = self.file_facts();
+        let files = match options.policy {
+            Policy::FileTracker | Policy::ReadGuard | Policy::AiderBudgets(_) => self.file_facts(),
+            _ => Vec::new(),
+        };
         let inputs = CheapInputs {
             request_tokens,
             at_ms,
@@ -139,4 +154,24 @@ impl Session {
             })
             .collect()
     }
+}
+
+/// The summary a summarising policy's outcome carries: the host's, put in place of the
+/// extractive one when it has text, with where it came from.
+fn take_summary(outcome: &mut CheapOutcome, host: Option<&str>) -> Option<(String, SummarySource)> {
+    if outcome.summarised_records == 0 {
+        return None;
+    }
+    let Some(Record::Summary { text }) = outcome.records.first_mut().map(|m| &mut m.record) else {
+        return None;
+    };
+    let formatted = host.map(format_compact_summary).filter(|s| !s.is_empty());
+    let source = match formatted {
+        Some(host_text) => {
+            *text = host_text;
+            SummarySource::Host
+        }
+        None => SummarySource::Extractive,
+    };
+    Some((text.clone(), source))
 }
