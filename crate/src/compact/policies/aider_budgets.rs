@@ -332,7 +332,7 @@ pub fn apply(
             "chat history",
             Verdict::Replaced,
             alloc::format!(
-                "{} tokens exceed the budget of {}: the {split} oldest records become a summary, the newest under half the budget stay (§12.8)",
+                "{} tokens exceed the budget of {}: the {split} oldest records become a summary, the newest under half the budget stay (strategies.md §12.8)",
                 thousands(history),
                 thousands(budget)
             ),
@@ -352,7 +352,7 @@ fn file_decisions(
         decisions.push(decision(
             &file.path,
             Verdict::Included,
-            String::from("re-read from disk this turn and sent after the history; never stored in it (§12.5)"),
+            String::from("re-read from disk this turn and sent after the history; never stored in it (strategies.md §12.5)"),
             Some(alloc::format!("{} tokens", thousands(file.tokens))),
         ));
     }
@@ -362,7 +362,7 @@ fn file_decisions(
             "large chat",
             Verdict::TooLarge,
             alloc::format!(
-                "{} files of {} tokens: Aider warns to add only the files that need changes (§12.7)",
+                "{} files of {} tokens: Aider warns to add only the files that need changes (strategies.md §12.7)",
                 files.len(),
                 thousands(file_tokens)
             ),

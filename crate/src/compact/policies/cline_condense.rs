@@ -143,8 +143,9 @@ pub struct CondenseParams {
 /// ```
 pub fn apply(records: &[Message], params: &CondenseParams, method: TokenMethod) -> PolicyOutcome {
     if records.len() <= MIN_ACTIVE_MESSAGES {
-        let reason =
-            String::from("two or fewer messages remain: a summary is not summarised again (§5.1)");
+        let reason = String::from(
+            "two or fewer messages remain: a summary is not summarised again (strategies.md §5.1)",
+        );
         return not_applied(records, POLICY_ID, reason, method);
     }
     let (used, trigger, start, how) = match params.variant {
@@ -157,7 +158,7 @@ pub fn apply(records: &[Message], params: &CondenseParams, method: TokenMethod) 
                 used,
                 trigger,
                 records.len(),
-                String::from("classic: usage against maxAllowedSize (§2.2)"),
+                String::from("classic: usage against maxAllowedSize (strategies.md §2.2)"),
             )
         }
         CondenseVariant::Sdk => {
@@ -171,7 +172,7 @@ pub fn apply(records: &[Message], params: &CondenseParams, method: TokenMethod) 
                 used,
                 trigger,
                 start,
-                String::from("SDK: chars / 3 against 0.9 of the input limit (§5.5)"),
+                String::from("SDK: chars / 3 against 0.9 of the input limit (strategies.md §5.5)"),
             )
         }
     };
@@ -213,7 +214,7 @@ pub fn apply(records: &[Message], params: &CondenseParams, method: TokenMethod) 
             "kept records",
             Verdict::Kept,
             alloc::format!(
-                "the newest {} records, within {} tokens, stay verbatim (§5.5)",
+                "the newest {} records, within {} tokens, stay verbatim (strategies.md §5.5)",
                 records.len() - start,
                 thousands(SDK_PRESERVE_RECENT_TOKENS)
             ),

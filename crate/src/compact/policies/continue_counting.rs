@@ -271,7 +271,7 @@ pub fn apply(
         decisions.push(decision(
             &alloc::format!("record {}", message.id),
             Verdict::Dropped,
-            String::from("the oldest history goes first until the rest fits (§13.4)"),
+            String::from("the oldest history goes first until the rest fits (strategies.md §13.4)"),
             Some(alloc::format!(
                 "{} tokens",
                 thousands(adjusted(raw_record_tokens(message), &params.model))

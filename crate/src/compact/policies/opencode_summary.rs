@@ -297,7 +297,7 @@ pub fn apply(
         "verbatim tail",
         Verdict::Kept,
         alloc::format!(
-            "the last {} user turns are kept while they fit the preserve budget (§7.2)",
+            "the last {} user turns are kept while they fit the preserve budget (strategies.md §7.2)",
             params.tail_turns
         ),
         Some(alloc::format!(
@@ -312,11 +312,11 @@ pub fn apply(
         Verdict::Included,
         match previous {
             Some(_) => {
-                "anchored: the previous summary is given to be updated, not re-derived (§7.4)"
+                "anchored: the previous summary is given to be updated, not re-derived (strategies.md §7.4)"
                     .into()
             }
             None => {
-                String::from("no previous summary: the summary is written from the records (§7.3)")
+                String::from("no previous summary: the summary is written from the records (strategies.md §7.3)")
             }
         },
         Some(alloc::format!(
