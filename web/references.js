@@ -141,9 +141,17 @@ const SECTIONS = {
   'strategies.md §2': 'Cline\'s truncation: keep the first exchange and drop half or three quarters of the rest.',
   'strategies.md §2.5': 'The notice left in place of what truncation removed.',
   'strategies.md §2.6': 'Keeping tool calls and their results together when messages are dropped.',
+  'strategies.md §4': 'Cline\'s file tracker: files changed outside since the agent last saw them are listed by path, with no diff.',
+  'strategies.md §5': 'Cline\'s condense: a model-written summary when the context gets close to full, in the classic extension and in the newer SDK.',
   'strategies.md §6': 'OpenCode\'s pruning: old tool outputs become placeholders.',
+  'strategies.md §7': 'OpenCode\'s summary: the older conversation is summarised, the last user turns stay word for word within a small budget.',
+  'strategies.md §8': 'OpenCode\'s read guard: a file must have been read, and not changed since, before it may be written.',
   'strategies.md §9': 'Observation masking: all but the last few tool outputs are hidden.',
   'strategies.md §10': 'Anthropic\'s context editing: clearing old tool results past a trigger.',
+  'strategies.md §11': 'OpenAI\'s server-side compaction: past a threshold the provider replaces the history with an opaque item.',
+  'strategies.md §12': 'Aider\'s budgets: a repo map and a chat history each within a share of the window; files are read again every turn.',
+  'strategies.md §13': 'Continue\'s token counting: its tokenizer times a per-model factor, and the oldest history dropped first.',
+  'strategies.md §14': 'How other tools expand an @-mention.',
   'strategies.md §16': 'How close each token estimate comes to a real tokenizer, and the calibrated estimate the engine uses by default.',
 };
 

@@ -67,7 +67,7 @@ impl fmt::Display for Error {
             ),
             Error::UnknownTokenMethod { given } => write!(
                 f,
-                "unknown token method {given:?}: expected one of \"claude-code\", \"codex\", \"calibrated\""
+                "unknown token method {given:?}: expected one of \"claude-code\", \"codex\", \"calibrated\", \"cl100k\""
             ),
             Error::InvalidPath { path, reason } => write!(f, "path {path:?}: {reason}"),
             Error::InvalidConfig { field, reason } => write!(f, "{field}: {reason}"),

@@ -235,6 +235,20 @@ named_enum! {
     CodexLocal => "codex.local",
     /// Codex's remote compaction: an opaque `compaction` item instead of the summary.
     CodexRemote => "codex.remote",
+    /// OpenCode's anchored summary with a verbatim tail (strategies §7).
+    OpencodeSummary => "opencode.summary",
+    /// Cline's external-edit detection (strategies §4).
+    FileTracker => "cline.file_tracker",
+    /// OpenCode's read-before-write check (strategies §8).
+    ReadGuard => "opencode.read_guard",
+    /// Aider's repo-map and chat-history budgets (strategies §12).
+    AiderBudgets => "aider.budgets",
+    /// Continue's encoder × per-model multiplier count and oldest-first pruning (strategies §13).
+    ContinueCounting => "continue.counting",
+    /// Cline's LLM summaries, classic or SDK (strategies §5).
+    ClineCondense => "cline.condense",
+    /// OpenAI Responses compaction, passed through to the provider (strategies §11).
+    OpenaiCompaction => "openai.compaction",
     }
 }
 

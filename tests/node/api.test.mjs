@@ -31,7 +31,7 @@ test('an unknown profile or method throws an Error naming the allowed values', (
     (e) => e instanceof Error && /unknown profile "claude".*"claude-code", "codex", "recommended"/.test(e.message));
   assert.throws(() => engine.diffSnippet('a', 'b', { profile: 'Codex' }), /unknown profile "Codex"/);
   assert.throws(() => engine.estimateTokens('x', { method: 'tiktoken' }),
-    (e) => e instanceof Error && /unknown token method "tiktoken".*"claude-code", "codex", "calibrated"/.test(e.message));
+    (e) => e instanceof Error && /unknown token method "tiktoken".*"claude-code", "codex", "calibrated", "cl100k"/.test(e.message));
   assert.throws(() => engine.estimateTokens('x', { methd: 'codex' }), /unknown option "methd": allowed options are "method", "ext"/);
 });
 

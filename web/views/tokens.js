@@ -8,6 +8,7 @@ const METHODS = [
   { method: 'calibrated', rule: 'content-aware, fitted to o200k_base (our default)' },
   { method: 'claude-code', rule: 'round(UTF-16 length / 4), / 2 for json, jsonl, jsonc' },
   { method: 'codex', rule: 'ceil(UTF-8 bytes / 4)' },
+  { method: 'cl100k', rule: 'calibrated, plus what cl100k_base spends more on CJK (Continue\'s encoder, modelled)' },
 ];
 
 /**

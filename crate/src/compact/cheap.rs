@@ -3,12 +3,17 @@
 //! session plans and applies the outcome (`session/compaction/cheap.rs`).
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::compact::microcompact::time_based_microcompact;
 use crate::compact::options::{Policy, PolicyId};
+use crate::compact::policies::aider_budgets::{self, ChatFile};
+use crate::compact::policies::file_tracker::{self, TrackedFile};
+use crate::compact::policies::read_guard::{self, ReadRecord};
 use crate::compact::policies::{
-    clear_tool_uses, dedupe_reads, masking, prune, total_tokens, truncate, PolicyOutcome,
+    clear_tool_uses, cline_condense, continue_counting, dedupe_reads, masking, openai_compaction,
+    opencode_summary, prune, total_tokens, truncate, PolicyOutcome,
 };
 use crate::compact::tool_result_budget::{
     apply_tool_result_budget, PersistedOutput, ToolResultBudgetRules,
@@ -28,6 +33,30 @@ pub struct CheapOutcome {
     pub persisted: Vec<PersistedOutput>,
     /// The memory tool's warning goes first; nothing is cleared this time.
     pub warn_first: bool,
+    /// A summarising policy's request to the summariser, when it has its own shape.
+    pub summary_request: Option<String>,
+    /// Records a summarising policy replaced by its summary.
+    pub summarised_records: usize,
+}
+
+impl CheapOutcome {
+    /// The outcome of a policy that replaces the oldest of `before` by one summary when it
+    /// changes anything.
+    fn summarised(
+        outcome: PolicyOutcome,
+        before: &[Message],
+        request: Option<String>,
+    ) -> CheapOutcome {
+        let summarised_records = match outcome.records.as_slice() == before {
+            true => 0,
+            false => (before.len() + 1).saturating_sub(outcome.records.len()),
+        };
+        CheapOutcome {
+            summary_request: request.filter(|_| summarised_records > 0),
+            summarised_records,
+            ..outcome.into()
+        }
+    }
 }
 
 impl From<PolicyOutcome> for CheapOutcome {
@@ -40,9 +69,22 @@ impl From<PolicyOutcome> for CheapOutcome {
     }
 }
 
+/// A file the agent has seen, as the trackers and budgets read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileFacts {
+    /// The absolute path.
+    pub path: String,
+    /// The modification time the agent last saw (its read, or its own write).
+    pub seen_mtime_ms: u64,
+    /// The modification time now; `None` when the file is gone.
+    pub current_mtime_ms: Option<u64>,
+    /// Tokens of its contents now (0 when gone or binary).
+    pub tokens: u64,
+}
+
 /// What a cheap policy reads besides the records: the session's facts at this moment.
 #[derive(Debug, Clone, Copy)]
-pub struct CheapInputs {
+pub struct CheapInputs<'a> {
     /// The request's tokens now (the budgeted policies measure against it).
     pub request_tokens: u64,
     /// When the policy runs.
@@ -51,16 +93,25 @@ pub struct CheapInputs {
     pub last_assistant_ms: Option<u64>,
     /// The memory tool's warning was given and no clearing followed yet.
     pub memory_warning_given: bool,
+    /// The host's instructions for a summary (`/compact <instructions>`).
+    pub instructions: Option<&'a str>,
     /// The model's context window.
     pub context_window: u64,
     /// How tokens are counted.
     pub method: TokenMethod,
+    /// The files the agent has seen (the read-file state), newest first.
+    pub files: &'a [FileFacts],
 }
 
 /// Runs `policy` over `records` without changing them. A summary policy (full, session
 /// memory, partial, Codex) is not cheap: its outcome is the records unchanged.
-pub fn cheap_outcome(records: &[Message], policy: &Policy, inputs: &CheapInputs) -> CheapOutcome {
+pub fn cheap_outcome(
+    records: &[Message],
+    policy: &Policy,
+    inputs: &CheapInputs<'_>,
+) -> CheapOutcome {
     let method = inputs.method;
+    let instructions = inputs.instructions;
     match policy {
         Policy::Microcompact(rules) => {
             let out = time_based_microcompact(
@@ -117,6 +168,90 @@ pub fn cheap_outcome(records: &[Message], policy: &Policy, inputs: &CheapInputs)
                 decisions,
                 ..CheapOutcome::default()
             }
+        }
+        Policy::OpencodeSummary(params) => {
+            let params = opencode_summary::OpencodeSummaryParams {
+                context_window: inputs.context_window,
+                ..params.clone()
+            };
+            let tail =
+                opencode_summary::select(records, params.tail_turns, params.budget(), method);
+            let head = records.get(..tail.start).unwrap_or_default();
+            let previous = head.iter().rev().find_map(|m| match &m.record {
+                Record::Summary { text } => Some(text.as_str()),
+                _ => None,
+            });
+            let request = opencode_summary::summary_request(previous, instructions);
+            let outcome = opencode_summary::apply(records, &params, method);
+            CheapOutcome::summarised(outcome, records, Some(request))
+        }
+        Policy::FileTracker => {
+            let files: Vec<TrackedFile> = inputs
+                .files
+                .iter()
+                .map(|f| TrackedFile {
+                    path: f.path.clone(),
+                    op: file_tracker::last_op(records, &f.path),
+                    seen_mtime_ms: f.seen_mtime_ms,
+                    current_mtime_ms: f.current_mtime_ms,
+                })
+                .collect();
+            file_tracker::apply(records, &files, method).into()
+        }
+        Policy::ReadGuard => {
+            let reads: Vec<ReadRecord> = inputs
+                .files
+                .iter()
+                .map(|f| ReadRecord {
+                    path: f.path.clone(),
+                    read_ms: f.seen_mtime_ms,
+                    mtime_ms: f.current_mtime_ms,
+                })
+                .collect();
+            read_guard::apply(records, &reads, method).into()
+        }
+        Policy::AiderBudgets(params) => {
+            let files: Vec<ChatFile> = inputs
+                .files
+                .iter()
+                .filter(|f| f.current_mtime_ms.is_some())
+                .map(|f| ChatFile {
+                    path: f.path.clone(),
+                    tokens: f.tokens,
+                })
+                .collect();
+            let params = aider_budgets::AiderBudgetsParams {
+                max_input_tokens: inputs.context_window,
+                ..params.clone()
+            };
+            let outcome = aider_budgets::apply(records, &files, &params, method);
+            CheapOutcome::summarised(outcome, records, None)
+        }
+        Policy::ContinueCounting(params) => {
+            let params = continue_counting::ContinueCountingParams {
+                context_length: inputs.context_window,
+                outside_tokens: inputs
+                    .request_tokens
+                    .saturating_sub(total_tokens(records, method)),
+                ..params.clone()
+            };
+            continue_counting::apply(records, &params, method).into()
+        }
+        Policy::ClineCondense(params) => {
+            let params = cline_condense::CondenseParams {
+                context_window: inputs.context_window,
+                used_tokens: Some(inputs.request_tokens),
+                ..*params
+            };
+            let outcome = cline_condense::apply(records, &params, method);
+            CheapOutcome::summarised(outcome, records, None)
+        }
+        Policy::OpenaiCompaction(params) => {
+            let params = openai_compaction::OpenaiCompactionParams {
+                input_tokens: Some(inputs.request_tokens),
+                ..params.clone()
+            };
+            openai_compaction::apply(records, &params, method).into()
         }
         Policy::Full | Policy::SessionMemory | Policy::Partial { .. } | Policy::Codex { .. } => {
             CheapOutcome {

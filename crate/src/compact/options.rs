@@ -5,9 +5,14 @@ use alloc::string::String;
 
 use crate::compact::microcompact::MicrocompactRules;
 use crate::compact::partial::PartialDirection;
+use crate::compact::policies::aider_budgets::AiderBudgetsParams;
 use crate::compact::policies::clear_tool_uses::ClearToolUsesParams;
+use crate::compact::policies::cline_condense::CondenseParams;
+use crate::compact::policies::continue_counting::ContinueCountingParams;
 use crate::compact::policies::dedupe_reads::DedupeReadsParams;
 use crate::compact::policies::masking::MaskingParams;
+use crate::compact::policies::openai_compaction::OpenaiCompactionParams;
+use crate::compact::policies::opencode_summary::OpencodeSummaryParams;
 use crate::compact::policies::prune::PruneParams;
 use crate::compact::policies::truncate::TruncateParams;
 use crate::compact::tool_result_budget::ToolResultBudgetRules;
@@ -60,6 +65,23 @@ pub enum Policy {
         /// The duplicate-read pass's knobs.
         dedupe: DedupeReadsParams,
     },
+    /// OpenCode's anchored summary with a verbatim tail (strategies §7); the window is the
+    /// session's.
+    OpencodeSummary(OpencodeSummaryParams),
+    /// Cline's external-edit detection over the session's tracked files (strategies §4).
+    FileTracker,
+    /// OpenCode's read-before-write check over the session's reads (strategies §8).
+    ReadGuard,
+    /// Aider's budgets (strategies §12); the window is the session's.
+    AiderBudgets(AiderBudgetsParams),
+    /// Continue's count and pruning (strategies §13); the window and the request's tokens
+    /// outside the records are the session's.
+    ContinueCounting(ContinueCountingParams),
+    /// Cline's condense, classic or SDK (strategies §5); window and usage are the session's.
+    ClineCondense(CondenseParams),
+    /// OpenAI Responses compaction, passed through (strategies §11); the request's tokens
+    /// are the session's.
+    OpenaiCompaction(OpenaiCompactionParams),
 }
 
 impl Policy {
@@ -89,6 +111,13 @@ impl Policy {
             Policy::Truncate { .. } => PolicyId::Truncate,
             Policy::Codex { remote: false, .. } => PolicyId::CodexLocal,
             Policy::Codex { remote: true, .. } => PolicyId::CodexRemote,
+            Policy::OpencodeSummary(_) => PolicyId::OpencodeSummary,
+            Policy::FileTracker => PolicyId::FileTracker,
+            Policy::ReadGuard => PolicyId::ReadGuard,
+            Policy::AiderBudgets(_) => PolicyId::AiderBudgets,
+            Policy::ContinueCounting(_) => PolicyId::ContinueCounting,
+            Policy::ClineCondense(_) => PolicyId::ClineCondense,
+            Policy::OpenaiCompaction(_) => PolicyId::OpenaiCompaction,
         }
     }
 

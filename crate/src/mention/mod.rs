@@ -58,6 +58,7 @@
 mod collect;
 mod cursor;
 mod lines;
+pub mod peers;
 mod scan;
 
 pub use cursor::{mention_at, mention_at_utf16, MentionAt};

@@ -1,6 +1,6 @@
 //! Token estimation: how many tokens a text costs, without a tokenizer.
 //!
-//! Three methods, chosen by [`TokenMethod`] (a profile's `token_method`):
+//! Four methods, chosen by [`TokenMethod`] (a profile's `token_method`):
 //!
 //! - **`claude-code`** reproduces Claude Code's rough estimate (spec/claude-code.md §6.1):
 //!   `round(UTF-16 length / 4)`, or `/ 2` for the extensions `json`, `jsonl` and `jsonc`, with
@@ -15,6 +15,9 @@
 //!   after a digit in a hash, a camelCase hump). Its constants were fitted against OpenAI's
 //!   o200k_base tokenizer (spec/strategies.md §16), the best public proxy for current models.
 //!   It ignores the extension: the same text always costs the same.
+//! - **`cl100k`** models cl100k_base, the encoder Continue counts with (spec/strategies.md
+//!   §13), without its rank table: `calibrated` plus cl100k's extra cost of CJK characters.
+//!   Continue's per-model multiplier is the `continue.counting` policy's.
 //!
 //! # Why `calibrated` exists
 //!
@@ -88,14 +91,18 @@ pub enum TokenMethod {
     /// wherever a host names no method.
     #[default]
     Calibrated,
+    /// A model of cl100k_base, Continue's encoder (spec/strategies.md §13): `calibrated` plus
+    /// what cl100k spends on CJK beyond o200k. No rank table is bundled.
+    Cl100k,
 }
 
 impl TokenMethod {
     /// All methods, in the order the playground shows them.
-    pub const ALL: [TokenMethod; 3] = [
+    pub const ALL: [TokenMethod; 4] = [
         TokenMethod::ClaudeCode,
         TokenMethod::Codex,
         TokenMethod::Calibrated,
+        TokenMethod::Cl100k,
     ];
 
     /// The name as users write it.
@@ -104,6 +111,7 @@ impl TokenMethod {
             TokenMethod::ClaudeCode => "claude-code",
             TokenMethod::Codex => "codex",
             TokenMethod::Calibrated => "calibrated",
+            TokenMethod::Cl100k => "cl100k",
         }
     }
 }
@@ -114,8 +122,8 @@ impl FromStr for TokenMethod {
     /// Parses a method name.
     ///
     /// # Errors
-    /// [`Error::UnknownTokenMethod`] for anything but `claude-code`, `codex` and `calibrated`
-    /// (names are case-sensitive).
+    /// [`Error::UnknownTokenMethod`] for anything but `claude-code`, `codex`, `calibrated` and
+    /// `cl100k` (names are case-sensitive).
     ///
     /// # Example
     /// ```
@@ -149,6 +157,10 @@ impl FromStr for TokenMethod {
 /// // Empty text is free; anything else costs at least one calibrated token.
 /// assert_eq!(estimate_tokens("", TokenMethod::Calibrated, None), 0);
 /// assert_eq!(estimate_tokens(" ", TokenMethod::Calibrated, None), 1);
+/// // cl100k: calibrated, plus 0.3 of a token per Han character (rounded up once).
+/// let calibrated = estimate_tokens("日本語版", TokenMethod::Calibrated, None);
+/// assert_eq!(estimate_tokens("日本語版", TokenMethod::Cl100k, None), calibrated + 2);
+/// assert_eq!(estimate_tokens("let x = 1;", TokenMethod::Cl100k, None), estimate_tokens("let x = 1;", TokenMethod::Calibrated, None));
 /// ```
 pub fn estimate_tokens(text: &str, method: TokenMethod, ext: Option<&str>) -> u64 {
     match method {
@@ -159,6 +171,26 @@ pub fn estimate_tokens(text: &str, method: TokenMethod, ext: Option<&str>) -> u6
         }
         TokenMethod::Codex => (text.len() as u64).div_ceil(4),
         TokenMethod::Calibrated => calibrated::estimate(text),
+        TokenMethod::Cl100k => cl100k_estimate(text),
+    }
+}
+
+/// The `cl100k` method: the calibrated estimate stands for cl100k on code, prose and JSON,
+/// where cl100k and o200k agree within 1.5 % (spec/strategies.md §16.2); on CJK cl100k spends
+/// more (§16.2: about 0.3 tokens per Han or kana character, 0.4 per Hangul syllable), which
+/// is added, rounded up. Capped at the UTF-8 length, like `calibrated`.
+fn cl100k_estimate(text: &str) -> u64 {
+    let extra_tenths: u64 = text.chars().map(cl100k_extra_tenths).sum();
+    let estimate = calibrated::estimate(text) + extra_tenths.div_ceil(10);
+    estimate.min(text.len() as u64)
+}
+
+/// What cl100k spends on `c` beyond o200k, in tenths of a token.
+fn cl100k_extra_tenths(c: char) -> u64 {
+    match c as u32 {
+        0xAC00..=0xD7A3 | 0x1100..=0x11FF | 0x3130..=0x318F => 4,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF => 3,
+        _ => 0,
     }
 }
 
@@ -219,5 +251,19 @@ mod tests {
             "bytes/4".parse::<TokenMethod>(),
             Err(Error::UnknownTokenMethod { .. })
         ));
+    }
+
+    #[test]
+    fn cl100k_charges_cjk_more_than_calibrated_and_nothing_else() {
+        let more = |text: &str| {
+            estimate_tokens(text, TokenMethod::Cl100k, None)
+                - estimate_tokens(text, TokenMethod::Calibrated, None)
+        };
+        // 10 Han or kana characters: 3 more; 10 Hangul syllables: 4 more.
+        assert_eq!(more("上下文管理上下文管理"), 3);
+        assert_eq!(more("ひらがなカタカナです"), 3);
+        assert_eq!(more("한국어문장한국어문장"), 4);
+        assert_eq!(more("fn main() { let café = 1; }"), 0);
+        assert_eq!(estimate_tokens("", TokenMethod::Cl100k, None), 0);
     }
 }

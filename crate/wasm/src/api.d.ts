@@ -1,7 +1,7 @@
 /** A preset profile. */
 export type ProfileName = "claude-code" | "codex" | "recommended";
 /** A token-counting method. */
-export type TokenMethod = "claude-code" | "codex" | "calibrated";
+export type TokenMethod = "claude-code" | "codex" | "calibrated" | "cl100k";
 
 /** A file mention. `start`/`end`: UTF-16 offsets of the whole mention (from `@`, quotes included). */
 export interface FileMention {
@@ -314,7 +314,7 @@ export interface Turn { round: Round; attachments: Attachment[]; decisions: Deci
 /** What `Session.submitFigures` returns: the turn without its request, and the request's token totals and window. */
 export type TurnFigures = Omit<Turn, "request"> & { tokens?: Request["tokens"]; window?: Request["window"] };
 /** A compaction policy's id. */
-export type PolicyId = "claude-code.full" | "claude-code.session_memory" | "claude-code.partial" | "claude-code.microcompact" | "claude-code.tool_result_budget" | "opencode.prune" | "swe.observation_mask" | "anthropic.clear_tool_uses" | "cline.truncate" | "codex.local" | "codex.remote";
+export type PolicyId = "claude-code.full" | "claude-code.session_memory" | "claude-code.partial" | "claude-code.microcompact" | "claude-code.tool_result_budget" | "opencode.prune" | "swe.observation_mask" | "anthropic.clear_tool_uses" | "cline.truncate" | "codex.local" | "codex.remote" | "opencode.summary" | "cline.file_tracker" | "opencode.read_guard" | "aider.budgets" | "continue.counting" | "cline.condense" | "openai.compaction";
 /** What to compact with (web/scenarios/FORMAT.md, the `compact` step): the policy's knobs go in `params` under their camelCase names. */
 export interface CompactionOptions { policy?: PolicyId; trigger?: Trigger; instructions?: string; pivot?: number; direction?: "from" | "upTo"; params?: { [key: string]: Json } }
 /** An attachment a summary policy adds after the summary. */

@@ -17,6 +17,13 @@ export const POLICY_DESCRIPTIONS = {
   'cline.truncate': 'No summary: keeps the first exchange and drops half (or three quarters) of the rest, oldest first.',
   'codex.local': 'Codex\'s own compaction: a summary plus the most recent user messages, cut to a budget; files read before are not read back.',
   'codex.remote': 'Codex hands the history to the provider\'s compaction endpoint and continues from what it returns; here the engine stands in for the provider.',
+  'opencode.summary': 'A summary of everything but the last two user turns, which stay word for word within a small budget; a previous summary is updated rather than written again.',
+  'cline.file_tracker': 'No summary and no change: lists the files someone else changed since the agent last read or wrote them, as a bare path list, so it knows to read them again.',
+  'opencode.read_guard': 'No summary and no change: says, for each file, whether a write would be refused now because the file was never read or changed after the last read.',
+  'aider.budgets': 'Files are read again every turn instead of kept in the history; once the history outgrows its budget, its older part becomes a summary and the newest messages stay.',
+  'continue.counting': 'Counts as Continue does (its tokenizer times a per-model factor) and drops the oldest messages until the rest fits the window.',
+  'cline.condense': 'Cline\'s summary when the context gets close to full: the classic one replaces everything, the newer one keeps the most recent messages as they were.',
+  'openai.compaction': 'The provider compacts on its side past a size you set; nothing changes here, the report says what would be sent and when the provider would step in.',
 };
 
 /**

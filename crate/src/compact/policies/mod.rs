@@ -1,5 +1,5 @@
-//! The cheap context-management strategies of other agents, as pure, selectable policies
-//! (spec/strategies.md §1–§3, §6, §9, §10).
+//! The context-management strategies of other agents, as pure, selectable policies
+//! (spec/strategies.md §2–§13).
 //!
 //! Each policy is a function `apply(records, params, method) -> PolicyOutcome`: it reads the
 //! records the host would send, never modifies them, and returns the records to send instead,
@@ -14,6 +14,41 @@
 //! | `anthropic.clear_tool_uses` | [`clear_tool_uses`] | Anthropic's `clear_tool_uses_20250919`, emulated (§10) |
 //! | `cline.truncate` | [`truncate`] | keep the first pair, drop half or three quarters of the rest (§2) |
 //! | `cline.dedupe_reads` | [`dedupe_reads`] | notices for all but the latest copy of a file read more than once; says whether truncation must follow (§3) |
+//! | `opencode.summary` | [`opencode_summary`] | an anchored summary of all but a verbatim tail of the last 2 user turns within clamp(25 % of usable, 2K–8K) tokens (§7) |
+//! | `cline.file_tracker` | [`file_tracker`] | lists the tracked files changed since the agent last saw them, as Cline's `# Recently Modified Files` (§4) |
+//! | `opencode.read_guard` | [`read_guard`] | what the read-before-write check answers for every file written or read (§8) |
+//! | `aider.budgets` | [`aider_budgets`] | the chat-history budget and its summary, the repo-map budget and fit, files re-read every turn, the large-chat warning (§12) |
+//! | `continue.counting` | [`continue_counting`] | Continue's count (a cl100k model × the per-model multiplier) and oldest-first pruning (§13) |
+//! | `cline.condense` | [`cline_condense`] | Cline's auto-condense, classic or SDK: when it fires, what is summarised and kept (§5) |
+//! | `openai.compaction` | [`openai_compaction`] | what the Responses API's server-side compaction would be sent and do (§11) |
+//!
+//! The policies that track, guard or pass through (`cline.file_tracker`, `opencode.read_guard`,
+//! `openai.compaction`) change no record: their decisions say what they would surface or
+//! refuse. The summary policies build their summary with the extractive summariser, since a
+//! preview has no model to ask. Peers' @-mention expansion (§14) is reference behaviour, not
+//! a policy: `mention::peers`.
+//!
+//! Every section of spec/strategies.md, and where it lives or why it is not modelled:
+//!
+//! | section | policy or reason |
+//! |---|---|
+//! | §0 scope and conventions | no behaviour |
+//! | §1 catalogue and composition | this table; chaining is the host's (run one policy's outcome through the next) |
+//! | §2 `cline.truncate` | [`truncate`] |
+//! | §3 `cline.dedupe_reads` | [`dedupe_reads`] |
+//! | §4 `cline.file_tracker` | [`file_tracker`]; the watcher's timings (§4.1) and checkpoint restore (§4.5) are not modelled: the host's logical clock has no write-settling, and sessions have no checkpoints |
+//! | §5 `cline.condense` | [`cline_condense`]; the SDK's `basic` strategy (§5.5) is not modelled: its "dropped-work" summaries need Cline's turn structure |
+//! | §6 `opencode.prune` | [`prune`] |
+//! | §7 `opencode.summary` | [`opencode_summary`]; the branch variant's retries and re-attachments (§7.8) are not on the main line and are not modelled |
+//! | §8 `opencode.read_guard` | [`read_guard`] |
+//! | §9 `swe.observation_mask` | [`masking`] |
+//! | §10 `anthropic.clear_tool_uses` | [`clear_tool_uses`]; server compaction and the memory tool's commands (§10.5–§10.6) are the provider's and the host's |
+//! | §11 `openai.compaction` | [`openai_compaction`] |
+//! | §12 `aider.budgets` | [`aider_budgets`]; PageRank itself and the map's sampled counting and refresh (§12.3–§12.4) need Aider's tag graph of a real repository, which a session does not have |
+//! | §13 `continue.counting` | [`continue_counting`]; a true cl100k encoder is not bundled (its rank table is too large for the wasm): the count is our calibrated estimate scaled to cl100k |
+//! | §14 mention expansion in peer tools | `mention::peers` (reference behaviour, not a policy) |
+//! | §15 what users ask for | requirements, not behaviour |
+//! | §16 token-estimation accuracy | `tokens` (the calibrated method) |
 //!
 //! Every policy keeps tool calls and their results together: a result that is cleared keeps its
 //! `tool_use_id`, and a dropped call takes its result with it.
@@ -28,16 +63,25 @@
 //! assert_eq!(outcome.decisions[0].verdict, Verdict::NotApplied);
 //! ```
 
+pub mod aider_budgets;
 pub mod clear_tool_uses;
+pub mod cline_condense;
+pub mod continue_counting;
 pub mod dedupe_reads;
+pub mod file_tracker;
 pub mod masking;
+pub mod openai_compaction;
+pub mod opencode_summary;
 pub mod prune;
+pub mod read_guard;
 pub mod truncate;
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::compact::kept_tail::preserve_api_invariants;
+use crate::compact::summary::{extractive_summary, format_compact_summary};
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
 use crate::vocabulary::Decision;
@@ -92,6 +136,62 @@ pub fn record_tokens(message: &Message, method: TokenMethod) -> u64 {
         },
         Record::ToolResults { results } => results.iter().map(|r| count(&r.content)).sum(),
         Record::Attachment(attachment) => count(&attachment.text),
+    }
+}
+
+/// Records after a summary of `records[..start]`: one summary record in their place (the
+/// extractive summariser's, built from the records, since a preview has no model to ask),
+/// then `records[start..]` verbatim. The summary record takes the first summarised id.
+fn summarised(records: &[Message], start: usize) -> Vec<Message> {
+    let start = start.min(records.len());
+    let (head, tail) = records.split_at(start);
+    let Some(first) = head.first() else {
+        return records.to_vec();
+    };
+    let text = format_compact_summary(&extractive_summary(head).text);
+    let mut after = Vec::with_capacity(tail.len() + 1);
+    after.push(Message {
+        id: first.id,
+        record: Record::Summary { text },
+    });
+    after.extend_from_slice(tail);
+    after
+}
+
+/// The first index at or after `start` where a kept part can begin: no kept result's call
+/// and no kept block's response is left in the summarised part. Moving forward only shrinks
+/// what is kept, so a part that fitted still fits.
+fn clean_start_at_or_after(records: &[Message], start: usize) -> usize {
+    (start..records.len())
+        .find(|&i| preserve_api_invariants(records, i) == i)
+        .unwrap_or(records.len())
+}
+
+/// The text of the newest summary record, if any (what an anchored summary updates).
+fn previous_summary(records: &[Message]) -> Option<&str> {
+    records.iter().rev().find_map(|m| match &m.record {
+        Record::Summary { text } => Some(text.as_str()),
+        _ => None,
+    })
+}
+
+/// The text a record carries, as [`record_tokens`] reads it (a tool call as its name and
+/// input, a batch of results as their contents one after another).
+fn record_text(message: &Message) -> String {
+    match &message.record {
+        Record::Prompt { text } | Record::Summary { text } | Record::LocalCommand { text, .. } => {
+            text.clone()
+        }
+        Record::Interruption => String::from(crate::transcript::INTERRUPTED_FOR_TOOL_USE),
+        Record::CompactBoundary { .. } => String::new(),
+        Record::Context { item, .. } => item.message_text().unwrap_or_default(),
+        Record::Assistant { block, .. } => match block {
+            AssistantBlock::Text { text } => text.clone(),
+            AssistantBlock::Thinking { thinking } => thinking.clone(),
+            AssistantBlock::ToolUse(call) => alloc::format!("{}{}", call.name, call.input),
+        },
+        Record::ToolResults { results } => results.iter().map(|r| r.content.as_str()).collect(),
+        Record::Attachment(attachment) => attachment.text.clone(),
     }
 }
 

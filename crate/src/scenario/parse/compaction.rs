@@ -10,11 +10,16 @@ use super::path::Path;
 use super::read::{boolean, names, natural, one_of, string, Fields, MAX_WHOLE};
 use crate::compact::microcompact::MicrocompactRules;
 use crate::compact::partial::PartialDirection;
+use crate::compact::policies::aider_budgets::AiderBudgetsParams;
 use crate::compact::policies::clear_tool_uses::{
     ClearToolInputs, ClearToolUsesParams, Trigger as ClearTrigger,
 };
+use crate::compact::policies::cline_condense::{CondenseParams, CondenseVariant};
+use crate::compact::policies::continue_counting::ContinueCountingParams;
 use crate::compact::policies::dedupe_reads::DedupeReadsParams;
 use crate::compact::policies::masking::MaskingParams;
+use crate::compact::policies::openai_compaction::OpenaiCompactionParams;
+use crate::compact::policies::opencode_summary::OpencodeSummaryParams;
 use crate::compact::policies::prune::PruneParams;
 use crate::compact::policies::truncate::{TruncateParams, TruncationMode};
 use crate::compact::tool_result_budget::ToolResultBudgetRules;
@@ -40,6 +45,11 @@ const TRIGGERS: [(&str, Trigger); 2] = [
 const DIRECTIONS: [(&str, PartialDirection); 2] = [
     ("from", PartialDirection::From),
     ("upTo", PartialDirection::UpTo),
+];
+
+const VARIANTS: [(&str, CondenseVariant); 2] = [
+    ("classic", CondenseVariant::Classic),
+    ("sdk", CondenseVariant::Sdk),
 ];
 
 const MODES: [(&str, TruncationMode); 4] = [
@@ -204,8 +214,84 @@ fn policy(id: PolicyId, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
                 },
             }
         }
+        PolicyId::OpencodeSummary => opencode_summary(&read(&[
+            "tailTurns",
+            "preserveRecentTokens",
+            "preserveRecentTokensMax",
+            "reservedTokens",
+            "toolOutputMaxChars",
+        ])?)?,
+        PolicyId::FileTracker => {
+            read(&[])?;
+            Policy::FileTracker
+        }
+        PolicyId::ReadGuard => {
+            read(&[])?;
+            Policy::ReadGuard
+        }
+        PolicyId::AiderBudgets => {
+            let p = read(&["maxChatHistoryTokens", "mapTokens"])?;
+            Policy::AiderBudgets(AiderBudgetsParams {
+                max_chat_history_tokens: p.optional("maxChatHistoryTokens", natural(1, max))?,
+                map_tokens: p.optional("mapTokens", natural(0, max))?,
+                ..AiderBudgetsParams::default()
+            })
+        }
+        PolicyId::ContinueCounting => {
+            let p = read(&["model", "maxTokens"])?;
+            let base = ContinueCountingParams::default();
+            Policy::ContinueCounting(ContinueCountingParams {
+                model: p.or("model", base.model, string)?,
+                max_tokens: p.or("maxTokens", base.max_tokens, natural(0, max))?,
+                ..ContinueCountingParams::default()
+            })
+        }
+        PolicyId::ClineCondense => {
+            let p = read(&["variant"])?;
+            Policy::ClineCondense(CondenseParams {
+                variant: p.or(
+                    "variant",
+                    CondenseVariant::Classic,
+                    one_of("variant", &VARIANTS),
+                )?,
+                ..CondenseParams::default()
+            })
+        }
+        PolicyId::OpenaiCompaction => {
+            let p = read(&["compactThreshold"])?;
+            let base = OpenaiCompactionParams::default();
+            Policy::OpenaiCompaction(OpenaiCompactionParams {
+                compact_threshold: p.or(
+                    "compactThreshold",
+                    base.compact_threshold,
+                    natural(1, max),
+                )?,
+                ..base
+            })
+        }
     };
     Ok(policy)
+}
+
+fn opencode_summary(p: &Fields<'_, '_>) -> Result<Policy, Error> {
+    let max = MAX_WHOLE.unsigned_abs();
+    let base = OpencodeSummaryParams::default();
+    Ok(Policy::OpencodeSummary(OpencodeSummaryParams {
+        tail_turns: p.or("tailTurns", base.tail_turns as u64, natural(0, 1_000_000))? as usize,
+        preserve_recent_tokens: p.optional("preserveRecentTokens", natural(0, max))?,
+        preserve_recent_tokens_max: p.or(
+            "preserveRecentTokensMax",
+            base.preserve_recent_tokens_max,
+            natural(0, max),
+        )?,
+        reserved_tokens: p.or("reservedTokens", base.reserved_tokens, natural(0, max))?,
+        tool_output_max_chars: p.or(
+            "toolOutputMaxChars",
+            base.tool_output_max_chars as u64,
+            natural(1, 1_000_000_000),
+        )? as usize,
+        ..base
+    }))
 }
 
 fn clear_tool_uses(p: &Fields<'_, '_>) -> Result<Policy, Error> {

@@ -104,7 +104,7 @@ impl Session {
                 self.apply_codex(plan, summary, remote, mid_turn, at_ms)
             }
             _ if plan.options.policy.summarises() => self.apply_summary(plan, summary, at_ms),
-            _ => Ok(self.apply_cheap(plan, at_ms)),
+            _ => Ok(self.apply_cheap(plan, summary, at_ms)),
         }
     }
 
