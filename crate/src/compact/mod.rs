@@ -1,6 +1,8 @@
 //! Compaction: when the context is too full, and the cheap ways of making room before a
 //! summary is needed (spec claude-code.md §9, codex.md §4, strategies.md).
 //!
+//! * [`context_size`]: the size Claude Code compares with its thresholds: the provider's
+//!   last reported usage plus an estimate of what came after it (§6.3).
 //! * [`thresholds`]: the windows and thresholds of both originals, Claude Code's warning
 //!   state and its auto-compaction circuit breaker (Q57).
 //! * [`tool_result_budget`]: the per-message budget that saves oversized tool results aside
@@ -33,6 +35,7 @@
 //! compaction is in [`crate::codex::compact`].
 
 pub mod cheap;
+pub mod context_size;
 pub mod file_restore;
 pub mod kept_tail;
 pub mod microcompact;

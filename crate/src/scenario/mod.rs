@@ -123,6 +123,8 @@ pub enum Action {
     Assistant {
         /// Thinking, text and tool calls, in order.
         blocks: Vec<AssistantStep>,
+        /// What the provider reported for the request this response answers (§6.3).
+        usage: Option<crate::compact::context_size::ProviderUsage>,
         /// A compaction after the calls' results and before the tool round's request (the
         /// options and the summary), in place of the auto-compact check there: a client's
         /// compaction in the middle of a turn, where its log shows it.

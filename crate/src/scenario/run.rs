@@ -216,11 +216,12 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
         }
         Action::Assistant {
             blocks,
+            usage,
             compact_before_tool_round,
         } => {
             let blocks = response_blocks(blocks, path)?;
             session.compact_before_next_request(compact_before_tool_round.clone());
-            let turn = session.respond(blocks, at_ms);
+            let turn = session.respond_with_usage(blocks, *usage, at_ms);
             if turn.is_err() {
                 session.compact_before_next_request(None);
             }

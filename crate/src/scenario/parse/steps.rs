@@ -14,6 +14,7 @@ use super::read::{
 };
 use super::STEP_KINDS;
 use crate::codex::context::{ApprovalPolicy, SandboxMode};
+use crate::compact::context_size::ProviderUsage;
 use crate::scenario::{Action, AssistantStep, Step, ToolCall, TurnSettingsChange};
 use crate::session::{
     BackgroundStatus, Diagnostic, DiagnosticFile, IdeSelection, PlanApproval, Severity,
@@ -28,7 +29,7 @@ const KINDS: [(&str, &[&str], ReadStep); 18] = [
     ("user", &["prompt", "memories"], user),
     (
         "assistant",
-        &["blocks", "compactBeforeToolRound"],
+        &["blocks", "usage", "compactBeforeToolRound"],
         assistant,
     ),
     ("toolResults", &["results"], tool_results),
@@ -198,6 +199,7 @@ fn assistant(fields: &Fields<'_, '_>) -> Result<Action, Error> {
         }
         Ok(blocks)
     })?;
+    let usage = fields.optional("usage", provider_usage)?;
     let compact_before_tool_round = fields.optional("compactBeforeToolRound", |value, path| {
         if !blocks
             .iter()
@@ -215,9 +217,30 @@ fn assistant(fields: &Fields<'_, '_>) -> Result<Action, Error> {
     })?;
     Ok(Action::Assistant {
         blocks,
+        usage,
         compact_before_tool_round,
     })
 }
+
+/// What the provider reported for the request an `assistant` step answers: four counts, each
+/// 0 when left out.
+fn provider_usage(value: &Json, path: &Path<'_>) -> Result<ProviderUsage, Error> {
+    let fields = Fields::new(value, path, USAGE_KEYS)?;
+    let count = |key: &str| fields.or(key, 0, natural(0, MAX_WHOLE.unsigned_abs()));
+    Ok(ProviderUsage {
+        input_tokens: count("inputTokens")?,
+        cache_creation_tokens: count("cacheCreationTokens")?,
+        cache_read_tokens: count("cacheReadTokens")?,
+        output_tokens: count("outputTokens")?,
+    })
+}
+
+const USAGE_KEYS: &[&str] = &[
+    "inputTokens",
+    "cacheCreationTokens",
+    "cacheReadTokens",
+    "outputTokens",
+];
 
 #[derive(Clone, Copy)]
 enum BlockType {

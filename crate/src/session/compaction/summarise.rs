@@ -15,6 +15,7 @@ use crate::compact::options::{Policy, Trigger};
 use crate::compact::partial::{split_at_pivot, PartialDirection};
 use crate::compact::policies::total_tokens;
 use crate::compact::report::{CompactionPlan, CompactionReport, SummarySource};
+use crate::compact::rules::CompactionRules;
 use crate::compact::summary::{
     compact_command_messages, extractive_summary, format_compact_summary, summary_message,
     summary_request,
@@ -42,7 +43,7 @@ impl Session {
         let split = match split_records(
             self.conversation.transcript.messages(),
             &plan.options.policy,
-            self.profile.compaction.keep_recent_records,
+            &self.profile.compaction,
             self.profile.token_method,
             &mut plan.decisions,
         ) {
@@ -103,7 +104,7 @@ impl Session {
         let mut split = split_records(
             self.conversation.transcript.messages(),
             &plan.options.policy,
-            self.profile.compaction.keep_recent_records,
+            &self.profile.compaction,
             self.profile.token_method,
             &mut Vec::new(),
         )?;
@@ -132,7 +133,7 @@ impl Session {
             split = split_records(
                 self.conversation.transcript.messages(),
                 &Policy::Full,
-                self.profile.compaction.keep_recent_records,
+                &self.profile.compaction,
                 self.profile.token_method,
                 &mut decisions,
             )?;
@@ -163,6 +164,7 @@ impl Session {
             &split,
             message.clone(),
         );
+        self.conversation.reported_usage.clear();
         let mut out = Collected::default();
         let (attachments, reads) =
             self.post_compact(&file_state, &split.kept, is_session_memory, false, &mut out);
@@ -235,11 +237,12 @@ fn session_memory_too_large(
     outside + kept + estimate_tokens(summary, method, None) >= threshold
 }
 
-/// Splits `records` for a summary policy; the full policies keep the last `keep` records.
+/// Splits `records` for a summary policy; the full policies keep the profile's last
+/// `keep_recent_records`, session memory a tail sized by §9.8 (Q45 as the rules say).
 fn split_records(
     records: &[Message],
     policy: &Policy,
-    keep: usize,
+    rules: &CompactionRules,
     method: TokenMethod,
     decisions: &mut Vec<crate::attachment::Decision>,
 ) -> Result<Split, Error> {
@@ -250,7 +253,11 @@ fn split_records(
     };
     match policy {
         Policy::SessionMemory => {
-            let tail = kept_tail_start(records, None, &KeptTailConfig::default(), method);
+            let config = KeptTailConfig {
+                ignores_string_content: rules.kept_tail_ignores_string_content,
+                ..KeptTailConfig::default()
+            };
+            let tail = kept_tail_start(records, None, &config, method);
             decisions.extend(tail.decisions);
             Ok(at(tail.start))
         }
@@ -264,6 +271,7 @@ fn split_records(
             })
         }
         _ => {
+            let keep = rules.keep_recent_records;
             if keep == 0 {
                 return Ok(at(records.len()));
             }
