@@ -628,6 +628,10 @@ fn the_schema_and_the_parser_agree_on_every_object_s_keys() {
             r#"{"steps":[],"files":[{"ZZZ":0}]}"#,
         ),
         (
+            "/$defs/promptTooLong/properties",
+            r#"{"steps":[{"kind":"compact","promptTooLong":[{"ZZZ":0}]}]}"#,
+        ),
+        (
             "/$defs/providerUsage/properties",
             r#"{"steps":[{"kind":"assistant","blocks":[{"type":"text","text":"x"}],"usage":{"ZZZ":0}}]}"#,
         ),

@@ -22,6 +22,8 @@
 //! * [`options`]: a compaction's options, one per policy; [`report`]: its plan and report
 //!   (what each item became, and why); `survival`: the survival report, over explicit
 //!   inputs.
+//! * [`prompt_too_long`]: the summary request refused as too long: the oldest API rounds
+//!   left out and the request retried, at most three times (§9.3 item 4).
 //! * [`rules`]: the quirk switches of the summary and the restore (Q46, Q59–Q61), and
 //!   `recommended`'s own: the cheap stage first, pinned files, a kept tail.
 //! * [`kept_tail`]: how many recent records session-memory compaction keeps word for word,
@@ -42,6 +44,7 @@ pub mod microcompact;
 pub mod options;
 pub mod partial;
 pub mod policies;
+pub mod prompt_too_long;
 pub mod report;
 pub mod restore;
 pub mod rules;

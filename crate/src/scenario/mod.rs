@@ -230,6 +230,9 @@ pub enum Action {
         options: crate::session::CompactionOptions,
         /// The summary the model would have written; `None`: the extractive summariser's.
         summary: Option<String>,
+        /// The provider's refusals of the summary request as too long, in order, before it
+        /// answered (§9.3 item 4).
+        prompt_too_long: Vec<crate::compact::prompt_too_long::PromptTooLong>,
     },
 }
 

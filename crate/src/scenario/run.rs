@@ -309,9 +309,14 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
             session.set_turn_settings(settings);
             Ok(event)
         }
-        Action::Compact { options, summary } => {
+        Action::Compact {
+            options,
+            summary,
+            prompt_too_long,
+        } => {
+            let plan = session.plan_compaction(options.clone(), at_ms);
             let report = session
-                .compact(options.clone(), summary.as_deref(), at_ms)
+                .apply_compaction_after_refusals(&plan, prompt_too_long, summary.as_deref(), at_ms)
                 .map_err(|error| at(path, error))?;
             Ok(session.after_compaction(report, at_ms))
         }

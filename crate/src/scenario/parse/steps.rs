@@ -15,6 +15,7 @@ use super::read::{
 use super::STEP_KINDS;
 use crate::codex::context::{ApprovalPolicy, SandboxMode};
 use crate::compact::context_size::ProviderUsage;
+use crate::compact::prompt_too_long::PromptTooLong;
 use crate::scenario::{Action, AssistantStep, Step, ToolCall, TurnSettingsChange};
 use crate::session::{
     BackgroundStatus, Diagnostic, DiagnosticFile, IdeSelection, PlanApproval, Severity,
@@ -50,7 +51,7 @@ const KINDS: [(&str, &[&str], ReadStep); 18] = [
         &["taskId", "description", "status"],
         task_status,
     ),
-    ("compact", super::compaction::COMPACTION_KEYS, compact),
+    ("compact", COMPACT_STEP_KEYS, compact),
     ("turnSettings", TURN_SETTINGS_KEYS, turn_settings),
 ];
 
@@ -181,7 +182,44 @@ fn turn_settings(fields: &Fields<'_, '_>) -> Result<Action, Error> {
 
 fn compact(fields: &Fields<'_, '_>) -> Result<Action, Error> {
     let (options, summary) = super::compaction::compaction(fields)?;
-    Ok(Action::Compact { options, summary })
+    let prompt_too_long = fields
+        .optional("promptTooLong", |value, path| {
+            if options.policy != crate::session::Policy::Full {
+                return Err(path.error(format!(
+                    "only full compaction ({}) retries a summary request refused as too long",
+                    crate::session::PolicyId::Full
+                )));
+            }
+            each(value, path, refusal)
+        })?
+        .unwrap_or_default();
+    Ok(Action::Compact {
+        options,
+        summary,
+        prompt_too_long,
+    })
+}
+
+/// The keys of a `compact` step: a compaction request's and the summary request's refusals.
+const COMPACT_STEP_KEYS: &[&str] = &[
+    "policy",
+    "trigger",
+    "instructions",
+    "summary",
+    "promptTooLong",
+    "pivot",
+    "direction",
+    "params",
+];
+
+/// One refusal of the summary request as too long: the counts the provider gave, if any.
+fn refusal(value: &Json, path: &Path<'_>) -> Result<PromptTooLong, Error> {
+    let fields = Fields::new(value, path, &["tokens", "maximum"])?;
+    let count = natural(0, MAX_WHOLE.unsigned_abs());
+    Ok(PromptTooLong {
+        tokens: fields.optional("tokens", &count)?,
+        maximum: fields.optional("maximum", &count)?,
+    })
 }
 
 fn user(fields: &Fields<'_, '_>) -> Result<Action, Error> {

@@ -14,6 +14,7 @@ use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTa
 use crate::compact::options::{Policy, Trigger};
 use crate::compact::partial::{split_at_pivot, PartialDirection};
 use crate::compact::policies::total_tokens;
+use crate::compact::prompt_too_long::{retry_after_refusals, PromptTooLong};
 use crate::compact::report::{CompactionPlan, CompactionReport, SummarySource};
 use crate::compact::rules::CompactionRules;
 use crate::compact::summary::{
@@ -97,6 +98,7 @@ impl Session {
     pub(super) fn apply_summary(
         &mut self,
         plan: &CompactionPlan,
+        refusals: &[PromptTooLong],
         summary: Option<&str>,
         at_ms: u64,
     ) -> Result<CompactionReport, Error> {
@@ -108,6 +110,17 @@ impl Session {
             self.profile.token_method,
             &mut Vec::new(),
         )?;
+        // §9.3 item 4: each refusal of the summary request leaves its oldest rounds out.
+        match retry_after_refusals(&split.summarised, refusals, self.profile.token_method) {
+            Ok((dropped, retries)) => {
+                split.summarised.drain(..dropped);
+                decisions.extend(retries);
+            }
+            Err((retries, message)) => {
+                decisions.extend(retries);
+                return Ok(self.unapplied_report_because(plan, message, decisions, at_ms));
+            }
+        }
         let (mut formatted, source) = summary_text(
             summary,
             &split.summarised,
