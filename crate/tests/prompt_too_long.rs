@@ -63,6 +63,12 @@ fn without_counts_each_retry_drops_a_fifth_of_the_rounds() {
         dropped.reason.contains(PTL_RETRY_MARKER),
         "an answer comes first"
     );
+    assert!(
+        report.reason.starts_with("20 records were replaced by a summary")
+            && report.reason.contains("the oldest 3 were left out of the summary request"),
+        "{}",
+        report.reason
+    );
     let summary = report.summary.unwrap();
     assert!(!summary.contains("PROMPT-1") && summary.contains("PROMPT-2"));
 }

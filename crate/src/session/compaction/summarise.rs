@@ -111,16 +111,18 @@ impl Session {
             &mut Vec::new(),
         )?;
         // §9.3 item 4: each refusal of the summary request leaves its oldest rounds out.
-        match retry_after_refusals(&split.summarised, refusals, self.profile.token_method) {
-            Ok((dropped, retries)) => {
-                split.summarised.drain(..dropped);
-                decisions.extend(retries);
-            }
-            Err((retries, message)) => {
-                decisions.extend(retries);
-                return Ok(self.unapplied_report_because(plan, message, decisions, at_ms));
-            }
-        }
+        let left_out =
+            match retry_after_refusals(&split.summarised, refusals, self.profile.token_method) {
+                Ok((dropped, retries)) => {
+                    split.summarised.drain(..dropped);
+                    decisions.extend(retries);
+                    dropped
+                }
+                Err((retries, message)) => {
+                    decisions.extend(retries);
+                    return Ok(self.unapplied_report_because(plan, message, decisions, at_ms));
+                }
+            };
         let (mut formatted, source) = summary_text(
             summary,
             &split.summarised,
@@ -218,12 +220,18 @@ impl Session {
         self.expire_user_context(auto);
         self.conversation.messages.clear();
         let after = self.peek_request(at_ms);
-        let reason = format!(
+        let mut reason = format!(
             "{} records were replaced by a summary ({source}); {} kept, {} attachments follow",
-            split.summarised.len(),
+            split.summarised.len() + left_out,
             split.kept.len(),
             attachments.len()
         );
+        if left_out > 0 {
+            reason.push_str(&format!(
+                "; the oldest {left_out} were left out of the summary request, which was \
+                 refused as too long (§9.3 item 4)"
+            ));
+        }
         let mut report = report_of(plan, true, reason, &before, &after, decisions);
         report.summary_source = source;
         report.summary = Some(message);
