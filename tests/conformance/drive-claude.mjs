@@ -274,7 +274,10 @@ export async function driveClaude(scenario, { recordDir, stepTimes, usage, eager
         mode = action.step.mode;
         await client.setMode(action.step.mode);
       } else if (action.kind === 'compact') {
-        for (const refusal of action.step.promptTooLong ?? []) mock.scriptRefusal(refusal);
+        // The client sends a refused forked summary request again through its streaming path,
+        // with the same messages, before it counts a prompt-too-long retry (seen in the lab):
+        // one refusal of the summary is two refused requests.
+        for (const refusal of action.step.promptTooLong ?? []) mock.scriptRefusal(refusal), mock.scriptRefusal(refusal);
         mock.scriptSummary(action.step.summary ?? FIXED_SUMMARY);
         await client.send(`/compact${action.step.instructions ? ` ${action.step.instructions}` : ''}`);
       } else {
