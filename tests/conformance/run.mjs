@@ -48,6 +48,7 @@ const SELF_TEST_SWITCHES = {
   'attachments.attachmentsAfterSummary': true,
   'fileContext.tidyToolOutput': false,
   'compaction.keepCommandMessages': false,
+  'compaction.sizeFromReportedUsage': false,
 };
 
 // The areas the report counts items in. An item belongs to the areas its kind names; every item
