@@ -64,8 +64,12 @@ fn without_counts_each_retry_drops_a_fifth_of_the_rounds() {
         "an answer comes first"
     );
     assert!(
-        report.reason.starts_with("20 records were replaced by a summary")
-            && report.reason.contains("the oldest 3 were left out of the summary request"),
+        report
+            .reason
+            .starts_with("20 records were replaced by a summary")
+            && report
+                .reason
+                .contains("the oldest 3 were left out of the summary request"),
         "{}",
         report.reason
     );
