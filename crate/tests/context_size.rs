@@ -137,3 +137,24 @@ fn a_summary_forgets_the_usage_it_replaced() {
         .iter()
         .any(|d| d.subject == "auto-compaction"));
 }
+
+#[test]
+fn the_compaction_reminder_reads_the_same_size() {
+    // A 1M window: the reminder comes at 25 % of the 980,000-token effective window, 245,000.
+    let with_usage = |usage: &str| {
+        scenario("claude-code", &one_call(), usage).replace(
+            r#""contextWindow": 50000"#,
+            r#""contextWindow": 1000000, "compactionReminders": true"#,
+        )
+    };
+    let reminded = |json: &str| {
+        let trace = run(json);
+        trace.steps[1]
+            .turn
+            .attachments
+            .iter()
+            .any(|a| a.kind.as_str() == "compaction_reminder")
+    };
+    assert!(reminded(&with_usage(r#"{ "inputTokens": 245000 }"#)));
+    assert!(!reminded(&with_usage(r#"{ "inputTokens": 240000 }"#)));
+}
