@@ -148,15 +148,10 @@ fn print_compactions(text: &str) {
 }
 
 /// The variants of the `--table`: a preset with switches changed.
-const VARIANTS: [(&str, ProfileName, &[(&str, bool)]); 7] = [
+const VARIANTS: [(&str, ProfileName, &[(&str, bool)]); 6] = [
     ("claude-code (full summary)", ProfileName::ClaudeCode, &[]),
     ("codex (local compaction)", ProfileName::Codex, &[]),
     ("recommended (cache-aware)", ProfileName::Recommended, &[]),
-    (
-        "recommended, summary only",
-        ProfileName::Recommended,
-        &[("compaction.cheapStageFirst", false)],
-    ),
     (
         "recommended, original timing",
         ProfileName::Recommended,

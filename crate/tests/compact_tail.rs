@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use context_assembly::attachment::Attachment;
 use context_assembly::attachment::AttachmentKind;
 use context_assembly::compact::kept_tail::{
-    kept_tail_start, kept_tail_tokens, preserve_api_invariants, KeptTailConfig,
+    estimate_message_tokens, kept_tail_start, preserve_api_invariants, KeptTailConfig,
 };
 use context_assembly::compact::partial::{split_at_pivot, PartialDirection};
 use context_assembly::compact::policies::dedupe_reads::{self, notice, DedupeReadsParams};
@@ -269,14 +269,57 @@ fn dedupe_keeps_the_latest_read_and_needs_truncation_below_30_percent() {
     );
 }
 
+/// A session-memory compaction of three 10,000-token prompts, each answered "ok", under
+/// `claude-code` with the Q45 switch as given.
+#[cfg(feature = "serde")]
+fn session_memory_compaction(ignores_string_content: bool) -> (bool, usize, String) {
+    let prompt = "p".repeat(40_000);
+    let mut steps = Vec::new();
+    for _ in 0..3 {
+        steps.push(serde_json::json!({"kind": "user", "prompt": prompt}));
+        steps.push(
+            serde_json::json!({"kind": "assistant", "blocks": [{"type": "text", "text": "ok"}]}),
+        );
+    }
+    steps.push(serde_json::json!({"kind": "compact", "policy": "claude-code.session_memory"}));
+    let json = serde_json::json!({
+        "profile": "claude-code",
+        "switches": {"compaction.keptTailIgnoresStringContent": ignores_string_content},
+        "config": {"autoCompact": false},
+        "steps": steps,
+    });
+    let scenario = context_assembly::scenario::parse_scenario(&json.to_string()).unwrap();
+    let trace = context_assembly::scenario::run_scenario(&scenario).unwrap();
+    let report = &trace.steps.last().unwrap().turn.compaction[0];
+    (report.applied, report.kept_records, report.reason.clone())
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn q45_on_claude_code_s_tail_weighs_string_prompts_as_nothing() {
+    // The original: the prompts count 0, the answers 2 each (ceil(1 × 4/3)); the tail never
+    // reaches 10,000 tokens, grows to the first record and leaves nothing to summarise.
+    let (applied, _, reason) = session_memory_compaction(true);
+    assert!(!applied);
+    assert!(reason.contains("nothing to summarise"), "{reason}");
+    // Fixed: each prompt weighs 13,334 (10,000 × 4/3, rounded up); the tail stops at the
+    // fifth record with text, 26,674 tokens: the first prompt is summarised, five kept.
+    let (applied, kept, _) = session_memory_compaction(false);
+    assert!(applied);
+    assert_eq!(kept, 5);
+}
+
 // ---- invariants -----------------------------------------------------------------------------
 
 fn config() -> impl Strategy<Value = KeptTailConfig> {
-    (0u64..400, 0usize..7, 0u64..1_500).prop_map(|(min, texts, max)| KeptTailConfig {
-        min_tokens: min,
-        min_text_block_messages: texts,
-        max_tokens: max,
-    })
+    (0u64..400, 0usize..7, 0u64..1_500, any::<bool>()).prop_map(
+        |(min, texts, max, ignores_string_content)| KeptTailConfig {
+            min_tokens: min,
+            min_text_block_messages: texts,
+            max_tokens: max,
+            ignores_string_content,
+        },
+    )
 }
 
 proptest! {
@@ -295,7 +338,7 @@ proptest! {
         prop_assert!(!tail.decisions.is_empty());
         split_keeps_pairs_and_responses(records, tail.start).map_err(TestCaseError::fail)?;
         let kept = &records[tail.start..];
-        prop_assert_eq!(tail.tokens, kept.iter().map(|m| kept_tail_tokens(m, METHOD)).sum::<u64>());
+        prop_assert_eq!(tail.tokens, kept.iter().map(|m| estimate_message_tokens(m, METHOD, config.ignores_string_content)).sum::<u64>());
         prop_assert_eq!(tail.text_messages, kept.iter().filter(|m| has_text(m)).count());
         let stopped = tail.tokens >= config.max_tokens
             || (tail.tokens >= config.min_tokens

@@ -312,6 +312,7 @@ fn every_step_kind_is_read() {
                     ..call(None, "ExitPlanMode", r#"{"plan":"p"}"#)
                 }),
             ],
+            usage: None,
             compact_before_tool_round: None,
         },
         Action::WriteFile {
@@ -626,6 +627,14 @@ fn the_schema_and_the_parser_agree_on_every_object_s_keys() {
         (
             "/$defs/initialFile/properties",
             r#"{"steps":[],"files":[{"ZZZ":0}]}"#,
+        ),
+        (
+            "/$defs/promptTooLong/properties",
+            r#"{"steps":[{"kind":"compact","promptTooLong":[{"ZZZ":0}]}]}"#,
+        ),
+        (
+            "/$defs/providerUsage/properties",
+            r#"{"steps":[{"kind":"assistant","blocks":[{"type":"text","text":"x"}],"usage":{"ZZZ":0}}]}"#,
         ),
         (
             "/$defs/approval/properties",

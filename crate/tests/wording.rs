@@ -291,6 +291,14 @@ fn compaction_texts() -> Vec<(&'static str, String)> {
         ("compaction::compact_command_messages (caveat)", caveat.0),
         ("compaction::compact_command_messages (command)", command.0),
         ("compaction::compact_command_messages (output)", output.0),
+        (
+            "compaction::PTL_RETRY_MARKER",
+            compaction::PTL_RETRY_MARKER.into(),
+        ),
+        (
+            "compaction::PROMPT_TOO_LONG_ERROR",
+            compaction::PROMPT_TOO_LONG_ERROR.into(),
+        ),
     ]
 }
 

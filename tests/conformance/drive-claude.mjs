@@ -151,7 +151,7 @@ export function scenarioActions(scenario) {
 /**
  * Plays `scenario` through Claude Code and returns every request it sent.
  * @param {any} scenario
- * @param {{ recordDir: string, stepTimes: number[], usage?: (mainIndex: number) => number | undefined, eagerMemory?: string[] }} options
+ * @param {{ recordDir: string, stepTimes: number[], usage?: (mainIndex: number) => number | import('./mock-anthropic.mjs').ProviderUsage | undefined, eagerMemory?: string[] }} options
  *   `stepTimes`: each step's logical time (ms), as the engine's trace gives it, so both sides
  *   see the same clock; `usage`: the input tokens the mock reports (see mock-anthropic.mjs);
  *   `eagerMemory`: the memory files of the user context (scenario paths), which the
@@ -274,6 +274,10 @@ export async function driveClaude(scenario, { recordDir, stepTimes, usage, eager
         mode = action.step.mode;
         await client.setMode(action.step.mode);
       } else if (action.kind === 'compact') {
+        // The client sends a refused forked summary request again through its streaming path,
+        // with the same messages, before it counts a prompt-too-long retry (seen in the lab):
+        // one refusal of the summary is two refused requests.
+        for (const refusal of action.step.promptTooLong ?? []) mock.scriptRefusal(refusal), mock.scriptRefusal(refusal);
         mock.scriptSummary(action.step.summary ?? FIXED_SUMMARY);
         await client.send(`/compact${action.step.instructions ? ` ${action.step.instructions}` : ''}`);
       } else {

@@ -19,6 +19,7 @@ import { answerJson, eventStream, roughTokens } from './mock-http.mjs';
 /** @typedef {{ type: 'text', text: string } | { type: 'tool_use', id: string, name: string, input: object }} AssistantBlock */
 /** @typedef {AssistantBlock[] | ((body: any) => AssistantBlock[])} ScriptedTurn */
 /** @typedef {{ n: number, path: string, role: 'main' | 'side' | 'summary', scripted: boolean, body: any }} RecordedRequest */
+/** @typedef {{ input_tokens: number, cache_creation_input_tokens: number, cache_read_input_tokens: number, output_tokens: number }} ProviderUsage */
 
 /** What a request is for, by the rule in this file's header. */
 export function requestRole(body) {
@@ -43,16 +44,17 @@ export const FIXED_SUMMARY = '<analysis>Lab analysis.</analysis>\n<summary>The l
 
 /**
  * Starts the mock on 127.0.0.1 at a port the system chooses.
- * @param {{ recordDir: string, usage?: (mainIndex: number) => number | undefined }} options
+ * @param {{ recordDir: string, usage?: (mainIndex: number) => number | ProviderUsage | undefined }} options
  *   `recordDir`: where each request body is written, as `<n>.json`; `usage`: the input tokens
  *   to report for the main-loop request of that index (0-based), when the client's own count
- *   must follow ours (auto-compaction); rough otherwise
+ *   must follow ours (auto-compaction), or the whole usage a scenario's `assistant` step gives
+ *   (§6.3); rough otherwise
  */
 export async function startMockAnthropic({ recordDir, usage }) {
   mkdirSync(recordDir, { recursive: true });
   /** @type {ScriptedTurn[]} */
   const queue = [];
-  /** @type {string[]} */
+  /** @type {(string | { tokens?: number, maximum?: number })[]} */
   const summaries = [];
   /** @type {RecordedRequest[]} */
   const requests = [];
@@ -83,6 +85,16 @@ export async function startMockAnthropic({ recordDir, usage }) {
       }
       for (const watch of watchers) watch(body);
       const role = requestRole(body);
+      if (role === 'summary' && typeof summaries[0] === 'object') {
+        // A refusal of the summary request as too long (§9.3 item 4), recorded like any request.
+        const refusal = /** @type {{ tokens?: number, maximum?: number }} */ (summaries.shift());
+        const n = requests.length + 1;
+        const path = join(recordDir, `${String(n).padStart(3, '0')}.json`);
+        writeFileSync(path, JSON.stringify({ role, scripted: true, refused: true, body }, null, 2));
+        requests.push({ n, path, role, scripted: true, body });
+        const counts = refusal.tokens !== undefined && refusal.maximum !== undefined ? `: ${refusal.tokens} tokens > ${refusal.maximum} maximum` : '';
+        return answerJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long${counts}` } });
+      }
       let scripted = false;
       /** @type {AssistantBlock[]} */
       let blocks;
@@ -99,7 +111,10 @@ export async function startMockAnthropic({ recordDir, usage }) {
       requests.push({ n, path, role, scripted, body });
       const reported = role === 'main' ? usage?.(mainCount) : undefined;
       if (role === 'main') mainCount += 1;
-      const tokens = { input_tokens: reported ?? roughTokens(raw), output_tokens: reported !== undefined ? 1 : roughTokens(JSON.stringify(blocks)) };
+      const tokens =
+        typeof reported === 'object'
+          ? reported
+          : { input_tokens: reported ?? roughTokens(raw), output_tokens: reported !== undefined ? 1 : roughTokens(JSON.stringify(blocks)) };
       const stopReason = blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
       const message = { id: `msg_lab_${n}`, type: 'message', role: 'assistant', model: body.model };
       if (body.stream) streamMessage(res, message, blocks, stopReason, tokens);
@@ -121,6 +136,10 @@ export async function startMockAnthropic({ recordDir, usage }) {
     scriptSummary(/** @type {string} */ text) {
       summaries.push(text);
     },
+    /** Queues a refusal of the next summary request as too long, with the counts if given. */
+    scriptRefusal(/** @type {{ tokens?: number, maximum?: number }} */ refusal) {
+      summaries.push({ ...refusal });
+    },
     /** Calls `watch` with every request body before it is answered. */
     watch(/** @type {(body: any) => void} */ watch) {
       watchers.push(watch);
@@ -136,7 +155,7 @@ export async function startMockAnthropic({ recordDir, usage }) {
 function streamMessage(res, message, blocks, stopReason, usage) {
   const send = eventStream(res);
   send('message_start', {
-    message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } },
+    message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
   });
   blocks.forEach((block, index) => {
     if (block.type === 'text') {

@@ -48,6 +48,7 @@ const SELF_TEST_SWITCHES = {
   'attachments.attachmentsAfterSummary': true,
   'fileContext.tidyToolOutput': false,
   'compaction.keepCommandMessages': false,
+  'compaction.sizeFromReportedUsage': false,
 };
 
 // The areas the report counts items in. An item belongs to the areas its kind names; every item
@@ -230,6 +231,18 @@ function engineSide(scenario, switches) {
     .map((s, index) => ({ s, index }))
     .filter(({ s }) => s.turn.request !== undefined && (s.turn.round === 'human-turn' || s.turn.round === 'tool-round'));
   const requests = paired.map(({ s }) => s.turn.request);
+  // The usage the step answering each request reports, as the API's `usage` (§6.3).
+  const usage = paired.map(({ index }) => {
+    const answer = scenario.steps.slice(index + 1).find((step) => step.kind === 'assistant' || step.kind === 'user');
+    const given = answer?.kind === 'assistant' ? answer.usage : undefined;
+    if (!given) return undefined;
+    return {
+      input_tokens: given.inputTokens ?? 0,
+      cache_creation_input_tokens: given.cacheCreationTokens ?? 0,
+      cache_read_input_tokens: given.cacheReadTokens ?? 0,
+      output_tokens: given.outputTokens ?? 0,
+    };
+  });
   const context = paired.map(({ index }, i) => {
     const since = i > 0 ? paired[i - 1].index + 1 : 0;
     const between = trace.steps.slice(since, index + 1);
@@ -258,7 +271,7 @@ function engineSide(scenario, switches) {
       summaries.push(path < 0 ? formatted : formatted.slice(0, formatted.lastIndexOf('\n\n', path)));
     }
   }
-  return { trace, requests, context, summaries };
+  return { trace, requests, usage, context, summaries };
 }
 
 /**
@@ -275,9 +288,11 @@ async function runSession({ name, load }, { selfTest = false } = {}) {
   rmSync(recordDir, { recursive: true, force: true });
   // The eager memory files our first request lists, for the driver to seed (see driveClaude).
   const eagerMemory = ours.requests.length ? engineItems(ours.requests[0]).filter((i) => i.kind === 'user-context').flatMap((i) => i.memories.map((m) => m.path)) : [];
-  // The client's token count follows ours (the mock reports our sizes as usage), so both
-  // reach the auto-compact threshold at the same request when they agree on what was added.
-  const run = await driveClaude(scenario, { recordDir, stepTimes: ours.trace.steps.map((s) => s.atMs), usage: (i) => ours.requests[i]?.tokens.total, eagerMemory });
+  // The client's token count follows ours (the mock reports our sizes as usage, or the usage
+  // the answering step gives, which our engine reads too: §6.3), so both reach the
+  // auto-compact threshold at the same request when they agree on what was added.
+  const usage = (/** @type {number} */ i) => ours.usage[i] ?? ours.requests[i]?.tokens.total;
+  const run = await driveClaude(scenario, { recordDir, stepTimes: ours.trace.steps.map((s) => s.atMs), usage, eagerMemory });
   const paths = {
     workspace: run.workspace,
     root: run.root,

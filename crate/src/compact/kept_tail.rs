@@ -9,10 +9,12 @@
 //! split (`adjustIndexToPreserveAPIInvariants`).
 //!
 //! Choices where our records differ from the original's messages:
-//! * Tokens are [`kept_tail_tokens`]: [`record_tokens`] with the caller's method, padded by
-//!   §6.4's `×4/3` and rounded up per record, as `estimateMessageTokens` pads each message.
-//!   Its string-content quirk (Q45: a prompt's string content counts nothing) is not
-//!   reproduced: every record's text counts.
+//! * Tokens are [`estimate_message_tokens`]: [`record_tokens`] with the caller's method,
+//!   padded by §6.4's `×4/3` and rounded up per record, as `estimateMessageTokens` pads
+//!   each message. Its string-content quirk (Q45) is [`KeptTailConfig::ignores_string_content`]:
+//!   the original counts only user and assistant messages whose content is a list of blocks,
+//!   so a prompt, a summary and a command message (string content) and an attachment (not a
+//!   user message) count nothing.
 //! * A record "has text" as `hasTextBlocks` decides: a prompt with non-empty text, or an
 //!   assistant text block (even an empty one). Thinking, tool calls, tool results and
 //!   attachments do not count — the original's attachments are not user messages and its
@@ -50,14 +52,19 @@ pub struct KeptTailConfig {
     pub min_text_block_messages: usize,
     /// Tokens at which the tail stops growing whatever else it holds (40,000).
     pub max_tokens: u64,
+    /// Q45: records whose content the original holds as a string (prompts, summaries,
+    /// command messages) and attachments count nothing (original); off, every record counts.
+    pub ignores_string_content: bool,
 }
 
+/// `DEFAULT_SM_COMPACT_CONFIG`'s counts, every record counted (Q45 fixed).
 impl Default for KeptTailConfig {
     fn default() -> Self {
         KeptTailConfig {
             min_tokens: MIN_TOKENS,
             min_text_block_messages: MIN_TEXT_BLOCK_MESSAGES,
             max_tokens: MAX_TOKENS,
+            ignores_string_content: false,
         }
     }
 }
@@ -68,7 +75,7 @@ pub struct KeptTail {
     /// Index into the records of the first kept record; the records' length when the tail
     /// is empty.
     pub start: usize,
-    /// Tokens of the kept records ([`kept_tail_tokens`] summed: padded by a third).
+    /// Tokens of the kept records ([`estimate_message_tokens`] summed: padded by a third).
     pub tokens: u64,
     /// Kept records with text (see the module docs).
     pub text_messages: usize,
@@ -104,20 +111,48 @@ fn is_boundary(message: &Message) -> bool {
     matches!(message.record, Record::CompactBoundary { .. })
 }
 
-/// A record's tokens as the kept tail counts them: [`record_tokens`] ×4/3, rounded up (§6.4:
-/// `estimateMessageTokens` pads its estimate by a third).
+/// `estimateMessageTokens([message])` (§6.4): [`record_tokens`] ×4/3, rounded up; with
+/// `ignores_string_content` (Q45, the original), 0 for a record the original stores with
+/// string content (a prompt, a summary, a command message) or as an attachment.
 ///
 /// # Example
 /// ```
-/// use context_assembly::compact::kept_tail::kept_tail_tokens;
+/// use context_assembly::compact::kept_tail::estimate_message_tokens;
 /// use context_assembly::tokens::TokenMethod;
-/// use context_assembly::transcript::{Record, Transcript};
+/// use context_assembly::transcript::{AssistantBlock, Record, Transcript};
 /// let mut transcript = Transcript::default();
 /// transcript.push(Record::Prompt { text: "x".repeat(40) }); // 10 tokens
-/// assert_eq!(kept_tail_tokens(&transcript.messages()[0], TokenMethod::ClaudeCode), 14);
+/// let response = transcript.next_response();
+/// transcript.push(Record::Assistant { response, block: AssistantBlock::text(&"y".repeat(12)) }); // 3
+/// let [prompt, answer] = transcript.messages() else { unreachable!() };
+/// let method = TokenMethod::ClaudeCode;
+/// assert_eq!(estimate_message_tokens(prompt, method, true), 0); // Q45: a string prompt
+/// assert_eq!(estimate_message_tokens(prompt, method, false), 14); // ceil(10 × 4/3)
+/// assert_eq!(estimate_message_tokens(answer, method, true), 4); // ceil(3 × 4/3)
 /// ```
-pub fn kept_tail_tokens(message: &Message, method: TokenMethod) -> u64 {
+pub fn estimate_message_tokens(
+    message: &Message,
+    method: TokenMethod,
+    ignores_string_content: bool,
+) -> u64 {
+    if ignores_string_content && !has_block_content(message) {
+        return 0;
+    }
     record_tokens(message, method).saturating_mul(4).div_ceil(3)
+}
+
+/// Whether the original stores the record as a user or assistant message whose content is a
+/// list of blocks, the only messages `estimateMessageTokens` counts (Q45).
+fn has_block_content(message: &Message) -> bool {
+    match message.record {
+        Record::Assistant { .. } | Record::ToolResults { .. } | Record::Interruption => true,
+        Record::Context { .. } => true,
+        Record::Prompt { .. }
+        | Record::Summary { .. }
+        | Record::LocalCommand { .. }
+        | Record::Attachment(_)
+        | Record::CompactBoundary { .. } => false,
+    }
 }
 
 /// Where the kept tail of a session-memory compaction starts (§9.8).
@@ -166,15 +201,13 @@ pub fn kept_tail_start(
         .map_or(0, |i| i + 1)
         .min(first);
     let mut start = first;
-    let mut tokens: u64 = records[first..]
-        .iter()
-        .map(|m| kept_tail_tokens(m, method))
-        .sum();
+    let estimate = |m: &Message| estimate_message_tokens(m, method, config.ignores_string_content);
+    let mut tokens: u64 = records[first..].iter().map(estimate).sum();
     let mut texts = records[first..].iter().filter(|m| has_text(m)).count();
     let mut stop = stop_reason(tokens, texts, config);
     while stop.is_none() && start > floor {
         start -= 1;
-        tokens = tokens.saturating_add(kept_tail_tokens(&records[start], method));
+        tokens = tokens.saturating_add(estimate(&records[start]));
         texts += usize::from(has_text(&records[start]));
         stop = stop_reason(tokens, texts, config);
     }
@@ -201,10 +234,7 @@ pub fn kept_tail_start(
     let kept_records = records.get(adjusted..).unwrap_or_default();
     KeptTail {
         start: adjusted,
-        tokens: kept_records
-            .iter()
-            .map(|m| kept_tail_tokens(m, method))
-            .sum(),
+        tokens: kept_records.iter().map(estimate).sum(),
         text_messages: kept_records.iter().filter(|m| has_text(m)).count(),
         decisions,
     }
@@ -384,7 +414,34 @@ mod tests {
             min_tokens: min,
             min_text_block_messages: texts,
             max_tokens: max,
+            ..KeptTailConfig::default()
         }
+    }
+
+    #[test]
+    fn q45_string_prompts_count_nothing_in_the_original_and_everything_when_fixed() {
+        let mut t = Transcript::default();
+        for _ in 0..3 {
+            t.push(Record::Prompt {
+                text: "p".repeat(400), // 100 tokens, 134 padded
+            });
+            text_response(&mut t, &"y".repeat(40)); // 10 tokens, 14 padded
+        }
+        let fixed = config(100, 1, 1_000);
+        let tail = kept_tail_start(t.messages(), None, &fixed, METHOD);
+        // Counted: the last response (14) and the prompt before it (134) reach 100.
+        assert_eq!((tail.start, tail.tokens), (4, 148));
+        let original = KeptTailConfig {
+            ignores_string_content: true,
+            ..fixed
+        };
+        let tail = kept_tail_start(t.messages(), None, &original, METHOD);
+        // Q45: the prompts weigh nothing, so the three responses (42) never reach 100 and
+        // the tail grows to the first record.
+        assert_eq!((tail.start, tail.tokens), (0, 42));
+        assert!(tail.decisions[0]
+            .reason
+            .contains("reached the first record"));
     }
 
     #[test]
@@ -410,7 +467,7 @@ mod tests {
         assert_eq!(tail.decisions[1].verdict, Verdict::Moved);
         assert_eq!(
             tail.tokens,
-            134 + kept_tail_tokens(&t.messages()[3], METHOD)
+            134 + estimate_message_tokens(&t.messages()[3], METHOD, false)
         );
     }
 

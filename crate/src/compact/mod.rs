@@ -1,6 +1,8 @@
 //! Compaction: when the context is too full, and the cheap ways of making room before a
 //! summary is needed (spec claude-code.md §9, codex.md §4, strategies.md).
 //!
+//! * [`context_size`]: the size Claude Code compares with its thresholds: the provider's
+//!   last reported usage plus an estimate of what came after it (§6.3).
 //! * [`thresholds`]: the windows and thresholds of both originals, Claude Code's warning
 //!   state and its auto-compaction circuit breaker (Q57).
 //! * [`tool_result_budget`]: the per-message budget that saves oversized tool results aside
@@ -20,6 +22,8 @@
 //! * [`options`]: a compaction's options, one per policy; [`report`]: its plan and report
 //!   (what each item became, and why); `survival`: the survival report, over explicit
 //!   inputs.
+//! * [`prompt_too_long`]: the summary request refused as too long: the oldest API rounds
+//!   left out and the request retried, at most three times (§9.3 item 4).
 //! * [`rules`]: the quirk switches of the summary and the restore (Q46, Q59–Q61), and
 //!   `recommended`'s own: the cheap stage first, pinned files, a kept tail.
 //! * [`kept_tail`]: how many recent records session-memory compaction keeps word for word,
@@ -33,12 +37,14 @@
 //! compaction is in [`crate::codex::compact`].
 
 pub mod cheap;
+pub mod context_size;
 pub mod file_restore;
 pub mod kept_tail;
 pub mod microcompact;
 pub mod options;
 pub mod partial;
 pub mod policies;
+pub mod prompt_too_long;
 pub mod report;
 pub mod restore;
 pub mod rules;

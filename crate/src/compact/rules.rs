@@ -63,6 +63,16 @@ pub struct CompactionRules {
     /// the restored files' directories (ours); off, they go to the command's own trigger
     /// set, created for it and dropped with it, so none loads (original).
     pub manual_restore_loads_nested_memory: bool,
+    /// §6.3: the context size the thresholds read starts from the usage the provider
+    /// reported for the last response, plus an estimate of the records after that
+    /// response's first one (original); off, or while no response since the last summary
+    /// reported usage, it is the estimate of the whole request.
+    pub size_from_reported_usage: bool,
+    /// Q45: the kept tail's estimate (`estimateMessageTokens`, §6.4) counts only user and
+    /// assistant messages with block content: a prompt, a summary or a command message
+    /// (string content) and an attachment count nothing (original); off, every record
+    /// counts. Either way the estimate is padded by a third.
+    pub kept_tail_ignores_string_content: bool,
     /// Records at the end kept verbatim by full compaction, moved earlier so no tool call
     /// loses its result (original: 0, the summary replaces everything).
     pub keep_recent_records: usize,
@@ -87,6 +97,8 @@ impl CompactionRules {
             breaker_resets_each_human_turn: true,
             keep_command_messages: true,
             manual_restore_loads_nested_memory: false,
+            size_from_reported_usage: true,
+            kept_tail_ignores_string_content: true,
             keep_recent_records: 0,
         }
     }
@@ -109,6 +121,8 @@ impl CompactionRules {
             breaker_resets_each_human_turn: false,
             keep_command_messages: false,
             manual_restore_loads_nested_memory: true,
+            size_from_reported_usage: true,
+            kept_tail_ignores_string_content: false,
             keep_recent_records: 8,
         }
     }

@@ -127,6 +127,8 @@ pub enum Action {
     Assistant {
         /// Thinking, text and tool calls, in order.
         blocks: Vec<AssistantStep>,
+        /// What the provider reported for the request this response answers (§6.3).
+        usage: Option<crate::compact::context_size::ProviderUsage>,
         /// A compaction after the calls' results and before the tool round's request (the
         /// options and the summary), in place of the auto-compact check there: a client's
         /// compaction in the middle of a turn, where its log shows it.
@@ -232,6 +234,9 @@ pub enum Action {
         options: crate::session::CompactionOptions,
         /// The summary the model would have written; `None`: the extractive summariser's.
         summary: Option<String>,
+        /// The provider's refusals of the summary request as too long, in order, before it
+        /// answered (§9.3 item 4).
+        prompt_too_long: Vec<crate::compact::prompt_too_long::PromptTooLong>,
     },
 }
 

@@ -216,11 +216,12 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
         }
         Action::Assistant {
             blocks,
+            usage,
             compact_before_tool_round,
         } => {
             let blocks = response_blocks(blocks, path)?;
             session.compact_before_next_request(compact_before_tool_round.clone());
-            let turn = session.respond(blocks, at_ms);
+            let turn = session.respond_with_usage(blocks, *usage, at_ms);
             if turn.is_err() {
                 session.compact_before_next_request(None);
             }
@@ -308,9 +309,14 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
             session.set_turn_settings(settings);
             Ok(event)
         }
-        Action::Compact { options, summary } => {
+        Action::Compact {
+            options,
+            summary,
+            prompt_too_long,
+        } => {
+            let plan = session.plan_compaction(options.clone(), at_ms);
             let report = session
-                .compact(options.clone(), summary.as_deref(), at_ms)
+                .apply_compaction_after_refusals(&plan, prompt_too_long, summary.as_deref(), at_ms)
                 .map_err(|error| at(path, error))?;
             Ok(session.after_compaction(report, at_ms))
         }

@@ -156,6 +156,8 @@ switches!(crate::compact::rules::CompactionRules {
     breaker_resets_each_human_turn => "breakerResetsEachHumanTurn",
     keep_command_messages => "keepCommandMessages",
     manual_restore_loads_nested_memory => "manualRestoreLoadsNestedMemory",
+    size_from_reported_usage => "sizeFromReportedUsage",
+    kept_tail_ignores_string_content => "keptTailIgnoresStringContent",
 });
 
 switches!(crate::codex::rules::CodexRules {

@@ -1,12 +1,13 @@
 //! The conversation's state besides files: the transcript, the mode, the lists the agent
 //! keeps, what the IDE shows, and what the reminders remember between passes.
 
-use alloc::collections::BTreeSet;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::attachment::{Decision, Verdict};
 use crate::collectors::reminders::ReminderState;
+use crate::compact::context_size::ProviderUsage;
 use crate::host::{
     BackgroundStatus, DiagnosticFile, IdeSelection, PermissionMode, TaskItem, TodoItem,
 };
@@ -64,6 +65,9 @@ pub(super) struct Conversation {
     pub(super) surfaced_memories: BTreeSet<String>,
     /// Tokens of the last request (what the API would have reported).
     pub(super) last_request_tokens: Option<u64>,
+    /// What the provider reported for each response since the last summary, by response
+    /// number (§6.3): a summary replaces the requests they describe, so it clears them.
+    pub(super) reported_usage: BTreeMap<u64, ProviderUsage>,
     pub(super) next_tool_id: u64,
     /// Every tool-use id of the session, given or generated.
     pub(super) tool_ids: BTreeSet<String>,

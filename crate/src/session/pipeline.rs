@@ -36,6 +36,9 @@ pub(super) struct PassFacts {
     plan_exists: bool,
     today: String,
     effective_window: u64,
+    /// The context's size as the thresholds read it (§6.3): the last reported usage plus
+    /// the estimate after it, or the last request's size.
+    context_tokens: u64,
 }
 
 impl Session {
@@ -216,6 +219,8 @@ impl Session {
                 .collect(),
             today: local_date(at_ms, self.config.utc_offset_minutes),
             effective_window: self.thresholds().effective_window,
+            context_tokens: (self.context_size(self.conversation.last_request_tokens.unwrap_or(0)))
+                .tokens,
         }
     }
 
@@ -250,7 +255,7 @@ impl Session {
             skills: &self.config.skills,
             context_window: self.config.context_window,
             effective_window: facts.effective_window,
-            context_tokens: conversation.last_request_tokens.unwrap_or(0),
+            context_tokens: facts.context_tokens,
             last_request_tokens: conversation.last_request_tokens,
             todos: &conversation.todos,
             tasks: &conversation.tasks,

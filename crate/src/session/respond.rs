@@ -11,6 +11,7 @@ use super::tool_dispatch::{check_tool_paths, ToolDispatch};
 use super::turn::{ResponseBlock, Round, ToolInvocation, Turn};
 use super::Session;
 use crate::attachment::Collected;
+use crate::compact::context_size::ProviderUsage;
 use crate::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse};
 use crate::wording;
 use crate::workspace::ToolResult;
@@ -24,6 +25,21 @@ impl Session {
     /// # Errors
     /// Only for a tool path that cannot be used at all (NUL, above the root).
     pub fn respond(&mut self, blocks: Vec<ResponseBlock>, at_ms: u64) -> Result<Turn, Error> {
+        self.respond_with_usage(blocks, None, at_ms)
+    }
+
+    /// [`Session::respond`], with what the provider reported for the request this response
+    /// answers. Claude Code counts its context from the last reported usage (§6.3), so the
+    /// auto-compact check of the tool round that follows already reads it.
+    ///
+    /// # Errors
+    /// As [`Session::respond`].
+    pub fn respond_with_usage(
+        &mut self,
+        blocks: Vec<ResponseBlock>,
+        usage: Option<ProviderUsage>,
+        at_ms: u64,
+    ) -> Result<Turn, Error> {
         if let Some(pending) = &self.conversation.pending {
             return Err(Error::InvalidConfig {
                 field: "blocks".into(),
@@ -37,6 +53,9 @@ impl Session {
         self.conversation.check_tool_ids(&blocks)?;
         check_tool_paths(&self.workspace, &blocks)?;
         let response = self.conversation.transcript.next_response();
+        if let Some(usage) = usage {
+            self.conversation.reported_usage.insert(response, usage);
+        }
         self.conversation.last_assistant_ms = Some(at_ms);
         let mut pending = PendingCalls::default();
         for block in blocks {

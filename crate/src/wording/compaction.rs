@@ -210,6 +210,16 @@ pub fn compact_command_messages(instructions: Option<&str>) -> [(String, bool); 
     ]
 }
 
+/// The meta user message that opens a summary request retried after the provider refused
+/// it as too long, when the records left start with an assistant response (§9.3 item 4): a
+/// marker, reproduced byte for byte.
+pub const PTL_RETRY_MARKER: &str = "[earlier conversation truncated for compaction retry]";
+
+/// What the user is told when the summary request is still too long after every retry, or
+/// nothing more can be dropped (§9.3 item 4).
+pub const PROMPT_TOO_LONG_ERROR: &str = "Compaction failed: the conversation is too long even \
+    to summarise. Press Esc twice to step back a few messages, then try again.";
+
 #[cfg(test)]
 mod tests {
     use super::*;

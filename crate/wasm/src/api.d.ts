@@ -79,10 +79,12 @@ export interface ScenarioSelection { path: string; lineStart: number; lineCount:
 export interface ScenarioDiagnostic { severity: "error" | "warning" | "info" | "hint"; line: number; column: number; message: string; code?: string; source?: string }
 /** A permission mode. */
 export type PermissionModeName = "default" | "acceptEdits" | "plan" | "auto" | "bypassPermissions";
+/** What the provider reported for the request an `assistant` step answers (Anthropic's `message.usage`); each count 0 when left out. */
+export interface ProviderUsage { inputTokens?: number; cacheCreationTokens?: number; cacheReadTokens?: number; outputTokens?: number }
 /** One step of a scenario (see web/scenarios/FORMAT.md). */
 export type ScenarioStep =
   | { kind: "user"; prompt: string; memories?: string[] }
-  | { kind: "assistant"; blocks: AssistantStepBlock[]; compactBeforeToolRound?: { summary?: string } & CompactionOptions }
+  | { kind: "assistant"; blocks: AssistantStepBlock[]; usage?: ProviderUsage; compactBeforeToolRound?: { summary?: string } & CompactionOptions }
   | { kind: "toolResults"; results: { toolUseId: string; content: string; isError?: boolean }[] }
   | { kind: "writeFile"; path: string; content: string }
   | { kind: "deleteFile"; path: string }
@@ -97,7 +99,7 @@ export type ScenarioStep =
   | { kind: "criticalReminder"; text: string | null }
   | { kind: "usage"; spentUsdCents?: number; outputTokens?: number }
   | { kind: "taskStatus"; taskId: string; description: string; status: "running" | "killed" }
-  | ({ kind: "compact"; summary?: string } & CompactionOptions)
+  | ({ kind: "compact"; summary?: string; promptTooLong?: { tokens?: number; maximum?: number }[] } & CompactionOptions)
   | { kind: "turnSettings"; model?: string; modelInstructions?: string; approvalPolicy?: "never" | "unless-trusted" | "on-failure" | "on-request"; sandboxMode?: "read-only" | "workspace-write" | "danger-full-access"; networkAccess?: boolean; personality?: string | null; collaborationMode?: string | null; developerInstructions?: string | null; shell?: string; timezone?: string };
 /** A scenario: initial files and configuration, then steps (web/scenarios/scenario.schema.json). */
 export interface ScenarioInput {

@@ -87,7 +87,8 @@ pub struct PassInput<'a> {
     pub context_window: u64,
     /// The effective window: the context window minus the output reserve (§9.1).
     pub effective_window: u64,
-    /// The conversation's current size estimate in tokens (for `compaction_reminder`).
+    /// The conversation's size in tokens as the thresholds read it (§6.3; for
+    /// `compaction_reminder`).
     pub context_tokens: u64,
     /// Input tokens of the last request, if one was made (`token_usage`'s `used`; 0 when
     /// none, as the original).

@@ -14,6 +14,8 @@ use super::read::{
 };
 use super::STEP_KINDS;
 use crate::codex::context::{ApprovalPolicy, SandboxMode};
+use crate::compact::context_size::ProviderUsage;
+use crate::compact::prompt_too_long::PromptTooLong;
 use crate::scenario::{Action, AssistantStep, Step, ToolCall, TurnSettingsChange};
 use crate::session::{
     BackgroundStatus, Diagnostic, DiagnosticFile, IdeSelection, PlanApproval, Severity,
@@ -28,7 +30,7 @@ const KINDS: [(&str, &[&str], ReadStep); 18] = [
     ("user", &["prompt", "memories"], user),
     (
         "assistant",
-        &["blocks", "compactBeforeToolRound"],
+        &["blocks", "usage", "compactBeforeToolRound"],
         assistant,
     ),
     ("toolResults", &["results"], tool_results),
@@ -49,7 +51,7 @@ const KINDS: [(&str, &[&str], ReadStep); 18] = [
         &["taskId", "description", "status"],
         task_status,
     ),
-    ("compact", super::compaction::COMPACTION_KEYS, compact),
+    ("compact", COMPACT_STEP_KEYS, compact),
     ("turnSettings", TURN_SETTINGS_KEYS, turn_settings),
 ];
 
@@ -180,7 +182,44 @@ fn turn_settings(fields: &Fields<'_, '_>) -> Result<Action, Error> {
 
 fn compact(fields: &Fields<'_, '_>) -> Result<Action, Error> {
     let (options, summary) = super::compaction::compaction(fields)?;
-    Ok(Action::Compact { options, summary })
+    let prompt_too_long = fields
+        .optional("promptTooLong", |value, path| {
+            if options.policy != crate::session::Policy::Full {
+                return Err(path.error(format!(
+                    "only full compaction ({}) retries a summary request refused as too long",
+                    crate::session::PolicyId::Full
+                )));
+            }
+            each(value, path, refusal)
+        })?
+        .unwrap_or_default();
+    Ok(Action::Compact {
+        options,
+        summary,
+        prompt_too_long,
+    })
+}
+
+/// The keys of a `compact` step: a compaction request's and the summary request's refusals.
+const COMPACT_STEP_KEYS: &[&str] = &[
+    "policy",
+    "trigger",
+    "instructions",
+    "summary",
+    "promptTooLong",
+    "pivot",
+    "direction",
+    "params",
+];
+
+/// One refusal of the summary request as too long: the counts the provider gave, if any.
+fn refusal(value: &Json, path: &Path<'_>) -> Result<PromptTooLong, Error> {
+    let fields = Fields::new(value, path, &["tokens", "maximum"])?;
+    let count = natural(0, MAX_WHOLE.unsigned_abs());
+    Ok(PromptTooLong {
+        tokens: fields.optional("tokens", &count)?,
+        maximum: fields.optional("maximum", &count)?,
+    })
 }
 
 fn user(fields: &Fields<'_, '_>) -> Result<Action, Error> {
@@ -198,6 +237,7 @@ fn assistant(fields: &Fields<'_, '_>) -> Result<Action, Error> {
         }
         Ok(blocks)
     })?;
+    let usage = fields.optional("usage", provider_usage)?;
     let compact_before_tool_round = fields.optional("compactBeforeToolRound", |value, path| {
         if !blocks
             .iter()
@@ -215,9 +255,30 @@ fn assistant(fields: &Fields<'_, '_>) -> Result<Action, Error> {
     })?;
     Ok(Action::Assistant {
         blocks,
+        usage,
         compact_before_tool_round,
     })
 }
+
+/// What the provider reported for the request an `assistant` step answers: four counts, each
+/// 0 when left out.
+fn provider_usage(value: &Json, path: &Path<'_>) -> Result<ProviderUsage, Error> {
+    let fields = Fields::new(value, path, USAGE_KEYS)?;
+    let count = |key: &str| fields.or(key, 0, natural(0, MAX_WHOLE.unsigned_abs()));
+    Ok(ProviderUsage {
+        input_tokens: count("inputTokens")?,
+        cache_creation_tokens: count("cacheCreationTokens")?,
+        cache_read_tokens: count("cacheReadTokens")?,
+        output_tokens: count("outputTokens")?,
+    })
+}
+
+const USAGE_KEYS: &[&str] = &[
+    "inputTokens",
+    "cacheCreationTokens",
+    "cacheReadTokens",
+    "outputTokens",
+];
 
 #[derive(Clone, Copy)]
 enum BlockType {

@@ -9,6 +9,7 @@
 use alloc::format;
 
 use crate::attachment::{Collected, Verdict};
+use crate::compact::context_size::{context_size, ContextSize};
 use crate::compact::options::{CompactionOptions, Policy, Trigger};
 use crate::compact::policies::prune::PruneParams;
 use crate::compact::report::CompactionReport;
@@ -57,12 +58,13 @@ impl Session {
         (reports, request)
     }
 
-    /// Compacts when `tokens`, the request's size, reach the auto-compact threshold; the
-    /// reports of what ran (the cheap stage, then the summary), and decisions when nothing
-    /// could run.
+    /// Compacts when the context reaches the auto-compact threshold (its size: see
+    /// [`Session::context_size`]; `estimate` is the request's); the reports of what ran (the
+    /// cheap stage, then the summary), a decision saying how large the context was, and
+    /// decisions when nothing could run.
     pub(in crate::session) fn auto_compact(
         &mut self,
-        tokens: u64,
+        estimate: u64,
         at_ms: u64,
         mid_turn: bool,
         out: &mut Collected,
@@ -73,6 +75,8 @@ impl Session {
         }
         let thresholds = self.thresholds();
         let threshold = thresholds.autocompact;
+        let size = self.context_size(estimate);
+        let tokens = size.tokens;
         let timing = TimingInput {
             tokens,
             thresholds: &thresholds,
@@ -85,14 +89,26 @@ impl Session {
         let cheap_only = match auto_compact_step(&timing, &self.profile.compaction) {
             None => return reports,
             Some(AutoCompactStep::Wait(reason)) => {
+                let reason = format!("{reason} (the context is {})", size.explain());
                 out.decide(subject, Verdict::Deferred, reason, None);
                 return reports;
             }
             Some(AutoCompactStep::CheapStageOnly(reason)) => {
+                let reason = format!("{reason} (the context is {})", size.explain());
                 out.decide(subject, Verdict::Included, reason, None);
                 true
             }
-            Some(AutoCompactStep::Compact(_)) => false,
+            Some(AutoCompactStep::Compact(reason)) => {
+                let reason = match self.profile.compaction.compact_at_blocking_limit {
+                    true => format!("{reason} (the context is {})", size.explain()),
+                    false => format!(
+                        "the context is {}, at or above the auto-compact threshold of {threshold}",
+                        size.explain()
+                    ),
+                };
+                out.decide(subject, Verdict::Needed, reason, None);
+                false
+            }
         };
         let breaker = self.conversation.breaker.refusal(tokens, threshold);
         if let Some(reason) = breaker.filter(|_| self.profile.compaction.auto_compact_breaker) {
@@ -191,5 +207,20 @@ impl Session {
         );
         out.decide("cheap stage or summary", Verdict::Included, reason, None);
         summarise
+    }
+
+    /// The context size the thresholds read: under `size_from_reported_usage`, the usage the
+    /// last response reported plus the estimate of the records after that response's first
+    /// one (§6.3); otherwise, or before any response reported usage, `estimate`.
+    pub(in crate::session) fn context_size(&self, estimate: u64) -> ContextSize {
+        if !self.profile.compaction.size_from_reported_usage {
+            return ContextSize::estimated(estimate, false);
+        }
+        context_size(
+            self.conversation.transcript.messages(),
+            &self.conversation.reported_usage,
+            self.profile.token_method,
+            estimate,
+        )
     }
 }

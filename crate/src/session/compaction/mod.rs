@@ -31,6 +31,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use crate::compact::options::{CompactionOptions, Policy, PolicyId, Trigger};
+pub use crate::compact::prompt_too_long::PromptTooLong;
 pub use crate::compact::report::{
     Cleared, CodexItemKind, CompactionPlan, CompactionReport, Dropped, Fate, ItemKind,
     PlannedAttachment, PlannedKind, Reinjected, Restored, SummarySource, Survival, Visible,
@@ -87,6 +88,38 @@ impl Session {
         summary: Option<&str>,
         at_ms: u64,
     ) -> Result<CompactionReport, Error> {
+        self.apply_compaction_after_refusals(plan, &[], summary, at_ms)
+    }
+
+    /// [`Session::apply_compaction`] after the provider refused the summary request as too
+    /// long, once per `refusals` entry, before it answered with `summary` (§9.3 item 4): each
+    /// refusal leaves the oldest API rounds out of what is summarised (they are gone, as the
+    /// original drops them), at most
+    /// [`MAX_PTL_RETRIES`](crate::compact::prompt_too_long::MAX_PTL_RETRIES) times. A refusal after the last
+    /// retry, or when one round is all that is left, fails the compaction: the report is not
+    /// applied and says why, in the words the user would read.
+    ///
+    /// # Errors
+    /// As [`Session::apply_compaction`]; refusals for a policy other than full compaction
+    /// (only Claude Code's full compaction retries).
+    pub fn apply_compaction_after_refusals(
+        &mut self,
+        plan: &CompactionPlan,
+        refusals: &[PromptTooLong],
+        summary: Option<&str>,
+        at_ms: u64,
+    ) -> Result<CompactionReport, Error> {
+        if !refusals.is_empty() && plan.options.policy != Policy::Full {
+            return Err(Error::InvalidConfig {
+                field: "promptTooLong".into(),
+                reason: format!(
+                    "only full compaction ({}) retries a summary request refused as too long, \
+                     not {}",
+                    PolicyId::Full,
+                    plan.policy
+                ),
+            });
+        }
         if plan.stamp != self.conversation.transcript.stamp() {
             return Err(Error::InvalidConfig {
                 field: "plan".into(),
@@ -103,7 +136,9 @@ impl Session {
             Policy::Codex { remote, mid_turn } => {
                 self.apply_codex(plan, summary, remote, mid_turn, at_ms)
             }
-            _ if plan.options.policy.summarises() => self.apply_summary(plan, summary, at_ms),
+            _ if plan.options.policy.summarises() => {
+                self.apply_summary(plan, refusals, summary, at_ms)
+            }
             _ => Ok(self.apply_cheap(plan, summary, at_ms)),
         }
     }
@@ -167,16 +202,19 @@ impl Session {
 
     /// The report of a plan that changes nothing.
     fn unapplied_report(&mut self, plan: &CompactionPlan, at_ms: u64) -> CompactionReport {
+        self.unapplied_report_because(plan, plan.reason.clone(), plan.decisions.clone(), at_ms)
+    }
+
+    /// The report of a plan that changed nothing after all, for `reason`.
+    fn unapplied_report_because(
+        &mut self,
+        plan: &CompactionPlan,
+        reason: String,
+        decisions: Vec<Decision>,
+        at_ms: u64,
+    ) -> CompactionReport {
         let (request, snapshot) = self.before_compaction(at_ms);
-        let decisions = plan.decisions.clone();
-        let mut report = report_of(
-            plan,
-            false,
-            plan.reason.clone(),
-            &request,
-            &request,
-            decisions,
-        );
+        let mut report = report_of(plan, false, reason, &request, &request, decisions);
         self.survival()
             .finish_report(&mut report, &snapshot, request_tokens(&request));
         report

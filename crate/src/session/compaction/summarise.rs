@@ -14,7 +14,9 @@ use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTa
 use crate::compact::options::{Policy, Trigger};
 use crate::compact::partial::{split_at_pivot, PartialDirection};
 use crate::compact::policies::total_tokens;
+use crate::compact::prompt_too_long::{retry_after_refusals, PromptTooLong};
 use crate::compact::report::{CompactionPlan, CompactionReport, SummarySource};
+use crate::compact::rules::CompactionRules;
 use crate::compact::summary::{
     compact_command_messages, extractive_summary, format_compact_summary, summary_message,
     summary_request,
@@ -42,7 +44,7 @@ impl Session {
         let split = match split_records(
             self.conversation.transcript.messages(),
             &plan.options.policy,
-            self.profile.compaction.keep_recent_records,
+            &self.profile.compaction,
             self.profile.token_method,
             &mut plan.decisions,
         ) {
@@ -96,6 +98,7 @@ impl Session {
     pub(super) fn apply_summary(
         &mut self,
         plan: &CompactionPlan,
+        refusals: &[PromptTooLong],
         summary: Option<&str>,
         at_ms: u64,
     ) -> Result<CompactionReport, Error> {
@@ -103,10 +106,23 @@ impl Session {
         let mut split = split_records(
             self.conversation.transcript.messages(),
             &plan.options.policy,
-            self.profile.compaction.keep_recent_records,
+            &self.profile.compaction,
             self.profile.token_method,
             &mut Vec::new(),
         )?;
+        // §9.3 item 4: each refusal of the summary request leaves its oldest rounds out.
+        let left_out =
+            match retry_after_refusals(&split.summarised, refusals, self.profile.token_method) {
+                Ok((dropped, retries)) => {
+                    split.summarised.drain(..dropped);
+                    decisions.extend(retries);
+                    dropped
+                }
+                Err((retries, message)) => {
+                    decisions.extend(retries);
+                    return Ok(self.unapplied_report_because(plan, message, decisions, at_ms));
+                }
+            };
         let (mut formatted, source) = summary_text(
             summary,
             &split.summarised,
@@ -132,7 +148,7 @@ impl Session {
             split = split_records(
                 self.conversation.transcript.messages(),
                 &Policy::Full,
-                self.profile.compaction.keep_recent_records,
+                &self.profile.compaction,
                 self.profile.token_method,
                 &mut decisions,
             )?;
@@ -163,6 +179,7 @@ impl Session {
             &split,
             message.clone(),
         );
+        self.conversation.reported_usage.clear();
         let mut out = Collected::default();
         let (attachments, reads) =
             self.post_compact(&file_state, &split.kept, is_session_memory, false, &mut out);
@@ -203,12 +220,18 @@ impl Session {
         self.expire_user_context(auto);
         self.conversation.messages.clear();
         let after = self.peek_request(at_ms);
-        let reason = format!(
+        let mut reason = format!(
             "{} records were replaced by a summary ({source}); {} kept, {} attachments follow",
-            split.summarised.len(),
+            split.summarised.len() + left_out,
             split.kept.len(),
             attachments.len()
         );
+        if left_out > 0 {
+            reason.push_str(&format!(
+                "; the oldest {left_out} were left out of the summary request, which was \
+                 refused as too long (§9.3 item 4)"
+            ));
+        }
         let mut report = report_of(plan, true, reason, &before, &after, decisions);
         report.summary_source = source;
         report.summary = Some(message);
@@ -235,11 +258,12 @@ fn session_memory_too_large(
     outside + kept + estimate_tokens(summary, method, None) >= threshold
 }
 
-/// Splits `records` for a summary policy; the full policies keep the last `keep` records.
+/// Splits `records` for a summary policy; the full policies keep the profile's last
+/// `keep_recent_records`, session memory a tail sized by §9.8 (Q45 as the rules say).
 fn split_records(
     records: &[Message],
     policy: &Policy,
-    keep: usize,
+    rules: &CompactionRules,
     method: TokenMethod,
     decisions: &mut Vec<crate::attachment::Decision>,
 ) -> Result<Split, Error> {
@@ -250,7 +274,11 @@ fn split_records(
     };
     match policy {
         Policy::SessionMemory => {
-            let tail = kept_tail_start(records, None, &KeptTailConfig::default(), method);
+            let config = KeptTailConfig {
+                ignores_string_content: rules.kept_tail_ignores_string_content,
+                ..KeptTailConfig::default()
+            };
+            let tail = kept_tail_start(records, None, &config, method);
             decisions.extend(tail.decisions);
             Ok(at(tail.start))
         }
@@ -264,6 +292,7 @@ fn split_records(
             })
         }
         _ => {
+            let keep = rules.keep_recent_records;
             if keep == 0 {
                 return Ok(at(records.len()));
             }

@@ -8,7 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::super::super::parse::Json;
-use super::super::builder::{bool_field, object, str_field, text, Builder};
+use super::super::builder::{bool_field, number, object, str_field, text, Builder};
 use super::super::{InjectedItem, RecordedUsage, WarningKind};
 use super::records::{Answer, Block, Knowledge, Node, Outcome, Payload};
 
@@ -260,13 +260,16 @@ impl<'a> Convert<'a> {
         if step_blocks.is_empty() {
             return;
         }
-        let step = self.builder.push(
-            object([
-                ("kind", text("assistant")),
-                ("blocks", Json::Array(step_blocks)),
-            ]),
-            line,
-        );
+        let mut fields = Vec::from([
+            ("kind", text("assistant")),
+            ("blocks", Json::Array(step_blocks)),
+        ]);
+        if let Some(usage) = &usage {
+            // The step carries what the provider reported, which Claude Code's thresholds
+            // read (§6.3).
+            fields.push(("usage", usage_object(usage)));
+        }
+        let step = self.builder.push(object(fields), line);
         if let Some(mut usage) = usage {
             usage.step = step;
             let injected = core::mem::take(&mut self.injected);
@@ -392,4 +395,14 @@ fn edited(before: &str, input: &Json) -> Option<String> {
     } else {
         before.replacen(old, new, 1)
     })
+}
+
+/// An `assistant` step's `usage`: the four counts of the provider's `message.usage`.
+fn usage_object(usage: &RecordedUsage) -> Json {
+    object([
+        ("inputTokens", number(usage.input_tokens)),
+        ("cacheCreationTokens", number(usage.cache_creation_tokens)),
+        ("cacheReadTokens", number(usage.cache_read_tokens)),
+        ("outputTokens", number(usage.output_tokens)),
+    ])
 }
