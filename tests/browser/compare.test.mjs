@@ -131,6 +131,19 @@ test('auto-compaction: claude-code\'s compaction is marked on the size chart and
   const text = await item.textContent() ?? '';
   assert.ok(text.includes(`${first.compacted.tokensBefore.toLocaleString('en-US')} → ${first.compacted.tokensAfter.toLocaleString('en-US')}`));
 
+  // The scenario seeds facts: a row per fact, a cell per profile with the engine's state.
+  assert.equal(await page.isVisible('#compare-recall'), true);
+  for (const [profile, run] of Object.entries(comparison)) {
+    assert.ok(run.recall.length > 0, 'the scenario seeds facts');
+    for (const recall of run.recall) {
+      const cell = page.locator(`#compare-recall tr[data-fact="${recall.fact}"] td[data-profile="${profile}"]`);
+      assert.equal(await cell.getAttribute('data-state'), recall.state);
+      assert.equal(await cell.getAttribute('title'), recall.reason);
+    }
+    const kept = run.recall.filter((r) => r.state === 'verbatim' || r.state === 'summary').length;
+    assert.equal(await page.locator(`#compare-recall tr[data-kept] td[data-profile="${profile}"]`).getAttribute('data-kept'), String(kept));
+  }
+
   // Another scenario in the player: the results of this one go.
   await page.selectOption('#scenario-pick', 'codex-context.json');
   await page.waitForSelector('#scenario-panel[data-loaded="codex-context.json"]');

@@ -1,4 +1,5 @@
 // Codex's context, @ search and the profile comparison through the wasm package.
+import { generateSession } from '../gen/corpus.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -59,4 +60,48 @@ test('defaultPrices gives the table compareProfiles charges each profile by defa
   assert.notDeepEqual(engine.defaultPrices('codex'), engine.defaultPrices('claude-code'));
   assert.throws(() => engine.defaultPrices('claude'), (/** @type {any} */ e) => e instanceof Error && /^defaultPrices: unknown profile "claude"/.test(e.message));
   assert.throws(() => engine.defaultPrices(7), (/** @type {any} */ e) => e instanceof Error && /argument `profile` must be a string, got number/.test(e.message));
+});
+
+const LONG = ['long-short-prompts', 'long-tool-output', 'long-settings', 'auto-compaction', 'cheap-stage'];
+
+test('recommended costs no more than claude-code on every long built-in scenario, at equal prices', () => {
+  for (const name of LONG) {
+    const { 'claude-code': theirs, recommended: ours } = engine.compareProfiles(read(`web/scenarios/${name}.json`), ['claude-code', 'recommended'], undefined);
+    assert.ok(ours.totals.costMicroUsd <= theirs.totals.costMicroUsd,
+      `${name}: recommended ${ours.totals.costMicroUsd} µ$ against claude-code ${theirs.totals.costMicroUsd} µ$`);
+  }
+});
+
+test('a compaction that asks for a summary is priced with its summary call, and the step includes it', () => {
+  const comparison = engine.compareProfiles(read('web/scenarios/auto-compaction.json'), ['claude-code'], undefined);
+  const compacted = comparison['claude-code'].steps.filter((step) => step.compacted);
+  assert.ok(compacted.length > 0);
+  for (const step of compacted) {
+    const call = step.summaryCall;
+    assert.ok(call && call.output > 0 && call.cached > 0, JSON.stringify(call));
+    assert.ok(step.sent > call.sent && step.costMicroUsd > call.costMicroUsd);
+  }
+});
+
+test('the recall measure finds every seeded fact of a generated session, and says where it stands', () => {
+  const scenario = generateSession('tool-heavy', 3);
+  assert.deepEqual(scenario, generateSession('tool-heavy', 3), 'the generator is deterministic');
+  const comparison = engine.compareProfiles(JSON.stringify(scenario), ['claude-code', 'recommended'], undefined);
+  for (const [profile, run] of Object.entries(comparison)) {
+    assert.deepEqual(run.recall.map((r) => r.fact), scenario.facts.map((f) => f.id), profile);
+    for (const recall of run.recall) {
+      assert.ok(['verbatim', 'summary', 'referenced', 'gone'].includes(recall.state), `${profile}: ${recall.state}`);
+      assert.ok(recall.reason.length > 0);
+    }
+    // The CLAUDE.md instruction is loaded on every request, so it is never lost.
+    assert.equal(run.recall.find((r) => r.fact === 'instruction').state, 'verbatim', profile);
+    for (const step of run.steps.filter((s) => s.compacted)) {
+      const counts = step.recall;
+      assert.ok(counts, `${profile}: a compaction step carries recall counts`);
+      assert.ok(counts.verbatim + counts.summary + counts.referenced + counts.gone <= scenario.facts.length);
+    }
+  }
+  // A scenario without facts reports none.
+  const none = engine.compareProfiles(read('web/scenarios/long-settings.json'), ['recommended'], undefined);
+  assert.deepEqual(none.recommended.recall, []);
 });
