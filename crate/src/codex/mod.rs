@@ -9,6 +9,7 @@
 //!   in a fixed order, and when the baseline is reset.
 //! * [`agents_md`]: AGENTS.md discovery over the virtual file system: global doc, project
 //!   root, one doc per directory, the 32 KiB budget.
+//! * [`rollback`]: where a rollback cuts the history (§2.8).
 //! * [`rules`]: the profile's switches for all of the above.
 //! * [`truncate`]: head-and-tail truncation, the 4-bytes-per-token estimate, truncation
 //!   policies, the shell output layout and the user input limit (§3.1–§3.4).
@@ -25,6 +26,7 @@ pub mod compact;
 pub mod context;
 pub mod history_tokens;
 pub mod items;
+pub mod rollback;
 pub mod rules;
 pub mod session_state;
 pub mod settings_diff;

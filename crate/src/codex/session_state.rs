@@ -43,6 +43,12 @@ pub struct CodexState {
     agents_md: Option<Option<String>>,
     /// What the base instructions were rendered for, fixed at the first turn (§0.7).
     base_instructions: Option<BaseInstructions>,
+    /// The settings each regular turn recorded (the rollout's `TurnContext`s), oldest
+    /// first; a rollback removes the turns it drops.
+    turn_log: Vec<TurnSettings>,
+    /// How many turns of [`Self::turn_log`] the last compaction replaced: a fork cannot
+    /// start before them (their items are gone).
+    compacted_turns: usize,
 }
 
 /// The session's own parts of a turn's settings: Codex's `TurnContext` takes these from the
@@ -125,6 +131,7 @@ impl CodexState {
         );
         decisions.extend(context_decisions);
         self.previous_model = Some(settings.model.clone());
+        self.turn_log.push(settings.clone());
         self.baseline = Some(settings);
         TurnContext {
             source,
@@ -207,5 +214,49 @@ impl CodexState {
     /// sends everything.
     pub fn after_compaction(&mut self, facts: &SessionFacts, mid_turn: bool) {
         self.baseline = mid_turn.then(|| self.turn_settings(facts));
+        self.compacted_turns = self.turn_log.len();
+    }
+
+    /// The regular turns recorded since the last compaction (the ones a fork can start
+    /// at), and how many came before them.
+    pub fn live_turns(&self) -> (usize, usize) {
+        let live = self.turn_log.len().saturating_sub(self.compacted_turns);
+        (self.compacted_turns, live)
+    }
+
+    /// After a rollback that dropped `live_turns_dropped` of the live turns (§2.8): the
+    /// baseline stays — the settings of a turn whose context items were dropped — unless the
+    /// cut went through the initial context's mixed bundle (§2.6 item 4).
+    pub fn after_rollback(&mut self, live_turns_dropped: usize, clears_baseline: bool) {
+        let kept = self.turn_log.len().saturating_sub(live_turns_dropped);
+        self.turn_log.truncate(kept.max(self.compacted_turns));
+        if clears_baseline {
+            self.baseline = None;
+        }
+    }
+
+    /// A resume (§2.7): the history is rebuilt from the rollout as it was. The baseline is
+    /// the newest surviving turn's settings, unless a compaction cleared it after that turn;
+    /// the previous model is that turn's; the base instructions are the recorded ones;
+    /// AGENTS.md is read again from disk by the new process (used only if the whole initial
+    /// context is sent again).
+    pub fn resume(&mut self) {
+        let newest = self.turn_log.last().cloned();
+        if self.baseline.is_some() {
+            self.baseline.clone_from(&newest);
+        }
+        if let Some(newest) = newest {
+            self.previous_model = Some(newest.model);
+        }
+        self.agents_md = None;
+    }
+
+    /// A fork before the live turn `turn` (0-based among [`Self::live_turns`], §2.7, X26):
+    /// the rollout is cut before that turn's user message, so that turn's context items and
+    /// settings survive and become the baseline; the turns after it are gone.
+    pub fn fork_before_live_turn(&mut self, turn: usize) {
+        let index = self.compacted_turns + turn;
+        self.turn_log.truncate(index + 1);
+        self.resume();
     }
 }

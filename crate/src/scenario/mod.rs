@@ -222,6 +222,19 @@ pub enum Action {
         /// The changes, applied to the current settings.
         changes: TurnSettingsChange,
     },
+    /// Codex: the thread is reopened (`codex exec resume`); the history is rebuilt as it
+    /// was (codex.md §2.7).
+    Resume,
+    /// Codex: the thread is forked before one of its user turns (codex.md §2.7).
+    Fork {
+        /// The user turn the fork starts before, counted from 0 over the session's turns.
+        before_user_turn: usize,
+    },
+    /// Codex: the last user turns are rolled back (codex.md §2.8).
+    Rollback {
+        /// How many.
+        turns: usize,
+    },
     /// A compaction the user or the host asks for (`/compact`, or a policy to compare).
     Compact {
         /// The policy, trigger and instructions.

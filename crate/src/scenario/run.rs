@@ -308,6 +308,11 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
             session.set_turn_settings(settings);
             Ok(event)
         }
+        Action::Resume => thread_step(session.codex_resume(), path),
+        Action::Fork { before_user_turn } => {
+            thread_step(session.codex_fork(*before_user_turn), path)
+        }
+        Action::Rollback { turns } => thread_step(session.codex_rollback(*turns), path),
         Action::Compact { options, summary } => {
             let report = session
                 .compact(options.clone(), summary.as_deref(), at_ms)
@@ -315,6 +320,18 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
             Ok(session.after_compaction(report, at_ms))
         }
     }
+}
+
+/// A Codex thread step's turn: an event with its decision.
+fn thread_step(
+    result: Result<crate::attachment::Collected, Error>,
+    path: &str,
+) -> Result<Turn, Error> {
+    let collected = result.map_err(|error| at(path, error))?;
+    Ok(Turn::from_collected(
+        crate::session::Round::Event,
+        collected,
+    ))
 }
 
 fn response_blocks(blocks: &[AssistantStep], path: &str) -> Result<Vec<ResponseBlock>, Error> {

@@ -24,7 +24,7 @@ use crate::Error;
 type ReadStep = fn(&Fields<'_, '_>) -> Result<Action, Error>;
 
 /// Each kind with the fields it allows (after `kind`) and its reader.
-const KINDS: [(&str, &[&str], ReadStep); 18] = [
+const KINDS: [(&str, &[&str], ReadStep); 21] = [
     ("user", &["prompt", "memories"], user),
     (
         "assistant",
@@ -51,7 +51,13 @@ const KINDS: [(&str, &[&str], ReadStep); 18] = [
     ),
     ("compact", super::compaction::COMPACTION_KEYS, compact),
     ("turnSettings", TURN_SETTINGS_KEYS, turn_settings),
+    ("resume", &[], |_| Ok(Action::Resume)),
+    ("fork", &["beforeUserTurn"], fork),
+    ("rollback", &["turns"], rollback),
 ];
+
+/// More turns than any scenario holds.
+const MAX_TURNS: u64 = 1_000_000;
 
 const TURN_SETTINGS_KEYS: &[&str] = &[
     "model",
@@ -176,6 +182,20 @@ fn turn_settings(fields: &Fields<'_, '_>) -> Result<Action, Error> {
         timezone: fields.optional("timezone", name)?,
     };
     Ok(Action::TurnSettings { changes })
+}
+
+fn fork(fields: &Fields<'_, '_>) -> Result<Action, Error> {
+    let turn = fields.required("beforeUserTurn", natural(0, MAX_TURNS))?;
+    Ok(Action::Fork {
+        before_user_turn: usize::try_from(turn).unwrap_or(usize::MAX),
+    })
+}
+
+fn rollback(fields: &Fields<'_, '_>) -> Result<Action, Error> {
+    let turns = fields.required("turns", natural(1, MAX_TURNS))?;
+    Ok(Action::Rollback {
+        turns: usize::try_from(turns).unwrap_or(usize::MAX),
+    })
 }
 
 fn compact(fields: &Fields<'_, '_>) -> Result<Action, Error> {
