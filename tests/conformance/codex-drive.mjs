@@ -63,6 +63,7 @@ export function undrivableReasons(scenario) {
   scenario.steps.forEach((step, i) => {
     const at = `steps[${i}]`;
     if (step.kind === 'user') {
+      if (step.pastes?.length) reasons.push(`${at}.pastes: paste placeholders are the TUI composer's; \`codex exec\` takes the prompt as given`);
       inTurn = true;
     } else if (step.kind === 'assistant') {
       if (!inTurn) reasons.push(`${at}: an answer before any prompt`);

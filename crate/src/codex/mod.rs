@@ -9,6 +9,7 @@
 //!   in a fixed order, and when the baseline is reset.
 //! * [`agents_md`]: AGENTS.md discovery over the virtual file system: global doc, project
 //!   root, one doc per directory, the 32 KiB budget.
+//! * [`paste`]: large pastes' placeholders and their expansion on submit (§3.4).
 //! * [`rollback`]: where a rollback cuts the history (§2.8).
 //! * [`rules`]: the profile's switches for all of the above.
 //! * [`truncate`]: head-and-tail truncation, the 4-bytes-per-token estimate, truncation
@@ -26,6 +27,7 @@ pub mod compact;
 pub mod context;
 pub mod history_tokens;
 pub mod items;
+pub mod paste;
 pub mod rollback;
 pub mod rules;
 pub mod session_state;

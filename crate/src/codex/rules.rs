@@ -20,6 +20,11 @@ pub struct CodexRules {
     /// header (chunk id, wall time, exit code, the output's token count) and the output cut
     /// at the policy itself (§3.3; the layout the conformance lab recorded).
     pub wrap_exec_command_output: bool,
+    /// `shell` and `shell_command` results are recorded in the shell tool's layout: exit
+    /// code, wall time, the line count when the cut changed it, and the output cut at the
+    /// policy (§3.3 item 1), as for a model whose tool is `shell_command`. Off in `codex`:
+    /// Codex 0.139's models run `exec_command`, and the client refuses a `shell` call.
+    pub wrap_shell_output: bool,
     /// The truncation policy (`tool_output_token_limit`); `None`: the model's own (§3.2).
     pub truncation: Option<TruncationPolicy>,
     /// Compaction is Codex's: retained user messages, the summary prefix, the initial context
@@ -47,6 +52,7 @@ impl CodexRules {
             turn_context: false,
             truncate_tool_output: false,
             wrap_exec_command_output: false,
+            wrap_shell_output: false,
             truncation: None,
             local_compaction: false,
             remote_compaction: false,

@@ -117,6 +117,9 @@ pub enum Action {
         /// Memory files the host selected for this prompt (absolute paths); `None`: the
         /// built-in keyword scorer chooses.
         memories: Option<Vec<String>>,
+        /// Codex: the texts pasted into the composer, in paste order; each shows in `prompt`
+        /// as its `[Pasted Content {n} chars]` placeholder (codex.md §3.4).
+        pastes: Vec<String>,
     },
     /// The model answers: blocks in order; tool calls are executed, and if there were any,
     /// a tool round follows.

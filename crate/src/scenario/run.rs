@@ -211,9 +211,14 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
     let file_path = format!("{path}.path");
     let at_file = |error: Error| at(&file_path, error);
     match action {
-        Action::User { prompt, memories } => {
-            Ok(session.submit_with_memories(prompt, memories.as_deref(), at_ms))
-        }
+        Action::User {
+            prompt,
+            memories,
+            pastes,
+        } => match pastes.is_empty() {
+            true => Ok(session.submit_with_memories(prompt, memories.as_deref(), at_ms)),
+            false => session.submit_pasted(prompt, pastes, at_ms).map_err(fs),
+        },
         Action::Assistant {
             blocks,
             compact_before_tool_round,

@@ -160,6 +160,7 @@ switches!(crate::codex::rules::CodexRules {
     turn_context => "turnContext",
     truncate_tool_output => "truncateToolOutput",
     wrap_exec_command_output => "wrapExecCommandOutput",
+    wrap_shell_output => "wrapShellOutput",
     local_compaction => "localCompaction",
     remote_compaction => "remoteCompaction",
     reread_edited_after_compaction => "rereadEditedAfterCompaction",

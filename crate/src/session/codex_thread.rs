@@ -121,7 +121,7 @@ impl Session {
         Ok(out)
     }
 
-    fn require_codex(&self, step: &str) -> Result<(), Error> {
+    pub(super) fn require_codex(&self, step: &str) -> Result<(), Error> {
         match self.profile.codex.turn_context {
             true => Ok(()),
             false => Err(Error::InvalidConfig {

@@ -7,6 +7,7 @@ use super::turn::{Round, Turn};
 use super::{local_date, Session};
 use crate::attachment::{Collected, Verdict};
 use crate::codex::context::{Skill as CodexSkill, SkillScope, TurnSettings};
+use crate::codex::paste::expand_pastes;
 use crate::codex::session_state::SessionFacts;
 use crate::codex::truncate::check_user_input;
 use crate::transcript::Record;
@@ -23,6 +24,25 @@ impl Session {
     /// (codex.md §2).
     pub fn set_turn_settings(&mut self, settings: TurnSettings) {
         self.conversation.codex.set_settings(settings);
+    }
+
+    /// A human turn typed in Codex's composer with large pastes: `shown` holds their
+    /// `[Pasted Content {n} chars]` placeholders, expanded on submit (codex.md §3.4).
+    ///
+    /// # Errors
+    /// The profile is not Codex's, or a paste is short enough to be typed text
+    /// ([`crate::codex::paste::expand_pastes`]).
+    pub fn submit_pasted(
+        &mut self,
+        shown: &str,
+        pastes: &[String],
+        at_ms: u64,
+    ) -> Result<Turn, crate::Error> {
+        self.require_codex("pastes")?;
+        let expanded = expand_pastes(shown, pastes)?;
+        let mut turn = self.submit_with_memories(&expanded.text, None, at_ms);
+        turn.decisions.splice(0..0, expanded.decisions);
+        Ok(turn)
     }
 
     /// A human turn under Codex's rules.

@@ -10,7 +10,7 @@ use super::conversation::{Conversation, PendingCalls};
 use super::turn::{ResponseBlock, ToolCall};
 use crate::codex::rules::CodexRules;
 use crate::codex::truncate::{
-    exec_command_output, truncate_for_record, truncation_policy_for_model,
+    exec_command_output, format_shell_output, truncate_for_record, truncation_policy_for_model,
 };
 use crate::js;
 use crate::transcript::{Record, ToolResultBlock};
@@ -20,6 +20,7 @@ use crate::Error;
 impl Conversation {
     /// A tool result as the history records it: with `wrap_exec_command_output`, an
     /// `exec_command` result in unified exec's layout, cut at the policy; with
+    /// `wrap_shell_output`, a `shell` or `shell_command` result in the shell layout; with
     /// `truncate_tool_output`, cut head and tail at the policy × 1.2 (codex.md §3.3).
     pub(super) fn as_recorded(
         &self,
@@ -28,13 +29,15 @@ impl Conversation {
     ) -> ToolResultBlock {
         let model = &self.codex.settings().model;
         let policy = (codex.truncation).unwrap_or_else(|| truncation_policy_for_model(model));
-        if codex.wrap_exec_command_output
-            && self.call_name(&result.tool_use_id) == Some("exec_command")
-        {
+        let name = self.call_name(&result.tool_use_id);
+        let exit_code = i32::from(result.is_error);
+        if codex.wrap_shell_output && matches!(name, Some("shell" | "shell_command")) {
+            // As for `exec_command` below: no wall time, the exit code from the error flag.
+            result.content = format_shell_output(exit_code, 0, &result.content, policy);
+        } else if codex.wrap_exec_command_output && name == Some("exec_command") {
             // A scenario gives neither the time a command took nor its exit code: the wall
             // time is 0, the exit code 1 for a failed call and 0 otherwise, and the chunk id
             // (random in the original) comes from the call's id, so traces stay deterministic.
-            let exit_code = i32::from(result.is_error);
             let chunk_id = chunk_id_of(&result.tool_use_id);
             result.content = exec_command_output(&chunk_id, 0, exit_code, &result.content, policy);
         }

@@ -25,7 +25,7 @@ type ReadStep = fn(&Fields<'_, '_>) -> Result<Action, Error>;
 
 /// Each kind with the fields it allows (after `kind`) and its reader.
 const KINDS: [(&str, &[&str], ReadStep); 21] = [
-    ("user", &["prompt", "memories"], user),
+    ("user", &["prompt", "memories", "pastes"], user),
     (
         "assistant",
         &["blocks", "compactBeforeToolRound"],
@@ -207,6 +207,7 @@ fn user(fields: &Fields<'_, '_>) -> Result<Action, Error> {
     Ok(Action::User {
         prompt: fields.required("prompt", string)?,
         memories: fields.optional("memories", |v, p| each(v, p, absolute))?,
+        pastes: (fields.optional("pastes", |v, p| each(v, p, string))?).unwrap_or_default(),
     })
 }
 
