@@ -170,3 +170,23 @@ fn thread_steps_are_codex_only_and_a_fork_cannot_reach_behind_a_compaction() {
     let json = r#"{"profile": "codex", "steps": [{"kind": "rollback", "turns": 0}]}"#;
     assert!(parse_scenario(json).is_err());
 }
+
+#[test]
+fn a_prompt_answers_calls_still_awaiting_results_with_aborted() {
+    // The host never ran the call: Codex's request normalisation gives it `aborted` (§5.3).
+    let trace = run(r#"{"kind": "user", "prompt": "run it"},
+           {"kind": "assistant", "blocks": [{"type": "tool_use", "id": "call_1", "name": "exec_command", "input": {"cmd": "make"}}]},
+           {"kind": "user", "prompt": "never mind"}"#);
+    let request = trace.request(2).unwrap();
+    let outputs: Vec<&str> = (request.messages.iter())
+        .flat_map(|message| &message.content)
+        .filter(|block| {
+            block.tool_use_id.as_deref() == Some("call_1") && block.source != "assistant"
+        })
+        .map(|block| block.text.as_str())
+        .collect();
+    assert!(
+        outputs.iter().any(|text| text.ends_with("aborted")),
+        "{outputs:?}"
+    );
+}

@@ -403,6 +403,11 @@ fn codex_texts() -> Vec<(&'static str, String)> {
             "codex::NO_SUMMARY_AVAILABLE",
             codex::NO_SUMMARY_AVAILABLE.into(),
         ),
+        ("codex::IMAGE_LEFT_OUT", codex::IMAGE_LEFT_OUT.into()),
+        (
+            "codex::TRIMMED_TOOL_OUTPUT",
+            codex::TRIMMED_TOOL_OUTPUT.into(),
+        ),
     ]
 }
 

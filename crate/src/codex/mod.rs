@@ -9,6 +9,8 @@
 //!   in a fixed order, and when the baseline is reset.
 //! * [`agents_md`]: AGENTS.md discovery over the virtual file system: global doc, project
 //!   root, one doc per directory, the 32 KiB budget.
+//! * [`normalize`]: the history as a request sends it: missing outputs, orphans, images (§5.3).
+//! * [`usage`]: the provider's reported usage, the active context size, "% context left" (§3.6, §5.7).
 //! * [`paste`]: large pastes' placeholders and their expansion on submit (§3.4).
 //! * [`rollback`]: where a rollback cuts the history (§2.8).
 //! * [`rules`]: the profile's switches for all of the above.
@@ -27,10 +29,12 @@ pub mod compact;
 pub mod context;
 pub mod history_tokens;
 pub mod items;
+pub mod normalize;
 pub mod paste;
 pub mod rollback;
 pub mod rules;
 pub mod session_state;
 pub mod settings_diff;
 pub mod truncate;
+pub mod usage;
 pub mod wording;

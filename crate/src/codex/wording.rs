@@ -218,6 +218,16 @@ repeating it. Its summary:";
 /// the original, whose summary text always starts with the prefix (X4).
 pub const NO_SUMMARY_AVAILABLE: &str = "(no summary available)";
 
+/// What an image becomes in a request to a model without image input (§5.3,
+/// `strip_images_when_unsupported`): a text part saying it was left out and why.
+pub const IMAGE_LEFT_OUT: &str =
+    "[An image was here; it was left out because this model cannot read images.]";
+
+/// What the remote pre-trim puts in place of a tool output's body (§4.6 step 1, X13): one
+/// sentence saying the output was removed because it did not fit the model's context.
+pub const TRIMMED_TOOL_OUTPUT: &str =
+    "This tool output was removed to make the conversation fit the model's context window.";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,8 @@ impl Session {
     /// diffs against the newest surviving turn's settings (§2.7).
     pub fn codex_resume(&mut self) -> Result<Collected, Error> {
         self.require_codex("resume")?;
-        self.conversation.interrupt_pending_calls();
+        self.conversation
+            .interrupt_pending_calls(&self.profile.codex);
         self.conversation.codex.resume();
         let mut out = Collected::default();
         out.decide(
@@ -34,7 +35,8 @@ impl Session {
     /// (§2.8).
     pub fn codex_rollback(&mut self, turns: usize) -> Result<Collected, Error> {
         self.require_codex("rollback")?;
-        self.conversation.interrupt_pending_calls();
+        self.conversation
+            .interrupt_pending_calls(&self.profile.codex);
         let entries: Vec<RollbackEntry> = (self.conversation.transcript.messages().iter())
             .map(record_entry)
             .collect();
@@ -72,7 +74,8 @@ impl Session {
     /// whole thread.
     pub fn codex_fork(&mut self, turn: usize) -> Result<Collected, Error> {
         self.require_codex("fork")?;
-        self.conversation.interrupt_pending_calls();
+        self.conversation
+            .interrupt_pending_calls(&self.profile.codex);
         let (compacted, live) = self.conversation.codex.live_turns();
         let mut out = Collected::default();
         if turn >= compacted + live {

@@ -53,7 +53,8 @@ impl Session {
         memories: Option<&[String]>,
         at_ms: u64,
     ) -> Turn {
-        self.conversation.interrupt_pending_calls();
+        self.conversation
+            .interrupt_pending_calls(&self.profile.codex);
         self.conversation.breaker.on_human_turn();
         if self.profile.codex.turn_context {
             return self.codex_submit(prompt, at_ms);

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 
 use super::conversation::{Conversation, PendingCalls};
 use super::turn::{ResponseBlock, ToolCall};
+use crate::codex::normalize::ABORTED_OUTPUT;
 use crate::codex::rules::CodexRules;
 use crate::codex::truncate::{
     exec_command_output, format_shell_output, truncate_for_record, truncation_policy_for_model,
@@ -56,8 +57,14 @@ impl Conversation {
             .map(|call| call.name.as_str())
     }
 
-    /// A prompt arrived while calls awaited results: they are answered as interrupted.
-    pub(super) fn interrupt_pending_calls(&mut self) {
+    /// A prompt arrived while calls awaited results: they are answered as interrupted —
+    /// under Codex with the `aborted` output its request normalisation gives a call without
+    /// one (codex.md §5.3).
+    pub(super) fn interrupt_pending_calls(&mut self, codex: &CodexRules) {
+        let interrupted = match codex.turn_context {
+            true => ABORTED_OUTPUT,
+            false => wording::tools::INTERRUPTED_CALL,
+        };
         if let Some(pending) = self.pending.take() {
             let calls = pending
                 .calls
@@ -65,7 +72,7 @@ impl Conversation {
                 .map(|(id, result)| {
                     result.unwrap_or(ToolResultBlock {
                         tool_use_id: id,
-                        content: wording::tools::INTERRUPTED_CALL.into(),
+                        content: interrupted.into(),
                         is_error: true,
                     })
                 })
