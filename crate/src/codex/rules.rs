@@ -1,6 +1,7 @@
 //! The switches that make a session assemble its context the way Codex does, and the
 //! fixes `recommended` could take from Codex's design.
 
+use super::compact::pretrim::PretrimStrategy;
 use super::context::ContextRules;
 use super::truncate::TruncationPolicy;
 
@@ -32,6 +33,13 @@ pub struct CodexRules {
     pub local_compaction: bool,
     /// Remote compaction (§4.6): the server's answer is an opaque `compaction` item.
     pub remote_compaction: bool,
+    /// Remote compaction is v2 (§4.7): a `compaction_trigger` request, and the client keeps
+    /// the real user messages within 64,000 tokens before the `compaction` item. Off in [B]
+    /// (under development), on in [C] (§10.10).
+    pub remote_compaction_v2: bool,
+    /// Which tool outputs a remote compaction rewrites to fit the effective window first
+    /// (§4.6 step 1, X13).
+    pub pretrim_strategy: PretrimStrategy,
     /// X1, opt-in only: re-read the files the agent edited after a compaction. Codex does not
     /// (§4.8); the behaviour widely attributed to it is Claude Code's.
     pub reread_edited_after_compaction: bool,
@@ -56,6 +64,8 @@ impl CodexRules {
             truncation: None,
             local_compaction: false,
             remote_compaction: false,
+            remote_compaction_v2: false,
+            pretrim_strategy: PretrimStrategy::Reference,
             reread_edited_after_compaction: false,
             resend_full_context: false,
             item_tokens: false,

@@ -8,9 +8,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::codex::agents_md::{load_agents_md, AgentsMdRules};
+use crate::codex::compact::remote_v2::build_v2_history;
 use crate::codex::compact::{
-    build_compacted_history, insert_initial_context, process_remote_compacted_history,
-    InitialContextPlacement,
+    build_compacted_history, collect_user_messages, insert_initial_context,
+    process_remote_compacted_history, InitialContextPlacement,
 };
 use crate::codex::context::{initial_context, BaseInstructions, Skill, TurnSettings};
 use crate::codex::items::{Item, Role};
@@ -171,27 +172,31 @@ impl CodexState {
         text
     }
 
-    /// A compaction's replacement history (§4.3 step 7; remote: §4.6), with the initial
-    /// context before the last user message mid-turn, or left to the next turn otherwise.
+    /// A compaction of `history`: its replacement
+    /// history (§4.3 step 7; remote: §4.6, v2: §4.7), with the initial context before the last
+    /// user message mid-turn, or left to the next turn otherwise.
     pub fn replacement_history(
         &self,
         rules: &CodexRules,
         facts: &SessionFacts,
-        users: &[String],
+        history: &[Item],
         summary_text: &str,
         remote: bool,
         mid_turn: bool,
     ) -> Vec<Item> {
-        let history = match remote {
-            false => build_compacted_history(users, summary_text).items,
-            true => {
+        let opaque = || Item::Compaction {
+            encrypted_content: "x".repeat(summary_text.len()),
+        };
+        let users = collect_user_messages(history);
+        let history = match (remote, rules.remote_compaction_v2) {
+            (false, _) => build_compacted_history(&users, summary_text).items,
+            (true, true) => build_v2_history(history, opaque()).items,
+            (true, false) => {
                 // The server's answer is opaque: modelled as the kept messages and one
                 // `compaction` item the size of the summary.
                 let mut output: Vec<Item> =
                     users.iter().map(|u| Item::text(Role::User, u)).collect();
-                output.push(Item::Compaction {
-                    encrypted_content: "x".repeat(summary_text.len()),
-                });
+                output.push(opaque());
                 process_remote_compacted_history(output).items
             }
         };

@@ -163,6 +163,7 @@ switches!(crate::codex::rules::CodexRules {
     wrap_shell_output => "wrapShellOutput",
     local_compaction => "localCompaction",
     remote_compaction => "remoteCompaction",
+    remote_compaction_v2 => "remoteCompactionV2",
     reread_edited_after_compaction => "rereadEditedAfterCompaction",
     resend_full_context => "resendFullContext",
     item_tokens => "itemTokens",
