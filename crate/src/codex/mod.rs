@@ -12,6 +12,7 @@
 //! * [`normalize`]: the history as a request sends it: missing outputs, orphans, images (§5.3).
 //! * [`usage`]: the provider's reported usage, the active context size, "% context left" (§3.6, §5.7).
 //! * [`paste`]: large pastes' placeholders and their expansion on submit (§3.4).
+//! * [`apply_patch`]: the patch format, its pre-flight verification and hunk matching (§8.3–§8.5).
 //! * [`rollback`]: where a rollback cuts the history (§2.8).
 //! * [`rules`]: the profile's switches for all of the above.
 //! * [`truncate`]: head-and-tail truncation, the 4-bytes-per-token estimate, truncation
@@ -25,6 +26,7 @@
 //!   and remote compaction's filter (§4.3–§4.6).
 
 pub mod agents_md;
+pub mod apply_patch;
 pub mod compact;
 pub mod context;
 pub mod history_tokens;

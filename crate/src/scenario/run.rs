@@ -411,6 +411,10 @@ fn invocation(call: &ToolCall, path: &str) -> Result<ToolInvocation, Error> {
                 reason: "an ExitPlanMode call needs the user's answer: {\"approved\": true|false, \"feedback\"?: string}".into(),
             })?,
         },
+        // Codex's freeform tool: its input is the patch itself, here under `input`.
+        "apply_patch" if call.output.is_none() => ToolInvocation::ApplyPatch {
+            patch: fields.string("input")?,
+        },
         _ => ToolInvocation::External {
             output: call.output.clone(),
         },
