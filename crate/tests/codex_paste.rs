@@ -36,3 +36,31 @@ fn a_short_paste_is_typed_text_and_other_profiles_have_no_placeholders() {
         "{error}"
     );
 }
+
+#[test]
+fn oversized_input_is_rejected_unless_the_truncation_option_is_on() {
+    let prompt = "z".repeat((1 << 20) + 10);
+    let run = |switches: &str| {
+        let json = format!(
+            r#"{{"profile": "codex", "switches": {{{switches}}}, "steps": [{{"kind": "user", "prompt": "{prompt}"}}]}}"#
+        );
+        run_scenario(&parse_scenario(&json).unwrap()).unwrap()
+    };
+    let rejected = run("");
+    assert!(rejected.request(0).is_none());
+    let cut = run(r#""codex.truncateOversizeInput": true"#);
+    let request = cut.request(0).unwrap();
+    let sent = &request
+        .messages
+        .last()
+        .unwrap()
+        .content
+        .last()
+        .unwrap()
+        .text;
+    assert!(
+        sent.len() <= 1 << 20 && sent.contains("chars truncated"),
+        "{}",
+        sent.len()
+    );
+}

@@ -80,3 +80,16 @@ fn a_remote_compaction_over_the_window_rewrites_trailing_tool_outputs_first() {
         pretrim.reason
     );
 }
+
+#[test]
+fn pinning_the_first_user_message_keeps_the_task_through_local_compaction() {
+    let steps = format!(
+        r#"{}{{"kind": "compact", "policy": "codex.local", "summary": "s"}}, {{"kind": "user", "prompt": "next"}}"#,
+        big_turns()
+    );
+    let reference = run("", &steps);
+    let pinned = run(r#""codex.pinFirstUserMessage": true"#, &steps);
+    // 20,000 tokens newest first: only a cut of the newest message survives
+    assert!(first_kept_user_len(&reference) < 81_000);
+    assert_eq!(first_kept_user_len(&pinned), 120_000);
+}

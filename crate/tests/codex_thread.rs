@@ -190,3 +190,24 @@ fn a_prompt_answers_calls_still_awaiting_results_with_aborted() {
         "{outputs:?}"
     );
 }
+
+#[test]
+fn with_fork_full_context_the_fork_sends_the_whole_initial_context() {
+    let steps = format!(
+        r#"{TWO_TURNS}, {{"kind": "fork", "beforeUserTurn": 1}}, {{"kind": "user", "prompt": "other two"}}"#
+    );
+    let json = format!(
+        r#"{{"profile": "codex", "cwd": "/repo", "switches": {{"codex.forkFullContext": true}},
+            "files": {{"/repo/.git/HEAD": "ref: refs/heads/main\n"}}, "steps": [{steps}]}}"#
+    );
+    let trace = run_scenario(&parse_scenario(&json).unwrap()).unwrap();
+    let lines = last_request(&trace);
+    assert_eq!(
+        &lines[lines.len() - 3..],
+        [
+            "developer: <permissions instructions>",
+            "user: <environment_context>",
+            "user: other two"
+        ]
+    );
+}

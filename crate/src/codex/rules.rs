@@ -2,6 +2,7 @@
 //! fixes `recommended` could take from Codex's design.
 
 use super::compact::pretrim::PretrimStrategy;
+use super::compact::COMPACT_USER_MESSAGE_MAX_TOKENS;
 use super::context::ContextRules;
 use super::truncate::TruncationPolicy;
 
@@ -40,6 +41,18 @@ pub struct CodexRules {
     /// Which tool outputs a remote compaction rewrites to fit the effective window first
     /// (§4.6 step 1, X13).
     pub pretrim_strategy: PretrimStrategy,
+    /// X5: the budget of the user messages local compaction keeps, newest first (Codex:
+    /// 20,000 tokens).
+    pub retained_user_budget_tokens: u64,
+    /// X5: local compaction always keeps the first real user message (the task), then fills
+    /// the rest of the budget newest first.
+    pub pin_first_user_message: bool,
+    /// X25: a prompt over 1,048,576 characters is middle-truncated to that size instead of
+    /// rejected.
+    pub truncate_oversize_input: bool,
+    /// X26: a fork's first turn sends the whole initial context instead of only what changed
+    /// since the parent's baseline.
+    pub fork_full_context: bool,
     /// X1, opt-in only: re-read the files the agent edited after a compaction. Codex does not
     /// (§4.8); the behaviour widely attributed to it is Claude Code's.
     pub reread_edited_after_compaction: bool,
@@ -67,6 +80,10 @@ impl CodexRules {
             remote_compaction_v2: false,
             pretrim_strategy: PretrimStrategy::Reference,
             reread_edited_after_compaction: false,
+            retained_user_budget_tokens: COMPACT_USER_MESSAGE_MAX_TOKENS,
+            pin_first_user_message: false,
+            truncate_oversize_input: false,
+            fork_full_context: false,
             resend_full_context: false,
             item_tokens: false,
             context: ContextRules::codex(),

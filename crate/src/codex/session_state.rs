@@ -10,13 +10,14 @@ use alloc::vec::Vec;
 use crate::codex::agents_md::{load_agents_md, AgentsMdRules};
 use crate::codex::compact::remote_v2::build_v2_history;
 use crate::codex::compact::{
-    build_compacted_history, collect_user_messages, insert_initial_context,
+    build_compacted_history_within, collect_user_messages, insert_initial_context,
     process_remote_compacted_history, InitialContextPlacement,
 };
 use crate::codex::context::{initial_context, BaseInstructions, Skill, TurnSettings};
 use crate::codex::items::{Item, Role};
 use crate::codex::rules::CodexRules;
 use crate::codex::settings_diff::turn_context_items;
+use crate::codex::truncate::approx_token_count;
 use crate::vfs::Vfs;
 use crate::vocabulary::Decision;
 
@@ -189,7 +190,7 @@ impl CodexState {
         };
         let users = collect_user_messages(history);
         let history = match (remote, rules.remote_compaction_v2) {
-            (false, _) => build_compacted_history(&users, summary_text).items,
+            (false, _) => retained_history(rules, &users, summary_text),
             (true, true) => build_v2_history(history, opaque()).items,
             (true, false) => {
                 // The server's answer is opaque: modelled as the kept messages and one
@@ -212,6 +213,14 @@ impl CodexState {
             agents_md.as_deref(),
         );
         insert_initial_context(history, context.items, placement)
+    }
+
+    /// After a fork (§2.7): with X26's `fork_full_context`, the fork's first turn sends the
+    /// whole initial context.
+    pub fn after_fork(&mut self, rules: &CodexRules) {
+        if rules.fork_full_context {
+            self.baseline = None;
+        }
     }
 
     /// After a compaction (§2.6): mid-turn compaction re-injected the context, so the
@@ -263,5 +272,20 @@ impl CodexState {
         let index = self.compacted_turns + turn;
         self.turn_log.truncate(index + 1);
         self.resume();
+    }
+}
+
+/// Local compaction's kept user messages and summary (§4.3 step 7) under the X5 options: the
+/// budget, and the first message pinned ahead of the newest-first fill.
+fn retained_history(rules: &CodexRules, users: &[String], summary_text: &str) -> Vec<Item> {
+    let budget = rules.retained_user_budget_tokens;
+    match (rules.pin_first_user_message, users.split_first()) {
+        (true, Some((first, rest))) => {
+            let left = budget.saturating_sub(approx_token_count(first));
+            let mut items = alloc::vec![Item::text(Role::User, first)];
+            items.extend(build_compacted_history_within(rest, summary_text, left).items);
+            items
+        }
+        _ => build_compacted_history_within(users, summary_text, budget).items,
     }
 }

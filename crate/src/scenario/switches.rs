@@ -165,6 +165,9 @@ switches!(crate::codex::rules::CodexRules {
     remote_compaction => "remoteCompaction",
     remote_compaction_v2 => "remoteCompactionV2",
     reread_edited_after_compaction => "rereadEditedAfterCompaction",
+    pin_first_user_message => "pinFirstUserMessage",
+    truncate_oversize_input => "truncateOversizeInput",
+    fork_full_context => "forkFullContext",
     resend_full_context => "resendFullContext",
     item_tokens => "itemTokens",
 });

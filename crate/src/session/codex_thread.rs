@@ -112,6 +112,7 @@ impl Session {
         };
         self.truncate_transcript(cut);
         self.conversation.codex.fork_before_live_turn(live_turn);
+        self.conversation.codex.after_fork(&self.profile.codex);
         out.decide(
             "fork",
             Verdict::Included,

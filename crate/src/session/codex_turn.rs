@@ -9,8 +9,13 @@ use crate::attachment::{Collected, Verdict};
 use crate::codex::context::{Skill as CodexSkill, SkillScope, TurnSettings};
 use crate::codex::paste::expand_pastes;
 use crate::codex::session_state::SessionFacts;
-use crate::codex::truncate::check_user_input;
+use crate::codex::truncate::{
+    check_user_input, truncate_middle, TruncationPolicy, MAX_USER_INPUT_TEXT_CHARS,
+};
 use crate::transcript::Record;
+
+/// Bytes kept free for the `…N chars truncated…` marker when X25's option cuts a prompt.
+const OVERSIZE_MARKER_ROOM: usize = 64;
 
 impl Session {
     /// The settings the next turn's context is built from (Codex's `TurnContext`): the
@@ -48,10 +53,23 @@ impl Session {
     /// A human turn under Codex's rules.
     pub(super) fn codex_submit(&mut self, prompt: &str, at_ms: u64) -> Turn {
         let mut out = Collected::default();
-        if let Err(error) = check_user_input(prompt) {
-            out.decide("prompt", Verdict::Failed, alloc::format!("{error}"), None);
-            return Turn::from_collected(Round::Event, out);
-        }
+        let cut;
+        let prompt = match check_user_input(prompt) {
+            Ok(()) => prompt,
+            Err(error) if self.profile.codex.truncate_oversize_input => {
+                // Room for the marker, so that the cut prompt passes the limit itself.
+                let budget = (MAX_USER_INPUT_TEXT_CHARS - OVERSIZE_MARKER_ROOM) as u64;
+                cut = truncate_middle(prompt, TruncationPolicy::Bytes(budget)).text;
+                let reason =
+                    alloc::format!("{error}: middle-truncated to fit instead (X25, option)");
+                out.decide("prompt", Verdict::Truncated, reason, None);
+                cut.as_str()
+            }
+            Err(error) => {
+                out.decide("prompt", Verdict::Failed, alloc::format!("{error}"), None);
+                return Turn::from_collected(Round::Event, out);
+            }
+        };
         // Pre-turn compaction runs before the context and the message are recorded, so the
         // incoming message is never summarised (X9).
         let tokens = self.peek_request(at_ms).tokens.total;
