@@ -405,6 +405,14 @@ fn codex_texts() -> Vec<(&'static str, String)> {
         ),
         ("codex::IMAGE_LEFT_OUT", codex::IMAGE_LEFT_OUT.into()),
         (
+            "codex::AGENTS_MD_SUPERSEDES",
+            codex::AGENTS_MD_SUPERSEDES.into(),
+        ),
+        (
+            "codex::AGENTS_MD_WITHDRAWN",
+            codex::AGENTS_MD_WITHDRAWN.into(),
+        ),
+        (
             "codex::TRIMMED_TOOL_OUTPUT",
             codex::TRIMMED_TOOL_OUTPUT.into(),
         ),

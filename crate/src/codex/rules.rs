@@ -53,6 +53,14 @@ pub struct CodexRules {
     /// X26: a fork's first turn sends the whole initial context instead of only what changed
     /// since the parent's baseline.
     pub fork_full_context: bool,
+    /// Snapshot \[C\] (§10.11): a cut `exec_command` output opens with a warning that
+    /// gives the original token count.
+    pub truncation_warning: bool,
+    /// Snapshot \[C\]'s World State (§10.8): AGENTS.md is compared with what the history
+    /// last recorded at every turn; a change is sent as a new block announcing that it
+    /// supersedes the earlier ones, a removal as a block withdrawing them. \[B\] never sends
+    /// AGENTS.md again (X19).
+    pub agents_md_world_state: bool,
     /// X1, opt-in only: re-read the files the agent edited after a compaction. Codex does not
     /// (§4.8); the behaviour widely attributed to it is Claude Code's.
     pub reread_edited_after_compaction: bool,
@@ -84,6 +92,8 @@ impl CodexRules {
             pin_first_user_message: false,
             truncate_oversize_input: false,
             fork_full_context: false,
+            truncation_warning: false,
+            agents_md_world_state: false,
             resend_full_context: false,
             item_tokens: false,
             context: ContextRules::codex(),
@@ -99,6 +109,20 @@ impl CodexRules {
             local_compaction: true,
             item_tokens: true,
             ..CodexRules::off()
+        }
+    }
+
+    /// Snapshot \[C\]'s World State (codex.md §10), as far as this library models it:
+    /// \[B\]'s rules, with the developer instructions before the permissions (X28),
+    /// AGENTS.md diffed against what the history holds (§10.8), remote compaction v2 for
+    /// a remote compaction (§10.10), and the truncation warning (§10.11).
+    pub const fn world_state() -> CodexRules {
+        CodexRules {
+            remote_compaction_v2: true,
+            truncation_warning: true,
+            agents_md_world_state: true,
+            context: ContextRules::world_state(),
+            ..CodexRules::codex()
         }
     }
 }

@@ -14,12 +14,13 @@ use crate::codex::compact::{
     process_remote_compacted_history, InitialContextPlacement,
 };
 use crate::codex::context::{initial_context, BaseInstructions, Skill, TurnSettings};
-use crate::codex::items::{Item, Role};
+use crate::codex::items::{Item, Part, Role};
 use crate::codex::rules::CodexRules;
 use crate::codex::settings_diff::turn_context_items;
 use crate::codex::truncate::approx_token_count;
+use crate::codex::wording::{agents_md_instructions, AGENTS_MD_SUPERSEDES, AGENTS_MD_WITHDRAWN};
 use crate::vfs::Vfs;
-use crate::vocabulary::Decision;
+use crate::vocabulary::{Decision, Verdict};
 
 crate::vocabulary::named_enum! {
     /// Where a turn's context items come from (codex.md §1, §2).
@@ -48,6 +49,9 @@ pub struct CodexState {
     /// The settings each regular turn recorded (the rollout's `TurnContext`s), oldest
     /// first; a rollback removes the turns it drops.
     turn_log: Vec<TurnSettings>,
+    /// The AGENTS.md text the history last received (`None` inside: none was sent), for
+    /// \[C\]'s diff (§10.8); `None`: nothing recorded yet.
+    agents_md_sent: Option<Option<String>>,
     /// How many turns of [`Self::turn_log`] the last compaction replaced: a fork cannot
     /// start before them (their items are gone).
     compacted_turns: usize,
@@ -124,7 +128,7 @@ impl CodexState {
             Some(_) => ContextSource::SettingsUpdate,
             None => ContextSource::InitialContext,
         };
-        let (items, context_decisions) = turn_context_items(
+        let (mut items, context_decisions) = turn_context_items(
             &rules.context,
             self.baseline.as_ref(),
             &settings,
@@ -132,6 +136,15 @@ impl CodexState {
             agents_md.as_deref(),
         );
         decisions.extend(context_decisions);
+        if source == ContextSource::SettingsUpdate && rules.agents_md_world_state {
+            self.diff_agents_md(
+                &settings.cwd,
+                agents_md.as_deref(),
+                &mut items,
+                &mut decisions,
+            );
+        }
+        self.agents_md_sent = Some(agents_md);
         self.previous_model = Some(settings.model.clone());
         self.turn_log.push(settings.clone());
         self.baseline = Some(settings);
@@ -140,6 +153,51 @@ impl CodexState {
             items,
             decisions,
         }
+    }
+
+    /// \[C\]'s AGENTS.md section (§10.8): when the text differs from what the history last
+    /// received, a block goes first in the turn's contextual user message — the new text
+    /// after a sentence saying it supersedes the earlier blocks, or, when the files are gone,
+    /// a sentence withdrawing them.
+    fn diff_agents_md(
+        &self,
+        cwd: &str,
+        agents_md: Option<&str>,
+        items: &mut Vec<Item>,
+        decisions: &mut Vec<Decision>,
+    ) {
+        let sent = self.agents_md_sent.as_ref().and_then(Option::as_deref);
+        if sent == agents_md {
+            return;
+        }
+        let (text, reason) = match agents_md {
+            Some(text) => (
+                format!("{AGENTS_MD_SUPERSEDES}\n\n{text}"),
+                "changed since the history received it: the new text supersedes it (§10.8)",
+            ),
+            None => (
+                String::from(AGENTS_MD_WITHDRAWN),
+                "gone since the history received it: the earlier text is withdrawn (§10.8)",
+            ),
+        };
+        let part = Part::InputText {
+            text: agents_md_instructions(cwd, &text),
+        };
+        let contextual_user = items.iter_mut().find_map(|item| match item {
+            Item::Message {
+                role: Role::User,
+                content,
+            } => Some(content),
+            _ => None,
+        });
+        match contextual_user {
+            Some(content) => content.insert(0, part),
+            None => items.push(Item::Message {
+                role: Role::User,
+                content: alloc::vec![part],
+            }),
+        }
+        decisions.push(Decision::new("AGENTS.md", Verdict::Included, reason));
     }
 
     /// Codex renders its base instructions once, for the first turn's model and personality
@@ -229,6 +287,10 @@ impl CodexState {
     pub fn after_compaction(&mut self, facts: &SessionFacts, mid_turn: bool) {
         self.baseline = mid_turn.then(|| self.turn_settings(facts));
         self.compacted_turns = self.turn_log.len();
+        if mid_turn {
+            // The replacement history carries the initial context, AGENTS.md included.
+            self.agents_md_sent = Some(self.agents_md.clone().flatten());
+        }
     }
 
     /// The regular turns recorded since the last compaction (the ones a fork can start

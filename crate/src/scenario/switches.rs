@@ -168,6 +168,8 @@ switches!(crate::codex::rules::CodexRules {
     pin_first_user_message => "pinFirstUserMessage",
     truncate_oversize_input => "truncateOversizeInput",
     fork_full_context => "forkFullContext",
+    truncation_warning => "truncationWarning",
+    agents_md_world_state => "agentsMdWorldState",
     resend_full_context => "resendFullContext",
     item_tokens => "itemTokens",
 });
@@ -176,6 +178,7 @@ switches!(crate::codex::context::ContextRules {
     join_context_parts => "joinContextParts",
     announce_mode_clear => "announceModeClear",
     granular_diffs => "granularDiffs",
+    developer_instructions_first => "developerInstructionsFirst",
 });
 
 /// Sets each `(section.field, value)` on `profile`.

@@ -11,7 +11,7 @@ use super::turn::{ResponseBlock, ToolCall};
 use crate::codex::normalize::ABORTED_OUTPUT;
 use crate::codex::rules::CodexRules;
 use crate::codex::truncate::{
-    exec_command_output, format_shell_output, truncate_for_record, truncation_policy_for_model,
+    exec_command_output_as, format_shell_output, truncate_for_record, truncation_policy_for_model,
 };
 use crate::js;
 use crate::transcript::{Record, ToolResultBlock};
@@ -40,7 +40,10 @@ impl Conversation {
             // time is 0, the exit code 1 for a failed call and 0 otherwise, and the chunk id
             // (random in the original) comes from the call's id, so traces stay deterministic.
             let chunk_id = chunk_id_of(&result.tool_use_id);
-            result.content = exec_command_output(&chunk_id, 0, exit_code, &result.content, policy);
+            let warn = codex.truncation_warning;
+            let output = &result.content;
+            result.content =
+                exec_command_output_as(&chunk_id, (0, exit_code), output, policy, warn);
         }
         if codex.truncate_tool_output {
             result.content = truncate_for_record(&result.content, policy);
