@@ -6,7 +6,7 @@ use context_assembly::scenario::{parse_scenario, run_scenario, Trace};
 
 /// The switches that turn `codex` into [`CodexRules::world_state`].
 const WORLD_STATE: &str = r#""codex.remoteCompactionV2": true, "codex.truncationWarning": true,
-    "codex.agentsMdWorldState": true, "codexContext.developerInstructionsFirst": true"#;
+    "codex.agentsMdWorldState": true, "codex.worldStateStepCapture": true, "codexContext.developerInstructionsFirst": true"#;
 
 fn run(switches: &str, steps: &str) -> Trace {
     let json = format!(
@@ -39,10 +39,12 @@ fn blocks(trace: &Trace) -> Vec<String> {
 fn the_switches_are_the_world_state_preset() {
     let rules = CodexRules::world_state();
     assert!(rules.remote_compaction_v2 && rules.truncation_warning && rules.agents_md_world_state);
+    assert!(rules.world_state_step_capture);
     assert!(rules.context.developer_instructions_first);
     assert_eq!(
         CodexRules {
             remote_compaction_v2: false,
+            world_state_step_capture: false,
             truncation_warning: false,
             agents_md_world_state: false,
             context: CodexRules::codex().context,
@@ -106,4 +108,27 @@ fn a_cut_exec_output_opens_with_the_warning() {
     let trace = run(WORLD_STATE, &steps);
     let result = &trace.steps.last().unwrap().turn.tool_results[0].content;
     assert!(result.contains("\nOutput:\nWarning: truncated output (original token count: 27224)\nTotal output lines: 20000\n\n1\n"), "{}", &result[..200]);
+}
+
+#[test]
+fn a_date_rollover_inside_a_turn_reaches_the_tool_round_request() {
+    // The turn starts ten seconds before midnight; the model's tool call comes after it.
+    let run_at = |switches: &str| {
+        let json = format!(
+            r#"{{"profile": "codex", "cwd": "/repo", "startMs": 1764633590000, "switches": {{{switches}}},
+                "steps": [{{"kind": "user", "prompt": "build"}}, {{"kind": "advanceTime", "ms": 20000}},
+                  {{"kind": "assistant", "blocks": [{{"type": "tool_use", "id": "c1", "name": "exec_command",
+                    "input": {{"cmd": "make"}}, "output": "ok"}}]}}]}}"#
+        );
+        blocks(&run_scenario(&parse_scenario(&json).unwrap()).unwrap())
+    };
+    let c = run_at(WORLD_STATE);
+    let last = c.last().unwrap();
+    assert!(
+        last.starts_with("user: <environment_context>")
+            && last.contains("<current_date>2025-12-02</current_date>"),
+        "{last}"
+    );
+    let b = run_at("");
+    assert!(!b.last().unwrap().starts_with("user: <environment_context>"));
 }

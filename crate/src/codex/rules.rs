@@ -61,6 +61,10 @@ pub struct CodexRules {
     /// supersedes the earlier ones, a removal as a block withdrawing them. \[B\] never sends
     /// AGENTS.md again (X19).
     pub agents_md_world_state: bool,
+    /// Snapshot \[C\] (§10.5): the world state is compared before every request of a
+    /// turn, so a tool round's request carries what changed since the turn began (a date
+    /// rollover, new settings); \[B\] diffs once per human turn.
+    pub world_state_step_capture: bool,
     /// X1, opt-in only: re-read the files the agent edited after a compaction. Codex does not
     /// (§4.8); the behaviour widely attributed to it is Claude Code's.
     pub reread_edited_after_compaction: bool,
@@ -94,6 +98,7 @@ impl CodexRules {
             fork_full_context: false,
             truncation_warning: false,
             agents_md_world_state: false,
+            world_state_step_capture: false,
             resend_full_context: false,
             item_tokens: false,
             context: ContextRules::codex(),
@@ -114,13 +119,15 @@ impl CodexRules {
 
     /// Snapshot \[C\]'s World State (codex.md §10), as far as this library models it:
     /// \[B\]'s rules, with the developer instructions before the permissions (X28),
-    /// AGENTS.md diffed against what the history holds (§10.8), remote compaction v2 for
+    /// AGENTS.md diffed against what the history holds (§10.8), the diff taken before every
+    /// request of a turn (§10.5), remote compaction v2 for
     /// a remote compaction (§10.10), and the truncation warning (§10.11).
     pub const fn world_state() -> CodexRules {
         CodexRules {
             remote_compaction_v2: true,
             truncation_warning: true,
             agents_md_world_state: true,
+            world_state_step_capture: true,
             context: ContextRules::world_state(),
             ..CodexRules::codex()
         }

@@ -155,6 +155,37 @@ impl CodexState {
         }
     }
 
+    /// \[C\]'s capture before a request inside a turn (§10.5): what changed since the
+    /// baseline, which moves to now; `None` without a baseline (the next human turn sends
+    /// everything) or when nothing changed.
+    pub fn record_step(&mut self, rules: &CodexRules, facts: &SessionFacts) -> Option<TurnContext> {
+        let baseline = self.baseline.as_ref()?;
+        let settings = self.turn_settings(facts);
+        let agents_md = self.agents_md.clone().flatten();
+        let (mut items, mut decisions) = turn_context_items(
+            &rules.context,
+            Some(baseline),
+            &settings,
+            self.previous_model.as_deref(),
+            None,
+        );
+        if rules.agents_md_world_state {
+            self.diff_agents_md(
+                &settings.cwd,
+                agents_md.as_deref(),
+                &mut items,
+                &mut decisions,
+            );
+            self.agents_md_sent = Some(agents_md);
+        }
+        self.baseline = Some(settings);
+        (!items.is_empty()).then_some(TurnContext {
+            source: ContextSource::SettingsUpdate,
+            items,
+            decisions,
+        })
+    }
+
     /// \[C\]'s AGENTS.md section (§10.8): when the text differs from what the history last
     /// received, a block goes first in the turn's contextual user message — the new text
     /// after a sentence saying it supersedes the earlier blocks, or, when the files are gone,

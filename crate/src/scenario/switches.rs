@@ -170,6 +170,7 @@ switches!(crate::codex::rules::CodexRules {
     fork_full_context => "forkFullContext",
     truncation_warning => "truncationWarning",
     agents_md_world_state => "agentsMdWorldState",
+    world_state_step_capture => "worldStateStepCapture",
     resend_full_context => "resendFullContext",
     item_tokens => "itemTokens",
 });

@@ -97,6 +97,24 @@ impl Session {
         turn
     }
 
+    /// \[C\]'s world-state capture before a tool round's request (codex.md §10.5): the
+    /// changes since the turn began are recorded before the request.
+    pub(super) fn codex_step_capture(&mut self, at_ms: u64, out: &mut Collected) {
+        let facts = self.codex_facts(at_ms);
+        let Some(context) = (self.conversation.codex).record_step(&self.profile.codex, &facts)
+        else {
+            return;
+        };
+        for item in context.items {
+            let record = Record::Context {
+                source: context.source,
+                item,
+            };
+            self.conversation.transcript.push(record);
+        }
+        out.decisions.extend(context.decisions);
+    }
+
     /// The session's parts of a Codex turn's settings at `at_ms`.
     pub(super) fn codex_facts(&self, at_ms: u64) -> SessionFacts {
         let skills = (self.config.skills.iter())

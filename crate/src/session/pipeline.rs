@@ -81,6 +81,9 @@ impl Session {
     /// collector but the mentions, and the request.
     pub fn tool_round(&mut self, at_ms: u64) -> Turn {
         let mut out = self.run_pass(None, at_ms);
+        if self.profile.codex.world_state_step_capture {
+            self.codex_step_capture(at_ms, &mut out);
+        }
         self.conversation
             .transcript
             .push_attachments(&out.attachments);

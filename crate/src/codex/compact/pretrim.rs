@@ -37,8 +37,8 @@ pub enum PretrimStrategy {
 /// let call = |id: &str| Item::FunctionCall { name: "exec_command".into(), arguments: "{}".into(), call_id: id.into() };
 /// let output = |id: &str| Item::FunctionCallOutput { call_id: id.into(), output: "x".repeat(4_000) };
 /// let history = vec![call("a"), output("a"), Item::text(Role::Assistant, "ok"), call("b"), output("b")];
-/// let edit = pretrim_for_remote(history, 0, 1_500, PretrimStrategy::Reference);
-/// // only the trailing output is rewritten; the walk stops at the call before it
+/// let edit = pretrim_for_remote(history, 0, 100, PretrimStrategy::Reference);
+/// // only the trailing output is rewritten; the walk stops at the call before it, still over
 /// assert_eq!(edit.decisions.len(), 2);
 /// assert!(matches!(&edit.items[1], Item::FunctionCallOutput { output, .. } if output.len() == 4_000));
 /// ```
