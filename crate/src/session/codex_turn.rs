@@ -3,6 +3,8 @@
 //! baseline, else only the settings that changed — then the user's message. Codex keeps no
 //! file state and sends no reminders.
 
+use alloc::string::String;
+
 use super::turn::{Round, Turn};
 use super::{local_date, Session};
 use crate::attachment::{Collected, Verdict};
