@@ -93,3 +93,36 @@ fn a_codex_session_records_exec_command_results_in_the_wrapper() {
         "Claude Code has no wrapper"
     );
 }
+
+/// With `wrapShellOutput` (a model whose tool is `shell_command`, §3.3), the result takes the
+/// shell layout; the line count appears only when the cut changed it.
+#[test]
+fn the_shell_layout_switch_wraps_shell_command_results() {
+    use context_assembly::scenario::{parse_scenario, run_scenario};
+    let result = |output: &str| {
+        let json = format!(
+            r#"{{"profile": "codex", "switches": {{"codex.wrapShellOutput": true}}, "steps": [
+                {{"kind": "user", "prompt": "count"}},
+                {{"kind": "assistant", "blocks": [{{"type": "tool_use", "id": "call_1", "name": "shell_command",
+                  "input": {{"command": "seq"}}, "output": "{output}"}}]}}
+            ]}}"#
+        );
+        let trace = run_scenario(&parse_scenario(&json).unwrap()).unwrap();
+        trace.steps[1].turn.tool_results[0].content.clone()
+    };
+    assert_eq!(
+        result("1\\n2\\n3\\n"),
+        "Exit code: 0\nWall time: 0 seconds\nOutput:\n1\n2\n3\n"
+    );
+    // 20,000 lines (108,894 bytes) cut at 40,000 bytes: the line count is given
+    let long: String = (1..=20_000).map(|i| format!("{i}\\n")).collect();
+    let text = result(&long);
+    assert!(
+        text.starts_with(
+            "Exit code: 0\nWall time: 0 seconds\nTotal output lines: 20000\nOutput:\n1\n"
+        ),
+        "{}",
+        &text[..80]
+    );
+    assert!(text.contains("\u{2026}17224 tokens truncated\u{2026}"));
+}

@@ -290,6 +290,7 @@ fn every_step_kind_is_read() {
         Action::User {
             prompt: "look at @a.ts".into(),
             memories: Some(vec!["/home/ada/.claude/memory/m.md".into()]),
+            pastes: vec![],
         },
         Action::Assistant {
             blocks: vec![
@@ -418,7 +419,8 @@ fn a_step_keeps_its_json_compact_and_in_the_order_written() {
         [Step {
             action: Action::User {
                 prompt: "hi\n\"you\"".into(),
-                memories: None
+                memories: None,
+                pastes: vec![],
             },
             source: r#"{"prompt":"hi\n\"you\"","kind":"user"}"#.into(),
         }]

@@ -411,6 +411,19 @@ fn codex_texts() -> Vec<(&'static str, String)> {
             "codex::NO_SUMMARY_AVAILABLE",
             codex::NO_SUMMARY_AVAILABLE.into(),
         ),
+        ("codex::IMAGE_LEFT_OUT", codex::IMAGE_LEFT_OUT.into()),
+        (
+            "codex::AGENTS_MD_SUPERSEDES",
+            codex::AGENTS_MD_SUPERSEDES.into(),
+        ),
+        (
+            "codex::AGENTS_MD_WITHDRAWN",
+            codex::AGENTS_MD_WITHDRAWN.into(),
+        ),
+        (
+            "codex::TRIMMED_TOOL_OUTPUT",
+            codex::TRIMMED_TOOL_OUTPUT.into(),
+        ),
     ]
 }
 

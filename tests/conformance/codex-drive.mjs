@@ -1,6 +1,7 @@
 // Plays one scenario through the real Codex CLI: a throw-away root holding the scenario's files
 // at their own paths (so `/repo/AGENTS.md` is `<root>/repo/AGENTS.md`), a home with a generated
-// CODEX_HOME, `codex exec` for the first prompt and `codex exec resume --last` for each later one,
+// CODEX_HOME, `codex exec` for the first prompt and `codex exec resume --last` for each later one
+// (so a `resume` step between turns needs no action of its own),
 // the model's turns answered by the mock, the edits outside the agent made between turns.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -62,6 +63,7 @@ export function undrivableReasons(scenario) {
   scenario.steps.forEach((step, i) => {
     const at = `steps[${i}]`;
     if (step.kind === 'user') {
+      if (step.pastes?.length) reasons.push(`${at}.pastes: paste placeholders are the TUI composer's; \`codex exec\` takes the prompt as given`);
       inTurn = true;
     } else if (step.kind === 'assistant') {
       if (!inTurn) reasons.push(`${at}: an answer before any prompt`);
@@ -81,6 +83,9 @@ export function undrivableReasons(scenario) {
       // only that the switch is there, and our side sends one only with instructions to carry.
       if (step.model !== undefined && !step.modelInstructions) reasons.push(`${at}.model: give modelInstructions too, or our side sends no <model_switch> while the client does`);
       if (step.approvalPolicy !== undefined && step.approvalPolicy !== 'never') reasons.push(`${at}.approvalPolicy: \`codex exec\` forces approval_policy=never`);
+    } else if (step.kind === 'resume') {
+      // Every later prompt is already `codex exec resume --last`: the step needs no action.
+      if (inTurn) reasons.push(`${at}: a resume happens only between \`codex exec\` runs`);
     } else if (EXTERNAL_STEPS.has(step.kind)) {
       if (inTurn) reasons.push(`${at}: ${step.kind} in the middle of a turn cannot be timed from outside`);
       if (step.kind === 'advanceTime') {
@@ -120,7 +125,7 @@ export function scenarioTurns(scenario) {
     } else if (step.kind === 'turnSettings') {
       const { kind: _kind, ...changed } = step;
       settings = { ...settings, ...changed };
-    } else {
+    } else if (step.kind !== 'resume') {
       before.push({ index, step });
     }
   });

@@ -9,6 +9,11 @@
 //!   in a fixed order, and when the baseline is reset.
 //! * [`agents_md`]: AGENTS.md discovery over the virtual file system: global doc, project
 //!   root, one doc per directory, the 32 KiB budget.
+//! * [`normalize`]: the history as a request sends it: missing outputs, orphans, images (§5.3).
+//! * [`usage`]: the provider's reported usage, the active context size, "% context left" (§3.6, §5.7).
+//! * [`paste`]: large pastes' placeholders and their expansion on submit (§3.4).
+//! * [`apply_patch`]: the patch format, its pre-flight verification and hunk matching (§8.3–§8.5).
+//! * [`rollback`]: where a rollback cuts the history (§2.8).
 //! * [`rules`]: the profile's switches for all of the above.
 //! * [`truncate`]: head-and-tail truncation, the 4-bytes-per-token estimate, truncation
 //!   policies, the shell output layout and the user input limit (§3.1–§3.4).
@@ -21,12 +26,17 @@
 //!   and remote compaction's filter (§4.3–§4.6).
 
 pub mod agents_md;
+pub mod apply_patch;
 pub mod compact;
 pub mod context;
 pub mod history_tokens;
 pub mod items;
+pub mod normalize;
+pub mod paste;
+pub mod rollback;
 pub mod rules;
 pub mod session_state;
 pub mod settings_diff;
 pub mod truncate;
+pub mod usage;
 pub mod wording;

@@ -1,6 +1,8 @@
 //! The switches that make a session assemble its context the way Codex does, and the
 //! fixes `recommended` could take from Codex's design.
 
+use super::compact::pretrim::PretrimStrategy;
+use super::compact::COMPACT_USER_MESSAGE_MAX_TOKENS;
 use super::context::ContextRules;
 use super::truncate::TruncationPolicy;
 
@@ -20,6 +22,11 @@ pub struct CodexRules {
     /// header (chunk id, wall time, exit code, the output's token count) and the output cut
     /// at the policy itself (§3.3; the layout the conformance lab recorded).
     pub wrap_exec_command_output: bool,
+    /// `shell` and `shell_command` results are recorded in the shell tool's layout: exit
+    /// code, wall time, the line count when the cut changed it, and the output cut at the
+    /// policy (§3.3 item 1), as for a model whose tool is `shell_command`. Off in `codex`:
+    /// Codex 0.139's models run `exec_command`, and the client refuses a `shell` call.
+    pub wrap_shell_output: bool,
     /// The truncation policy (`tool_output_token_limit`); `None`: the model's own (§3.2).
     pub truncation: Option<TruncationPolicy>,
     /// Compaction is Codex's: retained user messages, the summary prefix, the initial context
@@ -27,6 +34,37 @@ pub struct CodexRules {
     pub local_compaction: bool,
     /// Remote compaction (§4.6): the server's answer is an opaque `compaction` item.
     pub remote_compaction: bool,
+    /// Remote compaction is v2 (§4.7): a `compaction_trigger` request, and the client keeps
+    /// the real user messages within 64,000 tokens before the `compaction` item. Off in [B]
+    /// (under development), on in [C] (§10.10).
+    pub remote_compaction_v2: bool,
+    /// Which tool outputs a remote compaction rewrites to fit the effective window first
+    /// (§4.6 step 1, X13).
+    pub pretrim_strategy: PretrimStrategy,
+    /// X5: the budget of the user messages local compaction keeps, newest first (Codex:
+    /// 20,000 tokens).
+    pub retained_user_budget_tokens: u64,
+    /// X5: local compaction always keeps the first real user message (the task), then fills
+    /// the rest of the budget newest first.
+    pub pin_first_user_message: bool,
+    /// X25: a prompt over 1,048,576 characters is middle-truncated to that size instead of
+    /// rejected.
+    pub truncate_oversize_input: bool,
+    /// X26: a fork's first turn sends the whole initial context instead of only what changed
+    /// since the parent's baseline.
+    pub fork_full_context: bool,
+    /// Snapshot \[C\] (§10.11): a cut `exec_command` output opens with a warning that
+    /// gives the original token count.
+    pub truncation_warning: bool,
+    /// Snapshot \[C\]'s World State (§10.8): AGENTS.md is compared with what the history
+    /// last recorded at every turn; a change is sent as a new block announcing that it
+    /// supersedes the earlier ones, a removal as a block withdrawing them. \[B\] never sends
+    /// AGENTS.md again (X19).
+    pub agents_md_world_state: bool,
+    /// Snapshot \[C\] (§10.5): the world state is compared before every request of a
+    /// turn, so a tool round's request carries what changed since the turn began (a date
+    /// rollover, new settings); \[B\] diffs once per human turn.
+    pub world_state_step_capture: bool,
     /// X1, opt-in only: re-read the files the agent edited after a compaction. Codex does not
     /// (§4.8); the behaviour widely attributed to it is Claude Code's.
     pub reread_edited_after_compaction: bool,
@@ -47,10 +85,20 @@ impl CodexRules {
             turn_context: false,
             truncate_tool_output: false,
             wrap_exec_command_output: false,
+            wrap_shell_output: false,
             truncation: None,
             local_compaction: false,
             remote_compaction: false,
+            remote_compaction_v2: false,
+            pretrim_strategy: PretrimStrategy::Reference,
             reread_edited_after_compaction: false,
+            retained_user_budget_tokens: COMPACT_USER_MESSAGE_MAX_TOKENS,
+            pin_first_user_message: false,
+            truncate_oversize_input: false,
+            fork_full_context: false,
+            truncation_warning: false,
+            agents_md_world_state: false,
+            world_state_step_capture: false,
             resend_full_context: false,
             item_tokens: false,
             context: ContextRules::codex(),
@@ -66,6 +114,22 @@ impl CodexRules {
             local_compaction: true,
             item_tokens: true,
             ..CodexRules::off()
+        }
+    }
+
+    /// Snapshot \[C\]'s World State (codex.md §10), as far as this library models it:
+    /// \[B\]'s rules, with the developer instructions before the permissions (X28),
+    /// AGENTS.md diffed against what the history holds (§10.8), the diff taken before every
+    /// request of a turn (§10.5), remote compaction v2 for
+    /// a remote compaction (§10.10), and the truncation warning (§10.11).
+    pub const fn world_state() -> CodexRules {
+        CodexRules {
+            remote_compaction_v2: true,
+            truncation_warning: true,
+            agents_md_world_state: true,
+            world_state_step_capture: true,
+            context: ContextRules::world_state(),
+            ..CodexRules::codex()
         }
     }
 }

@@ -8,16 +8,19 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::codex::agents_md::{load_agents_md, AgentsMdRules};
+use crate::codex::compact::remote_v2::build_v2_history;
 use crate::codex::compact::{
-    build_compacted_history, insert_initial_context, process_remote_compacted_history,
-    InitialContextPlacement,
+    build_compacted_history_within, collect_user_messages, insert_initial_context,
+    process_remote_compacted_history, InitialContextPlacement,
 };
 use crate::codex::context::{initial_context, BaseInstructions, Skill, TurnSettings};
-use crate::codex::items::{Item, Role};
+use crate::codex::items::{Item, Part, Role};
 use crate::codex::rules::CodexRules;
 use crate::codex::settings_diff::turn_context_items;
+use crate::codex::truncate::approx_token_count;
+use crate::codex::wording::{agents_md_instructions, AGENTS_MD_SUPERSEDES, AGENTS_MD_WITHDRAWN};
 use crate::vfs::Vfs;
-use crate::vocabulary::Decision;
+use crate::vocabulary::{Decision, Verdict};
 
 crate::vocabulary::named_enum! {
     /// Where a turn's context items come from (codex.md §1, §2).
@@ -43,6 +46,15 @@ pub struct CodexState {
     agents_md: Option<Option<String>>,
     /// What the base instructions were rendered for, fixed at the first turn (§0.7).
     base_instructions: Option<BaseInstructions>,
+    /// The settings each regular turn recorded (the rollout's `TurnContext`s), oldest
+    /// first; a rollback removes the turns it drops.
+    turn_log: Vec<TurnSettings>,
+    /// The AGENTS.md text the history last received (`None` inside: none was sent), for
+    /// \[C\]'s diff (§10.8); `None`: nothing recorded yet.
+    agents_md_sent: Option<Option<String>>,
+    /// How many turns of [`Self::turn_log`] the last compaction replaced: a fork cannot
+    /// start before them (their items are gone).
+    compacted_turns: usize,
 }
 
 /// The session's own parts of a turn's settings: Codex's `TurnContext` takes these from the
@@ -116,7 +128,7 @@ impl CodexState {
             Some(_) => ContextSource::SettingsUpdate,
             None => ContextSource::InitialContext,
         };
-        let (items, context_decisions) = turn_context_items(
+        let (mut items, context_decisions) = turn_context_items(
             &rules.context,
             self.baseline.as_ref(),
             &settings,
@@ -124,13 +136,99 @@ impl CodexState {
             agents_md.as_deref(),
         );
         decisions.extend(context_decisions);
+        if source == ContextSource::SettingsUpdate && rules.agents_md_world_state {
+            self.diff_agents_md(
+                &settings.cwd,
+                agents_md.as_deref(),
+                &mut items,
+                &mut decisions,
+            );
+        }
+        self.agents_md_sent = Some(agents_md);
         self.previous_model = Some(settings.model.clone());
+        self.turn_log.push(settings.clone());
         self.baseline = Some(settings);
         TurnContext {
             source,
             items,
             decisions,
         }
+    }
+
+    /// \[C\]'s capture before a request inside a turn (§10.5): what changed since the
+    /// baseline, which moves to now; `None` without a baseline (the next human turn sends
+    /// everything) or when nothing changed.
+    pub fn record_step(&mut self, rules: &CodexRules, facts: &SessionFacts) -> Option<TurnContext> {
+        let baseline = self.baseline.as_ref()?;
+        let settings = self.turn_settings(facts);
+        let agents_md = self.agents_md.clone().flatten();
+        let (mut items, mut decisions) = turn_context_items(
+            &rules.context,
+            Some(baseline),
+            &settings,
+            self.previous_model.as_deref(),
+            None,
+        );
+        if rules.agents_md_world_state {
+            self.diff_agents_md(
+                &settings.cwd,
+                agents_md.as_deref(),
+                &mut items,
+                &mut decisions,
+            );
+            self.agents_md_sent = Some(agents_md);
+        }
+        self.baseline = Some(settings);
+        (!items.is_empty()).then_some(TurnContext {
+            source: ContextSource::SettingsUpdate,
+            items,
+            decisions,
+        })
+    }
+
+    /// \[C\]'s AGENTS.md section (§10.8): when the text differs from what the history last
+    /// received, a block goes first in the turn's contextual user message — the new text
+    /// after a sentence saying it supersedes the earlier blocks, or, when the files are gone,
+    /// a sentence withdrawing them.
+    fn diff_agents_md(
+        &self,
+        cwd: &str,
+        agents_md: Option<&str>,
+        items: &mut Vec<Item>,
+        decisions: &mut Vec<Decision>,
+    ) {
+        let sent = self.agents_md_sent.as_ref().and_then(Option::as_deref);
+        if sent == agents_md {
+            return;
+        }
+        let (text, reason) = match agents_md {
+            Some(text) => (
+                format!("{AGENTS_MD_SUPERSEDES}\n\n{text}"),
+                "changed since the history received it: the new text supersedes it (§10.8)",
+            ),
+            None => (
+                String::from(AGENTS_MD_WITHDRAWN),
+                "gone since the history received it: the earlier text is withdrawn (§10.8)",
+            ),
+        };
+        let part = Part::InputText {
+            text: agents_md_instructions(cwd, &text),
+        };
+        let contextual_user = items.iter_mut().find_map(|item| match item {
+            Item::Message {
+                role: Role::User,
+                content,
+            } => Some(content),
+            _ => None,
+        });
+        match contextual_user {
+            Some(content) => content.insert(0, part),
+            None => items.push(Item::Message {
+                role: Role::User,
+                content: alloc::vec![part],
+            }),
+        }
+        decisions.push(Decision::new("AGENTS.md", Verdict::Included, reason));
     }
 
     /// Codex renders its base instructions once, for the first turn's model and personality
@@ -164,27 +262,31 @@ impl CodexState {
         text
     }
 
-    /// A compaction's replacement history (§4.3 step 7; remote: §4.6), with the initial
-    /// context before the last user message mid-turn, or left to the next turn otherwise.
+    /// A compaction of `history`: its replacement
+    /// history (§4.3 step 7; remote: §4.6, v2: §4.7), with the initial context before the last
+    /// user message mid-turn, or left to the next turn otherwise.
     pub fn replacement_history(
         &self,
         rules: &CodexRules,
         facts: &SessionFacts,
-        users: &[String],
+        history: &[Item],
         summary_text: &str,
         remote: bool,
         mid_turn: bool,
     ) -> Vec<Item> {
-        let history = match remote {
-            false => build_compacted_history(users, summary_text).items,
-            true => {
+        let opaque = || Item::Compaction {
+            encrypted_content: "x".repeat(summary_text.len()),
+        };
+        let users = collect_user_messages(history);
+        let history = match (remote, rules.remote_compaction_v2) {
+            (false, _) => retained_history(rules, &users, summary_text),
+            (true, true) => build_v2_history(history, opaque()).items,
+            (true, false) => {
                 // The server's answer is opaque: modelled as the kept messages and one
                 // `compaction` item the size of the summary.
                 let mut output: Vec<Item> =
                     users.iter().map(|u| Item::text(Role::User, u)).collect();
-                output.push(Item::Compaction {
-                    encrypted_content: "x".repeat(summary_text.len()),
-                });
+                output.push(opaque());
                 process_remote_compacted_history(output).items
             }
         };
@@ -202,10 +304,81 @@ impl CodexState {
         insert_initial_context(history, context.items, placement)
     }
 
+    /// After a fork (§2.7): with X26's `fork_full_context`, the fork's first turn sends the
+    /// whole initial context.
+    pub fn after_fork(&mut self, rules: &CodexRules) {
+        if rules.fork_full_context {
+            self.baseline = None;
+        }
+    }
+
     /// After a compaction (§2.6): mid-turn compaction re-injected the context, so the
     /// baseline is the current settings; every other compaction clears it and the next turn
     /// sends everything.
     pub fn after_compaction(&mut self, facts: &SessionFacts, mid_turn: bool) {
         self.baseline = mid_turn.then(|| self.turn_settings(facts));
+        self.compacted_turns = self.turn_log.len();
+        if mid_turn {
+            // The replacement history carries the initial context, AGENTS.md included.
+            self.agents_md_sent = Some(self.agents_md.clone().flatten());
+        }
+    }
+
+    /// The regular turns recorded since the last compaction (the ones a fork can start
+    /// at), and how many came before them.
+    pub fn live_turns(&self) -> (usize, usize) {
+        let live = self.turn_log.len().saturating_sub(self.compacted_turns);
+        (self.compacted_turns, live)
+    }
+
+    /// After a rollback that dropped `live_turns_dropped` of the live turns (§2.8): the
+    /// baseline stays — the settings of a turn whose context items were dropped — unless the
+    /// cut went through the initial context's mixed bundle (§2.6 item 4).
+    pub fn after_rollback(&mut self, live_turns_dropped: usize, clears_baseline: bool) {
+        let kept = self.turn_log.len().saturating_sub(live_turns_dropped);
+        self.turn_log.truncate(kept.max(self.compacted_turns));
+        if clears_baseline {
+            self.baseline = None;
+        }
+    }
+
+    /// A resume (§2.7): the history is rebuilt from the rollout as it was. The baseline is
+    /// the newest surviving turn's settings, unless a compaction cleared it after that turn;
+    /// the previous model is that turn's; the base instructions are the recorded ones;
+    /// AGENTS.md is read again from disk by the new process (used only if the whole initial
+    /// context is sent again).
+    pub fn resume(&mut self) {
+        let newest = self.turn_log.last().cloned();
+        if self.baseline.is_some() {
+            self.baseline.clone_from(&newest);
+        }
+        if let Some(newest) = newest {
+            self.previous_model = Some(newest.model);
+        }
+        self.agents_md = None;
+    }
+
+    /// A fork before the live turn `turn` (0-based among [`Self::live_turns`], §2.7, X26):
+    /// the rollout is cut before that turn's user message, so that turn's context items and
+    /// settings survive and become the baseline; the turns after it are gone.
+    pub fn fork_before_live_turn(&mut self, turn: usize) {
+        let index = self.compacted_turns + turn;
+        self.turn_log.truncate(index + 1);
+        self.resume();
+    }
+}
+
+/// Local compaction's kept user messages and summary (§4.3 step 7) under the X5 options: the
+/// budget, and the first message pinned ahead of the newest-first fill.
+fn retained_history(rules: &CodexRules, users: &[String], summary_text: &str) -> Vec<Item> {
+    let budget = rules.retained_user_budget_tokens;
+    match (rules.pin_first_user_message, users.split_first()) {
+        (true, Some((first, rest))) => {
+            let left = budget.saturating_sub(approx_token_count(first));
+            let mut items = alloc::vec![Item::text(Role::User, first)];
+            items.extend(build_compacted_history_within(rest, summary_text, left).items);
+            items
+        }
+        _ => build_compacted_history_within(users, summary_text, budget).items,
     }
 }

@@ -264,12 +264,35 @@ fn ceil_boundary(text: &str, at: u64) -> usize {
 /// );
 /// ```
 pub fn formatted_truncate_text(text: &str, policy: TruncationPolicy) -> String {
+    formatted_truncate_text_as(text, policy, false)
+}
+
+/// [`formatted_truncate_text`], and with `warn` (snapshot \[C\], §10.11) the prefix opens
+/// with `Warning: truncated output (original token count: {T})\n`, `T` the whole text's
+/// 4-bytes-per-token estimate.
+///
+/// # Example
+/// ```
+/// use context_assembly::codex::truncate::{formatted_truncate_text_as, TruncationPolicy};
+/// assert_eq!(
+///     formatted_truncate_text_as("one\ntwo\nsix\n", TruncationPolicy::Bytes(8), true),
+///     "Warning: truncated output (original token count: 3)\nTotal output lines: 3\n\none\n…4 chars truncated…six\n"
+/// );
+/// ```
+pub fn formatted_truncate_text_as(text: &str, policy: TruncationPolicy, warn: bool) -> String {
     if len_u64(text) <= policy.byte_budget() {
         return String::from(text);
     }
     let lines = text.lines().count();
+    let warning = match warn {
+        true => format!(
+            "Warning: truncated output (original token count: {})\n",
+            approx_token_count(text)
+        ),
+        false => String::new(),
+    };
     format!(
-        "Total output lines: {lines}\n\n{}",
+        "{warning}Total output lines: {lines}\n\n{}",
         truncate_middle(text, policy).text
     )
 }
@@ -353,13 +376,25 @@ pub fn exec_command_output(
     output: &str,
     policy: TruncationPolicy,
 ) -> String {
+    exec_command_output_as(chunk_id, (wall_time_ms, exit_code), output, policy, false)
+}
+
+/// [`exec_command_output`] with `(wall_time_ms, exit_code)`, and with `warn` the body cut as
+/// [`formatted_truncate_text_as`] does in snapshot \[C\].
+pub fn exec_command_output_as(
+    chunk_id: &str,
+    (wall_time_ms, exit_code): (u64, i32),
+    output: &str,
+    policy: TruncationPolicy,
+    warn: bool,
+) -> String {
     format!(
         "Chunk ID: {chunk_id}\nWall time: {}.{:04} seconds\nProcess exited with code {exit_code}\n\
          Original token count: {}\nOutput:\n{}",
         wall_time_ms / 1000,
         (wall_time_ms % 1000) * 10,
         approx_token_count(output),
-        formatted_truncate_text(output, policy)
+        formatted_truncate_text_as(output, policy, warn)
     )
 }
 

@@ -218,6 +218,26 @@ repeating it. Its summary:";
 /// the original, whose summary text always starts with the prefix (X4).
 pub const NO_SUMMARY_AVAILABLE: &str = "(no summary available)";
 
+/// Snapshot \[C\] (§10.8): the sentence that opens a changed AGENTS.md block, saying it
+/// replaces every AGENTS.md block sent before.
+pub const AGENTS_MD_SUPERSEDES: &str =
+    "These AGENTS.md instructions replace all AGENTS.md instructions given earlier in this conversation.";
+
+/// Snapshot \[C\] (§10.8): the text of the AGENTS.md block sent when the files are gone,
+/// saying the earlier instructions no longer apply.
+pub const AGENTS_MD_WITHDRAWN: &str =
+    "The AGENTS.md instructions given earlier in this conversation no longer apply.";
+
+/// What an image becomes in a request to a model without image input (§5.3,
+/// `strip_images_when_unsupported`): a text part saying it was left out and why.
+pub const IMAGE_LEFT_OUT: &str =
+    "[An image was here; it was left out because this model cannot read images.]";
+
+/// What the remote pre-trim puts in place of a tool output's body (§4.6 step 1, X13): one
+/// sentence saying the output was removed because it did not fit the model's context.
+pub const TRIMMED_TOOL_OUTPUT: &str =
+    "This tool output was removed to make the conversation fit the model's context window.";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -121,6 +121,9 @@ pub enum Action {
         /// Memory files the host selected for this prompt (absolute paths); `None`: the
         /// built-in keyword scorer chooses.
         memories: Option<Vec<String>>,
+        /// Codex: the texts pasted into the composer, in paste order; each shows in `prompt`
+        /// as its `[Pasted Content {n} chars]` placeholder (codex.md §3.4).
+        pastes: Vec<String>,
     },
     /// The model answers: blocks in order; tool calls are executed, and if there were any,
     /// a tool round follows.
@@ -227,6 +230,19 @@ pub enum Action {
     TurnSettings {
         /// The changes, applied to the current settings.
         changes: TurnSettingsChange,
+    },
+    /// Codex: the thread is reopened (`codex exec resume`); the history is rebuilt as it
+    /// was (codex.md §2.7).
+    Resume,
+    /// Codex: the thread is forked before one of its user turns (codex.md §2.7).
+    Fork {
+        /// The user turn the fork starts before, counted from 0 over the session's turns.
+        before_user_turn: usize,
+    },
+    /// Codex: the last user turns are rolled back (codex.md §2.8).
+    Rollback {
+        /// How many.
+        turns: usize,
     },
     /// A compaction the user or the host asks for (`/compact`, or a policy to compare).
     Compact {

@@ -211,9 +211,14 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
     let file_path = format!("{path}.path");
     let at_file = |error: Error| at(&file_path, error);
     match action {
-        Action::User { prompt, memories } => {
-            Ok(session.submit_with_memories(prompt, memories.as_deref(), at_ms))
-        }
+        Action::User {
+            prompt,
+            memories,
+            pastes,
+        } => match pastes.is_empty() {
+            true => Ok(session.submit_with_memories(prompt, memories.as_deref(), at_ms)),
+            false => session.submit_pasted(prompt, pastes, at_ms).map_err(fs),
+        },
         Action::Assistant {
             blocks,
             usage,
@@ -309,6 +314,11 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
             session.set_turn_settings(settings);
             Ok(event)
         }
+        Action::Resume => thread_step(session.codex_resume(), path),
+        Action::Fork { before_user_turn } => {
+            thread_step(session.codex_fork(*before_user_turn), path)
+        }
+        Action::Rollback { turns } => thread_step(session.codex_rollback(*turns), path),
         Action::Compact {
             options,
             summary,
@@ -321,6 +331,18 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
             Ok(session.after_compaction(report, at_ms))
         }
     }
+}
+
+/// A Codex thread step's turn: an event with its decision.
+fn thread_step(
+    result: Result<crate::attachment::Collected, Error>,
+    path: &str,
+) -> Result<Turn, Error> {
+    let collected = result.map_err(|error| at(path, error))?;
+    Ok(Turn::from_collected(
+        crate::session::Round::Event,
+        collected,
+    ))
 }
 
 fn response_blocks(blocks: &[AssistantStep], path: &str) -> Result<Vec<ResponseBlock>, Error> {
@@ -394,6 +416,10 @@ fn invocation(call: &ToolCall, path: &str) -> Result<ToolInvocation, Error> {
                 field: format!("{path}.approval"),
                 reason: "an ExitPlanMode call needs the user's answer: {\"approved\": true|false, \"feedback\"?: string}".into(),
             })?,
+        },
+        // Codex's freeform tool: its input is the patch itself, here under `input`.
+        "apply_patch" if call.output.is_none() => ToolInvocation::ApplyPatch {
+            patch: fields.string("input")?,
         },
         _ => ToolInvocation::External {
             output: call.output.clone(),

@@ -164,9 +164,17 @@ switches!(crate::codex::rules::CodexRules {
     turn_context => "turnContext",
     truncate_tool_output => "truncateToolOutput",
     wrap_exec_command_output => "wrapExecCommandOutput",
+    wrap_shell_output => "wrapShellOutput",
     local_compaction => "localCompaction",
     remote_compaction => "remoteCompaction",
+    remote_compaction_v2 => "remoteCompactionV2",
     reread_edited_after_compaction => "rereadEditedAfterCompaction",
+    pin_first_user_message => "pinFirstUserMessage",
+    truncate_oversize_input => "truncateOversizeInput",
+    fork_full_context => "forkFullContext",
+    truncation_warning => "truncationWarning",
+    agents_md_world_state => "agentsMdWorldState",
+    world_state_step_capture => "worldStateStepCapture",
     resend_full_context => "resendFullContext",
     item_tokens => "itemTokens",
 });
@@ -175,6 +183,7 @@ switches!(crate::codex::context::ContextRules {
     join_context_parts => "joinContextParts",
     announce_mode_clear => "announceModeClear",
     granular_diffs => "granularDiffs",
+    developer_instructions_first => "developerInstructionsFirst",
 });
 
 /// Sets each `(section.field, value)` on `profile`.

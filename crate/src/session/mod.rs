@@ -26,6 +26,7 @@
 //! ```
 
 mod clock;
+mod codex_thread;
 mod codex_turn;
 mod compaction;
 mod conversation;

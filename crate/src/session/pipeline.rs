@@ -56,7 +56,8 @@ impl Session {
         memories: Option<&[String]>,
         at_ms: u64,
     ) -> Turn {
-        self.conversation.interrupt_pending_calls();
+        self.conversation
+            .interrupt_pending_calls(&self.profile.codex);
         self.conversation.breaker.on_human_turn();
         if self.profile.codex.turn_context {
             return self.codex_submit(prompt, at_ms);
@@ -83,6 +84,9 @@ impl Session {
     /// collector but the mentions, and the request.
     pub fn tool_round(&mut self, at_ms: u64) -> Turn {
         let mut out = self.run_pass(None, at_ms);
+        if self.profile.codex.world_state_step_capture {
+            self.codex_step_capture(at_ms, &mut out);
+        }
         self.conversation
             .transcript
             .push_attachments(&out.attachments);

@@ -8,9 +8,10 @@ use alloc::vec::Vec;
 
 use super::conversation::{Conversation, PendingCalls};
 use super::turn::{ResponseBlock, ToolCall};
+use crate::codex::normalize::ABORTED_OUTPUT;
 use crate::codex::rules::CodexRules;
 use crate::codex::truncate::{
-    exec_command_output, truncate_for_record, truncation_policy_for_model,
+    exec_command_output_as, format_shell_output, truncate_for_record, truncation_policy_for_model,
 };
 use crate::js;
 use crate::transcript::{Record, ToolResultBlock};
@@ -20,6 +21,7 @@ use crate::Error;
 impl Conversation {
     /// A tool result as the history records it: with `wrap_exec_command_output`, an
     /// `exec_command` result in unified exec's layout, cut at the policy; with
+    /// `wrap_shell_output`, a `shell` or `shell_command` result in the shell layout; with
     /// `truncate_tool_output`, cut head and tail at the policy × 1.2 (codex.md §3.3).
     pub(super) fn as_recorded(
         &self,
@@ -28,15 +30,20 @@ impl Conversation {
     ) -> ToolResultBlock {
         let model = &self.codex.settings().model;
         let policy = (codex.truncation).unwrap_or_else(|| truncation_policy_for_model(model));
-        if codex.wrap_exec_command_output
-            && self.call_name(&result.tool_use_id) == Some("exec_command")
-        {
+        let name = self.call_name(&result.tool_use_id);
+        let exit_code = i32::from(result.is_error);
+        if codex.wrap_shell_output && matches!(name, Some("shell" | "shell_command")) {
+            // As for `exec_command` below: no wall time, the exit code from the error flag.
+            result.content = format_shell_output(exit_code, 0, &result.content, policy);
+        } else if codex.wrap_exec_command_output && name == Some("exec_command") {
             // A scenario gives neither the time a command took nor its exit code: the wall
             // time is 0, the exit code 1 for a failed call and 0 otherwise, and the chunk id
             // (random in the original) comes from the call's id, so traces stay deterministic.
-            let exit_code = i32::from(result.is_error);
             let chunk_id = chunk_id_of(&result.tool_use_id);
-            result.content = exec_command_output(&chunk_id, 0, exit_code, &result.content, policy);
+            let warn = codex.truncation_warning;
+            let output = &result.content;
+            result.content =
+                exec_command_output_as(&chunk_id, (0, exit_code), output, policy, warn);
         }
         if codex.truncate_tool_output {
             result.content = truncate_for_record(&result.content, policy);
@@ -53,8 +60,14 @@ impl Conversation {
             .map(|call| call.name.as_str())
     }
 
-    /// A prompt arrived while calls awaited results: they are answered as interrupted.
-    pub(super) fn interrupt_pending_calls(&mut self) {
+    /// A prompt arrived while calls awaited results: they are answered as interrupted —
+    /// under Codex with the `aborted` output its request normalisation gives a call without
+    /// one (codex.md §5.3).
+    pub(super) fn interrupt_pending_calls(&mut self, codex: &CodexRules) {
+        let interrupted = match codex.turn_context {
+            true => ABORTED_OUTPUT,
+            false => wording::tools::INTERRUPTED_CALL,
+        };
         if let Some(pending) = self.pending.take() {
             let calls = pending
                 .calls
@@ -62,7 +75,7 @@ impl Conversation {
                 .map(|(id, result)| {
                     result.unwrap_or(ToolResultBlock {
                         tool_use_id: id,
-                        content: wording::tools::INTERRUPTED_CALL.into(),
+                        content: interrupted.into(),
                         is_error: true,
                     })
                 })

@@ -8,6 +8,8 @@ use alloc::string::{String, ToString};
 use super::conversation::Conversation;
 use super::tool_calls::tidy_output;
 use super::turn::{ResponseBlock, ToolCall, ToolInvocation};
+use crate::codex::apply_patch::{verify_patch, FileChange};
+use crate::codex::truncate::{format_shell_output, truncation_policy_for_model};
 use crate::host::{PermissionMode, PlanApproval};
 use crate::vfs::Content;
 use crate::wording::tools as wording;
@@ -74,6 +76,7 @@ impl ToolDispatch<'_> {
             ToolInvocation::ExitPlanMode { approval } => {
                 return Ok(self.exit_plan_mode(approval, at_ms))
             }
+            ToolInvocation::ApplyPatch { patch } => self.apply_patch(patch, at_ms)?,
             ToolInvocation::External { output } => {
                 let output = output.clone().unwrap_or_default();
                 if call.name == "Skill" {
@@ -83,6 +86,50 @@ impl ToolDispatch<'_> {
             }
         };
         Ok((result, false))
+    }
+
+    /// Codex's `apply_patch` (codex.md §8.3–§8.5): verified against the files before
+    /// anything is written; the model reads the success summary or the verification error
+    /// in the shell layout (exit code 0 or 1; the wall time is not known).
+    fn apply_patch(&mut self, patch: &str, at_ms: u64) -> Result<ToolResult, Error> {
+        let workspace = &*self.workspace;
+        let read = |path: &str| {
+            let abs = workspace.expand(path).ok()?;
+            match workspace.vfs.read(&abs).ok()? {
+                Content::Text(text) => Some(String::from(&*text)),
+                Content::Binary(_) => None,
+            }
+        };
+        let policy = truncation_policy_for_model(&self.conversation.codex.settings().model);
+        let verified = match verify_patch(patch, read) {
+            Ok(verified) => verified,
+            Err(error) => {
+                let text = format_shell_output(1, 0, &error, policy);
+                return Ok(ToolResult::error(text));
+            }
+        };
+        for change in verified.changes {
+            let outcome = match change {
+                FileChange::Write { path, contents } => {
+                    self.workspace.agent_write(&path, contents, at_ms)?
+                }
+                FileChange::Remove { path } => self
+                    .workspace
+                    .delete_file(&path, at_ms)
+                    .map_err(|e| e.to_string()),
+            };
+            if let Err(refusal) = outcome {
+                return Ok(ToolResult::error(format_shell_output(
+                    1, 0, &refusal, policy,
+                )));
+            }
+        }
+        Ok(ToolResult::ok(format_shell_output(
+            0,
+            0,
+            &verified.summary,
+            policy,
+        )))
     }
 
     /// Whether Edit and Write may change `path` now: any file outside plan mode, only the

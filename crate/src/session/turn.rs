@@ -188,6 +188,12 @@ pub enum ToolInvocation {
         /// The user's answer.
         approval: PlanApproval,
     },
+    /// Codex's `apply_patch`: the patch is verified against the files, then applied
+    /// (codex.md §8.3–§8.5).
+    ApplyPatch {
+        /// The patch text, `*** Begin Patch` to `*** End Patch`.
+        patch: String,
+    },
     /// A tool the library cannot run (Bash, AskUserQuestion, Skill, MCP tools): the host
     /// gives its output.
     External {

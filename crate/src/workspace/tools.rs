@@ -326,6 +326,22 @@ impl Workspace {
         Ok(text)
     }
 
+    /// A write by an agent tool that keeps no read-before-write rule (Codex's
+    /// `apply_patch`): the file is stored and tracked as the agent's edit; a write the file
+    /// system refuses is the tool's error message.
+    ///
+    /// # Errors
+    /// A path that cannot be used at all.
+    pub fn agent_write(
+        &mut self,
+        path: &str,
+        text: String,
+        at_ms: u64,
+    ) -> Result<Result<(), String>, Error> {
+        let abs = self.expand(path)?;
+        Ok(self.store_agent_write(&abs, text, at_ms))
+    }
+
     /// A write the file system refuses (too large, no space left) is the tool's error
     /// message for the model, and changes nothing.
     fn store_agent_write(&mut self, abs: &str, text: String, at_ms: u64) -> Result<(), String> {

@@ -83,7 +83,7 @@ export type PermissionModeName = "default" | "acceptEdits" | "plan" | "auto" | "
 export interface ProviderUsage { inputTokens?: number; cacheCreationTokens?: number; cacheReadTokens?: number; outputTokens?: number }
 /** One step of a scenario (see web/scenarios/FORMAT.md). */
 export type ScenarioStep =
-  | { kind: "user"; prompt: string; memories?: string[] }
+  | { kind: "user"; prompt: string; memories?: string[]; pastes?: string[] }
   | { kind: "assistant"; blocks: AssistantStepBlock[]; usage?: ProviderUsage; compactBeforeToolRound?: { summary?: string } & CompactionOptions }
   | { kind: "toolResults"; results: { toolUseId: string; content: string; isError?: boolean }[] }
   | { kind: "writeFile"; path: string; content: string }
@@ -100,7 +100,10 @@ export type ScenarioStep =
   | { kind: "usage"; spentUsdCents?: number; outputTokens?: number }
   | { kind: "taskStatus"; taskId: string; description: string; status: "running" | "killed" }
   | ({ kind: "compact"; summary?: string; promptTooLong?: { tokens?: number; maximum?: number }[] } & CompactionOptions)
-  | { kind: "turnSettings"; model?: string; modelInstructions?: string; approvalPolicy?: "never" | "unless-trusted" | "on-failure" | "on-request"; sandboxMode?: "read-only" | "workspace-write" | "danger-full-access"; networkAccess?: boolean; personality?: string | null; collaborationMode?: string | null; developerInstructions?: string | null; shell?: string; timezone?: string };
+  | { kind: "turnSettings"; model?: string; modelInstructions?: string; approvalPolicy?: "never" | "unless-trusted" | "on-failure" | "on-request"; sandboxMode?: "read-only" | "workspace-write" | "danger-full-access"; networkAccess?: boolean; personality?: string | null; collaborationMode?: string | null; developerInstructions?: string | null; shell?: string; timezone?: string }
+  | { kind: "resume" }
+  | { kind: "fork"; beforeUserTurn: number }
+  | { kind: "rollback"; turns: number };
 /** A scenario: initial files and configuration, then steps (web/scenarios/scenario.schema.json). */
 export interface ScenarioInput {
   name?: string;

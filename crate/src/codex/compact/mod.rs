@@ -7,13 +7,17 @@
 //! * [`rebuild`]: retained user messages within 20 000 tokens, summary last, re-injection (§4.5).
 //! * [`overflow`]: `remove_first_item` for the retry on overflow (X14).
 //! * [`remote`]: the keep-filter of remote compaction v1 (§4.6).
+//! * [`pretrim`]: the tool outputs rewritten before a remote compaction (§4.6 step 1, X13).
+//! * [`remote_v2`]: remote compaction v2's replacement history (§4.7).
 //!
 //! Each function that drops or cuts something reports it as a [`Decision`].
 
 pub mod classify;
 pub mod overflow;
+pub mod pretrim;
 pub mod rebuild;
 pub mod remote;
+pub mod remote_v2;
 
 use alloc::format;
 use alloc::string::String;

@@ -45,6 +45,35 @@ pub fn build_compacted_history_within(
     summary_text: &str,
     budget_tokens: u64,
 ) -> HistoryEdit {
+    let (kept, mut decisions) = retain_newest_within(user_messages, budget_tokens);
+    let mut items: Vec<Item> = kept
+        .iter()
+        .map(|message| Item::text(Role::User, message))
+        .collect();
+    let summary = if summary_text.is_empty() {
+        NO_SUMMARY_AVAILABLE
+    } else {
+        summary_text
+    };
+    items.push(Item::text(Role::User, summary));
+    decisions.push(
+        Decision::new(
+            String::from("summary"),
+            Verdict::Included,
+            String::from("installed last, as a user message (X3)"),
+        )
+        .with_detail(Some(format!("{} tokens", approx_token_count(summary)))),
+    );
+    HistoryEdit { items, decisions }
+}
+
+/// The messages kept, oldest first, walking from the newest within `budget_tokens`: whole
+/// while they fit, the first that does not middle-truncated to what is left, none after it;
+/// a decision per message, in order.
+pub(super) fn retain_newest_within(
+    user_messages: &[String],
+    budget_tokens: u64,
+) -> (Vec<String>, Vec<Decision>) {
     let total = user_messages.len();
     let mut kept = Vec::new();
     let mut decisions = Vec::with_capacity(total + 1);
@@ -67,25 +96,7 @@ pub fn build_compacted_history_within(
     }
     kept.reverse();
     decisions.reverse();
-    let mut items: Vec<Item> = kept
-        .iter()
-        .map(|message| Item::text(Role::User, message))
-        .collect();
-    let summary = if summary_text.is_empty() {
-        NO_SUMMARY_AVAILABLE
-    } else {
-        summary_text
-    };
-    items.push(Item::text(Role::User, summary));
-    decisions.push(
-        Decision::new(
-            String::from("summary"),
-            Verdict::Included,
-            String::from("installed last, as a user message (X3)"),
-        )
-        .with_detail(Some(format!("{} tokens", approx_token_count(summary)))),
-    );
-    HistoryEdit { items, decisions }
+    (kept, decisions)
 }
 
 fn kept_whole(subject: String, tokens: u64, remaining: u64) -> Decision {

@@ -86,6 +86,19 @@ pub fn initial_context(
     let mut developer: Vec<String> = Vec::new();
     let switch = model_switch_section(settings, previous_model, &mut out.decisions);
     developer.extend(switch);
+    let instructions = |developer: &mut Vec<String>, decisions: &mut Vec<Decision>| {
+        push_optional(
+            developer,
+            decisions,
+            "developer_instructions",
+            settings.developer_instructions.as_deref(),
+            |text| String::from(text),
+        )
+    };
+    // [C] puts the developer instructions before the permissions (X28).
+    if rules.developer_instructions_first {
+        instructions(&mut developer, &mut out.decisions);
+    }
     developer.push(permissions_instructions(settings));
     decide(
         &mut out.decisions,
@@ -93,13 +106,9 @@ pub fn initial_context(
         Verdict::Included,
         "always sent",
     );
-    push_optional(
-        &mut developer,
-        &mut out.decisions,
-        "developer_instructions",
-        settings.developer_instructions.as_deref(),
-        |text| String::from(text),
-    );
+    if !rules.developer_instructions_first {
+        instructions(&mut developer, &mut out.decisions);
+    }
     push_optional(
         &mut developer,
         &mut out.decisions,

@@ -332,6 +332,10 @@ pub struct ContextRules {
     /// X20 option `granular_diffs` (the part this module models): re-send developer
     /// instructions and the skills list when they change. Codex never diffs them.
     pub granular_diffs: bool,
+    /// Snapshot \[C\] (X28): the developer instructions come before the permissions in the
+    /// initial context's bundle; \[B\] puts the permissions first.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub developer_instructions_first: bool,
 }
 
 impl ContextRules {
@@ -341,6 +345,15 @@ impl ContextRules {
             join_context_parts: false,
             announce_mode_clear: false,
             granular_diffs: false,
+            developer_instructions_first: false,
+        }
+    }
+
+    /// Snapshot \[C\]'s World State (§10): \[B\]'s diffs, with the bundle order of X28.
+    pub const fn world_state() -> Self {
+        ContextRules {
+            developer_instructions_first: true,
+            ..ContextRules::codex()
         }
     }
 
@@ -351,6 +364,7 @@ impl ContextRules {
             join_context_parts: false,
             announce_mode_clear: true,
             granular_diffs: true,
+            developer_instructions_first: false,
         }
     }
 }

@@ -126,7 +126,7 @@ const PROFILES: [(&str, ProfileName); 3] = [
 /// let err = parse_scenario(r#"{ "steps": [ { "kind": "user", "promt": "hi" } ] }"#).unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     r#"steps[0].promt: unknown field; expected one of "kind", "prompt", "memories""#
+///     r#"steps[0].promt: unknown field; expected one of "kind", "prompt", "memories", "pastes""#
 /// );
 /// // JSON has no integer type, but a whole number must be written as one.
 /// let err = parse_scenario(r#"{ "stepMs": 1.0, "steps": [] }"#).unwrap_err();

@@ -26,8 +26,8 @@ use crate::Error;
 type ReadStep = fn(&Fields<'_, '_>) -> Result<Action, Error>;
 
 /// Each kind with the fields it allows (after `kind`) and its reader.
-const KINDS: [(&str, &[&str], ReadStep); 18] = [
-    ("user", &["prompt", "memories"], user),
+const KINDS: [(&str, &[&str], ReadStep); 21] = [
+    ("user", &["prompt", "memories", "pastes"], user),
     (
         "assistant",
         &["blocks", "usage", "compactBeforeToolRound"],
@@ -53,7 +53,13 @@ const KINDS: [(&str, &[&str], ReadStep); 18] = [
     ),
     ("compact", COMPACT_STEP_KEYS, compact),
     ("turnSettings", TURN_SETTINGS_KEYS, turn_settings),
+    ("resume", &[], |_| Ok(Action::Resume)),
+    ("fork", &["beforeUserTurn"], fork),
+    ("rollback", &["turns"], rollback),
 ];
+
+/// More turns than any scenario holds.
+const MAX_TURNS: u64 = 1_000_000;
 
 const TURN_SETTINGS_KEYS: &[&str] = &[
     "model",
@@ -180,6 +186,20 @@ fn turn_settings(fields: &Fields<'_, '_>) -> Result<Action, Error> {
     Ok(Action::TurnSettings { changes })
 }
 
+fn fork(fields: &Fields<'_, '_>) -> Result<Action, Error> {
+    let turn = fields.required("beforeUserTurn", natural(0, MAX_TURNS))?;
+    Ok(Action::Fork {
+        before_user_turn: usize::try_from(turn).unwrap_or(usize::MAX),
+    })
+}
+
+fn rollback(fields: &Fields<'_, '_>) -> Result<Action, Error> {
+    let turns = fields.required("turns", natural(1, MAX_TURNS))?;
+    Ok(Action::Rollback {
+        turns: usize::try_from(turns).unwrap_or(usize::MAX),
+    })
+}
+
 fn compact(fields: &Fields<'_, '_>) -> Result<Action, Error> {
     let (options, summary) = super::compaction::compaction(fields)?;
     let prompt_too_long = fields
@@ -226,6 +246,7 @@ fn user(fields: &Fields<'_, '_>) -> Result<Action, Error> {
     Ok(Action::User {
         prompt: fields.required("prompt", string)?,
         memories: fields.optional("memories", |v, p| each(v, p, absolute))?,
+        pastes: (fields.optional("pastes", |v, p| each(v, p, string))?).unwrap_or_default(),
     })
 }
 

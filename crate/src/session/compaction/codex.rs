@@ -12,6 +12,7 @@ use alloc::vec::Vec;
 use super::report_of;
 use super::request_tokens;
 use crate::attachment::{Collected, Verdict};
+use crate::codex::compact::pretrim::pretrim_for_remote;
 use crate::codex::compact::{
     collect_user_messages, is_contextual_user_message, is_summary_message, SUMMARIZATION_PROMPT,
     SUMMARY_PREFIX,
@@ -33,8 +34,12 @@ const REREAD_FILES: usize = 5;
 impl Session {
     /// Fills a Codex compaction's plan.
     pub(super) fn plan_codex(&mut self, plan: &mut CompactionPlan, remote: bool, mid_turn: bool) {
-        let users = collect_user_messages(&self.conversation.transcript.codex_items());
-        let history = self.codex_history(&users, "", remote, mid_turn, 0);
+        let items = self.conversation.transcript.codex_items();
+        let users = collect_user_messages(&items);
+        let history = self.codex_history(&items, "", remote, mid_turn, 0);
+        if remote {
+            plan.decisions.extend(self.codex_pretrim(items));
+        }
         let records = self.conversation.transcript.len();
         fill_codex_plan(plan, records, users.len(), &history, mid_turn);
     }
@@ -52,9 +57,10 @@ impl Session {
         let transcript = &mut self.conversation.transcript;
         let suffix = codex_summary_suffix(summary, transcript.messages())?;
         let summary_text = format!("{SUMMARY_PREFIX}\n{suffix}");
-        let users = collect_user_messages(&transcript.codex_items());
+        let items = transcript.codex_items();
+        let users = collect_user_messages(&items);
         let mut decisions = plan.decisions.clone();
-        let history = self.codex_history(&users, &summary_text, remote, mid_turn, at_ms);
+        let history = self.codex_history(&items, &summary_text, remote, mid_turn, at_ms);
         let transcript = &mut self.conversation.transcript;
         transcript.replace_with_codex_history(plan.trigger, plan.tokens_before, history);
         let facts = self.codex_facts(at_ms);
@@ -89,7 +95,7 @@ impl Session {
     /// The replacement history, initial context included where the phase puts it.
     fn codex_history(
         &self,
-        users: &[String],
+        items: &[Item],
         summary_text: &str,
         remote: bool,
         mid_turn: bool,
@@ -98,7 +104,16 @@ impl Session {
         let facts = self.codex_facts(at_ms);
         let rules = &self.profile.codex;
         let codex = &self.conversation.codex;
-        codex.replacement_history(rules, &facts, users, summary_text, remote, mid_turn)
+        codex.replacement_history(rules, &facts, items, summary_text, remote, mid_turn)
+    }
+
+    /// What a remote compaction's request rewrites first to fit the effective window
+    /// (§4.6 step 1): the base instructions count as the request's system part.
+    fn codex_pretrim(&mut self, items: Vec<Item>) -> Vec<Decision> {
+        let window = self.thresholds().effective_window;
+        let base = self.peek_request(0).tokens.by_channel.system;
+        let strategy = self.profile.codex.pretrim_strategy;
+        pretrim_for_remote(items, base, window, strategy).decisions
     }
 
     /// X1 opt-in: the files the agent edited, read again after the summary.

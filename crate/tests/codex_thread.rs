@@ -1,0 +1,213 @@
+//! Codex threads reopened, forked and rolled back as scenario steps (codex.md §2.7, §2.8, X26):
+//! what the next request holds after each.
+
+use context_assembly::scenario::{parse_scenario, run_scenario, Trace};
+
+fn run(steps: &str) -> Trace {
+    let json = format!(
+        r#"{{"profile": "codex", "cwd": "/repo",
+            "files": {{"/repo/.git/HEAD": "ref: refs/heads/main\n", "/repo/AGENTS.md": "Keep it short."}},
+            "steps": [{steps}]}}"#
+    );
+    run_scenario(&parse_scenario(&json).unwrap()).unwrap()
+}
+
+/// The last request's messages as `role: first line of each block`.
+fn last_request(trace: &Trace) -> Vec<String> {
+    let request = (0..trace.steps.len())
+        .rev()
+        .find_map(|index| trace.request(index))
+        .unwrap();
+    let mut lines = Vec::new();
+    for message in &request.messages {
+        for block in &message.content {
+            let first = block.text.lines().next().unwrap_or("");
+            lines.push(format!("{}: {first}", message.role.as_str()));
+        }
+    }
+    lines
+}
+
+const TWO_TURNS: &str = r#"
+    {"kind": "user", "prompt": "one"},
+    {"kind": "assistant", "blocks": [{"type": "text", "text": "answer one"}]},
+    {"kind": "user", "prompt": "two"},
+    {"kind": "assistant", "blocks": [{"type": "text", "text": "answer two"}]}"#;
+
+#[test]
+fn a_resume_keeps_the_history_and_diffs_against_the_last_turn() {
+    let resumed = run(&format!(
+        r#"{TWO_TURNS}, {{"kind": "resume"}}, {{"kind": "user", "prompt": "three"}}"#
+    ));
+    let plain = run(&format!(
+        r#"{TWO_TURNS}, {{"kind": "user", "prompt": "three"}}"#
+    ));
+    assert_eq!(last_request(&resumed), last_request(&plain));
+    // nothing changed since the second turn: no context item before the third prompt
+    let lines = last_request(&resumed);
+    assert_eq!(
+        &lines[lines.len() - 2..],
+        ["assistant: answer two", "user: three"]
+    );
+}
+
+#[test]
+fn a_resume_with_another_model_opens_the_next_turn_with_a_model_switch() {
+    let trace = run(&format!(
+        r#"{TWO_TURNS}, {{"kind": "resume"}},
+           {{"kind": "turnSettings", "model": "gpt-5.4", "modelInstructions": "New rules."}},
+           {{"kind": "user", "prompt": "three"}}"#
+    ));
+    let lines = last_request(&trace);
+    assert_eq!(lines[lines.len() - 2], "developer: <model_switch>");
+}
+
+#[test]
+fn a_rollback_drops_the_turn_and_the_context_recorded_before_it() {
+    let trace = run(&format!(
+        r#"{TWO_TURNS},
+           {{"kind": "turnSettings", "sandboxMode": "read-only"}},
+           {{"kind": "user", "prompt": "three"}},
+           {{"kind": "rollback", "turns": 1}},
+           {{"kind": "user", "prompt": "three again"}}"#
+    ));
+    let lines = last_request(&trace);
+    assert!(
+        !lines.iter().any(|line| line == "user: three"),
+        "{lines:#?}"
+    );
+    // The baseline stayed at the rolled-back turn's settings (read-only): the permissions
+    // update went with the turn and is not sent again.
+    assert_eq!(
+        &lines[lines.len() - 2..],
+        ["assistant: answer two", "user: three again"]
+    );
+    let rollback = &trace.steps[6].turn.decisions[0];
+    assert!(
+        rollback.reason.starts_with("1 of 1 user turns dropped"),
+        "{}",
+        rollback.reason
+    );
+}
+
+#[test]
+fn rolling_back_the_first_turn_keeps_the_initial_context_and_the_baseline() {
+    let trace = run(&format!(
+        r#"{TWO_TURNS}, {{"kind": "rollback", "turns": 5}}, {{"kind": "user", "prompt": "again"}}"#
+    ));
+    // The walk up never crosses the first turn: the initial context stays, and the next
+    // turn sends no context again.
+    let lines = last_request(&trace);
+    assert_eq!(lines[0], "developer: <permissions instructions>");
+    assert_eq!(lines[1], "user: # AGENTS.md instructions for /repo");
+    assert_eq!(&lines[3..], ["user: again"]);
+}
+
+#[test]
+fn rolling_back_a_turn_that_resent_the_initial_context_clears_the_baseline() {
+    // After a pre-turn (manual) compaction the next turn sends the whole initial context;
+    // rolling that turn back removes its bundle, so the turn after sends it again.
+    let trace = run(&format!(
+        r#"{TWO_TURNS},
+           {{"kind": "turnSettings", "developerInstructions": "Answer in French."}},
+           {{"kind": "compact", "policy": "codex.local", "summary": "Two answers given."}},
+           {{"kind": "user", "prompt": "three"}},
+           {{"kind": "rollback", "turns": 1}},
+           {{"kind": "user", "prompt": "three again"}}"#
+    ));
+    let lines = last_request(&trace);
+    let tail = &lines[lines.len() - 5..];
+    assert_eq!(tail[0], "developer: <permissions instructions>");
+    assert_eq!(tail[1], "developer: Answer in French.");
+    assert_eq!(tail[4], "user: three again");
+    assert!(trace.steps[7].turn.decisions[0]
+        .reason
+        .contains("the next turn sends the whole initial context"));
+}
+
+#[test]
+fn a_fork_keeps_the_turns_before_it_and_the_parent_baseline() {
+    let trace = run(&format!(
+        r#"{TWO_TURNS}, {{"kind": "fork", "beforeUserTurn": 1}},
+           {{"kind": "turnSettings", "collaborationMode": "Plan first."}},
+           {{"kind": "user", "prompt": "other two"}}"#
+    ));
+    let lines = last_request(&trace);
+    assert!(
+        !lines
+            .iter()
+            .any(|line| line.contains("two") && line != "user: other two"),
+        "{lines:#?}"
+    );
+    // X26: only the change is sent, not the whole initial context
+    assert_eq!(
+        &lines[lines.len() - 3..],
+        [
+            "assistant: answer one",
+            "developer: <collaboration_mode>Plan first.</collaboration_mode>",
+            "user: other two"
+        ]
+    );
+}
+
+#[test]
+fn thread_steps_are_codex_only_and_a_fork_cannot_reach_behind_a_compaction() {
+    let json = r#"{"profile": "claude-code", "steps": [{"kind": "resume"}]}"#;
+    let error = run_scenario(&parse_scenario(json).unwrap()).unwrap_err();
+    assert!(
+        format!("{error}").contains("is a Codex thread operation"),
+        "{error}"
+    );
+    let json = format!(
+        r#"{{"profile": "codex", "steps": [{TWO_TURNS},
+            {{"kind": "compact", "policy": "codex.local"}}, {{"kind": "fork", "beforeUserTurn": 0}}]}}"#
+    );
+    let error = run_scenario(&parse_scenario(&json).unwrap()).unwrap_err();
+    assert!(
+        format!("{error}").contains("were replaced by a compaction"),
+        "{error}"
+    );
+    let json = r#"{"profile": "codex", "steps": [{"kind": "rollback", "turns": 0}]}"#;
+    assert!(parse_scenario(json).is_err());
+}
+
+#[test]
+fn a_prompt_answers_calls_still_awaiting_results_with_aborted() {
+    // The host never ran the call: Codex's request normalisation gives it `aborted` (§5.3).
+    let trace = run(r#"{"kind": "user", "prompt": "run it"},
+           {"kind": "assistant", "blocks": [{"type": "tool_use", "id": "call_1", "name": "exec_command", "input": {"cmd": "make"}}]},
+           {"kind": "user", "prompt": "never mind"}"#);
+    let request = trace.request(2).unwrap();
+    let outputs: Vec<&str> = (request.messages.iter())
+        .flat_map(|message| &message.content)
+        .filter(|block| {
+            block.tool_use_id.as_deref() == Some("call_1") && block.source != "assistant"
+        })
+        .map(|block| block.text.as_str())
+        .collect();
+    assert!(
+        outputs.iter().any(|text| text.ends_with("aborted")),
+        "{outputs:?}"
+    );
+}
+
+#[test]
+fn with_fork_full_context_the_fork_sends_the_whole_initial_context() {
+    let steps = format!(
+        r#"{TWO_TURNS}, {{"kind": "fork", "beforeUserTurn": 1}}, {{"kind": "user", "prompt": "other two"}}"#
+    );
+    let json = format!(
+        r#"{{"profile": "codex", "cwd": "/repo", "switches": {{"codex.forkFullContext": true}},
+            "files": {{"/repo/.git/HEAD": "ref: refs/heads/main\n"}}, "steps": [{steps}]}}"#
+    );
+    let trace = run_scenario(&parse_scenario(&json).unwrap()).unwrap();
+    let lines = last_request(&trace);
+    assert_eq!(
+        &lines[lines.len() - 3..],
+        [
+            "developer: <permissions instructions>",
+            "user: <environment_context>",
+            "user: other two"
+        ]
+    );
+}
