@@ -148,9 +148,14 @@ fn print_compactions(text: &str) {
 }
 
 /// The variants of the `--table`: a preset with switches changed.
-const VARIANTS: [(&str, ProfileName, &[(&str, bool)]); 6] = [
+const VARIANTS: [(&str, ProfileName, &[(&str, bool)]); 7] = [
     ("claude-code (full summary)", ProfileName::ClaudeCode, &[]),
     ("codex (local compaction)", ProfileName::Codex, &[]),
+    (
+        "world-state (Codex snapshot [C])",
+        ProfileName::WorldState,
+        &[],
+    ),
     ("recommended (cache-aware)", ProfileName::Recommended, &[]),
     (
         "recommended, original timing",

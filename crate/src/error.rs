@@ -12,7 +12,7 @@ use core::fmt;
 /// let err = "claude".parse::<ProfileName>().unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     r#"unknown profile "claude": expected one of "claude-code", "codex", "recommended""#
+///     r#"unknown profile "claude": expected one of "claude-code", "codex", "recommended", "world-state""#
 /// );
 /// assert!(matches!(err, Error::UnknownProfile { .. }));
 /// ```
@@ -63,7 +63,7 @@ impl fmt::Display for Error {
         match self {
             Error::UnknownProfile { given } => write!(
                 f,
-                "unknown profile {given:?}: expected one of \"claude-code\", \"codex\", \"recommended\""
+                "unknown profile {given:?}: expected one of \"claude-code\", \"codex\", \"recommended\", \"world-state\""
             ),
             Error::UnknownTokenMethod { given } => write!(
                 f,

@@ -2,7 +2,8 @@
 //!
 //! Code reads the knobs of a [`Profile`]; nothing branches on a profile's name. The three
 //! presets reproduce Claude Code ([`Profile::claude_code`]) and OpenAI Codex CLI
-//! ([`Profile::codex`]) with their quirks, and [`Profile::recommended`] turns the fixes on.
+//! ([`Profile::codex`]) with their quirks, [`Profile::recommended`] turns the fixes on, and
+//! [`Profile::world_state`] is Codex's World State snapshot.
 
 pub use crate::collectors::file_context::FileContextRules;
 use alloc::format;
@@ -45,14 +46,18 @@ pub enum ProfileName {
     /// wherever a host names no profile.
     #[default]
     Recommended,
+    /// Codex's snapshot \[C\], World State (spec/codex.md §10): Codex with the settings,
+    /// AGENTS.md and environment tracked as a world state diffed before every request.
+    WorldState,
 }
 
 impl ProfileName {
     /// All presets, in the order the playground shows them.
-    pub const ALL: [ProfileName; 3] = [
+    pub const ALL: [ProfileName; 4] = [
         ProfileName::ClaudeCode,
         ProfileName::Codex,
         ProfileName::Recommended,
+        ProfileName::WorldState,
     ];
 
     /// The name as users write it.
@@ -61,6 +66,7 @@ impl ProfileName {
             ProfileName::ClaudeCode => "claude-code",
             ProfileName::Codex => "codex",
             ProfileName::Recommended => "recommended",
+            ProfileName::WorldState => "world-state",
         }
     }
 }
@@ -199,12 +205,23 @@ impl Profile {
         }
     }
 
+    /// Codex's World State snapshot (spec/codex.md §10): Codex's profile with
+    /// [`CodexRules::world_state`].
+    pub fn world_state() -> Profile {
+        Profile {
+            name: ProfileName::WorldState,
+            codex: CodexRules::world_state(),
+            ..Profile::codex()
+        }
+    }
+
     /// The preset of that name.
     pub fn preset(name: ProfileName) -> Profile {
         match name {
             ProfileName::ClaudeCode => Profile::claude_code(),
             ProfileName::Codex => Profile::codex(),
             ProfileName::Recommended => Profile::recommended(),
+            ProfileName::WorldState => Profile::world_state(),
         }
     }
 

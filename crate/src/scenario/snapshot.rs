@@ -556,17 +556,20 @@ fn spec_of(root: &Value) -> Result<SessionSpec, Error> {
         .get("session")
         .filter(|v| v.is_object())
         .ok_or_else(|| invalid("snapshot.session", "must be an object".into()))?;
-    let profile = match spec.get("profile").and_then(Value::as_str) {
-        Some("claude-code") => ProfileName::ClaudeCode,
-        Some("codex") => ProfileName::Codex,
-        Some("recommended") => ProfileName::Recommended,
-        _ => {
-            return Err(invalid(
+    let profile = spec
+        .get("profile")
+        .and_then(Value::as_str)
+        .and_then(|name| name.parse::<ProfileName>().ok())
+        .ok_or_else(|| {
+            let names: alloc::vec::Vec<String> = ProfileName::ALL
+                .iter()
+                .map(|name| format!("\"{}\"", name.as_str()))
+                .collect();
+            invalid(
                 "snapshot.session.profile",
-                "must be \"claude-code\", \"codex\" or \"recommended\"".into(),
-            ))
-        }
-    };
+                format!("must be one of {}", names.join(", ")),
+            )
+        })?;
     let cwd = spec
         .get("cwd")
         .and_then(Value::as_str)

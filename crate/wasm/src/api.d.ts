@@ -1,5 +1,5 @@
 /** A preset profile. */
-export type ProfileName = "claude-code" | "codex" | "recommended";
+export type ProfileName = "claude-code" | "codex" | "recommended" | "world-state";
 /** A token-counting method. */
 export type TokenMethod = "claude-code" | "codex" | "calibrated" | "cl100k";
 

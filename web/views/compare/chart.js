@@ -22,9 +22,10 @@ const LOOKS = {
   'claude-code': { color: '#c2410c', dash: '' },
   codex: { color: '#1d4ed8', dash: '7 4' },
   recommended: { color: '#15803d', dash: '2 3' },
+  'world-state': { color: '#7e22ce', dash: '9 3 2 3' },
 };
-/** For a profile the page does not know yet: still distinct from the three above. */
-const SPARE = [{ color: '#7e22ce', dash: '9 3 2 3' }, { color: '#0f766e', dash: '4 2' }];
+/** For a profile the page does not know yet: still distinct from the four above. */
+const SPARE = [{ color: '#0f766e', dash: '4 2' }, { color: '#a16207', dash: '1 2' }];
 
 /**
  * The look of a profile's series; it depends on the name alone, so that a profile keeps its
