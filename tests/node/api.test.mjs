@@ -8,7 +8,7 @@ test('exports the documented functions', () => {
   for (const name of ['extractMentions', 'estimateTokens', 'diffSnippet', 'diffSnippetReport', 'profileNames']) {
     assert.equal(typeof engine[name], 'function', name);
   }
-  assert.deepEqual(engine.profileNames(), ['claude-code', 'codex', 'recommended']);
+  assert.deepEqual(engine.profileNames(), ['claude-code', 'codex', 'recommended', 'world-state']);
 });
 
 test('defaults: recommended profile, calibrated method', () => {

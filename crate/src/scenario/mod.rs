@@ -41,7 +41,7 @@ use crate::ProfileName;
 
 pub use compare::{
     compare_profiles, compare_profiles_reporting, prices_for, provider_for, CompactionSeen,
-    CompareStep, Comparison, ProfileRun,
+    CompareStep, Comparison, ProfileRun, BILLING_TOKENS,
 };
 pub use import::{
     import_session, import_session_reporting, ImportWarning, Imported, InjectedItem, LogFormat,
