@@ -132,7 +132,7 @@ fn print_compactions(text: &str) {
                     None => by_source.push((key, block.tokens, 1)),
                 }
             }
-            by_source.sort_by(|a, b| b.1.cmp(&a.1));
+            by_source.sort_by_key(|entry| std::cmp::Reverse(entry.1));
             let parts: Vec<String> = by_source
                 .iter()
                 .take(8)
@@ -147,8 +147,11 @@ fn print_compactions(text: &str) {
     }
 }
 
+/// A row of the `--table`: its label, the preset, and the switches changed from it.
+type Variant = (&'static str, ProfileName, &'static [(&'static str, bool)]);
+
 /// The variants of the `--table`: a preset with switches changed.
-const VARIANTS: [(&str, ProfileName, &[(&str, bool)]); 7] = [
+const VARIANTS: [Variant; 7] = [
     ("claude-code (full summary)", ProfileName::ClaudeCode, &[]),
     ("codex (local compaction)", ProfileName::Codex, &[]),
     (
