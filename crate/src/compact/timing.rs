@@ -21,6 +21,7 @@
 use alloc::format;
 use alloc::string::String;
 
+use super::policies::thousands;
 use super::rules::CompactionRules;
 use super::thresholds::WindowThresholds;
 use crate::cache::Ttl;
@@ -214,19 +215,6 @@ pub fn choose_compaction(
         }
     );
     (summarise, reason)
-}
-
-/// A count with thousands separators: `167,000`.
-fn thousands(n: u64) -> String {
-    let digits = format!("{n}");
-    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    grouped
 }
 
 #[cfg(test)]

@@ -252,7 +252,7 @@ fn tool_names(records: &[Message]) -> BTreeMap<&str, &str> {
 }
 
 /// A count with thousands separators, as reasons show them: `12,000`.
-fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = alloc::format!("{n}");
     let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
