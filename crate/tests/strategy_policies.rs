@@ -3,39 +3,24 @@
 //! their knobs under camelCase names.
 #![cfg(feature = "serde")]
 
+mod common;
+
+use common::{read, session_in};
+
 use context_assembly::compact::policies::file_tracker::HEADING;
 use context_assembly::scenario::parse_compaction_options;
 use context_assembly::session::{
-    CompactionPlan, ResponseBlock, Session, SessionConfig, SessionOptions, SummarySource, ToolCall,
-    ToolInvocation,
+    CompactionPlan, ResponseBlock, Session, SessionConfig, SummarySource,
 };
 use context_assembly::vocabulary::Verdict;
 use context_assembly::Profile;
 
 fn session(context_window: u64) -> Session {
-    Session::new(SessionOptions {
-        profile: Profile::claude_code(),
-        cwd: "/p".into(),
-        home: None,
-        config: SessionConfig {
-            context_window,
-            ..SessionConfig::default()
-        },
-    })
-    .unwrap()
-}
-
-fn read(id: &str, path: &str) -> ResponseBlock {
-    ResponseBlock::ToolUse(ToolCall {
-        id: Some(id.into()),
-        name: "Read".into(),
-        input: format!("{{\"file_path\":\"{path}\"}}"),
-        invocation: ToolInvocation::Read {
-            file_path: path.into(),
-            offset: None,
-            limit: None,
-        },
-    })
+    let config = SessionConfig {
+        context_window,
+        ..SessionConfig::default()
+    };
+    session_in(Profile::claude_code(), None, config)
 }
 
 /// `lines` lines of about ten tokens each.
