@@ -10,7 +10,8 @@
 //! difference comes from; with `--blocks`, what each compaction left, by source. With
 //! `--table`, one row per profile and compaction policy instead, summed over the scenarios
 //! at equal (Anthropic) prices: cost, tokens sent, and where the scenarios' seeded facts
-//! stand in the last request (the recall measure).
+//! stand in the last request (the recall measure); with `--sessions` as well, one line per
+//! scenario first (each variant's cost, tokens sent, facts kept and compactions).
 
 use std::process::ExitCode;
 
@@ -100,6 +101,7 @@ fn print_compactions(text: &str) {
         };
         scenario.profile = name;
         scenario.switches.clear();
+        scenario.simulate_usage = true;
         let Ok(trace) = context_assembly::scenario::run_scenario(&scenario) else {
             return;
         };
@@ -151,7 +153,7 @@ fn print_compactions(text: &str) {
 type Variant = (&'static str, ProfileName, &'static [(&'static str, bool)]);
 
 /// The variants of the `--table`: a preset with switches changed.
-const VARIANTS: [Variant; 7] = [
+const VARIANTS: [Variant; 6] = [
     ("claude-code (full summary)", ProfileName::ClaudeCode, &[]),
     ("codex (local compaction)", ProfileName::Codex, &[]),
     (
@@ -159,16 +161,15 @@ const VARIANTS: [Variant; 7] = [
         ProfileName::WorldState,
         &[],
     ),
-    ("recommended (cache-aware)", ProfileName::Recommended, &[]),
+    ("recommended", ProfileName::Recommended, &[]),
     (
-        "recommended, original timing",
+        "recommended, cache-aware timing",
         ProfileName::Recommended,
-        &[("compaction.compactAtBlockingLimit", false)],
-    ),
-    (
-        "recommended, no prune when the cache expires",
-        ProfileName::Recommended,
-        &[("compaction.pruneWhenCacheExpires", false)],
+        &[
+            ("compaction.compactAtBlockingLimit", true),
+            ("compaction.cheapStageFirst", true),
+            ("compaction.pruneWhenCacheExpires", true),
+        ],
     ),
     (
         "claude-code + prune first",
@@ -218,6 +219,9 @@ fn recall_table() -> ExitCode {
                 }
             }
         }
+        if std::env::args().any(|a| a == "--sessions") {
+            print_session(path, &runs);
+        }
         let most_kept = runs
             .iter()
             .map(|r| RecallCounts::of(&r.recall).kept())
@@ -260,4 +264,29 @@ fn recall_table() -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// One line per scenario: each variant's cost, tokens sent, facts kept and compactions.
+fn print_session(path: &str, runs: &[context_assembly::scenario::ProfileRun]) {
+    let name = std::path::Path::new(path)
+        .file_stem()
+        .map_or(path.to_string(), |s| s.to_string_lossy().into_owned());
+    let cells: Vec<String> = runs
+        .iter()
+        .map(|run| {
+            let compactions: Vec<&str> = run
+                .steps
+                .iter()
+                .filter_map(|s| s.compacted.as_ref().map(|c| c.policy.as_str()))
+                .collect();
+            format!(
+                "{:>7.4} {:>8} k{} c{}",
+                run.totals.cost_micro_usd as f64 / 1e6,
+                run.totals.sent,
+                RecallCounts::of(&run.recall).kept(),
+                compactions.len()
+            )
+        })
+        .collect();
+    println!("{name:<20} {}", cells.join(" | "));
 }

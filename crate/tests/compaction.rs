@@ -7,6 +7,7 @@ use context_assembly::compact::policies::masking::MaskingParams;
 use context_assembly::compact::restore::{
     POST_COMPACT_MAX_FILES_TO_RESTORE, POST_COMPACT_MAX_TOKENS_PER_FILE, POST_COMPACT_TOKEN_BUDGET,
 };
+use context_assembly::compact::rules::CompactionRules;
 use context_assembly::session::{
     CompactionOptions, CompactionReport, Fate, PermissionMode, Policy, ResponseBlock, Session,
     SessionConfig, SessionOptions, ToolCall, ToolInvocation, Trigger,
@@ -453,13 +454,15 @@ fn auto_compaction_fires_at_the_threshold_and_the_breaker_resets_per_turn() {
 }
 
 #[test]
-fn recommended_waits_for_the_blocking_limit_then_weighs_the_cheap_stage_against_a_summary() {
+fn cache_aware_timing_waits_for_the_blocking_limit_then_weighs_the_cheap_stage_against_a_summary() {
     let config = SessionConfig {
         context_window: 60_000,
         output_reserve: 8_000,
         ..SessionConfig::default()
     };
-    let mut s = session(Profile::recommended(), config);
+    let mut profile = Profile::recommended();
+    profile.compaction = CompactionRules::cache_aware();
+    let mut s = session(profile, config);
     let mut deferred = 0;
     for turn in 0..60u64 {
         let asked = s.submit(&format!("run the suite, take {turn}"), turn * 10_000);

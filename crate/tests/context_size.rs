@@ -114,21 +114,21 @@ fn codex_does_not_read_claude_code_s_usage_and_recommended_does() {
     let at = r#"{ "inputTokens": 16000 }"#;
     let codex = run(&scenario("codex", &one_call(), at));
     assert!(!compacted(&codex));
-    // Recommended reads the usage too; past the threshold but under the blocking limit it
-    // waits, and the deferred decision gives the size it read.
+    // Recommended reads the usage too, and compacts at the threshold; the decision gives
+    // the size it read.
     let recommended = run(&scenario("recommended", &one_call(), at));
-    let deferred = recommended.steps[1]
+    let needed = recommended.steps[1]
         .turn
         .decisions
         .iter()
-        .find(|d| d.subject == "auto-compaction" && d.verdict == Verdict::Deferred)
+        .find(|d| d.subject == "auto-compaction" && d.verdict == Verdict::Needed)
         .expect("recommended reads the usage");
     assert!(
-        deferred.reason.contains("response 0 reported 16000"),
+        needed.reason.contains("response 0 reported 16000"),
         "{}",
-        deferred.reason
+        needed.reason
     );
-    assert!(!compacted(&recommended));
+    assert!(compacted(&recommended));
 }
 
 #[test]
@@ -169,4 +169,43 @@ fn the_compaction_reminder_reads_the_same_size() {
     };
     assert!(reminded(&with_usage(r#"{ "inputTokens": 245000 }"#)));
     assert!(!reminded(&with_usage(r#"{ "inputTokens": 240000 }"#)));
+}
+
+/// A session whose first prompt is dense (48,000 characters the calibrated counter takes
+/// for about 31,600 tokens and `length / 4` for 12,000), with `simulateUsage` as given.
+fn long_prompt(simulate: bool) -> String {
+    let prompt = "x=1;y=2;".repeat(6_000);
+    format!(
+        r#"{{
+  "profile": "claude-code",
+  "simulateUsage": {simulate},
+  "config": {{ "contextWindow": 50000 }},
+  "steps": [
+    {{ "kind": "user", "prompt": "{prompt}" }},
+    {{ "kind": "assistant", "blocks": [{}] }},
+    {{ "kind": "assistant", "blocks": [{{ "type": "text", "text": "done" }}] }}
+  ]
+}}"#,
+        one_call()
+    )
+}
+
+#[test]
+fn a_simulated_provider_reports_its_count_of_the_request_answered() {
+    // The provider's count of the first request is past the threshold of 17,000.
+    let reported = auto_compaction(&run(&long_prompt(true))).expect("over the threshold");
+    assert!(reported.contains("response 0 reported"), "{reported}");
+    // Without it, Claude Code has no usage, and its own estimate stays under.
+    assert_eq!(auto_compaction(&run(&long_prompt(false))), None);
+}
+
+#[test]
+fn usage_a_step_gives_wins_over_the_simulated_one() {
+    let given = long_prompt(true).replacen(
+        r#""blocks": [{ "type": "tool_use""#,
+        r#""usage": { "inputTokens": 30000 }, "blocks": [{ "type": "tool_use""#,
+        1,
+    );
+    let reason = auto_compaction(&run(&given)).expect("over the threshold");
+    assert!(reason.contains("response 0 reported 30000"), "{reason}");
 }

@@ -101,6 +101,7 @@ fn the_smallest_scenario_takes_every_default() {
             files: vec![],
             steps: vec![],
             facts: vec![],
+            simulate_usage: false,
         }
     );
 }

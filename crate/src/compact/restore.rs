@@ -99,7 +99,7 @@ impl RestoreBudget {
     /// use context_assembly::compact::rules::CompactionRules;
     /// assert_eq!(RestoreBudget::for_window(&CompactionRules::claude_code(), 52_000), RestoreBudget::ORIGINAL);
     /// let ours = RestoreBudget::for_window(&CompactionRules::recommended(), 52_000);
-    /// assert_eq!((ours.total, ours.per_file), (5_200, 5_000));
+    /// assert_eq!((ours.total, ours.per_file), (2_600, 2_600));
     /// ```
     pub fn for_window(rules: &CompactionRules, effective_window: u64) -> RestoreBudget {
         match rules.restore_budget_percent {

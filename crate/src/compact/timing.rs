@@ -65,7 +65,7 @@ pub const CACHE_LIFETIME: Ttl = Ttl::FiveMinutes;
 /// let input = TimingInput { tokens: 170_000, thresholds: &thresholds, since_last_response_ms: Some(1_000) };
 /// // Claude Code compacts at 167,000; the cache-aware timing waits for 177,000.
 /// assert!(matches!(auto_compact_step(&input, &CompactionRules::claude_code()), Some(AutoCompactStep::Compact(_))));
-/// assert!(matches!(auto_compact_step(&input, &CompactionRules::recommended()), Some(AutoCompactStep::Wait(_))));
+/// assert!(matches!(auto_compact_step(&input, &CompactionRules::cache_aware()), Some(AutoCompactStep::Wait(_))));
 /// ```
 pub fn auto_compact_step(input: &TimingInput, rules: &CompactionRules) -> Option<AutoCompactStep> {
     let TimingInput {
@@ -267,7 +267,7 @@ mod tests {
 
     #[test]
     fn cache_aware_timing_waits_while_the_request_fits_and_the_cache_is_warm() {
-        let rules = CompactionRules::recommended();
+        let rules = CompactionRules::cache_aware();
         let Some(AutoCompactStep::Wait(reason)) = step(176_999, Some(299_999), &rules) else {
             panic!("a warm cache under the blocking limit waits")
         };
@@ -297,10 +297,10 @@ mod tests {
 
     #[test]
     fn an_expired_cache_lets_the_cheap_stage_run_early() {
-        let rules = CompactionRules::recommended();
+        let rules = CompactionRules::cache_aware();
         let never = CompactionRules {
             prune_when_cache_expires: false,
-            ..CompactionRules::recommended()
+            ..CompactionRules::cache_aware()
         };
         assert!(matches!(
             step(170_000, Some(300_000), &never),

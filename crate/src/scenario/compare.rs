@@ -3,19 +3,19 @@
 //! see after one. The instrument that measures claims such as "diffing saves most of the
 //! context tokens" on real sessions.
 
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use serde::ser::SerializeMap;
 
+use super::billing::{response_tokens, BillingCounter, BILLING_TOKENS};
 use super::recall::{recall_all, recall_in, Fact, FactRecall, FactState, RecallCounts};
-use super::{run_scenario_reporting, Action, AssistantStep, Scenario, StepsDone};
+use super::{run_scenario_reporting, Action, Scenario, StepsDone};
 use crate::cache::{cache_model, totals, PriceTable, PromptShape, Provider, Segment, StepCost};
 use crate::compact::report::CompactionReport;
-use crate::request::{cache_key, Block, Request};
+use crate::request::{cache_key, Request};
 use crate::session::{Fate, ItemKind};
-use crate::tokens::{estimate_tokens, TokenMethod};
+use crate::tokens::estimate_tokens;
 use crate::{Error, Profile, ProfileName};
 
 /// What one profile did at one request.
@@ -155,6 +155,9 @@ pub fn compare_profiles_reporting(
             });
         }
         let mut own = scenario.clone();
+        // The comparison is the provider's view: it bills with one counter, and reports
+        // that count as usage to every client that reads it.
+        own.simulate_usage = true;
         if own.profile != *name {
             own.profile = *name;
             own.switches.clear();
@@ -340,34 +343,6 @@ impl<'a> FactsSeen<'a> {
     }
 }
 
-/// The one token counter every profile's requests are billed with. A profile's own counter
-/// is its client's estimate (Claude Code's `length / 4`, Codex's `bytes / 4`), which steers
-/// its thresholds but is not what the provider charges; comparing profiles each measured
-/// with its own ruler would price the same bytes differently. The calibrated counter is
-/// fitted against a real tokenizer (spec/strategies.md §16), so it stands in for the
-/// provider's count for every profile alike.
-pub const BILLING_TOKENS: TokenMethod = TokenMethod::Calibrated;
-
-/// Billed tokens of blocks, counted once per distinct block: a long session sends the same
-/// block in every request.
-#[derive(Default)]
-struct BillingCounter {
-    seen: BTreeMap<u64, u64>,
-}
-
-impl BillingCounter {
-    fn tokens(&mut self, key: u64, block: &Block) -> u64 {
-        self.count(key, &block.text) + block.media_tokens
-    }
-
-    fn count(&mut self, key: u64, text: &str) -> u64 {
-        *self
-            .seen
-            .entry(key)
-            .or_insert_with(|| estimate_tokens(text, BILLING_TOKENS, None))
-    }
-}
-
 /// The request as the cache sees it: tools, system, the user context, then the messages'
 /// blocks. Claude Code marks two breakpoints: the static system prompt and the last block.
 fn shape(
@@ -406,18 +381,10 @@ fn shape(
 
 /// Tokens of the assistant step at `index`, if it is one: what the model answered.
 fn output_tokens(scenario: &Scenario, index: usize) -> u64 {
-    let Some(Action::Assistant { blocks, .. }) = scenario.steps.get(index).map(|s| &s.action)
-    else {
-        return 0;
-    };
-    let count = |text: &str| estimate_tokens(text, BILLING_TOKENS, None);
-    blocks
-        .iter()
-        .map(|block| match block {
-            AssistantStep::Text(text) | AssistantStep::Thinking(text) => count(text),
-            AssistantStep::ToolUse(call) => count(&call.name) + count(&call.input),
-        })
-        .sum()
+    match scenario.steps.get(index).map(|s| &s.action) {
+        Some(Action::Assistant { blocks, .. }) => response_tokens(blocks),
+        _ => 0,
+    }
 }
 
 /// What a compaction left visible.

@@ -18,6 +18,7 @@
 //! assert_eq!(trace.steps[0].turn.attachments[0].kind.as_str(), "file");
 //! ```
 
+mod billing;
 mod compare;
 mod import;
 mod parse;
@@ -39,9 +40,10 @@ use crate::session::{
 };
 use crate::ProfileName;
 
+pub use billing::BILLING_TOKENS;
 pub use compare::{
     compare_profiles, compare_profiles_reporting, prices_for, provider_for, CompactionSeen,
-    CompareStep, Comparison, ProfileRun, BILLING_TOKENS,
+    CompareStep, Comparison, ProfileRun,
 };
 pub use import::{
     import_session, import_session_reporting, ImportWarning, Imported, InjectedItem, LogFormat,
@@ -91,6 +93,11 @@ pub struct Scenario {
     pub steps: Vec<Step>,
     /// Facts seeded in the session, for the recall measure ([`recall_all`]).
     pub facts: Vec<Fact>,
+    /// An assistant step that gives no `usage` reports what a provider would: the request
+    /// it answers counted with [`BILLING_TOKENS`], and its own blocks as output. Every real
+    /// client receives usage, and Claude Code sizes its context from it (§6.3); without
+    /// this, a profile that reads usage falls back to its own estimate.
+    pub simulate_usage: bool,
 }
 
 /// A file present at the start.

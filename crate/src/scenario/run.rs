@@ -8,8 +8,10 @@ use alloc::vec::Vec;
 use super::parse::{parse_json, Json};
 use super::trace::{StepTrace, Trace};
 
+use super::billing::{simulated_usage, BillingCounter};
 use super::switches::apply_switches;
 use super::{Action, AssistantStep, Scenario, ToolCall};
+use crate::compact::context_size::ProviderUsage;
 use crate::session::{
     GrepOutputMode, ResponseBlock, Session, SessionOptions, TodoItem, ToolCall as SessionCall,
     ToolInvocation, Turn,
@@ -92,6 +94,7 @@ fn replay(
         other => at("cwd", other),
     })?;
     let mut clock = scenario.start_ms;
+    let mut provider = scenario.simulate_usage.then(SimulatedProvider::default);
     let mut written: alloc::collections::BTreeMap<String, usize> = Default::default();
     for (index, file) in scenario.files.iter().enumerate() {
         let place = format!("files[{index}]");
@@ -126,7 +129,31 @@ fn replay(
                 ),
             });
         }
-        let turn = apply(&mut session, &step.action, clock, &path)?;
+        let turn = match (&step.action, provider.as_mut()) {
+            (
+                Action::Assistant {
+                    blocks,
+                    usage: None,
+                    compact_before_tool_round,
+                },
+                Some(provider),
+            ) => {
+                let usage = simulated_usage(provider.answered, blocks);
+                let blocks = response_blocks(blocks, &path)?;
+                respond(
+                    &mut session,
+                    blocks,
+                    Some(usage),
+                    compact_before_tool_round,
+                    clock,
+                    &path,
+                )?
+            }
+            _ => apply(&mut session, &step.action, clock, &path)?,
+        };
+        if let Some((provider, request)) = provider.as_mut().zip(sent_request(&turn)) {
+            provider.answered = provider.counter.request(request);
+        }
         record(
             index,
             StepTrace {
@@ -190,6 +217,43 @@ pub fn apply_step(session: &mut Session, step: &str, at_ms: u64) -> Result<Turn,
     apply(session, &step.action, at_ms, "step")
 }
 
+/// The provider a replay with `simulateUsage` stands in for: what it counted of the last
+/// request the model received.
+#[derive(Default)]
+struct SimulatedProvider {
+    counter: BillingCounter,
+    /// The billed tokens of the request the next response answers.
+    answered: u64,
+}
+
+/// The request a turn sent the model: a human turn's or a tool round's (a compaction's
+/// "request as it now stands" is not sent).
+fn sent_request(turn: &Turn) -> Option<&crate::request::Request> {
+    use crate::session::Round;
+    match turn.round {
+        Round::HumanTurn | Round::ToolRound => turn.request.as_ref(),
+        _ => None,
+    }
+}
+
+/// The model answers with `blocks`, having reported `usage`; a compaction the scenario
+/// placed before the tool round runs there.
+fn respond(
+    session: &mut Session,
+    blocks: Vec<ResponseBlock>,
+    usage: Option<ProviderUsage>,
+    compact_before_tool_round: &Option<(crate::session::CompactionOptions, Option<String>)>,
+    at_ms: u64,
+    path: &str,
+) -> Result<Turn, Error> {
+    session.compact_before_next_request(compact_before_tool_round.clone());
+    let turn = session.respond_with_usage(blocks, usage, at_ms);
+    if turn.is_err() {
+        session.compact_before_next_request(None);
+    }
+    turn.map_err(|error| at(path, error))
+}
+
 /// An error of the wrapping scenario, as the path of the one step.
 fn rebase(error: Error) -> Error {
     match error {
@@ -225,12 +289,14 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
             compact_before_tool_round,
         } => {
             let blocks = response_blocks(blocks, path)?;
-            session.compact_before_next_request(compact_before_tool_round.clone());
-            let turn = session.respond_with_usage(blocks, *usage, at_ms);
-            if turn.is_err() {
-                session.compact_before_next_request(None);
-            }
-            turn.map_err(fs)
+            respond(
+                session,
+                blocks,
+                *usage,
+                compact_before_tool_round,
+                at_ms,
+                path,
+            )
         }
         Action::ToolResults { results } => session
             .supply_tool_results(results.clone(), at_ms)

@@ -7,7 +7,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::carry::{carried_entries, Carried, COMMANDS_NOTE, KEY_LINES_NOTE};
 use super::json::{self, Value};
+use super::key_lines::key_lines;
 use super::SUMMARY_SECTIONS;
 use crate::transcript::{AssistantBlock, Message, Record};
 
@@ -18,6 +20,10 @@ pub const ENTRY_CAP_CHARS: usize = 500;
 /// are the exception: the summary request asks for all of them (section 6), so all are
 /// quoted.
 pub const SECTION_CAP: usize = 20;
+
+/// Key output lines kept, the newest: more than a section's, since each is a fact the
+/// records held that no other section quotes.
+pub const KEY_LINES_CAP: usize = 40;
 
 /// Ends an entry that was cut (past [`ENTRY_CAP_CHARS`], or a command's first line of many).
 const CUT_MARKER: &str = " […]";
@@ -53,6 +59,31 @@ struct Gathered<'a> {
     errors: Vec<Entry>,
     last_todos: Option<(usize, Value)>,
     last_text: Option<(usize, &'a str)>,
+    /// Lines that stood out in the tool outputs, each with the call that printed it.
+    key_lines: Vec<Entry>,
+    /// What earlier summaries among the records held, with each one's record.
+    carried: Vec<(usize, Carried)>,
+}
+
+impl Gathered<'_> {
+    /// The carried entries of one list, oldest summary first, then `own`.
+    fn with_carried(&self, list: impl Fn(&Carried) -> &Vec<String>, own: &[Entry]) -> Vec<Entry> {
+        let mut entries: Vec<Entry> = self
+            .carried
+            .iter()
+            .flat_map(|(source, carried)| {
+                list(carried).iter().map(|text| Entry {
+                    text: text.clone(),
+                    source: *source,
+                })
+            })
+            .collect();
+        entries.extend(own.iter().map(|entry| Entry {
+            text: entry.text.clone(),
+            source: entry.source,
+        }));
+        entries
+    }
 }
 
 /// Builds a summary in the nine sections from the records alone: the first prompt as the
@@ -83,8 +114,10 @@ pub fn extractive_summary(records: &[Message]) -> ExtractiveSummary {
         text: String::from("<summary>\n"),
         sources: Vec::new(),
     };
-    let first_prompt: Vec<&Entry> = gathered.prompts.iter().take(1).collect();
-    let files: Vec<Entry> = gathered
+    let prompts = gathered.with_carried(|c| &c.prompts, &gathered.prompts);
+    let first_prompts = gathered.with_carried(|c| &c.first_prompt, &gathered.prompts);
+    let first_prompt: Vec<&Entry> = first_prompts.iter().take(1).collect();
+    let own_files: Vec<Entry> = gathered
         .files
         .iter()
         .map(|(path, source, tools)| Entry {
@@ -92,6 +125,10 @@ pub fn extractive_summary(records: &[Message]) -> ExtractiveSummary {
             source: *source,
         })
         .collect();
+    let files = gathered.with_carried(|c| &c.files, &own_files);
+    let errors = gathered.with_carried(|c| &c.errors, &gathered.errors);
+    let commands = gathered.with_carried(|c| &c.commands, &gathered.commands);
+    let key_lines = gathered.with_carried(|c| &c.key_lines, &gathered.key_lines);
     let (pending, in_progress) = todo_entries(gathered.last_todos.as_ref());
     let current: Vec<Entry> = gathered
         .last_text
@@ -111,12 +148,17 @@ pub fn extractive_summary(records: &[Message]) -> ExtractiveSummary {
             0 => summary.section(&first_prompt),
             1 => summary.note(not_extracted),
             2 => summary.section(&files.iter().collect::<Vec<_>>()),
-            3 => summary.section(&gathered.errors.iter().collect::<Vec<_>>()),
+            3 => summary.section(&errors.iter().collect::<Vec<_>>()),
             4 => {
-                summary.note("Commands run:");
-                summary.section(&gathered.commands.iter().collect::<Vec<_>>());
+                summary.note(COMMANDS_NOTE);
+                summary.section(&commands.iter().collect::<Vec<_>>());
+                // Only when there are any: most short sessions have none.
+                if !key_lines.is_empty() {
+                    summary.note(KEY_LINES_NOTE);
+                    summary.newest(&key_lines.iter().collect::<Vec<_>>(), KEY_LINES_CAP);
+                }
             }
-            5 => summary.section_uncapped(&gathered.prompts.iter().collect::<Vec<_>>()),
+            5 => summary.section_uncapped(&prompts.iter().collect::<Vec<_>>()),
             6 => summary.section(&pending.iter().collect::<Vec<_>>()),
             7 => summary.section(&current.iter().collect::<Vec<_>>()),
             _ => summary.section(&in_progress.iter().collect::<Vec<_>>()),
@@ -166,8 +208,12 @@ fn gather(records: &[Message]) -> Gathered<'_> {
     let mut gathered = Gathered::default();
     let mut file_index: BTreeMap<String, usize> = BTreeMap::new();
     let mut call_names: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut call_labels: BTreeMap<&str, String> = BTreeMap::new();
+    // Every successful output, with its record and the call that printed it.
+    let mut outputs: Vec<(usize, &str, &str)> = Vec::new();
     for (index, message) in records.iter().enumerate() {
         match &message.record {
+            Record::Summary { text } => gathered.carried.push((index, carried_entries(text))),
             Record::Prompt { text } if !text.trim().is_empty() => gathered.prompts.push(Entry {
                 text: cap(text),
                 source: index,
@@ -180,6 +226,9 @@ fn gather(records: &[Message]) -> Gathered<'_> {
                     call_names
                         .entry(call.id.as_str())
                         .or_insert(call.name.as_str());
+                    call_labels
+                        .entry(call.id.as_str())
+                        .or_insert_with(|| call_label(&call.name, &call.input));
                     gather_call(
                         &mut gathered,
                         &mut file_index,
@@ -191,6 +240,12 @@ fn gather(records: &[Message]) -> Gathered<'_> {
                 _ => {}
             },
             Record::ToolResults { results } => {
+                outputs.extend(
+                    results
+                        .iter()
+                        .filter(|r| !r.is_error)
+                        .map(|r| (index, r.tool_use_id.as_str(), r.content.as_str())),
+                );
                 for result in results.iter().filter(|r| r.is_error) {
                     let line = result.content.lines().next().unwrap_or("");
                     let tool = call_names.get(result.tool_use_id.as_str()).copied();
@@ -203,7 +258,35 @@ fn gather(records: &[Message]) -> Gathered<'_> {
             _ => {}
         }
     }
+    let texts: Vec<&str> = outputs.iter().map(|(_, _, text)| *text).collect();
+    for ((index, id, _), lines) in outputs.iter().zip(key_lines(&texts)) {
+        let label = call_labels
+            .get(id)
+            .map_or("an unknown call", String::as_str);
+        gathered
+            .key_lines
+            .extend(lines.into_iter().map(|line| Entry {
+                text: format!("{} (from {label})", cap(line)),
+                source: *index,
+            }));
+    }
     gathered
+}
+
+/// A call as a key line names it: the tool and its path or command.
+fn call_label(name: &str, input: &str) -> String {
+    let value = json::parse(input);
+    let field = |key: &str| {
+        value
+            .as_ref()
+            .and_then(|v| v.get(key))
+            .and_then(Value::as_str)
+            .map(first_line_capped)
+    };
+    match field("file_path").or_else(|| field("command")) {
+        Some(what) => format!("{name} {what}"),
+        None => String::from(name),
+    }
 }
 
 fn gather_call<'a>(

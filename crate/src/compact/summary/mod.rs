@@ -24,10 +24,15 @@
 //! assert!(message.contains("\n\nSummary:\nDone: A.\n"));
 //! ```
 
+mod carry;
 mod extractive;
 pub(crate) mod json;
+mod key_lines;
 
-pub use extractive::{extractive_summary, ExtractiveSummary, ENTRY_CAP_CHARS, SECTION_CAP};
+pub use extractive::{
+    extractive_summary, ExtractiveSummary, ENTRY_CAP_CHARS, KEY_LINES_CAP, SECTION_CAP,
+};
+pub use key_lines::{key_lines, line_template, KEY_LINES_PER_OUTPUT, MIN_OUTPUT_LINES};
 
 use alloc::format;
 use alloc::string::String;

@@ -61,6 +61,7 @@ pub const ROOT_KEYS: &[&str] = &[
     "files",
     "steps",
     "facts",
+    "simulateUsage",
 ];
 
 /// The keys of the `config` object, in the order the format documents them.
@@ -226,6 +227,7 @@ fn scenario(value: &Json, path: &Path<'_>) -> Result<Scenario, Error> {
         files: fields.or("files", Vec::new(), files)?,
         steps: fields.required("steps", steps)?,
         facts: fields.or("facts", Vec::new(), facts)?,
+        simulate_usage: fields.or("simulateUsage", false, boolean)?,
     };
     steps::check_tool_ids(&scenario.steps)?;
     Ok(scenario)
