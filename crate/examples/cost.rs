@@ -153,7 +153,7 @@ fn print_compactions(text: &str) {
 type Variant = (&'static str, ProfileName, &'static [(&'static str, bool)]);
 
 /// The variants of the `--table`: a preset with switches changed.
-const VARIANTS: [Variant; 6] = [
+const VARIANTS: [Variant; 7] = [
     ("claude-code (full summary)", ProfileName::ClaudeCode, &[]),
     ("codex (local compaction)", ProfileName::Codex, &[]),
     (
@@ -170,6 +170,11 @@ const VARIANTS: [Variant; 6] = [
             ("compaction.cheapStageFirst", true),
             ("compaction.pruneWhenCacheExpires", true),
         ],
+    ),
+    (
+        "recommended without the Q20 fix",
+        ProfileName::Recommended,
+        &[("fileContext.alreadyReadRespectsRanges", false)],
     ),
     (
         "claude-code + prune first",
