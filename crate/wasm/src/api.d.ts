@@ -1,5 +1,5 @@
 /** A preset profile. */
-export type ProfileName = "claude-code" | "codex" | "recommended" | "world-state";
+export type ProfileName = "claude-code" | "codex" | "recommended" | "world-state" | "opencode-style" | "aider-style";
 /** A token-counting method. */
 export type TokenMethod = "claude-code" | "codex" | "calibrated" | "cl100k";
 
