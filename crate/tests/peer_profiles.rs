@@ -215,3 +215,50 @@ fn compare_profiles_runs_both_presets() {
         );
     }
 }
+
+#[test]
+fn aider_stops_trying_after_three_failures_and_says_so_in_history_tokens() {
+    // Ten tool rounds in one turn, the fifth printing 10,000 tokens: once that output and its
+    // call are all that is left to keep, the history stays over the budget and a summary can
+    // change nothing more; after three failures the breaker stops for the rest of the turn.
+    let mut steps = vec![json!({"kind": "user", "prompt": "Go."})];
+    for n in 0..10 {
+        let output = if n == 4 {
+            "o".repeat(40_000)
+        } else {
+            "o".repeat(40)
+        };
+        steps.push(json!({"kind": "assistant", "blocks": [{
+            "type": "tool_use", "id": format!("b{n}"), "name": "Bash",
+            "input": {"command": format!("run {n}")}, "output": output,
+        }]}));
+    }
+    let json = json!({
+        "profile": "aider-style",
+        "config": {"contextWindow": 100_000, "outputReserve": 20_000},
+        "steps": steps,
+    });
+    let trace = run_scenario(&parse_scenario(&json.to_string()).unwrap()).unwrap();
+    let verdicts = |step: usize| -> Vec<Verdict> {
+        (trace.steps[step].turn.decisions.iter())
+            .filter(|d| d.subject == "auto-compaction")
+            .map(|d| d.verdict)
+            .collect()
+    };
+    assert_eq!(verdicts(4), []);
+    assert_eq!(verdicts(5), [Verdict::Needed]);
+    for failed in 7..=9 {
+        assert_eq!(verdicts(failed), [Verdict::Needed, Verdict::Failed]);
+    }
+    assert_eq!(verdicts(10), [Verdict::Needed, Verdict::Skipped]);
+    let skipped = (trace.steps[10].turn.decisions.iter())
+        .find(|d| d.verdict == Verdict::Skipped)
+        .unwrap();
+    assert!(
+        skipped.reason.starts_with(
+            "10186 tokens reach the threshold of 6250, but 3 attempts in a row failed"
+        ),
+        "{}",
+        skipped.reason
+    );
+}

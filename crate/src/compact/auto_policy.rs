@@ -121,37 +121,51 @@ impl AutoPolicy {
     }
 }
 
-/// Aider's trigger (strategies.md §12.8): why the history of `records` is summarised now,
-/// when its tokens exceed the budget of a `context_window`-token model
-/// ([`max_chat_history_tokens`]); `None` within the budget.
+/// The history against Aider's budget, when it exceeds it (strategies.md §12.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistoryOverBudget {
+    /// The records' tokens.
+    pub history: u64,
+    /// The budget ([`max_chat_history_tokens`] of the window).
+    pub budget: u64,
+}
+
+impl HistoryOverBudget {
+    /// Why the history is summarised now.
+    pub fn reason(&self) -> String {
+        format!(
+            "the chat history is {} tokens, over Aider's budget of {} (the window / 16, clamped \
+             to {}–{}, strategies.md §12.1): its older part is summarised and the newest \
+             messages under half the budget stay verbatim (§12.8)",
+            thousands(self.history),
+            thousands(self.budget),
+            thousands(HISTORY_TOKENS_MIN),
+            thousands(HISTORY_TOKENS_MAX),
+        )
+    }
+}
+
+/// Aider's trigger: the history of `records` against the budget of a `context_window`-token
+/// model; `None` within the budget.
 ///
 /// ```
-/// use context_assembly::compact::auto_policy::aider_history_over_budget;
+/// use context_assembly::compact::auto_policy::{aider_history_over_budget, HistoryOverBudget};
 /// use context_assembly::tokens::TokenMethod;
 /// use context_assembly::transcript::{Message, Record};
 /// let prompt = Message { id: 0, record: Record::Prompt { text: "x".repeat(40_000) } };
-/// // 10,000 tokens against a 200K model's 8,192.
-/// let reason = aider_history_over_budget(&[prompt.clone()], 200_000, TokenMethod::ClaudeCode).unwrap();
-/// assert!(reason.starts_with("the chat history is 10,000 tokens, over Aider's budget of 8,192"));
-/// assert_eq!(aider_history_over_budget(&[prompt], 400_000, TokenMethod::ClaudeCode), Some(reason));
+/// // 10,000 tokens against a 200K model's 8,192 (and a 400K model's: the budget's ceiling).
+/// let over = HistoryOverBudget { history: 10_000, budget: 8_192 };
+/// assert_eq!(aider_history_over_budget(&[prompt.clone()], 200_000, TokenMethod::ClaudeCode), Some(over));
+/// assert_eq!(aider_history_over_budget(&[prompt], 400_000, TokenMethod::ClaudeCode), Some(over));
+/// assert!(over.reason().starts_with("the chat history is 10,000 tokens, over Aider's budget of 8,192"));
 /// assert_eq!(aider_history_over_budget(&[], 200_000, TokenMethod::ClaudeCode), None);
 /// ```
 pub fn aider_history_over_budget(
     records: &[Message],
     context_window: u64,
     method: TokenMethod,
-) -> Option<String> {
+) -> Option<HistoryOverBudget> {
     let budget = max_chat_history_tokens(Some(context_window));
     let history = total_tokens(records, method);
-    (history > budget).then(|| {
-        format!(
-            "the chat history is {} tokens, over Aider's budget of {} (the window / 16, clamped \
-             to {}–{}, strategies.md §12.1): its older part is summarised and the newest \
-             messages under half the budget stay verbatim (§12.8)",
-            thousands(history),
-            thousands(budget),
-            thousands(HISTORY_TOKENS_MIN),
-            thousands(HISTORY_TOKENS_MAX),
-        )
-    })
+    (history > budget).then_some(HistoryOverBudget { history, budget })
 }

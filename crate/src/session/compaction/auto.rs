@@ -89,16 +89,25 @@ impl Session {
         };
         let subject = "auto-compaction";
         let auto = self.profile.compaction.auto_policy;
-        let step = match auto {
-            AutoPolicy::Aider => aider_history_over_budget(
+        // Aider measures the history against its budget, the others the context.
+        let (step, measured, limit) = match auto {
+            AutoPolicy::Aider => match aider_history_over_budget(
                 self.conversation.transcript.messages(),
                 self.config.context_window,
                 self.profile.token_method,
-            )
-            .map(AutoCompactStep::Compact),
-            AutoPolicy::Summary | AutoPolicy::Opencode => {
-                auto_compact_step(&timing, &self.profile.compaction)
-            }
+            ) {
+                Some(over) => (
+                    Some(AutoCompactStep::Compact(over.reason())),
+                    over.history,
+                    over.budget,
+                ),
+                None => return reports,
+            },
+            AutoPolicy::Summary | AutoPolicy::Opencode => (
+                auto_compact_step(&timing, &self.profile.compaction),
+                tokens,
+                threshold,
+            ),
         };
         let cheap_only = match step {
             None => return reports,
@@ -122,7 +131,7 @@ impl Session {
                 false
             }
         };
-        let breaker = self.conversation.breaker.refusal(tokens, threshold);
+        let breaker = self.conversation.breaker.refusal(measured, limit);
         if let Some(reason) = breaker.filter(|_| self.profile.compaction.auto_compact_breaker) {
             out.decide(subject, Verdict::Skipped, reason, None);
             return reports;
