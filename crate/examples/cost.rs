@@ -153,7 +153,7 @@ fn print_compactions(text: &str) {
 type Variant = (&'static str, ProfileName, &'static [(&'static str, bool)]);
 
 /// The variants of the `--table`: a preset with switches changed.
-const VARIANTS: [Variant; 7] = [
+const VARIANTS: [Variant; 9] = [
     ("claude-code (full summary)", ProfileName::ClaudeCode, &[]),
     ("codex (local compaction)", ProfileName::Codex, &[]),
     (
@@ -181,6 +181,12 @@ const VARIANTS: [Variant; 7] = [
         ProfileName::ClaudeCode,
         &[("compaction.cheapStageFirst", true)],
     ),
+    (
+        "opencode-style (prune, then anchored summary)",
+        ProfileName::OpenCode,
+        &[],
+    ),
+    ("aider-style (history budget)", ProfileName::Aider, &[]),
 ];
 
 #[derive(Default, Clone, Copy)]

@@ -12,7 +12,7 @@ use core::fmt;
 /// let err = "claude".parse::<ProfileName>().unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     r#"unknown profile "claude": expected one of "claude-code", "codex", "recommended", "world-state""#
+///     r#"unknown profile "claude": expected one of "claude-code", "codex", "recommended", "world-state", "opencode-style", "aider-style""#
 /// );
 /// assert!(matches!(err, Error::UnknownProfile { .. }));
 /// ```
@@ -63,7 +63,7 @@ impl fmt::Display for Error {
         match self {
             Error::UnknownProfile { given } => write!(
                 f,
-                "unknown profile {given:?}: expected one of \"claude-code\", \"codex\", \"recommended\", \"world-state\""
+                "unknown profile {given:?}: expected one of \"claude-code\", \"codex\", \"recommended\", \"world-state\", \"opencode-style\", \"aider-style\""
             ),
             Error::UnknownTokenMethod { given } => write!(
                 f,

@@ -232,7 +232,7 @@ fn content() -> impl Strategy<Value = Vec<String>> {
 /// Edit of a whole line, an external rewrite, a tool with its own output, a final answer.
 fn scenario() -> impl Strategy<Value = String> {
     (
-        prop::sample::select(&["claude-code", "codex", "recommended", "world-state"][..]),
+        prop::sample::select(&["claude-code", "codex", "recommended", "world-state", "opencode-style", "aider-style"][..]),
         content(),
         content(),
         line(),

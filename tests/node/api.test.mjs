@@ -8,7 +8,7 @@ test('exports the documented functions', () => {
   for (const name of ['extractMentions', 'estimateTokens', 'diffSnippet', 'diffSnippetReport', 'profileNames']) {
     assert.equal(typeof engine[name], 'function', name);
   }
-  assert.deepEqual(engine.profileNames(), ['claude-code', 'codex', 'recommended', 'world-state']);
+  assert.deepEqual(engine.profileNames(), ['claude-code', 'codex', 'recommended', 'world-state', 'opencode-style', 'aider-style']);
 });
 
 test('defaults: recommended profile, calibrated method', () => {

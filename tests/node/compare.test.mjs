@@ -105,3 +105,24 @@ test('the recall measure finds every seeded fact of a generated session, and say
   const none = engine.compareProfiles(read('web/scenarios/long-settings.json'), ['recommended'], undefined);
   assert.deepEqual(none.recommended.recall, []);
 });
+
+test('compareProfiles runs opencode-style and aider-style: each compacts the way its agent does', () => {
+  /** A user turn whose Bash call prints `tokens` tokens (a quarter of the characters), then an answer. */
+  const turn = (/** @type {number} */ n, /** @type {number} */ tokens) => [
+    { kind: 'user', prompt: `Task ${n}: run the step.` },
+    { kind: 'assistant', blocks: [{ type: 'tool_use', id: `b${n}`, name: 'Bash', input: { command: `run ${n}` }, output: `OUT${n}:${'o'.repeat(tokens * 4 - 5)}` }] },
+    { kind: 'assistant', blocks: [{ type: 'text', text: `Task ${n} is done.` }] },
+  ];
+  // A 100K window with a 20K output limit: OpenCode's usable window is 80K, Aider's history budget 6,250.
+  const steps = [25_000, 50_000, 5_000].flatMap((tokens, i) => turn(i + 1, tokens));
+  const scenario = JSON.stringify({ profile: 'claude-code', config: { contextWindow: 100_000, outputReserve: 20_000 }, steps });
+  const names = engine.profileNames();
+  assert.ok(names.includes('opencode-style') && names.includes('aider-style'), names.join(', '));
+  const comparison = engine.compareProfiles(scenario, ['claude-code', 'opencode-style', 'aider-style'], undefined);
+  const policies = (/** @type {string} */ profile) => comparison[profile].steps.flatMap((step) => (step.compacted ? [step.compacted.policy] : []));
+  assert.deepEqual(policies('claude-code'), ['claude-code.full']);
+  // The prune frees nothing (the large output is in the last two turns): OpenCode's summary follows.
+  assert.deepEqual(policies('opencode-style'), ['opencode.summary']);
+  const aider = policies('aider-style');
+  assert.ok(aider.length > 0 && aider.every((policy) => policy === 'aider.budgets'), aider.join(', '));
+});

@@ -30,12 +30,15 @@
 //!   never cutting a call from its result or splitting a response (§9.8).
 //! * [`partial`]: the `/compact` message selector's split at a chosen record, summarising
 //!   the records before it or from it on (§9.9).
+//! * [`auto_policy`]: which strategy auto-compaction follows: Claude Code's summary,
+//!   OpenCode's prune then anchored summary, or Aider's chat-history budget.
 //!
 //! Every function here is a function of its inputs: records, times, the workspace; it
 //! returns new records or attachments with a decision for everything it considered. A live
 //! session plans and applies them in [`crate::session`] (`plan_compaction`, `apply_compaction`); Codex's own
 //! compaction is in [`crate::codex::compact`].
 
+pub mod auto_policy;
 pub mod cheap;
 pub mod context_size;
 pub mod file_restore;

@@ -1,6 +1,8 @@
 //! The quirk switches of full compaction and the post-compact restore (spec claude-code.md
 //! §9.3–§9.5, §6.5).
 
+use super::auto_policy::AutoPolicy;
+
 /// Quirk switches of the summary hand-off and the post-compact restore.
 /// `claude_code()` reproduces the original; `recommended()` turns every fix on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,6 +78,9 @@ pub struct CompactionRules {
     /// Records at the end kept verbatim by full compaction, moved earlier so no tool call
     /// loses its result (original: 0, the summary replaces everything).
     pub keep_recent_records: usize,
+    /// The strategy auto-compaction follows: the profile's own summary (Claude Code's,
+    /// Codex's), OpenCode's or Aider's ([`AutoPolicy`]).
+    pub auto_policy: AutoPolicy,
 }
 
 impl CompactionRules {
@@ -100,6 +105,7 @@ impl CompactionRules {
             size_from_reported_usage: true,
             kept_tail_ignores_string_content: true,
             keep_recent_records: 0,
+            auto_policy: AutoPolicy::Summary,
         }
     }
 
@@ -126,6 +132,7 @@ impl CompactionRules {
             size_from_reported_usage: true,
             kept_tail_ignores_string_content: false,
             keep_recent_records: 0,
+            auto_policy: AutoPolicy::Summary,
         }
     }
 

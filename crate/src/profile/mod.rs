@@ -2,8 +2,9 @@
 //!
 //! Code reads the knobs of a [`Profile`]; nothing branches on a profile's name. The three
 //! presets reproduce Claude Code ([`Profile::claude_code`]) and OpenAI Codex CLI
-//! ([`Profile::codex`]) with their quirks, [`Profile::recommended`] turns the fixes on, and
-//! [`Profile::world_state`] is Codex's World State snapshot.
+//! ([`Profile::codex`]) with their quirks, [`Profile::recommended`] turns the fixes on,
+//! [`Profile::world_state`] is Codex's World State snapshot, and [`Profile::opencode_style`]
+//! and [`Profile::aider_style`] compact as OpenCode and Aider do.
 
 pub use crate::collectors::file_context::FileContextRules;
 use alloc::format;
@@ -12,6 +13,7 @@ use core::str::FromStr;
 
 use crate::attachment::AttachmentRules;
 use crate::codex::rules::CodexRules;
+use crate::compact::auto_policy::AutoPolicy;
 use crate::compact::rules::CompactionRules;
 use crate::compact::thresholds::ThresholdFormula;
 use crate::deny::DenyRulesSwitches;
@@ -49,15 +51,23 @@ pub enum ProfileName {
     /// Codex's snapshot \[C\], World State (spec/codex.md §10): Codex with the settings,
     /// AGENTS.md and environment tracked as a world state diffed before every request.
     WorldState,
+    /// Claude Code's request assembly with OpenCode's compaction (strategies.md §6–§7):
+    /// prune, then an anchored summary, at OpenCode's overflow limit.
+    OpenCode,
+    /// Claude Code's request assembly with Aider's chat-history budget (strategies.md
+    /// §12.8): the older history summarised whenever it exceeds the budget.
+    Aider,
 }
 
 impl ProfileName {
     /// All presets, in the order the playground shows them.
-    pub const ALL: [ProfileName; 4] = [
+    pub const ALL: [ProfileName; 6] = [
         ProfileName::ClaudeCode,
         ProfileName::Codex,
         ProfileName::Recommended,
         ProfileName::WorldState,
+        ProfileName::OpenCode,
+        ProfileName::Aider,
     ];
 
     /// The name as users write it.
@@ -67,6 +77,8 @@ impl ProfileName {
             ProfileName::Codex => "codex",
             ProfileName::Recommended => "recommended",
             ProfileName::WorldState => "world-state",
+            ProfileName::OpenCode => "opencode-style",
+            ProfileName::Aider => "aider-style",
         }
     }
 }
@@ -215,6 +227,43 @@ impl Profile {
         }
     }
 
+    /// OpenCode's compaction (strategies.md §6.1, §6, §7) on Claude Code's requests: at the
+    /// usable window (the window less the output limit) its prune clears old tool outputs
+    /// with OpenCode's own constants, unscaled, and its anchored summary with a verbatim tail
+    /// follows when the prune did not bring the context under that limit. The rest is
+    /// [`Profile::claude_code`] rather than [`Profile::recommended`], so that a comparison
+    /// with `claude-code` differs in the compaction strategy alone (Claude Code's token
+    /// estimate is OpenCode's too: a quarter of the UTF-16 length, §6.6).
+    pub fn opencode_style() -> Profile {
+        Profile {
+            name: ProfileName::OpenCode,
+            compaction: CompactionRules {
+                auto_policy: AutoPolicy::Opencode,
+                ..CompactionRules::claude_code()
+            },
+            ..Profile::claude_code()
+        }
+    }
+
+    /// Aider's chat-history budget (strategies.md §12.8) on Claude Code's requests: before
+    /// each request, once the records exceed `clamp(window / 16, 1,024, 8,192)` tokens, the
+    /// older part becomes a summary and the newest messages under half the budget stay.
+    /// Each tool round counts as an exchange (Aider has none; the loop calls the model once
+    /// a round), and the summary is made before the request rather than in the background.
+    /// Aider's other half, files re-read into every request instead of kept in the history
+    /// (§12.5), is not modelled: the request assembly is [`Profile::claude_code`]'s, for the
+    /// same reason as [`Profile::opencode_style`]'s.
+    pub fn aider_style() -> Profile {
+        Profile {
+            name: ProfileName::Aider,
+            compaction: CompactionRules {
+                auto_policy: AutoPolicy::Aider,
+                ..CompactionRules::claude_code()
+            },
+            ..Profile::claude_code()
+        }
+    }
+
     /// The preset of that name.
     pub fn preset(name: ProfileName) -> Profile {
         match name {
@@ -222,6 +271,8 @@ impl Profile {
             ProfileName::Codex => Profile::codex(),
             ProfileName::Recommended => Profile::recommended(),
             ProfileName::WorldState => Profile::world_state(),
+            ProfileName::OpenCode => Profile::opencode_style(),
+            ProfileName::Aider => Profile::aider_style(),
         }
     }
 

@@ -251,7 +251,8 @@ pub struct Window {
     pub over: u64,
     /// What the model may fill with input: the window less the output reserve (§9.1).
     pub effective: u64,
-    /// Auto-compaction fires when a request reaches this many tokens.
+    /// Auto-compaction fires when a request reaches this many tokens (Aider's strategy,
+    /// `AutoPolicy::Aider`, measures the history against its budget instead).
     pub autocompact: u64,
 }
 

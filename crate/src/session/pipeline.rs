@@ -388,8 +388,14 @@ impl Session {
         offered_tools(&config.tools, &config.deferred_tools, &self.workspace.deny)
     }
 
-    /// The compaction thresholds of the configured window, by the profile's formula.
+    /// The compaction thresholds of the configured window, by the profile's formula and the
+    /// strategy its auto-compaction follows.
     pub(super) fn thresholds(&self) -> WindowThresholds {
-        self.config.thresholds(self.profile.thresholds)
+        let config = &self.config;
+        self.profile.compaction.auto_policy.thresholds(
+            config.thresholds(self.profile.thresholds),
+            config.context_window,
+            config.output_reserve,
+        )
     }
 }

@@ -1,5 +1,5 @@
 /** A preset profile. */
-export type ProfileName = "claude-code" | "codex" | "recommended" | "world-state";
+export type ProfileName = "claude-code" | "codex" | "recommended" | "world-state" | "opencode-style" | "aider-style";
 /** A token-counting method. */
 export type TokenMethod = "claude-code" | "codex" | "calibrated" | "cl100k";
 
@@ -275,7 +275,7 @@ export interface Request {
   userContextAt: { message: number; block: number };
   messages: RequestMessage[];
   tokens: { total: number; byChannel: ByChannel; byCategory: ByCategory };
-  /** The context window; `free` + `total` = `context` when the request fits, else `over` says by how much it does not. `effective`: the window less the output reserve; `autocompact`: where auto-compaction fires (the profile's formula). */
+  /** The context window; `free` + `total` = `context` when the request fits, else `over` says by how much it does not. `effective`: the window less the output reserve; `autocompact`: where auto-compaction fires (the profile's formula; under `opencode-style`, OpenCode's overflow limit, the window less the output reserve; `aider-style` summarises by its history budget instead). */
   window: { context: number; free: number; over: number; effective: number; autocompact: number };
 }
 /** A provider's HTTP API a request can be exported for (`toApiRequest`). */

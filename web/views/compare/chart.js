@@ -23,9 +23,11 @@ const LOOKS = {
   codex: { color: '#1d4ed8', dash: '7 4' },
   recommended: { color: '#15803d', dash: '2 3' },
   'world-state': { color: '#7e22ce', dash: '9 3 2 3' },
+  'opencode-style': { color: '#0f766e', dash: '4 2' },
+  'aider-style': { color: '#be185d', dash: '6 2 1 2' },
 };
-/** For a profile the page does not know yet: still distinct from the four above. */
-const SPARE = [{ color: '#0f766e', dash: '4 2' }, { color: '#a16207', dash: '1 2' }];
+/** For a profile the page does not know yet: still distinct from the six above. */
+const SPARE = [{ color: '#a16207', dash: '1 2' }, { color: '#475569', dash: '8 2' }];
 
 /**
  * The look of a profile's series; it depends on the name alone, so that a profile keeps its

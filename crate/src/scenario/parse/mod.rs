@@ -104,11 +104,13 @@ pub const STEP_KINDS: &[&str] = &steps::KIND_NAMES;
 const DEFAULT_START_MS: u64 = 1_764_547_200_000;
 const DEFAULT_STEP_MS: u64 = 1_000;
 
-const PROFILES: [(&str, ProfileName); 4] = [
+const PROFILES: [(&str, ProfileName); 6] = [
     (ProfileName::ClaudeCode.as_str(), ProfileName::ClaudeCode),
     (ProfileName::Codex.as_str(), ProfileName::Codex),
     (ProfileName::Recommended.as_str(), ProfileName::Recommended),
     (ProfileName::WorldState.as_str(), ProfileName::WorldState),
+    (ProfileName::OpenCode.as_str(), ProfileName::OpenCode),
+    (ProfileName::Aider.as_str(), ProfileName::Aider),
 ];
 
 /// Parses a scenario.

@@ -4,14 +4,16 @@
 //! window) runs first and the summary is skipped when the prune alone brings the context under the
 //! threshold. With `compact_at_blocking_limit`, the timing is cache-aware
 //! ([`crate::compact::timing`]): past the threshold the session waits while the request fits,
-//! and prunes early only once the prompt cache has expired.
+//! and prunes early only once the prompt cache has expired. The profile's
+//! [`AutoPolicy`] can follow another agent's strategy instead: OpenCode's prune then anchored
+//! summary at its overflow limit, or Aider's summary of the history over its budget.
 
 use alloc::format;
 
 use crate::attachment::{Collected, Verdict};
+use crate::compact::auto_policy::{aider_history_over_budget, AutoPolicy};
 use crate::compact::context_size::{context_size, ContextSize};
 use crate::compact::options::{CompactionOptions, Policy, Trigger};
-use crate::compact::policies::prune::PruneParams;
 use crate::compact::report::CompactionReport;
 use crate::compact::summary::summary_request;
 use crate::compact::timing::{
@@ -86,7 +88,28 @@ impl Session {
                 .map(|last| at_ms.saturating_sub(last)),
         };
         let subject = "auto-compaction";
-        let cheap_only = match auto_compact_step(&timing, &self.profile.compaction) {
+        let auto = self.profile.compaction.auto_policy;
+        // Aider measures the history against its budget, the others the context.
+        let (step, measured, limit) = match auto {
+            AutoPolicy::Aider => match aider_history_over_budget(
+                self.conversation.transcript.messages(),
+                self.config.context_window,
+                self.profile.token_method,
+            ) {
+                Some(over) => (
+                    Some(AutoCompactStep::Compact(over.reason())),
+                    over.history,
+                    over.budget,
+                ),
+                None => return reports,
+            },
+            AutoPolicy::Summary | AutoPolicy::Opencode => (
+                auto_compact_step(&timing, &self.profile.compaction),
+                tokens,
+                threshold,
+            ),
+        };
+        let cheap_only = match step {
             None => return reports,
             Some(AutoCompactStep::Wait(reason)) => {
                 let reason = format!("{reason} (the context is {})", size.explain());
@@ -99,30 +122,33 @@ impl Session {
                 true
             }
             Some(AutoCompactStep::Compact(reason)) => {
-                let reason = match self.profile.compaction.compact_at_blocking_limit {
-                    true => format!("{reason} (the context is {})", size.explain()),
-                    false => format!(
-                        "the context is {}, at or above the auto-compact threshold of {threshold}",
-                        size.explain()
-                    ),
+                let reason = match (self.profile.compaction.compact_at_blocking_limit, auto) {
+                    (_, AutoPolicy::Aider) => reason,
+                    (true, _) => format!("{reason} (the context is {})", size.explain()),
+                    (false, _) => auto.compact_reason(&size.explain(), threshold),
                 };
                 out.decide(subject, Verdict::Needed, reason, None);
                 false
             }
         };
-        let breaker = self.conversation.breaker.refusal(tokens, threshold);
+        let breaker = self.conversation.breaker.refusal(measured, limit);
         if let Some(reason) = breaker.filter(|_| self.profile.compaction.auto_compact_breaker) {
             out.decide(subject, Verdict::Skipped, reason, None);
             return reports;
         }
         let full = CompactionOptions {
-            policy: Policy::automatic(&self.profile.codex, mid_turn),
+            policy: auto.summary(
+                Policy::automatic(&self.profile.codex, mid_turn),
+                self.config.output_reserve,
+            ),
             trigger: Trigger::Auto,
             instructions: None,
         };
-        if self.profile.compaction.cheap_stage_first {
+        if let Some(policy) =
+            auto.cheap_stage(&self.profile.compaction, thresholds.effective_window)
+        {
             let cheap = CompactionOptions {
-                policy: Policy::Prune(PruneParams::scaled_to(thresholds.effective_window)),
+                policy,
                 trigger: Trigger::Auto,
                 instructions: None,
             };
