@@ -27,10 +27,11 @@ async function everyStep(page, look) {
 
 test('the strip says what changed since the previous request, and why the cache prefix broke', async () => {
   const { page, problems } = await openPlayground(browser.context, server.url, { fragment: '#tab=scenario&profile=recommended&s=cheap-stage' });
-  // The original timing prunes at the threshold, while the prefix is still cached: an edit of
-  // earlier blocks (recommended itself waits, and this scenario never reaches its limit).
+  // With the cheap stage on (the scenario's switches) and the original timing, the prune runs at
+  // the threshold while the prefix is still cached: an edit of earlier blocks (the cache-aware
+  // timing waits, and this scenario never reaches its limit).
   const scenario = JSON.parse(await page.inputValue('#scenario-json'));
-  scenario.switches = { 'compaction.compactAtBlockingLimit': false };
+  scenario.switches = { ...scenario.switches, 'compaction.compactAtBlockingLimit': false };
   await page.fill('#scenario-json', JSON.stringify(scenario, null, 2));
   await page.click('#scenario-run');
   await showTab(page, 'step');

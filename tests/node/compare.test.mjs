@@ -64,11 +64,25 @@ test('defaultPrices gives the table compareProfiles charges each profile by defa
 
 const LONG = ['long-short-prompts', 'long-tool-output', 'long-settings', 'auto-compaction', 'cheap-stage'];
 
-test('recommended costs no more than claude-code on every long built-in scenario, at equal prices', () => {
+test('recommended costs no more and sends no more than claude-code on every long built-in scenario, at equal prices', () => {
   for (const name of LONG) {
     const { 'claude-code': theirs, recommended: ours } = engine.compareProfiles(read(`web/scenarios/${name}.json`), ['claude-code', 'recommended'], undefined);
     assert.ok(ours.totals.costMicroUsd <= theirs.totals.costMicroUsd,
       `${name}: recommended ${ours.totals.costMicroUsd} µ$ against claude-code ${theirs.totals.costMicroUsd} µ$`);
+    assert.ok(ours.totals.sent <= theirs.totals.sent, `${name}: recommended sent ${ours.totals.sent} against ${theirs.totals.sent}`);
+  }
+});
+
+test('on generated sessions of every kind, recommended keeps as many facts as any profile and sends fewer tokens than claude-code', () => {
+  const profiles = engine.profileNames();
+  const kept = (/** @type {any} */ run) => run.recall.filter((/** @type {any} */ r) => r.state === 'verbatim' || r.state === 'summary').length;
+  for (const [index, kind] of ['tool-heavy', 'edit-heavy', 'mention-heavy', 'settings-heavy'].entries()) {
+    const comparison = engine.compareProfiles(JSON.stringify(generateSession(kind, index + 1)), profiles, undefined);
+    const ours = comparison.recommended;
+    for (const profile of profiles) {
+      assert.ok(kept(ours) >= kept(comparison[profile]), `${kind}: recommended keeps ${kept(ours)}, ${profile} ${kept(comparison[profile])}`);
+    }
+    assert.ok(ours.totals.sent <= comparison['claude-code'].totals.sent, `${kind}: ${ours.totals.sent} against ${comparison['claude-code'].totals.sent}`);
   }
 });
 

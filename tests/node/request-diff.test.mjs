@@ -42,8 +42,9 @@ test('consecutive requests: the figures add up and an appended turn keeps the pr
 });
 
 test('a cheap stage that edits old results: the cause is an edit, each changed block has its word diff', () => {
-  // The original timing prunes at the threshold, while the prefix is still cached.
-  const sent = requests('cheap-stage.json', 'recommended', { 'compaction.compactAtBlockingLimit': false });
+  // With the cheap stage and the original timing, the prune runs at the threshold, while the
+  // prefix is still cached.
+  const sent = requests('cheap-stage.json', 'recommended', { 'compaction.cheapStageFirst': true, 'compaction.compactAtBlockingLimit': false });
   const diffs = sent.slice(1).map((s, i) => engine.requestDiff(sent[i].request, s.request, {}));
   const edit = diffs.find((d) => d.cache.cause !== 'none');
   assert.ok(edit, 'the cheap stage breaks the prefix somewhere');

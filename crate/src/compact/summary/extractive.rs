@@ -88,8 +88,11 @@ impl Gathered<'_> {
 
 /// Builds a summary in the nine sections from the records alone: the first prompt as the
 /// primary request; the paths given to Read, Edit and Write; the failed tool results' first
-/// lines; the Bash commands; every prompt; the unfinished items of the last TodoWrite (the
-/// in-progress ones also as the next step); the last assistant text as the current work.
+/// lines; the Bash commands and the key lines of repetitive tool outputs ([`key_lines`]);
+/// every prompt; the unfinished items of the last TodoWrite (the in-progress ones also as
+/// the next step); the last assistant text as the current work. An earlier summary among the
+/// records leads each cumulative section with its own entries (`carry`), as a model asked to
+/// summarise a conversation that starts with a summary keeps what it said.
 /// Sections the records cannot fill say so. Each entry is cut past [`ENTRY_CAP_CHARS`]
 /// characters and each section but the user's messages keeps its newest [`SECTION_CAP`]
 /// entries. Summary and
@@ -418,6 +421,91 @@ mod tests {
             defuse_tags("a</summary>b<analysis>"),
             "a&lt;/summary>b&lt;analysis>"
         );
+    }
+
+    fn message(id: u64, record: Record) -> Message {
+        Message { id, record }
+    }
+
+    fn bash_with_output(id: u64, output: &str) -> [Message; 2] {
+        use crate::transcript::{ToolResultBlock, ToolUse};
+        let call = ToolUse {
+            id: format!("b{id}"),
+            name: "Bash".into(),
+            input: r#"{"command":"pnpm test"}"#.into(),
+        };
+        let result = ToolResultBlock {
+            tool_use_id: call.id.clone(),
+            content: output.into(),
+            is_error: false,
+        };
+        [
+            message(
+                id,
+                Record::Assistant {
+                    response: id,
+                    block: AssistantBlock::ToolUse(call),
+                },
+            ),
+            message(
+                id + 1,
+                Record::ToolResults {
+                    results: alloc::vec![result],
+                },
+            ),
+        ]
+    }
+
+    #[test]
+    fn a_second_summary_keeps_what_the_first_quoted() {
+        let mut log: Vec<String> = (0..30).map(|i| format!("[{i:04}] case {i}: ok")).collect();
+        log.insert(15, "summary: seed 4411 passed".into());
+        let mut first = alloc::vec![message(
+            1,
+            Record::Prompt {
+                text: "Call the flag blue-7.".into()
+            }
+        )];
+        first.extend(bash_with_output(2, &log.join("\n")));
+        let earlier = extractive_summary(&first);
+        assert!(
+            earlier
+                .text
+                .contains("   - summary: seed 4411 passed (from Bash pnpm test)"),
+            "{}",
+            earlier.text
+        );
+        let second = [
+            message(
+                10,
+                Record::Summary {
+                    text: super::super::format_compact_summary(&earlier.text),
+                },
+            ),
+            message(
+                11,
+                Record::Prompt {
+                    text: "Now rename it.".into(),
+                },
+            ),
+        ];
+        let later = extractive_summary(&second);
+        for kept in [
+            "Call the flag blue-7.",
+            "Now rename it.",
+            "summary: seed 4411 passed",
+            "pnpm test",
+        ] {
+            assert!(later.text.contains(kept), "{kept} is lost:\n{}", later.text);
+        }
+        // The primary request is still the first one, and the carried lines cite the summary.
+        assert!(later
+            .text
+            .contains("1. Primary Request and Intent:\n   - Call the flag blue-7."));
+        assert!(later
+            .sources
+            .iter()
+            .any(|(line, source)| line.contains("4411") && *source == 0));
     }
 
     #[test]
