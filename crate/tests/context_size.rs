@@ -110,10 +110,24 @@ fn the_walk_back_estimates_the_later_blocks_of_the_same_response() {
 }
 
 #[test]
-fn codex_does_not_read_claude_code_s_usage_and_recommended_does() {
+fn codex_reads_the_usage_from_its_last_model_item_and_recommended_as_claude_code() {
+    // Codex's limit in a 50,000 window is 45,000 (90 %): 16,000 reported is far under it.
     let at = r#"{ "inputTokens": 16000 }"#;
     let codex = run(&scenario("codex", &one_call(), at));
     assert!(!compacted(&codex));
+    // 44,500 reported and the call's result estimated after the last model item: over.
+    let over = run(&scenario(
+        "codex",
+        &one_call(),
+        r#"{ "inputTokens": 44500 }"#,
+    ));
+    let reason = auto_compaction(&over).expect("codex reads the usage");
+    assert!(
+        reason.contains("response 0 reported 44500")
+            && reason.contains("after the last model-generated item")
+            && reason.contains("codex.md §3.6"),
+        "{reason}"
+    );
     // Recommended reads the usage too, and compacts at the threshold; the decision gives
     // the size it read.
     let recommended = run(&scenario("recommended", &one_call(), at));

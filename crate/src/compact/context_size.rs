@@ -53,17 +53,29 @@ pub enum SizeSource {
         /// The profile reads reported usage (§6.3); there was none.
         usage_read: bool,
     },
-    /// The usage a response reported, plus the estimate of the records after its first one.
+    /// The usage a response reported, plus the estimate of the records after the anchor.
     Reported {
         /// Which response reported it (records of one response share the number).
         response: u64,
         /// What it reported.
         usage: ProviderUsage,
-        /// How many records follow the response's first record.
+        /// Where the estimate starts.
+        anchor: UsageAnchor,
+        /// How many records follow the anchor.
         records_after: usize,
         /// Their estimate.
         estimated_after: u64,
     },
+}
+
+/// After which record a client stops trusting the reported usage and estimates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UsageAnchor {
+    /// Claude Code: the reporting response's first record (§6.3's `message.id` walk-back).
+    FirstRecordOfResponse,
+    /// Codex: the last model-generated item, whichever response it belongs to (codex.md
+    /// §3.6, `get_total_token_usage`).
+    LastModelItem,
 }
 
 /// A context size and how it was computed.
@@ -98,18 +110,27 @@ impl ContextSize {
             SizeSource::Reported {
                 response,
                 usage,
+                anchor,
                 records_after,
                 estimated_after,
             } => format!(
                 "{} tokens: response {response} reported {} (input {} + cache writes {} + \
-                 cache reads {} + output {}), and the {records_after} records after its first \
-                 are estimated at {estimated_after} (§6.3)",
+                 cache reads {} + output {}), and the {records_after} records after {} are \
+                 estimated at {estimated_after} ({})",
                 self.tokens,
                 usage.total(),
                 usage.input_tokens,
                 usage.cache_creation_tokens,
                 usage.cache_read_tokens,
-                usage.output_tokens
+                usage.output_tokens,
+                match anchor {
+                    UsageAnchor::FirstRecordOfResponse => "its first",
+                    UsageAnchor::LastModelItem => "the last model-generated item",
+                },
+                match anchor {
+                    UsageAnchor::FirstRecordOfResponse => "§6.3",
+                    UsageAnchor::LastModelItem => "codex.md §3.6",
+                },
             ),
         }
     }
@@ -149,6 +170,63 @@ pub fn context_size(
     method: TokenMethod,
     estimate: u64,
 ) -> ContextSize {
+    anchored_context_size(
+        records,
+        reported,
+        method,
+        estimate,
+        UsageAnchor::FirstRecordOfResponse,
+    )
+}
+
+/// The context size Codex compares with its auto-compact limit (codex.md §3.6,
+/// `get_total_token_usage`): the last usage `reported` since the last compaction plus the
+/// estimate of every record after the last model-generated one; `estimate` when no response
+/// there reported usage (after a compaction Codex recomputes its usage as the estimate of the
+/// new history). Reasoning is taken as counted by the server, as it is for current models:
+/// the records hold no encrypted reasoning to add.
+///
+/// # Example
+/// ```
+/// use std::collections::BTreeMap;
+/// use context_assembly::compact::context_size::{codex_context_size, ProviderUsage};
+/// use context_assembly::tokens::TokenMethod;
+/// use context_assembly::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse, Transcript};
+/// let mut transcript = Transcript::default();
+/// transcript.push(Record::Prompt { text: "go".into() });
+/// let response = transcript.next_response();
+/// let call = |id: &str| AssistantBlock::ToolUse(ToolUse { id: id.into(), name: "Read".into(), input: "{}".into() });
+/// transcript.push(Record::Assistant { response, block: call("a") });
+/// transcript.push(Record::Assistant { response, block: call("b") });
+/// transcript.push(Record::ToolResults { results: vec![ToolResultBlock { tool_use_id: "a".into(), content: "x".repeat(400), is_error: false }] });
+/// let usage = ProviderUsage { input_tokens: 5_000, output_tokens: 40, ..Default::default() };
+/// let reported = BTreeMap::from([(response, usage)]);
+/// // Only what follows the last model-generated record is estimated: the result.
+/// let size = codex_context_size(transcript.messages(), &reported, TokenMethod::Codex, 9);
+/// assert_eq!(size.tokens, 5_040 + 100);
+/// ```
+pub fn codex_context_size(
+    records: &[Message],
+    reported: &BTreeMap<u64, ProviderUsage>,
+    method: TokenMethod,
+    estimate: u64,
+) -> ContextSize {
+    anchored_context_size(
+        records,
+        reported,
+        method,
+        estimate,
+        UsageAnchor::LastModelItem,
+    )
+}
+
+fn anchored_context_size(
+    records: &[Message],
+    reported: &BTreeMap<u64, ProviderUsage>,
+    method: TokenMethod,
+    estimate: u64,
+    kind: UsageAnchor,
+) -> ContextSize {
     let since_boundary = records
         .iter()
         .rposition(|m| matches!(m.record, Record::CompactBoundary { .. }))
@@ -161,7 +239,13 @@ pub fn context_size(
     let Some((last, response, usage)) = last else {
         return ContextSize::estimated(estimate, true);
     };
-    let anchor = first_record_of(records, last, response);
+    let anchor = match kind {
+        UsageAnchor::FirstRecordOfResponse => first_record_of(records, last, response),
+        UsageAnchor::LastModelItem => records
+            .iter()
+            .rposition(|m| response_of(m).is_some())
+            .unwrap_or(last),
+    };
     let after = &records[anchor + 1..];
     let estimated_after: u64 = after.iter().map(|m| record_tokens(m, method)).sum();
     ContextSize {
@@ -169,6 +253,7 @@ pub fn context_size(
         source: SizeSource::Reported {
             response,
             usage,
+            anchor: kind,
             records_after: after.len(),
             estimated_after,
         },

@@ -189,8 +189,9 @@ impl Profile {
             // Codex retries auto-compaction whenever the limit is reached: no breaker.
             compaction: CompactionRules {
                 auto_compact_breaker: false,
-                // Codex counts its context its own way (codex.md §3.6).
-                size_from_reported_usage: false,
+                // Codex counts from the reported usage too, anchored on the last
+                // model-generated item (codex.md §3.6).
+                size_from_reported_usage: true,
                 ..CompactionRules::claude_code()
             },
             codex: CodexRules::codex(),

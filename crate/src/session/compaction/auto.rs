@@ -12,7 +12,7 @@ use alloc::format;
 
 use crate::attachment::{Collected, Verdict};
 use crate::compact::auto_policy::{aider_history_over_budget, AutoPolicy};
-use crate::compact::context_size::{context_size, ContextSize};
+use crate::compact::context_size::{codex_context_size, context_size, ContextSize};
 use crate::compact::options::{CompactionOptions, Policy, Trigger};
 use crate::compact::report::CompactionReport;
 use crate::compact::summary::summary_request;
@@ -237,12 +237,18 @@ impl Session {
 
     /// The context size the thresholds read: under `size_from_reported_usage`, the usage the
     /// last response reported plus the estimate of the records after that response's first
-    /// one (§6.3); otherwise, or before any response reported usage, `estimate`.
+    /// one (§6.3) or, for Codex, after the last model-generated item (codex.md §3.6);
+    /// otherwise, or before any response reported usage, `estimate`.
     pub(in crate::session) fn context_size(&self, estimate: u64) -> ContextSize {
         if !self.profile.compaction.size_from_reported_usage {
             return ContextSize::estimated(estimate, false);
         }
-        context_size(
+        // Codex anchors its estimate on the last model-generated item (codex.md §3.6).
+        let size = match self.profile.codex.turn_context {
+            true => codex_context_size,
+            false => context_size,
+        };
+        size(
             self.conversation.transcript.messages(),
             &self.conversation.reported_usage,
             self.profile.token_method,
