@@ -11,6 +11,7 @@ use context_assembly::scenario::{FactKind, FactState, LogFormat, PathMode};
 use context_assembly::search::MatchKind;
 use context_assembly::session::{ItemKind, PermissionMode, SummarySource};
 use context_assembly::vocabulary::{Category, Channel, Fate, PolicyId, Round, Trigger, Verdict};
+use context_assembly::ProfileName;
 
 /// The JS API's TypeScript declarations.
 const DECLARATIONS: &str = include_str!("../wasm/src/api.d.ts");
@@ -66,6 +67,10 @@ fn the_typescript_unions_are_the_rust_enums() {
         names(Verdict::ALL, Verdict::as_str)
     );
     assert_eq!(union_members("Round"), names(Round::ALL, Round::as_str));
+    assert_eq!(
+        union_members("ProfileName"),
+        names(&ProfileName::ALL, ProfileName::as_str)
+    );
     assert_eq!(union_members("Fate"), names(Fate::ALL, Fate::as_str));
     assert_eq!(
         union_members("Trigger"),
@@ -184,4 +189,10 @@ fn a_value_serialises_to_its_name() {
     check(Role::ALL);
     check(SummarySource::ALL);
     check(PermissionMode::ALL);
+    // Profile names are parsed back (`"profile"` in a scenario, `compareProfiles`), so the
+    // serialised name must be the one the parser takes.
+    for name in ProfileName::ALL {
+        let json = serde_json::to_string(&name).unwrap();
+        assert_eq!(json, format!("\"{}\"", name.as_str()));
+    }
 }

@@ -66,7 +66,9 @@ const LONG = ['long-short-prompts', 'long-tool-output', 'long-settings', 'auto-c
 
 test('recommended costs no more and sends no more than claude-code on every long built-in scenario, at equal prices', () => {
   for (const name of LONG) {
-    const { 'claude-code': theirs, recommended: ours } = engine.compareProfiles(read(`web/scenarios/${name}.json`), ['claude-code', 'recommended'], undefined);
+    // The presets as they ship: cheap-stage's own switches turn recommended's cache-aware variant on.
+    const scenario = { ...JSON.parse(read(`web/scenarios/${name}.json`)), switches: {} };
+    const { 'claude-code': theirs, recommended: ours } = engine.compareProfiles(scenario, ['claude-code', 'recommended'], undefined);
     assert.ok(ours.totals.costMicroUsd <= theirs.totals.costMicroUsd,
       `${name}: recommended ${ours.totals.costMicroUsd} µ$ against claude-code ${theirs.totals.costMicroUsd} µ$`);
     assert.ok(ours.totals.sent <= theirs.totals.sent, `${name}: recommended sent ${ours.totals.sent} against ${theirs.totals.sent}`);
@@ -135,8 +137,10 @@ test('compareProfiles runs opencode-style and aider-style: each compacts the way
   const comparison = engine.compareProfiles(scenario, ['claude-code', 'opencode-style', 'aider-style'], undefined);
   const policies = (/** @type {string} */ profile) => comparison[profile].steps.flatMap((step) => (step.compacted ? [step.compacted.policy] : []));
   assert.deepEqual(policies('claude-code'), ['claude-code.full']);
-  // The prune frees nothing (the large output is in the last two turns): OpenCode's summary follows.
-  assert.deepEqual(policies('opencode-style'), ['opencode.summary']);
+  // OpenCode prunes first; the prune never makes enough room (the large output is in the last
+  // two turns), so its summary follows.
+  const opencode = policies('opencode-style');
+  assert.ok(opencode.every((policy) => policy.startsWith('opencode.')) && opencode.at(-1) === 'opencode.summary', opencode.join(', '));
   const aider = policies('aider-style');
   assert.ok(aider.length > 0 && aider.every((policy) => policy === 'aider.budgets'), aider.join(', '));
 });

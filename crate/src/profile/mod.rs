@@ -53,9 +53,11 @@ pub enum ProfileName {
     WorldState,
     /// Claude Code's request assembly with OpenCode's compaction (strategies.md §6–§7):
     /// prune, then an anchored summary, at OpenCode's overflow limit.
+    #[cfg_attr(feature = "serde", serde(rename = "opencode-style"))]
     OpenCode,
     /// Claude Code's request assembly with Aider's chat-history budget (strategies.md
     /// §12.8): the older history summarised whenever it exceeds the budget.
+    #[cfg_attr(feature = "serde", serde(rename = "aider-style"))]
     Aider,
 }
 
