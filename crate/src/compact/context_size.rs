@@ -179,17 +179,17 @@ pub fn context_size(
     )
 }
 
-/// The context size Codex compares with its auto-compact limit (codex.md §3.6,
-/// `get_total_token_usage`): the last usage `reported` since the last compaction plus the
-/// estimate of every record after the last model-generated one; `estimate` when no response
-/// there reported usage (after a compaction Codex recomputes its usage as the estimate of the
-/// new history). Reasoning is taken as counted by the server, as it is for current models:
-/// the records hold no encrypted reasoning to add.
+/// The context size from the last usage `reported` since the last compaction plus the
+/// estimate of every record after `anchor`; `estimate` when no response there reported usage.
+/// [`context_size`] is Claude Code's; Codex anchors on the last model-generated record
+/// (codex.md §3.6, `get_total_token_usage`: after a compaction it recomputes its usage as
+/// the estimate of the new history). Reasoning is taken as counted by the server, as it is
+/// for current models: the records hold no encrypted reasoning to add.
 ///
 /// # Example
 /// ```
 /// use std::collections::BTreeMap;
-/// use context_assembly::compact::context_size::{codex_context_size, ProviderUsage};
+/// use context_assembly::compact::context_size::{anchored_context_size, ProviderUsage, UsageAnchor};
 /// use context_assembly::tokens::TokenMethod;
 /// use context_assembly::transcript::{AssistantBlock, Record, ToolResultBlock, ToolUse, Transcript};
 /// let mut transcript = Transcript::default();
@@ -202,30 +202,15 @@ pub fn context_size(
 /// let usage = ProviderUsage { input_tokens: 5_000, output_tokens: 40, ..Default::default() };
 /// let reported = BTreeMap::from([(response, usage)]);
 /// // Only what follows the last model-generated record is estimated: the result.
-/// let size = codex_context_size(transcript.messages(), &reported, TokenMethod::Codex, 9);
+/// let size = anchored_context_size(transcript.messages(), &reported, TokenMethod::Codex, 9, UsageAnchor::LastModelItem);
 /// assert_eq!(size.tokens, 5_040 + 100);
 /// ```
-pub fn codex_context_size(
+pub fn anchored_context_size(
     records: &[Message],
     reported: &BTreeMap<u64, ProviderUsage>,
     method: TokenMethod,
     estimate: u64,
-) -> ContextSize {
-    anchored_context_size(
-        records,
-        reported,
-        method,
-        estimate,
-        UsageAnchor::LastModelItem,
-    )
-}
-
-fn anchored_context_size(
-    records: &[Message],
-    reported: &BTreeMap<u64, ProviderUsage>,
-    method: TokenMethod,
-    estimate: u64,
-    kind: UsageAnchor,
+    anchor: UsageAnchor,
 ) -> ContextSize {
     let since_boundary = records
         .iter()
@@ -239,21 +224,21 @@ fn anchored_context_size(
     let Some((last, response, usage)) = last else {
         return ContextSize::estimated(estimate, true);
     };
-    let anchor = match kind {
+    let start = match anchor {
         UsageAnchor::FirstRecordOfResponse => first_record_of(records, last, response),
         UsageAnchor::LastModelItem => records
             .iter()
             .rposition(|m| response_of(m).is_some())
             .unwrap_or(last),
     };
-    let after = &records[anchor + 1..];
+    let after = &records[start + 1..];
     let estimated_after: u64 = after.iter().map(|m| record_tokens(m, method)).sum();
     ContextSize {
         tokens: usage.total().saturating_add(estimated_after),
         source: SizeSource::Reported {
             response,
             usage,
-            anchor: kind,
+            anchor,
             records_after: after.len(),
             estimated_after,
         },

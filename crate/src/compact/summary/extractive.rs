@@ -387,10 +387,18 @@ fn cap_marked(text: &str, more: bool) -> String {
     out
 }
 
-/// Escapes the tags [`format_compact_summary`](super::format_compact_summary) looks for.
+/// Escapes the tags [`format_compact_summary`](super::format_compact_summary) looks for, and
+/// the reminder tags a client reads as its own: a quoted line must not open one.
 fn defuse_tags(text: &str) -> String {
     let mut out = String::from(text);
-    for tag in ["<summary>", "</summary>", "<analysis>", "</analysis>"] {
+    for tag in [
+        "<summary>",
+        "</summary>",
+        "<analysis>",
+        "</analysis>",
+        "<system-reminder>",
+        "</system-reminder>",
+    ] {
         if out.contains(tag) {
             let escaped = format!("&lt;{}", tag.trim_start_matches('<'));
             out = out.replace(tag, &escaped);

@@ -57,9 +57,7 @@ pub fn key_lines<'a>(outputs: &[&'a str]) -> Vec<Vec<&'a str>> {
     let templated: Vec<Vec<(&str, String)>> = outputs
         .iter()
         .map(|output| {
-            output
-                .lines()
-                .filter(|line| !line.trim().is_empty())
+            output_lines(output)
                 .map(|line| (line.trim(), line_template(line)))
                 .collect()
         })
@@ -85,6 +83,25 @@ pub fn key_lines<'a>(outputs: &[&'a str]) -> Vec<Vec<&'a str>> {
         })
         .collect()
 }
+
+/// The lines of an output that can be facts: not blank, with a letter in them (a line
+/// number alone, a rule of dashes says nothing), and outside the reminders a client appends
+/// to tool results (`<system-reminder>…</system-reminder>`), which are the client's words,
+/// not the output's.
+fn output_lines(output: &str) -> impl Iterator<Item = &str> {
+    let mut in_reminder = false;
+    output.lines().filter(move |line| {
+        let trimmed = line.trim();
+        let opens = trimmed.starts_with(REMINDER_OPEN);
+        let closes = trimmed.ends_with(REMINDER_CLOSE);
+        let inside = in_reminder || opens;
+        in_reminder = inside && !closes;
+        !inside && trimmed.chars().any(char::is_alphabetic)
+    })
+}
+
+const REMINDER_OPEN: &str = "<system-reminder>";
+const REMINDER_CLOSE: &str = "</system-reminder>";
 
 /// Long enough, and one template covers at least half of the lines.
 fn is_repetitive(lines: &[(&str, String)]) -> bool {
@@ -134,6 +151,18 @@ mod tests {
             key_lines(&[&body.join("\n")]),
             [vec!["alpha", "beta", "gamma"]]
         );
+    }
+
+    #[test]
+    fn reminders_and_lines_without_letters_are_not_facts() {
+        let mut body: Vec<String> = (0..12).map(|i| format!("{i:>6}\trow {i}")).collect();
+        body.push("    13\t".into());
+        body.push("<system-reminder>".into());
+        body.push("Consider whether it is safe.".into());
+        body.push("</system-reminder>".into());
+        body.push("<system-reminder>One line.</system-reminder>".into());
+        body.push("the odd one".into());
+        assert_eq!(key_lines(&[&body.join("\n")]), [vec!["the odd one"]]);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use alloc::format;
 
 use crate::attachment::{Collected, Verdict};
 use crate::compact::auto_policy::{aider_history_over_budget, AutoPolicy};
-use crate::compact::context_size::{codex_context_size, context_size, ContextSize};
+use crate::compact::context_size::{anchored_context_size, ContextSize, UsageAnchor};
 use crate::compact::options::{CompactionOptions, Policy, Trigger};
 use crate::compact::report::CompactionReport;
 use crate::compact::summary::summary_request;
@@ -244,15 +244,16 @@ impl Session {
             return ContextSize::estimated(estimate, false);
         }
         // Codex anchors its estimate on the last model-generated item (codex.md §3.6).
-        let size = match self.profile.codex.turn_context {
-            true => codex_context_size,
-            false => context_size,
+        let anchor = match self.profile.codex.turn_context {
+            true => UsageAnchor::LastModelItem,
+            false => UsageAnchor::FirstRecordOfResponse,
         };
-        size(
+        anchored_context_size(
             self.conversation.transcript.messages(),
             &self.conversation.reported_usage,
             self.profile.token_method,
             estimate,
+            anchor,
         )
     }
 }
