@@ -22,9 +22,10 @@ use crate::tokens::stand_in;
 /// the short keywords of code and prose (`fn`, `let`, `the`) readable.
 pub(super) const MIN_REPLACED_CHARS: usize = 4;
 
-/// Tries at a stand-in before accepting a collision (never reached in practice: a collision
-/// needs two words of the same shape whose 64-bit hashes give the same letters).
-const MAX_SALTS: u64 = 16;
+/// Tries at a stand-in before accepting a collision: with another word (two words of the
+/// same shape whose 64-bit hashes give the same letters), or with a kept short word inside
+/// it (a scenario with many one-letter words leaves few letters free).
+const MAX_SALTS: u64 = 64;
 
 /// Path components kept under [`PathMode::Hash`]: the names the engine finds files by
 /// (memory files, the rules directory), so the hashed workspace loads the same memory.
@@ -49,20 +50,29 @@ pub(super) struct Cipher {
     /// Stand-ins given, and every word of the scenario (lowercased): a stand-in is never one
     /// of them, so no original word reappears as another's stand-in.
     taken: BTreeSet<String>,
+    /// The scenario's short words, which are kept (lowercased): a stand-in contains none of
+    /// them where it can, so a kept word does not appear where it was not (an Edit whose
+    /// `old_string` is `x` must still match once after `naïve` is replaced).
+    kept: BTreeSet<String>,
 }
 
 impl Cipher {
-    /// A cipher whose stand-ins avoid `originals`, the scenario's own words (lowercased).
+    /// A cipher whose stand-ins avoid `originals`, the scenario's own words (lowercased):
+    /// the replaced ones as whole stand-ins, the kept short ones inside them.
     pub(super) fn new(
         paths: PathMode,
         mentions: MentionRules,
         originals: BTreeSet<String>,
     ) -> Cipher {
+        let (taken, kept) = originals
+            .into_iter()
+            .partition(|word| word.chars().count() >= MIN_REPLACED_CHARS);
         Cipher {
             paths,
             mentions,
             words: BTreeMap::new(),
-            taken: originals,
+            taken,
+            kept,
         }
     }
 
@@ -202,18 +212,29 @@ impl Cipher {
         if let Some(known) = self.words.get(&key) {
             return known.clone();
         }
-        let mut salt = 0;
-        let chosen = loop {
-            let candidate = shaped_like(&key, salt);
-            let free = !self.taken.contains(&candidate);
-            if free || salt + 1 >= MAX_SALTS {
-                break candidate;
-            }
-            salt += 1;
-        };
+        // Best: neither another word nor holding a kept one; then: not another word (a
+        // kept word inside only matters where an edit matches it); failing both, a collision.
+        let candidates = || (0..MAX_SALTS).map(|salt| shaped_like(&key, salt));
+        let chosen = candidates()
+            .find(|c| !self.taken.contains(c) && !self.holds_a_kept_word(c))
+            .or_else(|| candidates().find(|c| !self.taken.contains(c)))
+            .unwrap_or_else(|| shaped_like(&key, MAX_SALTS - 1));
         self.taken.insert(chosen.clone());
         self.words.insert(key, chosen.clone());
         chosen
+    }
+}
+
+impl Cipher {
+    /// Whether a kept short word occurs inside `candidate`.
+    fn holds_a_kept_word(&self, candidate: &str) -> bool {
+        let starts: Vec<usize> = candidate.char_indices().map(|(at, _)| at).collect();
+        starts.iter().any(|&start| {
+            let rest = &candidate[start..];
+            (rest.char_indices().map(|(at, c)| at + c.len_utf8()))
+                .take(MIN_REPLACED_CHARS - 1)
+                .any(|end| self.kept.contains(&rest[..end]))
+        })
     }
 }
 
@@ -222,10 +243,11 @@ fn is_dot_name(component: &str) -> bool {
     component.starts_with('.') && component != "." && component != ".."
 }
 
-/// The words of `text` a cipher replaces, ASCII-lowercased.
-pub(super) fn long_words(text: &str) -> impl Iterator<Item = String> + '_ {
+/// The words of `text`, ASCII-lowercased: those a cipher replaces and the short ones it
+/// keeps.
+pub(super) fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c| !is_word_char(c))
-        .filter(|word| word.chars().count() >= MIN_REPLACED_CHARS)
+        .filter(|word| !word.is_empty())
         .map(str::to_ascii_lowercase)
 }
 
@@ -263,6 +285,21 @@ mod tests {
 
     fn cipher(paths: PathMode) -> Cipher {
         Cipher::new(paths, MentionRules::claude_code(), BTreeSet::new())
+    }
+
+    #[test]
+    fn stand_ins_hold_no_kept_word_where_another_letter_will_do() {
+        // Three vowels and a consonant are one-letter words of the scenario.
+        let kept = ["a", "e", "i", "x"];
+        let originals = kept.iter().map(|w| String::from(*w)).collect();
+        let mut cipher = Cipher::new(PathMode::Keep, MentionRules::claude_code(), originals);
+        for word in ["naïve", "render", "parser", "configuration"] {
+            let stand_in = cipher.text(word);
+            assert!(
+                !kept.iter().any(|k| stand_in.contains(k)),
+                "{word} became {stand_in}"
+            );
+        }
     }
 
     #[test]

@@ -466,14 +466,14 @@ impl Redactor {
     }
 }
 
-/// Every word a cipher would replace, in every string of the tree (keys included).
+/// Every word, in every string of the tree (keys included).
 fn words_of(value: &Json, into: &mut BTreeSet<String>) {
     match value {
-        Json::String(text) => into.extend(cipher::long_words(text)),
+        Json::String(text) => into.extend(cipher::words(text)),
         Json::Array(items) => items.iter().for_each(|item| words_of(item, into)),
         Json::Object(entries) => {
             for (key, item) in entries {
-                into.extend(cipher::long_words(key));
+                into.extend(cipher::words(key));
                 words_of(item, into);
             }
         }
