@@ -4,7 +4,7 @@
 
 use context_assembly::attachment::Verdict;
 use context_assembly::compact::restore::{
-    select_restores, select_skills, RestoreBudget, RestoreCandidate,
+    select_restores, select_skills, RestoreBudget, RestoreCandidate, RestorePlan,
     POST_COMPACT_MAX_FILES_TO_RESTORE, POST_COMPACT_MAX_TOKENS_PER_FILE,
     POST_COMPACT_MAX_TOKENS_PER_SKILL, POST_COMPACT_SKILLS_TOKEN_BUDGET, POST_COMPACT_TOKEN_BUDGET,
     SKILL_TRUNCATION_MARKER,
@@ -99,6 +99,17 @@ fn file(path: &str, timestamp: u64) -> RestoreCandidate {
     }
 }
 
+/// The original's plan: Claude Code's rules and budgets, nothing excluded.
+fn original_plan(candidates: &[RestoreCandidate]) -> RestorePlan {
+    select_restores(
+        candidates,
+        &[],
+        None,
+        &CompactionRules::claude_code(),
+        RestoreBudget::ORIGINAL,
+    )
+}
+
 fn restored_paths(candidates: &[RestoreCandidate], rules: &CompactionRules) -> Vec<String> {
     let plan = select_restores(candidates, &[], None, rules, RestoreBudget::ORIGINAL);
     plan.restored.into_iter().map(|(path, _)| path).collect()
@@ -184,13 +195,7 @@ fn q61_failed_slots_backfilled_only_when_fixed() {
         .collect();
     candidates[1].readable = false;
     candidates[3].readable = false;
-    let original = select_restores(
-        &candidates,
-        &[],
-        None,
-        &CompactionRules::claude_code(),
-        RestoreBudget::ORIGINAL,
-    );
+    let original = original_plan(&candidates);
     assert_eq!(original.restored.len(), 3);
     let last = original.decisions.last().unwrap();
     assert_eq!(
@@ -211,13 +216,7 @@ fn q46_the_budget_measure_and_the_filter_that_does_not_break() {
             ..file(&format!("/w/{i}"), 10 - i)
         })
         .collect();
-    let original = select_restores(
-        &candidates,
-        &[],
-        None,
-        &CompactionRules::claude_code(),
-        RestoreBudget::ORIGINAL,
-    );
+    let original = original_plan(&candidates);
     assert_eq!(original.restored.len(), 4);
     assert_eq!(original.decisions[4].verdict, Verdict::OverBudget);
     let fixed = select_restores(
@@ -292,13 +291,7 @@ fn references_count_toward_the_budget() {
         record_json_tokens: 12_490,
         ..file(&format!("/w/{i}"), 9 - i)
     }));
-    let plan = select_restores(
-        &candidates,
-        &[],
-        None,
-        &CompactionRules::claude_code(),
-        RestoreBudget::ORIGINAL,
-    );
+    let plan = original_plan(&candidates);
     assert_eq!(plan.references, [("/w/big".to_string(), 60)]);
     assert_eq!(plan.restored.len(), 3);
     let last = plan.decisions.last().unwrap();

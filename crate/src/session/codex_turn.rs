@@ -10,7 +10,7 @@ use super::{local_date, Session};
 use crate::attachment::{Collected, Verdict};
 use crate::codex::context::{Skill as CodexSkill, SkillScope, TurnSettings};
 use crate::codex::paste::expand_pastes;
-use crate::codex::session_state::SessionFacts;
+use crate::codex::session_state::{SessionFacts, TurnContext};
 use crate::codex::truncate::{
     check_user_input, truncate_middle, TruncationPolicy, MAX_USER_INPUT_TEXT_CHARS,
 };
@@ -79,14 +79,7 @@ impl Session {
         let facts = self.codex_facts(at_ms);
         let context =
             (self.conversation.codex).record_turn(&self.profile.codex, &facts, &self.workspace.vfs);
-        for item in context.items {
-            let record = Record::Context {
-                source: context.source,
-                item,
-            };
-            self.conversation.transcript.push(record);
-        }
-        out.decisions.extend(context.decisions);
+        self.record_context(context, &mut out);
         // Codex attaches nothing for an `@path` (the path is plain text, §6.2); the
         // mention pass says so for each one.
         self.file_context().mentioned_files(prompt, &mut out);
@@ -107,6 +100,11 @@ impl Session {
         else {
             return;
         };
+        self.record_context(context, out);
+    }
+
+    /// Stores a turn context's items where they were recorded, and keeps its decisions.
+    fn record_context(&mut self, context: TurnContext, out: &mut Collected) {
         for item in context.items {
             let record = Record::Context {
                 source: context.source,
