@@ -1,25 +1,28 @@
-//! Redaction for sharing: a scenario whose text is replaced by placeholders that replay to
-//! the same meter.
+//! Redaction for sharing: a scenario whose text is replaced by stand-ins that replay to the
+//! same meter.
 //!
-//! [`redact_scenario`] replaces every word of four characters or more in the scenario's
-//! content (file contents, prompts, assistant text and thinking, tool inputs and outputs,
-//! summaries, diagnostics, selections, reminders, the description) by a stand-in of the same
-//! shape (see `cipher.rs`): each character keeps its class and its size, so every token
+//! [`redact_scenario`] walks every string of the scenario by [`FIELD_RULES`], the one table
+//! that says what each field of the format is: structure (step kinds, enum values, tool
+//! names, ids, model and shell names), text, a prompt, a path, a permission rule, a file's
+//! content, a tool input, or dropped (the recall measure's `facts`). A string at a place the
+//! table does not name is redacted as text.
+//!
+//! In a text every word is replaced by a stand-in of the same shape (`cipher.rs`): each
+//! character keeps its class and its size and differs from the original, so every token
 //! method counts each text, and each line of it, exactly as before, whatever the profile.
-//! The structure stays: the same files, steps, tool calls and ids, line breaks, indentation
-//! and punctuation; the same word always gets the same stand-in, so diffs, Edit's search and
-//! Grep keep their matches; a prompt's @-mentions of files stay resolvable.
+//! Common short words standing alone and the engine's keywords stay, digits never do, and a
+//! token holding several words (an address, a credential, `snake_case`) loses all of them
+//! (`text.rs`). The markup the engine reads stays: @-mentions still resolve, tags and paste
+//! placeholders are kept, a rule's frontmatter keeps its keys, a Grep pattern its regex
+//! syntax and a patch its markers (`values.rs`).
 //!
-//! What is kept as written: words of one to three characters, punctuation and numbers in
-//! JSON fields (Read's `offset` and `limit`), tool names and ids, the mode names a tool input
-//! holds (`status`, `output_mode`), `config` and `registry` steps (settings and registries:
-//! redact them by hand if they hold anything private), `turnSettings`, the mentions of MCP
-//! resources and agents, and tag names (`<summary>`: a compaction summary's markup). Paths
-//! are kept ([`PathMode::Keep`]) or hashed word by word ([`PathMode::Hash`]: the extension,
-//! dot-names and the memory files' names stay; the paths `config` names are hashed alike).
+//! Paths are kept ([`PathMode::Keep`], but for the home directory's user name) or hashed
+//! component by component ([`PathMode::Hash`], but for the names the engine looks for and the
+//! extensions of a short list: `paths.rs`).
 //!
-//! Left out: the scenario's `facts` (the recall measure's seeded texts are exactly what
-//! redaction hides, so a shared scenario carries none).
+//! Stand-ins derive from a [`RedactionKey`] the host passes: without it nobody can recompute
+//! them to confirm a guess. Without a key the result says it is open to guessing
+//! ([`Redacted::warning`]).
 //!
 //! Where the replay can still differ: a substring cut inside a word (an Edit's `old_string`
 //! or a Grep pattern that starts mid-identifier) no longer matches, since words are
@@ -28,6 +31,10 @@
 //! lists files in (the totals stay: the lengths are the same).
 
 mod cipher;
+mod fields;
+mod paths;
+mod text;
+mod values;
 
 use alloc::collections::BTreeSet;
 use alloc::format;
@@ -38,15 +45,25 @@ use core::str::FromStr;
 use super::parse::{parse_json, Json};
 use super::{parse_scenario, Scenario};
 use crate::{Error, Profile};
-use cipher::Cipher;
+use cipher::WordCipher;
+use paths::PathCipher;
+use text::TextCipher;
+use values::ValueCipher;
+
+pub use cipher::{RedactionKey, MIN_KEY_CHARS};
+pub use fields::{Counted, FieldRule, FIELD_RULES};
+pub use paths::{is_kept_extension, COMMON_EXTENSIONS, RESERVED_NAMES};
+pub use text::{may_stay, COMMON_WORDS, ENGINE_KEYWORDS, TAG_NAMES};
+pub use values::FRONTMATTER_KEYS;
 
 crate::vocabulary::named_enum! {
     /// What [`redact_scenario`] does to paths.
     pub enum PathMode {
-        /// Paths stay as written (the default): the file tree is visible, the contents not.
+        /// Paths stay as written (the default) but for the home directory's user name: the
+        /// file tree is visible, the contents not.
         Keep => "keep",
-        /// Every word of a path is replaced as in the text (deterministically: the same
-        /// name, the same stand-in); extensions, dot-names and memory files' names stay.
+        /// Every component of a path is replaced as a text's words are, extensions and
+        /// dot-names included, but for [`RESERVED_NAMES`] and kept extensions.
         Hash => "hash",
     }
 }
@@ -67,20 +84,23 @@ impl FromStr for PathMode {
 }
 
 /// How to redact.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RedactOptions {
     /// Keep the paths or hash them.
     pub paths: PathMode,
+    /// The host's secret; `None` leaves the stand-ins open to guessing.
+    pub key: Option<RedactionKey>,
 }
 
-impl Default for RedactOptions {
+impl Default for PathMode {
     /// Paths kept.
-    fn default() -> RedactOptions {
-        RedactOptions {
-            paths: PathMode::Keep,
-        }
+    fn default() -> PathMode {
+        PathMode::Keep
     }
 }
+
+/// What [`Redacted::warning`] says when no key was given.
+pub const UNKEYED_WARNING: &str = "no key was given: a stand-in is a public function of its word, so anyone can confirm a guess (a PIN, a password, a name) by redacting the candidate and comparing; pass a random key to prevent it";
 
 /// A redacted scenario and what was replaced.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -93,6 +113,10 @@ pub struct Redacted {
     pub scenario_json: String,
     /// What was done to paths.
     pub paths: PathMode,
+    /// Whether the stand-ins came from the host's key.
+    pub keyed: bool,
+    /// Why the result is weaker than it could be: [`UNKEYED_WARNING`] without a key.
+    pub warning: Option<String>,
     /// What was replaced.
     pub replaced: Replaced,
 }
@@ -103,7 +127,7 @@ pub struct Redacted {
 pub struct Replaced {
     /// File contents: the initial files and `writeFile` steps.
     pub files: usize,
-    /// Prompts and queued commands.
+    /// Prompts, queued commands and pastes.
     pub prompts: usize,
     /// The assistant's text and thinking blocks.
     pub assistant_texts: usize,
@@ -111,20 +135,16 @@ pub struct Replaced {
     pub tool_inputs: usize,
     /// Tool outputs and tool results.
     pub tool_outputs: usize,
-    /// Summaries, compaction instructions, diagnostics, IDE selections, reminders, task
-    /// descriptions, plan feedback and the scenario's description.
+    /// Every other text: the scenario's name and description, the configuration's texts
+    /// (system prompt, git status, output style, tools', skills' and servers' descriptions,
+    /// MCP resources), summaries, compaction instructions, diagnostics, IDE selections,
+    /// reminders, task descriptions, plan feedback, turn settings' instructions.
     pub other_texts: usize,
     /// Distinct words replaced.
     pub words: usize,
-    /// Paths hashed (0 when they are kept).
+    /// Paths changed: hashed, or holding the home directory's user name.
     pub paths: usize,
 }
-
-/// Tool input fields that hold a path (or, for `Glob`, its `pattern`).
-const PATH_FIELDS: [&str; 4] = ["file_path", "path", "notebook_path", "glob"];
-
-/// Tool input fields whose values are names the engine acts on, not content.
-const KEPT_FIELDS: [&str; 2] = ["output_mode", "status"];
 
 /// Redacts a scenario (its JSON text) for sharing: see the module's documentation for what is
 /// replaced and what is kept.
@@ -134,13 +154,17 @@ const KEPT_FIELDS: [&str; 2] = ["output_mode", "status"];
 ///
 /// # Example
 /// ```
-/// use context_assembly::scenario::{redact_scenario, run_scenario, RedactOptions};
-/// let original = r#"{ "profile": "claude-code",
-///   "files": { "notes/plan.md": "Ship the parser before Friday.\n" },
+/// use context_assembly::scenario::{redact_scenario, run_scenario, RedactOptions, RedactionKey};
+/// let original = r#"{ "profile": "claude-code", "name": "demo ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+///   "files": { "notes/plan.md": "Ship the parser before Friday. PIN 4821, pw Ge4.Drq-ZAI_Mr!\n" },
 ///   "steps": [ { "kind": "user", "prompt": "Summarise @notes/plan.md for Alice" } ] }"#;
-/// let redacted = redact_scenario(original, RedactOptions::default()).unwrap();
-/// assert!(!redacted.scenario_json.contains("Friday") && !redacted.scenario_json.contains("Alice"));
+/// let key = RedactionKey::new("3f1c9a0e77b2d4a85c6e1f0b9d2a7c43").unwrap();
+/// let redacted = redact_scenario(original, RedactOptions { key: Some(key), ..RedactOptions::default() }).unwrap();
+/// for secret in ["Friday", "Alice", "ghp_16C7", "4821", "Ge4.", "Drq", "ZAI_Mr"] {
+///     assert!(!redacted.scenario_json.contains(secret), "{secret}");
+/// }
 /// assert!(redacted.scenario_json.contains("@notes/plan.md")); // the mention still resolves
+/// assert!(redacted.keyed && redacted.warning.is_none());
 /// let before = run_scenario(&context_assembly::scenario::parse_scenario(original).unwrap()).unwrap();
 /// let after = run_scenario(&redacted.scenario).unwrap();
 /// let total = |trace: &context_assembly::scenario::Trace| trace.request(0).map(|r| r.tokens.total);
@@ -153,344 +177,242 @@ pub fn redact_scenario(json: &str, options: RedactOptions) -> Result<Redacted, E
         field: "scenario".into(),
         reason,
     })?;
-    let mut originals = BTreeSet::new();
-    words_of(&root, &mut originals);
-    let mut redactor = Redactor {
-        cipher: Cipher::new(
-            options.paths,
-            Profile::preset(parsed.profile).mentions,
-            originals,
-        ),
-        paths: options.paths,
+    let user = root
+        .get("home")
+        .and_then(Json::as_str)
+        .and_then(|home| home.trim_end_matches('/').rsplit('/').next())
+        .filter(|name| !name.is_empty())
+        .map(str::to_ascii_lowercase);
+    let mut words = BTreeSet::new();
+    words_of(&root, &mut words);
+    let kept = words.iter().filter(|w| may_stay(w)).cloned().collect();
+    let key = options.key.unwrap_or(RedactionKey::UNKEYED);
+    let mut walk = Walk {
+        cipher: ValueCipher {
+            text: TextCipher {
+                words: WordCipher::new(key, words, kept),
+                never_kept: user.iter().cloned().collect(),
+            },
+            paths: PathCipher {
+                mode: options.paths,
+                user,
+            },
+            mentions: Profile::preset(parsed.profile).mentions,
+            agents: defined_agents(&parsed),
+        },
         replaced: Replaced::default(),
     };
-    redactor.root(&mut root, &parsed);
+    if options.paths == PathMode::Hash {
+        add_default_directories(&mut root, &parsed);
+    }
+    walk.value(&mut root, &mut String::new(), &Siblings::default());
     let scenario_json = document(&root);
     let scenario = parse_scenario(&scenario_json)?;
-    let mut replaced = redactor.replaced;
-    replaced.words = redactor.cipher.words_replaced();
+    let mut replaced = walk.replaced;
+    replaced.words = walk.cipher.text.words.words_replaced();
     Ok(Redacted {
         scenario,
         scenario_json,
         paths: options.paths,
+        keyed: options.key.is_some(),
+        warning: options.key.is_none().then(|| String::from(UNKEYED_WARNING)),
         replaced,
     })
 }
 
-/// Which count a replaced text adds to.
-#[derive(Clone, Copy)]
-enum Counted {
-    Files,
-    Prompts,
-    AssistantTexts,
-    ToolOutputs,
-    OtherTexts,
+/// Files given relative to the default directories must move with them when paths are
+/// hashed: the defaults are written out.
+fn add_default_directories(root: &mut Json, parsed: &Scenario) {
+    let Json::Object(entries) = root else { return };
+    for (key, value) in [("cwd", &parsed.cwd), ("home", &parsed.home)] {
+        if !entries.iter().any(|(k, _)| k == key) {
+            entries.push((key.into(), Json::String(value.clone())));
+        }
+    }
 }
 
-/// The walk over a scenario's JSON tree.
-struct Redactor {
-    cipher: Cipher,
-    paths: PathMode,
+/// The agents the scenario defines (configured, or registered by a step).
+fn defined_agents(parsed: &Scenario) -> BTreeSet<String> {
+    let mut agents: BTreeSet<String> = parsed.config.agents.iter().cloned().collect();
+    for step in &parsed.steps {
+        if let super::Action::Registry {
+            agents: Some(registered),
+            ..
+        } = &step.action
+        {
+            agents.extend(registered.iter().cloned());
+        }
+    }
+    agents
+}
+
+/// The strings of an object a field's rule reads: the file a `content` belongs to, the tool
+/// an `input` is given to.
+#[derive(Default)]
+struct Siblings {
+    path: Option<String>,
+    tool: Option<String>,
+}
+
+impl Siblings {
+    fn of(entries: &[(String, Json)]) -> Siblings {
+        let string = |key: &str| {
+            entries
+                .iter()
+                .find(|(k, _)| k == key)
+                .and_then(|(_, v)| v.as_str())
+                .map(String::from)
+        };
+        Siblings {
+            path: string("path"),
+            tool: string("name"),
+        }
+    }
+}
+
+/// The walk over a scenario's JSON tree, by [`FIELD_RULES`].
+struct Walk {
+    cipher: ValueCipher,
     replaced: Replaced,
 }
 
-impl Redactor {
-    fn root(&mut self, root: &mut Json, parsed: &Scenario) {
-        let Json::Object(entries) = root else { return };
-        entries.retain(|(key, _)| key != "facts");
-        if self.paths == PathMode::Hash {
-            // Files given relative to the default directories must move with them.
-            for (key, value) in [("cwd", &parsed.cwd), ("home", &parsed.home)] {
-                if !entries.iter().any(|(k, _)| k == key) {
-                    entries.push((key.into(), Json::String(value.clone())));
-                }
-            }
-        }
-        for (key, value) in entries.iter_mut() {
-            match key.as_str() {
-                "description" => self.text(value, Counted::OtherTexts),
-                "cwd" | "home" => self.path(value),
-                "config" if self.paths == PathMode::Hash => self.config_paths(value),
-                "files" => self.files(value),
-                "steps" => each(value, |step| self.step(step)),
-                _ => {}
-            }
-        }
-    }
-
-    /// Under [`PathMode::Hash`], the paths `config` names: deny rules' patterns, extra
-    /// directories, the memory directory, the plan file and the transcript.
-    fn config_paths(&mut self, config: &mut Json) {
-        let Json::Object(entries) = config else {
+impl Walk {
+    /// `value` at `place` (see [`fields`] for how places are named).
+    fn value(&mut self, value: &mut Json, place: &mut String, siblings: &Siblings) {
+        let nested = matches!(value, Json::Object(_) | Json::Array(_));
+        if nested && fields::rule_at(place) == FieldRule::Structure {
             return;
-        };
-        for (key, value) in entries.iter_mut() {
-            match key.as_str() {
-                "deny" => each(value, |rule| {
-                    if let Json::String(rule) = rule {
-                        *rule = self.deny_rule(rule);
-                    }
-                }),
-                "additionalDirectories" => each(value, |path| self.path(path)),
-                "memoryDir" | "planFile" | "transcriptPath" => self.path(value),
-                _ => {}
-            }
         }
-    }
-
-    /// A deny rule with its pattern hashed: `Read(./secret/**)` keeps `Read(`, `./`, `**`.
-    fn deny_rule(&mut self, rule: &str) -> String {
-        match (rule.find('('), rule.strip_suffix(')')) {
-            (Some(open), Some(inner)) if open < inner.len() => {
-                format!(
-                    "{}({})",
-                    &rule[..open],
-                    self.cipher.path(&inner[open + 1..])
-                )
+        if matches!(value, Json::Object(_)) && fields::rule_at(place) == FieldRule::ToolInput {
+            let tool = siblings.tool.as_deref().unwrap_or_default();
+            if self.cipher.tool_input(tool, None, value) {
+                self.replaced.tool_inputs += 1;
             }
-            _ => self.cipher.path(rule),
+            return;
         }
-    }
-
-    fn files(&mut self, files: &mut Json) {
-        match files {
-            Json::Object(entries) => {
-                for (path, content) in entries.iter_mut() {
-                    self.file_content(path, content);
-                    *path = self.cipher.path(path);
-                    self.count_path();
-                }
-            }
+        match value {
+            Json::String(text) => self.string(text, place, siblings),
             Json::Array(items) => {
                 for item in items {
-                    let path = item
-                        .get("path")
-                        .and_then(Json::as_str)
-                        .map(String::from)
-                        .unwrap_or_default();
-                    if let Some(content) = field_mut(item, "content") {
-                        self.file_content(&path, content);
-                    }
-                    self.path_field(item, "path");
+                    let length = place.len();
+                    place.push_str(&item_place(place, item));
+                    self.value(item, place, siblings);
+                    place.truncate(length);
                 }
             }
-            _ => {}
-        }
-    }
-
-    /// A file's content; memory files keep their `@` imports, as prompts keep mentions.
-    fn file_content(&mut self, path: &str, content: &mut Json) {
-        let name = path.rsplit('/').next().unwrap_or(path);
-        let memory = matches!(name, "CLAUDE.md" | "CLAUDE.local.md" | "AGENTS.md")
-            || path.contains("/rules/");
-        if memory {
-            self.text_with_mentions(content, Counted::Files);
-        } else {
-            self.text(content, Counted::Files);
-        }
-    }
-
-    fn step(&mut self, step: &mut Json) {
-        let kind = step.get("kind").and_then(Json::as_str).map(String::from);
-        match kind.as_deref() {
-            Some("user" | "queueCommand") => {
-                if let Some(prompt) = field_mut(step, "prompt") {
-                    self.text_with_mentions(prompt, Counted::Prompts);
-                }
-                if let Some(memories) = field_mut(step, "memories") {
-                    each(memories, |path| self.path(path));
-                }
-            }
-            Some("assistant") => {
-                if let Some(blocks) = field_mut(step, "blocks") {
-                    each(blocks, |block| self.block(block));
-                }
-            }
-            Some("toolResults") => {
-                if let Some(results) = field_mut(step, "results") {
-                    each(results, |result| {
-                        self.text_field(result, "content", Counted::ToolOutputs);
-                    });
-                }
-            }
-            Some("writeFile") => {
-                let path = step.get("path").and_then(Json::as_str).map(String::from);
-                if let Some(content) = field_mut(step, "content") {
-                    self.file_content(path.as_deref().unwrap_or_default(), content);
-                }
-                self.path_field(step, "path");
-            }
-            Some("deleteFile" | "touch") => self.path_field(step, "path"),
-            Some("rename") => {
-                self.path_field(step, "from");
-                self.path_field(step, "to");
-            }
-            Some("ide") => {
-                if let Some(selection) = field_mut(step, "selection") {
-                    self.path_field(selection, "path");
-                    self.text_field(selection, "text", Counted::OtherTexts);
-                }
-                self.path_field(step, "openedFile");
-            }
-            Some("diagnostics") => self.diagnostics(step),
-            Some("criticalReminder") => self.text_field(step, "text", Counted::OtherTexts),
-            Some("taskStatus") => self.text_field(step, "description", Counted::OtherTexts),
-            Some("compact") => {
-                self.text_field(step, "summary", Counted::OtherTexts);
-                self.text_field(step, "instructions", Counted::OtherTexts);
-            }
-            _ => {}
-        }
-    }
-
-    fn block(&mut self, block: &mut Json) {
-        match block.get("type").and_then(Json::as_str) {
-            Some("text") => self.text_field(block, "text", Counted::AssistantTexts),
-            Some("thinking") => self.text_field(block, "thinking", Counted::AssistantTexts),
-            Some("tool_use") => {
-                let tool = block
-                    .get("name")
-                    .and_then(Json::as_str)
-                    .map(String::from)
-                    .unwrap_or_default();
-                if let Some(input) = field_mut(block, "input") {
-                    if self.tool_input(&tool, input) {
-                        self.replaced.tool_inputs += 1;
-                    }
-                }
-                self.text_field(block, "output", Counted::ToolOutputs);
-                if let Some(approval) = field_mut(block, "approval") {
-                    self.text_field(approval, "feedback", Counted::OtherTexts);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// A tool input's strings: paths as paths, the names the engine acts on kept, the rest
-    /// as text. True when some text was replaced.
-    fn tool_input(&mut self, tool: &str, input: &mut Json) -> bool {
-        match input {
+            Json::Object(entries) if place == "files" => self.file_map(entries),
             Json::Object(entries) => {
-                let mut changed = false;
-                for (key, value) in entries.iter_mut() {
-                    let is_path =
-                        PATH_FIELDS.contains(&key.as_str()) || (tool == "Glob" && key == "pattern");
-                    if is_path {
-                        self.path(value);
-                    } else if !KEPT_FIELDS.contains(&key.as_str()) {
-                        changed |= self.tool_input(tool, value);
-                    }
-                }
-                changed
-            }
-            Json::Array(items) => items
-                .iter_mut()
-                .fold(false, |changed, item| self.tool_input(tool, item) | changed),
-            Json::String(text) => {
-                let redacted = self.cipher.text(text);
-                let changed = redacted != *text;
-                *text = redacted;
-                changed
-            }
-            _ => false,
-        }
-    }
-
-    fn diagnostics(&mut self, step: &mut Json) {
-        let Some(files) = field_mut(step, "files") else {
-            return;
-        };
-        each(files, |file| {
-            self.path_field(file, "path");
-            if let Some(items) = field_mut(file, "items") {
-                each(items, |item| {
-                    self.text_field(item, "message", Counted::OtherTexts);
+                let own = Siblings::of(entries);
+                entries.retain(|(key, _)| {
+                    fields::rule_at(&field_place(place, key)) != FieldRule::Dropped
                 });
+                for (key, item) in entries.iter_mut() {
+                    let mut inner = field_place(place, key);
+                    self.value(item, &mut inner, &own);
+                }
             }
-        });
-    }
-
-    fn text_field(&mut self, object: &mut Json, key: &str, counted: Counted) {
-        if let Some(value) = field_mut(object, key) {
-            self.text(value, counted);
+            Json::Null | Json::Bool(_) | Json::Number(_) => {}
         }
     }
 
-    fn path_field(&mut self, object: &mut Json, key: &str) {
-        if let Some(value) = field_mut(object, key) {
-            self.path(value);
+    /// The `files` object: its keys are paths, its values their contents.
+    fn file_map(&mut self, entries: &mut [(String, Json)]) {
+        for (path, content) in entries.iter_mut() {
+            if let Json::String(text) = content {
+                let redacted = self.cipher.file_content(path, text);
+                replace(text, redacted, &mut self.replaced.files);
+            }
+            let redacted = self.cipher.path(path);
+            replace(path, redacted, &mut self.replaced.paths);
         }
     }
 
-    fn text(&mut self, value: &mut Json, counted: Counted) {
-        if let Json::String(text) = value {
-            let redacted = self.cipher.text(text);
-            self.replace(text, redacted, counted);
-        }
+    fn string(&mut self, text: &mut String, place: &str, siblings: &Siblings) {
+        let (redacted, count) = match fields::rule_at(place) {
+            FieldRule::Structure | FieldRule::Dropped => return,
+            FieldRule::TextUnlessOneOf(kept) if kept.contains(&text.as_str()) => return,
+            FieldRule::Text(counted) => (self.cipher.text(text), self.count(counted)),
+            FieldRule::TextUnlessOneOf(_) => {
+                (self.cipher.text(text), &mut self.replaced.other_texts)
+            }
+            FieldRule::Prompt => (self.cipher.prompt(text), &mut self.replaced.prompts),
+            FieldRule::Path => (self.cipher.path(text), &mut self.replaced.paths),
+            FieldRule::DenyRule => (self.cipher.deny_rule(text), &mut self.replaced.paths),
+            FieldRule::FileContent => {
+                let path = siblings.path.as_deref().unwrap_or_default();
+                (
+                    self.cipher.file_content(path, text),
+                    &mut self.replaced.files,
+                )
+            }
+            FieldRule::ToolInput => {
+                let tool = siblings.tool.as_deref().unwrap_or_default();
+                let mut value = Json::String(core::mem::take(text));
+                let changed = self.cipher.tool_input(tool, None, &mut value);
+                if let Json::String(redacted) = value {
+                    *text = redacted;
+                }
+                self.replaced.tool_inputs += usize::from(changed);
+                return;
+            }
+        };
+        replace(text, redacted, count);
     }
 
-    fn text_with_mentions(&mut self, value: &mut Json, counted: Counted) {
-        if let Json::String(text) = value {
-            let redacted = self.cipher.text_with_mentions(text);
-            self.replace(text, redacted, counted);
-        }
-    }
-
-    fn replace(&mut self, text: &mut String, redacted: String, counted: Counted) {
-        if redacted == *text {
-            return;
-        }
-        *text = redacted;
-        let count = match counted {
+    fn count(&mut self, counted: Counted) -> &mut usize {
+        match counted {
             Counted::Files => &mut self.replaced.files,
             Counted::Prompts => &mut self.replaced.prompts,
             Counted::AssistantTexts => &mut self.replaced.assistant_texts,
             Counted::ToolOutputs => &mut self.replaced.tool_outputs,
             Counted::OtherTexts => &mut self.replaced.other_texts,
-        };
-        *count += 1;
-    }
-
-    fn path(&mut self, value: &mut Json) {
-        if let Json::String(path) = value {
-            *path = self.cipher.path(path);
-            self.count_path();
-        }
-    }
-
-    fn count_path(&mut self) {
-        if self.paths == PathMode::Hash {
-            self.replaced.paths += 1;
         }
     }
 }
 
-/// Every word, in every string of the tree (keys included).
+/// Replaces `text` and counts it when the redaction changed it.
+fn replace(text: &mut String, redacted: String, count: &mut usize) {
+    if redacted != *text {
+        *text = redacted;
+        *count += 1;
+    }
+}
+
+/// The place of an object's field.
+fn field_place(place: &str, key: &str) -> String {
+    if place.is_empty() {
+        String::from(key)
+    } else {
+        format!("{place}.{key}")
+    }
+}
+
+/// How an array's item extends its place: `[kind]` for a step, `[type]` for a block, `[]`
+/// for anything else.
+fn item_place(place: &str, item: &Json) -> String {
+    let discriminant = match place {
+        "steps" => item.get("kind"),
+        _ if place.ends_with(".blocks") => item.get("type"),
+        _ => None,
+    };
+    format!(
+        "[{}]",
+        discriminant.and_then(Json::as_str).unwrap_or_default()
+    )
+}
+
+/// Every word, in every string of the tree (keys included), lowercased.
 fn words_of(value: &Json, into: &mut BTreeSet<String>) {
     match value {
-        Json::String(text) => into.extend(cipher::words(text)),
+        Json::String(text) => into.extend(text::words(text)),
         Json::Array(items) => items.iter().for_each(|item| words_of(item, into)),
         Json::Object(entries) => {
             for (key, item) in entries {
-                into.extend(cipher::words(key));
+                into.extend(text::words(key));
                 words_of(item, into);
             }
         }
         _ => {}
-    }
-}
-
-fn field_mut<'a>(object: &'a mut Json, key: &str) -> Option<&'a mut Json> {
-    match object {
-        Json::Object(entries) => entries.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v),
-        _ => None,
-    }
-}
-
-fn each(array: &mut Json, mut visit: impl FnMut(&mut Json)) {
-    if let Json::Array(items) = array {
-        items.iter_mut().for_each(&mut visit);
     }
 }
 
