@@ -3,7 +3,8 @@
 //! that is not JSON, an unknown line type, a rewound branch, a subagent's line, a truncated
 //! last line, a compaction, a file seen in part, plans rejected with and without a stop,
 //! Codex's settings changes, its compactions in the middle of a turn (local and remote), the
-//! global AGENTS.md and an exec output the client cut before recording it.
+//! global AGENTS.md, an exec output the client cut before recording it, and Codex 0.171.0's
+//! rollout (prompts as response items alone, its new line types).
 
 use std::fs;
 use std::path::PathBuf;
@@ -166,7 +167,8 @@ fn a_codex_rollout_becomes_its_turns() {
     let imported = import_session(&fixture("codex-rollout.jsonl"), None).unwrap();
     assert_eq!(imported.format, LogFormat::Codex);
     let doc = document(&imported);
-    assert_eq!(doc["profile"], "codex");
+    // Written by a release before 0.162.0 (a test version): it replays under 0.139.0's preset.
+    assert_eq!(doc["profile"], "codex-0.139.0");
     assert_eq!(doc["cwd"], "/work/api");
     // The client reports 95% of the window.
     assert_eq!(doc["config"]["contextWindow"], 100_000);
@@ -255,9 +257,114 @@ fn a_codex_rollout_becomes_its_turns() {
     assert!(!request.contains("touch routes/health.ts"), "{request}");
 }
 
+/// A rollout shaped as Codex 0.171.0 writes it: the prompts only as `user` response items
+/// (0.139.0 also wrote a `user_message` event for each: `codex-rollout.jsonl`, read once), and
+/// `world_state` and `token_usage_record` lines, which restate what other lines carry.
+#[test]
+fn a_codex_0_171_0_rollout_finds_its_prompts_without_unknown_lines() {
+    let imported = import_session(&fixture("codex-0.171.0-rollout.jsonl"), None).unwrap();
+    assert_eq!(imported.format, LogFormat::Codex);
+    assert_eq!(warnings(&imported), []);
+    let doc = document(&imported);
+    assert_eq!(doc["profile"], "codex");
+    assert_eq!(
+        kinds(&doc),
+        [
+            "turnSettings",
+            "user",
+            "assistant",
+            "assistant",
+            "advanceTime",
+            "compact",
+            "user",
+            "assistant"
+        ]
+    );
+    let steps = &doc["steps"];
+    assert_eq!(steps[1]["prompt"], "Count the products.");
+    assert_eq!(steps[2]["blocks"][0]["output"], "42 products.csv\n");
+    assert_eq!(steps[5]["summary"], "The products were counted: 42.");
+    assert_eq!(steps[5]["params"], json!({ "midTurn": false }));
+    assert_eq!(steps[6]["prompt"], "Now list the prices.");
+    assert_eq!(
+        doc["files"],
+        json!({ "/work/shop/AGENTS.md": "Run the linter first.\n" })
+    );
+    let recorded: Vec<(Option<usize>, bool, u64)> = (imported.recorded.iter())
+        .map(|r| (r.step, r.summary, r.input_tokens))
+        .collect();
+    assert_eq!(
+        recorded,
+        [
+            (Some(2), false, 1200),
+            (Some(3), false, 1300),
+            (Some(5), true, 1400),
+            (Some(7), false, 900)
+        ]
+    );
+    run_scenario(&imported.scenario).unwrap();
+}
+
+/// 0.171.0 heads the global AGENTS.md sent alone (no project doc) without a directory: it is
+/// the global doc, not a prompt.
+#[test]
+fn claude_code_2_1_332_bookkeeping_lines_are_known_not_unknown() {
+    // The line types 2.1.332 writes beside its records (issue 26): each is recognised and
+    // left out, so "unknown line type" stays for types no supported release writes.
+    let record = r#"{"type":"user","uuid":"u1","parentUuid":null,"isSidechain":false,"cwd":"/w","sessionId":"s","timestamp":"2026-11-30T09:00:00.000Z","version":"2.1.332","message":{"role":"user","content":"hello"}}"#;
+    let mut log = String::from(record);
+    for kind in [
+        "tools-used",
+        "atis-latch",
+        "api-request-shape",
+        "api-request-blob",
+        "api-request",
+        "cost-state",
+    ] {
+        log.push_str(&format!("\n{{\"type\":\"{kind}\",\"sessionId\":\"s\"}}"));
+    }
+    log.push_str("\n{\"type\":\"not-a-type-any-release-writes\"}\n");
+    let imported = import_session(&log, None).unwrap();
+    assert_eq!(warnings(&imported), [(8, WarningKind::Unknown)]);
+    assert_eq!(kinds(&document(&imported)), ["user"]);
+}
+
+#[test]
+fn an_untitled_agents_md_message_is_the_global_doc() {
+    let line = |kind: &str, payload: Value| {
+        json!({ "timestamp": "2026-11-25T09:00:00.000Z", "type": kind, "payload": payload })
+            .to_string()
+    };
+    let user = |text: &str| json!({ "type": "message", "role": "user", "content": [{ "type": "input_text", "text": text }] });
+    let log = [
+        line(
+            "session_meta",
+            json!({ "cwd": "/work/shop", "cli_version": "0.171.0" }),
+        ),
+        line(
+            "response_item",
+            user("# AGENTS.md instructions\n\n<INSTRUCTIONS>\nMy own habits.\n</INSTRUCTIONS>"),
+        ),
+        line("response_item", user("Go.")),
+    ]
+    .join("\n");
+    let imported = import_session(&log, None).unwrap();
+    let doc = document(&imported);
+    assert_eq!(kinds(&doc), ["user"]);
+    assert_eq!(doc["steps"][0]["prompt"], "Go.");
+    assert_eq!(
+        doc["files"],
+        json!({ "/home/user/.codex/AGENTS.md": "My own habits." })
+    );
+}
+
 #[test]
 fn chunks_cut_anywhere_import_as_the_whole_text() {
-    for name in ["claude-code-session.jsonl", "codex-rollout.jsonl"] {
+    for name in [
+        "claude-code-session.jsonl",
+        "codex-rollout.jsonl",
+        "codex-0.171.0-rollout.jsonl",
+    ] {
         let text = fixture(name);
         let whole = import_session(&text, None).unwrap();
         for size in [1, 7, 64, 4096] {

@@ -1,7 +1,10 @@
 //! Sessions that outlive a page: a snapshot taken at any point restores a session whose
 //! rest of the run is identical to the original's, act for act.
 
-use context_assembly::scenario::{JournaledSession, SessionSpec, SNAPSHOT_FORMAT_VERSION};
+use context_assembly::scenario::{
+    JournaledSession, RestoreOptions, SessionSpec, SNAPSHOT_FORMAT_VERSION,
+};
+use context_assembly::vfs::TransientError;
 use context_assembly::ProfileName;
 use proptest::prelude::*;
 
@@ -22,6 +25,10 @@ enum Op {
     Compact(&'static str),
     PlanAndApply,
     BackwardsTime,
+    /// Looks at a file's and its directory's kind, size and mtime.
+    Stat(usize),
+    /// Renames one file over another (an editor's atomic save).
+    Rename(usize, usize),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -45,6 +52,8 @@ fn op() -> impl Strategy<Value = Op> {
         .prop_map(Op::Compact),
         Just(Op::PlanAndApply),
         Just(Op::BackwardsTime),
+        (0..PATHS.len()).prop_map(Op::Stat),
+        (0..PATHS.len(), 0..PATHS.len()).prop_map(|(from, to)| Op::Rename(from, to)),
     ]
 }
 
@@ -91,8 +100,25 @@ fn run(session: &mut JournaledSession, op: &Op, index: usize) -> String {
             format!("{plan:?} {applied:?}")
         }
         Op::BackwardsTime => format!("{:?}", session.submit("too early", 1)),
+        Op::Stat(p) => {
+            let file = session.session().stat(PATHS[*p]);
+            let dir = PATHS[*p]
+                .rsplit_once('/')
+                .map(|(dir, _)| session.session().stat(dir));
+            let cwd = session.session().stat("/p");
+            format!(
+                "{file:?} {dir:?} {cwd:?} {:?}",
+                session.session().read_file_text(PATHS[*p])
+            )
+        }
+        Op::Rename(from, to) => format!("{:?}", session.rename(PATHS[*from], PATHS[*to], at)),
     };
     outcome
+}
+
+/// A host's save: the writes that coalesce in the journal.
+fn save() -> impl Strategy<Value = Op> {
+    (0..PATHS.len(), "[a-z\n]{0,12}").prop_map(|(p, text)| Op::WriteFile(p, text))
 }
 
 fn spec(profile: ProfileName) -> SessionSpec {
@@ -109,7 +135,7 @@ proptest! {
 
     #[test]
     fn a_restored_session_runs_on_exactly_as_the_original(
-        ops in proptest::collection::vec(op(), 1..24),
+        ops in proptest::collection::vec(prop_oneof![3 => op(), 2 => save()], 1..32),
         cut in any::<proptest::sample::Index>(),
         profile in prop_oneof![Just(ProfileName::ClaudeCode), Just(ProfileName::Codex), Just(ProfileName::Recommended)],
     ) {
@@ -130,16 +156,44 @@ proptest! {
 }
 
 #[test]
-fn a_snapshot_of_a_newer_format_is_refused_with_the_versions() {
+fn a_snapshot_of_another_format_is_refused_with_its_version_and_the_ones_read() {
     let session = JournaledSession::new(spec(ProfileName::ClaudeCode)).unwrap();
-    let newer = session.snapshot().replace(
-        &format!("\"formatVersion\":{SNAPSHOT_FORMAT_VERSION}"),
-        "\"formatVersion\":99",
-    );
+    let version = format!("\"formatVersion\":{SNAPSHOT_FORMAT_VERSION}");
+    let engine = context_assembly::VERSION;
+    let newer = session.snapshot().replace(&version, "\"formatVersion\":99");
     let error = JournaledSession::restore(&newer).unwrap_err().to_string();
     assert_eq!(
         error,
-        "snapshot.formatVersion: 99 is newer than this engine reads (1): restore it with a newer context-assembly"
+        format!("snapshot.formatVersion: 99 is newer than this engine (context-assembly {engine}) reads formats 1 to 2: restore it with a newer context-assembly")
+    );
+    let older = session.snapshot().replace(&version, "\"formatVersion\":0");
+    let error = JournaledSession::restore(&older).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        format!("snapshot.formatVersion: 0 is not a format this engine (context-assembly {engine}) reads formats 1 to 2")
+    );
+}
+
+#[test]
+fn a_version_1_snapshot_restores_and_its_saves_coalesce() {
+    // Written by the engine before coalescing: three saves of one file, then a turn.
+    let v1 = r#"{"snapshot":"context-assembly session","formatVersion":1,"engine":"0.1.0","session":{"profile":"recommended","cwd":"/p","home":null,"config":null},"acts":[{"act":"writeFile","path":"a.ts","text":"one","mtimeMs":1},{"act":"writeFile","path":"a.ts","text":"two","mtimeMs":2},{"act":"writeFile","path":"a.ts","text":"three","mtimeMs":3},{"act":"submit","prompt":"look at @a.ts","atMs":4}]}"#;
+    let restored = JournaledSession::restore(v1).unwrap();
+    assert_eq!(
+        restored
+            .session()
+            .read_file_text("a.ts")
+            .unwrap()
+            .as_deref(),
+        Some("three")
+    );
+    let snapshot = restored.snapshot();
+    assert!(snapshot.contains("\"formatVersion\":2"), "{snapshot}");
+    assert_eq!(restored.acts(), 3, "{snapshot}");
+    assert!(!snapshot.contains("\"two\""), "{snapshot}");
+    assert_eq!(
+        JournaledSession::restore(&snapshot).unwrap().snapshot(),
+        snapshot
     );
 }
 
@@ -160,6 +214,32 @@ fn a_malformed_act_is_named_by_its_place() {
 }
 
 #[test]
+fn an_unknown_field_is_refused_naming_it_and_its_act() {
+    let mut session = JournaledSession::new(spec(ProfileName::Recommended)).unwrap();
+    session.write_file("a.ts", "x".into(), 5).unwrap();
+    session.submit("hi", 6).unwrap();
+    let snapshot = session.snapshot();
+    let extra = snapshot.replace("\"prompt\":\"hi\"", "\"prompt\":\"hi\",\"deny\":[]");
+    let error = JournaledSession::restore(&extra).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "snapshot.acts[1].deny: is not a field this engine writes here (the fields: act, prompt, atMs)"
+    );
+    let extra = snapshot.replace("\"cwd\":\"/p\"", "\"cwd\":\"/p\",\"trusted\":true");
+    let error = JournaledSession::restore(&extra).unwrap_err().to_string();
+    assert!(
+        error.starts_with("snapshot.session.trusted: is not a field"),
+        "{error}"
+    );
+    let extra = snapshot.replace("\"acts\":[", "\"extra\":1,\"acts\":[");
+    let error = JournaledSession::restore(&extra).unwrap_err().to_string();
+    assert!(
+        error.starts_with("snapshot.extra: is not a field"),
+        "{error}"
+    );
+}
+
+#[test]
 fn an_act_that_no_longer_replays_as_it_ran_is_refused() {
     let mut session = JournaledSession::new(spec(ProfileName::ClaudeCode)).unwrap();
     session.write_file("a.ts", "x".into(), 5).unwrap();
@@ -175,4 +255,111 @@ fn an_act_that_no_longer_replays_as_it_ran_is_refused() {
         error.starts_with("snapshot.acts[1]: does not replay: "),
         "{error}"
     );
+}
+
+/// Issue 28: an editor that autosaves one 200 KB file 500 times leaves a journal, and a
+/// snapshot, the size of the file, not of its history; the restored session is equal.
+#[test]
+fn saves_the_session_never_looked_at_cost_one_copy_of_the_file() {
+    let mut session = JournaledSession::new(spec(ProfileName::Recommended)).unwrap();
+    let line = "export const value = 1234567890; // a line of a large file\n";
+    let base = line.repeat(200_000 / line.len());
+    session.write_file("src/other.ts", "b".into(), 1).unwrap();
+    for save in 0..500u64 {
+        let text = format!("{base}// save {save}\n");
+        session
+            .write_file("src/big.ts", text.as_str().into(), 10 + save)
+            .unwrap();
+        // A second file saved in turn with the first: the two runs interleave.
+        session
+            .write_file(
+                "src/other.ts",
+                format!("b{save}").as_str().into(),
+                10 + save,
+            )
+            .unwrap();
+    }
+    let snapshot = session.snapshot();
+    assert!(snapshot.len() < 2 * base.len(), "{} bytes", snapshot.len());
+    assert!(session.acts() <= 4, "{} acts", session.acts());
+    let mut restored = JournaledSession::restore(&snapshot).unwrap();
+    assert_eq!(restored.snapshot(), snapshot);
+    assert_eq!(
+        restored.session().stat("src"),
+        session.session().stat("src")
+    );
+    let prompt = "look at @src/big.ts and @src/other.ts";
+    assert_eq!(
+        restored.submit(prompt, 600).unwrap(),
+        session.submit(prompt, 600).unwrap()
+    );
+    // A save the session looked at is kept: the turn saw it.
+    session
+        .write_file("src/big.ts", "short\n".into(), 700)
+        .unwrap();
+    assert!(session.snapshot().len() > snapshot.len());
+}
+
+#[test]
+fn a_host_restores_a_snapshot_it_did_not_write_under_its_own_rules() {
+    let mut written = JournaledSession::new(SessionSpec {
+        config: Some(r#"{"deny": ["Read(./.env)"]}"#.into()),
+        ..spec(ProfileName::Recommended)
+    })
+    .unwrap();
+    written
+        .write_file(".env", "TOKEN=s3cret\n".into(), 1)
+        .unwrap();
+    let snapshot = written.snapshot();
+    // Snapshots hold every file the host wrote, denied ones included: a replay must be exact.
+    assert!(snapshot.contains("s3cret"));
+    let prompt = "what is in @.env?";
+    let sent =
+        |turn: &context_assembly::session::Turn| serde_json::to_string(&turn.request).unwrap();
+    let turn = JournaledSession::restore(&snapshot)
+        .unwrap()
+        .submit(prompt, 2)
+        .unwrap();
+    assert!(!sent(&turn).contains("s3cret"));
+
+    // Edited to drop the rule: restored as written, the file reaches the request.
+    let edited = snapshot.replace(r#"Read(./.env)"#, r#"Read(./.nothing)"#);
+    let turn = JournaledSession::restore(&edited)
+        .unwrap()
+        .submit(prompt, 2)
+        .unwrap();
+    assert!(sent(&turn).contains("s3cret"));
+
+    // Under the host's own configuration, it does not, and a later snapshot records that.
+    let host = RestoreOptions {
+        profile: Some(ProfileName::Recommended),
+        config: Some(r#"{"deny": ["Read(./.env)"]}"#.into()),
+    };
+    let mut restored = JournaledSession::restore_with(&edited, &host).unwrap();
+    let turn = restored.submit(prompt, 2).unwrap();
+    assert!(!sent(&turn).contains("s3cret"), "{}", sent(&turn));
+    assert!(restored.snapshot().contains(r#"Read(./.env)"#));
+
+    let bad = RestoreOptions {
+        profile: None,
+        config: Some(r#"{"deny": [7]}"#.into()),
+    };
+    let error = JournaledSession::restore_with(&edited, &bad)
+        .unwrap_err()
+        .to_string();
+    assert!(error.starts_with("config.deny[0]"), "{error}");
+}
+
+#[test]
+fn a_transient_error_needs_a_path() {
+    let mut session = JournaledSession::new(spec(ProfileName::Recommended)).unwrap();
+    session.write_file("a.ts", "x".into(), 1).unwrap();
+    let error = session
+        .set_transient_error("", Some(TransientError::Busy))
+        .unwrap_err()
+        .to_string();
+    assert!(error.starts_with("path \"\": is empty"), "{error}");
+    assert_eq!(session.acts(), 1);
+    let turn = session.submit("look at @a.ts", 2).unwrap();
+    assert_eq!(turn.attachments.len(), 1, "{:?}", turn.decisions);
 }

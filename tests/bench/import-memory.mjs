@@ -5,10 +5,15 @@
 // made as it is read, never held whole, so the RSS is the engine's and Node's, not the log's.
 // The turns have the shape of crate/examples/import_synthetic.rs's (the native figure):
 // a prompt, two tool calls with their usage, a Read result carrying the file, shell output,
-// bookkeeping lines. Prints figures; asserts nothing.
+// bookkeeping lines. Prints figures; asserts nothing. `LINE_MB` adds one prompt that long after
+// the first 100 turns (`LINE_MB=200`: refused, as any line over the 32 MiB limit; `LINE_MB=31`:
+// read; `DENSE=1` fills it with short strings, as many values as a line may hold), to show
+// what the longest line costs.
 //
 //   node tests/bench/import-memory.mjs            # 200 MB, Claude Code's format
 //   MB=50 FORMAT=codex node tests/bench/import-memory.mjs
+//   MB=50 LINE_MB=200 node tests/bench/import-memory.mjs
+//   MB=50 LINE_MB=33 DENSE=1 node tests/bench/import-memory.mjs
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as engine from '../../pkg/context_assembly.js';
@@ -17,6 +22,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const exports = engine.initSync({ module: readFileSync(resolve(ROOT, 'pkg/context_assembly_bg.wasm')) });
 
 const MEGABYTES = Number(process.env.MB ?? 200);
+const LINE_MB = Number(process.env.LINE_MB ?? 0);
+const DENSE = process.env.DENSE === '1';
 const FORMAT = process.env.FORMAT === 'codex' ? 'codex' : 'claude-code';
 const CHUNK = 64 << 10;
 const MiB = 1024 * 1024;
@@ -74,7 +81,8 @@ function codexTurn(turn) {
   ];
 }
 
-const target = MEGABYTES * MiB;
+// The long line comes on top of the `MB` of ordinary turns, so the two runs differ by it alone.
+const target = MEGABYTES * MiB + LINE_MB * 1e6;
 const encoder = new TextEncoder();
 const importer = new engine.SessionImport({ format: FORMAT });
 let peakWasm = exports.memory.buffer.byteLength;
@@ -93,7 +101,34 @@ const push = () => {
   pending = '';
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 };
+/**
+ * One prompt of `LINE_MB` megabytes, streamed in chunks of the same filler, never made whole:
+ * one string of `x`, or under `DENSE=1` an array of 62-byte strings, the most values a line
+ * under the limit may hold (`MAX_LINE_VALUES`), so the most it parses into.
+ */
+function pushLongLine() {
+  const prompt = FORMAT === 'codex'
+    ? { timestamp: at(turn, 0), type: 'event_msg', payload: { type: 'user_message', message: '' } }
+    : { type: 'user', uuid: `t${turn}-long`, parentUuid: `t${turn - 1}-r2`, isSidechain: false, cwd: '/work/big', sessionId: 'synthetic', timestamp: at(turn, 0), message: { role: 'user', content: '' } };
+  const field = FORMAT === 'codex' ? '"message":' : '"content":';
+  const [head, tail] = JSON.stringify(prompt).split(`${field}""`);
+  pending += `${head}${field}${DENSE ? '[' : '"'}`;
+  push();
+  const item = `"${'y'.repeat(60)}",`;
+  const filler = DENSE
+    ? encoder.encode(item.repeat(Math.floor(CHUNK / item.length)))
+    : new Uint8Array(CHUNK).fill(0x78);
+  // Whole fillers only: a dense line cut inside an item would not be JSON.
+  const fillers = Math.floor((LINE_MB * 1e6) / filler.length);
+  for (let count = 0; count < fillers; count += 1) {
+    importer.pushChunk(filler);
+    peakWasm = Math.max(peakWasm, exports.memory.buffer.byteLength);
+  }
+  written += fillers * filler.length;
+  pending = `${DENSE ? '""]' : '"'}${tail}\n`;
+}
 while (written < target) {
+  if (LINE_MB > 0 && turn === 100) pushLongLine();
   for (const line of (FORMAT === 'codex' ? codexTurn : claudeTurn)(turn)) pending += `${JSON.stringify(line)}\n`;
   turn += 1;
   if (pending.length >= CHUNK) push();
@@ -109,3 +144,4 @@ const steps = JSON.parse(result.scenarioJson).steps.length;
 console.log(`${FORMAT}: ${(written / 1e6).toFixed(1)} MB in ${turn} turns, read in ${(readMs / 1000).toFixed(2)} s, imported in ${(totalMs / 1000).toFixed(2)} s (${(written / 1e6 / (totalMs / 1000)).toFixed(0)} MB/s)`);
 console.log(`  peak wasm memory ${(peakWasm / MiB).toFixed(1)} MiB (WebAssembly.Memory buffer after each chunk); peak process RSS ${(peakRss / MiB).toFixed(1)} MiB`);
 console.log(`  scenario: ${steps} steps, ${(result.scenarioJson.length / 1e6).toFixed(1)} MB of JSON; ${result.recorded.length} recorded usages; ${result.warnings.length} warnings`);
+for (const warning of result.warnings.filter((w) => w.kind === 'line-too-long')) console.log(`  line ${warning.line}: ${warning.message}`);

@@ -54,11 +54,60 @@ test('a plan kept before the snapshot can be applied after the restore', () => {
 test('a snapshot that cannot be restored says why and where', () => {
   const session = new Session({ profile: 'recommended', cwd: '/p' });
   session.writeFile('a.txt', 'a\n', 1);
+  session.submit('hi', 2);
   const snapshot = session.snapshot();
-  const newer = snapshot.replace('"formatVersion":1', '"formatVersion":2');
-  assert.throws(() => Session.restore(newer), /snapshot\.formatVersion: 2 is newer than this engine reads \(1\)/);
+  const newer = snapshot.replace('"formatVersion":2', '"formatVersion":3');
+  assert.throws(() => Session.restore(newer), /snapshot\.formatVersion: 3 is newer than this engine \(context-assembly [\d.]+\) reads formats 1 to 2/);
   assert.throws(() => Session.restore(snapshot.replace('"path":"a.txt"', '"path":1')), /snapshot\.acts\[0\]\.path: must be a string/);
+  // A field the engine does not write is refused, naming it and its act.
+  const extra = snapshot.replace('"prompt":"hi"', '"prompt":"hi","deny":[]');
+  assert.throws(() => Session.restore(extra), /^Error: Session\.restore: snapshot\.acts\[1\]\.deny: is not a field this engine writes here \(the fields: act, prompt, atMs\)$/);
   assert.throws(() => Session.restore('{}'), /Session\.restore.*not a session snapshot/);
   assert.throws(() => Session.restore(42), /Session\.restore/);
+  assert.throws(() => Session.restore(snapshot, { deny: [] }), /Session\.restore: unknown option "deny": allowed options are "profile", "config"/);
+  assert.throws(() => Session.restore(snapshot, { profile: 'claude' }), /Session\.restore: unknown profile "claude"/);
+  session.free();
+});
+
+test('a host restores a snapshot it did not write under its own deny rules', () => {
+  const written = new Session({ profile: 'recommended', cwd: '/p', config: { deny: ['Read(./.env)'] } });
+  written.writeFile('.env', 'TOKEN=s3cret\n', 1);
+  const snapshot = written.snapshot();
+  written.free();
+  // Snapshots hold every file the host wrote, denied ones included: a replay must be exact.
+  assert.match(snapshot, /s3cret/);
+  const edited = snapshot.replace('Read(./.env)', 'Read(./.nothing)');
+  const sent = (/** @type {import('../../pkg/context_assembly.js').Session} */ session) =>
+    JSON.stringify(session.submit('what is in @.env?', 2).request);
+
+  const trusting = Session.restore(edited);
+  assert.match(sent(trusting), /s3cret/, 'restored as written, the edited rules let .env through');
+  trusting.free();
+
+  const host = Session.restore(edited, { config: { deny: ['Read(./.env)'] } });
+  assert.doesNotMatch(sent(host), /s3cret/);
+  assert.match(host.snapshot(), /Read\(\.\/\.env\)/, 'a later snapshot records the host\'s rules');
+  host.free();
+});
+
+test('an editor that autosaves one file costs the file, not its history (issue 28)', () => {
+  const { memory } = engine.initSync({ module: new Uint8Array() });
+  const session = new Session({ profile: 'recommended', cwd: '/p' });
+  const line = 'export const value = 1234567890; // a line of a large file\n';
+  const base = line.repeat(Math.floor(200_000 / line.length));
+  session.writeFile('src/big.ts', base, 1);
+  session.submit('look at @src/big.ts', 2);
+  const before = memory.buffer.byteLength;
+  for (let save = 0; save < 500; save += 1) {
+    session.writeFile('src/big.ts', `${base}// save ${save}\n`, 10 + save);
+  }
+  const snapshot = session.snapshot();
+  const grown = memory.buffer.byteLength - before;
+  assert.ok(grown < 30 * 2 ** 20, `wasm memory grew by ${(grown / 2 ** 20).toFixed(1)} MiB`);
+  assert.ok(snapshot.length < 2_000_000, `snapshot of ${snapshot.length} characters`);
+  const restored = Session.restore(snapshot);
+  assert.equal(restored.snapshot(), snapshot);
+  assert.deepEqual(restored.submit('and now?', 600), session.submit('and now?', 600));
+  restored.free();
   session.free();
 });

@@ -2,8 +2,10 @@
 //! the scenario is built as the lines come and nothing is held but the response being
 //! gathered.
 //!
-//! The prompt is the `user_message` event (the `user` response items also hold the
-//! client's own context messages); a response is the `response_item`s between two
+//! The prompt is the `user_message` event, or a `user` response item that is neither a
+//! tagged context message nor the AGENTS.md text: 0.139.0 records both, one after the
+//! other, 0.171.0 only the item, so a second record of the prompt before any answer is the
+//! same prompt. A response is the `response_item`s between two
 //! `token_count` events, its calls' outputs attached by `call_id`; `turn_context` becomes
 //! a `turnSettings` step with what changed (with the new model's instructions from the
 //! `<model_switch>` message and the developer instructions from the developer message the
@@ -11,7 +13,8 @@
 //! to the summary request just before it (that answer is not a turn of the conversation):
 //! in the middle of a turn, right after a response's calls, the `compactBeforeToolRound` of
 //! that response's step (the client compacts before the request that sends the outputs);
-//! otherwise a `compact` step.
+//! otherwise a `compact` step. The scenario replays under the preset of the release that
+//! wrote the log ([`profile_for`]).
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -20,13 +23,16 @@ use alloc::vec::Vec;
 
 use super::super::parse::{parse_json, Json};
 use super::super::MAX_STRING_BYTES;
-use super::builder::{bool_field, object, str_field, text, u64_field, Builder};
+use super::builder::{bool_field, object, str_field, text, u64_field, Builder, CallId};
 use super::time::parse_timestamp;
 use super::{InjectedItem, RecordedUsage, WarningKind};
 use crate::codex::agents_md::PROJECT_DOC_SEPARATOR;
+use crate::profile::ProfileName;
 
-/// Line types that carry nothing a scenario replays.
-const IGNORED_TYPES: &[&str] = &["session_state"];
+/// Line types that carry nothing a scenario replays: 0.171.0's `world_state` restates what
+/// the context messages beside it send, and its `token_usage_record` the usage its
+/// `token_count` events report.
+const IGNORED_TYPES: &[&str] = &["session_state", "world_state", "token_usage_record"];
 
 /// The engine's Codex settings before any `turnSettings` step (`TurnSettings::default`),
 /// under the step's field names; a turn context that differs sets the field.
@@ -57,9 +63,14 @@ pub(super) struct CodexReader {
     settings: BTreeMap<&'static str, String>,
     /// The response being gathered, and whether its `token_count` came (it is complete).
     answer: Option<Gathered>,
-    /// Calls already pushed whose output may still come: call id → (step, block).
-    open_calls: BTreeMap<String, (usize, usize)>,
+    /// Calls already pushed whose output may still come: call id → (step, block, line).
+    open_calls: BTreeMap<String, (usize, usize, usize)>,
+    /// The line of each call's output, by the call's id in the log.
+    answered: BTreeMap<String, usize>,
     in_turn_after_prompt: bool,
+    /// The prompt pushed since the last answer began: the other record of it (the
+    /// `user_message` event beside the response item) is not a new prompt.
+    unanswered_prompt: Option<String>,
     last_total: Option<u64>,
     reasoning_seen: bool,
     /// The new model's instructions from the `<model_switch>` message the client records
@@ -72,9 +83,18 @@ pub(super) struct CodexReader {
     injected: Vec<InjectedItem>,
 }
 
+/// Where a call waits for its output: a block of the response being gathered, or a step's
+/// block.
+enum Waiting {
+    Gathered(usize),
+    Pushed(usize, usize),
+}
+
 #[derive(Debug)]
 struct Gathered {
     blocks: Vec<Json>,
+    /// The line of each block.
+    lines: Vec<usize>,
     line: usize,
     at_ms: Option<u64>,
     usage: Option<RecordedUsage>,
@@ -186,10 +206,13 @@ impl CodexReader {
                 }
                 Some("user") => {
                     let said = content_text(item, "input_text");
-                    if let Some(tag) = leading_tag(&said) {
-                        self.injected.push(InjectedItem::from_text(tag, &said));
+                    match leading_tag(&said) {
+                        Some(tag) => self.injected.push(InjectedItem::from_text(tag, &said)),
+                        None if said.starts_with(AGENTS_MD_HEADING) => {
+                            learn_agents_md(&said, builder)
+                        }
+                        None => self.prompt(number, &said, at_ms, builder),
                     }
-                    learn_agents_md(&said, builder);
                 }
                 Some("developer") => self.developer_message(item),
                 _ => {}
@@ -244,13 +267,18 @@ impl CodexReader {
         let raw = str_field(item, "arguments")
             .or_else(|| str_field(item, "input"))
             .unwrap_or("{}");
-        let input = match parse_json(raw) {
+        let mut input = match parse_json(raw) {
             Ok(input @ Json::Object(_)) => input,
             _ => object([("input", text(raw))]),
         };
+        let id = match builder.tool_call(number, id, name, &mut input) {
+            CallId::Repeat => return,
+            CallId::Kept => String::from(id),
+            CallId::Renamed(renamed) => renamed,
+        };
         let block = object([
             ("type", text("tool_use")),
-            ("id", text(id)),
+            ("id", text(&id)),
             ("name", text(name)),
             ("input", input),
         ]);
@@ -283,61 +311,124 @@ impl CodexReader {
                 output
             }
         };
-        if let Some(gathered) = &mut self.answer {
-            if let Some(block) = gathered
-                .blocks
-                .iter_mut()
-                .find(|b| str_field(b, "id") == Some(id))
-            {
-                set_output(block, output);
+        let output = builder.output(output, number);
+        // The call under its own id, or a later call that reused it (renamed).
+        let ids: Vec<String> = core::iter::once(String::from(id))
+            .chain(builder.renamed_ids(id).iter().cloned())
+            .collect();
+        let block = match ids.iter().find_map(|call| self.waiting(call)) {
+            Some(Waiting::Gathered(block)) => self
+                .answer
+                .as_mut()
+                .and_then(|gathered| gathered.blocks.get_mut(block)),
+            Some(Waiting::Pushed(step, block)) => builder.step_block(step, block),
+            None => {
+                let (kind, reason) = match self.answered.get(id) {
+                    Some(first) => (
+                        WarningKind::DuplicateId,
+                        format!(
+                            "a second output for call {id:?}: the first, on line {first}, is \
+                             kept; this one is left out"
+                        ),
+                    ),
+                    None => (
+                        WarningKind::BadLine,
+                        format!(
+                            "an output for call {id:?}, which no call before it made; left out"
+                        ),
+                    ),
+                };
+                builder.warn(number, kind, reason);
                 return;
             }
+        };
+        if let Some(block) = block {
+            set_output(block, output);
         }
-        if let Some((step, block)) = self.open_calls.remove(id) {
-            if let Some(Json::Object(fields)) = builder.step_mut(step) {
-                if let Some((_, Json::Array(blocks))) =
-                    fields.iter_mut().find(|(k, _)| k == "blocks")
-                {
-                    if let Some(block) = blocks.get_mut(block) {
-                        set_output(block, output);
-                    }
-                }
+        // Past the format's limits nothing is kept, so no output needs telling apart.
+        if builder.keeps_steps() {
+            self.answered.entry(String::from(id)).or_insert(number);
+        }
+    }
+
+    /// Where the call `id` waits for its output: in the response being gathered, or in a
+    /// step already pushed (then it waits no more).
+    fn waiting(&mut self, id: &str) -> Option<Waiting> {
+        let gathered = self.answer.as_ref().and_then(|gathered| {
+            gathered.blocks.iter().position(|block| {
+                str_field(block, "id") == Some(id) && block.get("output").is_none()
+            })
+        });
+        match gathered {
+            Some(block) => Some(Waiting::Gathered(block)),
+            None => self
+                .open_calls
+                .remove(id)
+                .map(|(step, block, _)| Waiting::Pushed(step, block)),
+        }
+    }
+
+    /// The calls pushed before whose outputs never came get an empty one (but a patch, which
+    /// the engine applies): the engine replays the next response only once every call has
+    /// its result.
+    fn close_open_calls(&mut self, builder: &mut Builder) {
+        for (id, (step, block, line)) in core::mem::take(&mut self.open_calls) {
+            let Some(block) = builder.step_block(step, block) else {
+                continue;
+            };
+            // A patch without its output is one the engine applies itself.
+            if str_field(block, "name") == Some("apply_patch") {
+                continue;
             }
-            return;
+            set_output(block, text(""));
+            builder.warn(
+                line,
+                WarningKind::NoResult,
+                format!("the log holds no output for call {id:?}: it replays with an empty one"),
+            );
         }
-        builder.warn(
-            number,
-            WarningKind::BadLine,
-            format!("an output for call {id:?}, which no call before it made; left out"),
-        );
     }
 
     fn event(&mut self, number: usize, payload: &Json, at_ms: Option<u64>, builder: &mut Builder) {
         match str_field(payload, "type") {
             Some("user_message") => {
-                self.push_answer(builder);
                 let prompt = str_field(payload, "message").unwrap_or_default();
-                builder.time(at_ms, number);
-                builder.push(
-                    object([("kind", text("user")), ("prompt", text(prompt))]),
-                    number,
-                );
-                self.in_turn_after_prompt = true;
+                self.prompt(number, prompt, at_ms, builder);
             }
             Some("token_count") => self.token_count(number, payload, builder),
             Some("task_started") => {
                 self.push_answer(builder);
                 self.in_turn_after_prompt = false;
+                self.unanswered_prompt = None;
                 if let Some(window) = u64_field(payload, "model_context_window") {
-                    builder.set_context_window(window * 100 / EFFECTIVE_WINDOW_PERCENT);
+                    builder
+                        .set_context_window(window.saturating_mul(100) / EFFECTIVE_WINDOW_PERCENT);
                 }
             }
             Some("task_complete") | Some("turn_aborted") => {
                 self.push_answer(builder);
                 self.in_turn_after_prompt = false;
+                self.unanswered_prompt = None;
             }
             _ => {}
         }
+    }
+
+    /// A user prompt, from either of its records; the second record of a prompt not yet
+    /// answered is skipped.
+    fn prompt(&mut self, number: usize, prompt: &str, at_ms: Option<u64>, builder: &mut Builder) {
+        if self.unanswered_prompt.take().as_deref() == Some(prompt) {
+            return;
+        }
+        self.push_answer(builder);
+        self.close_open_calls(builder);
+        builder.time(at_ms, number);
+        builder.push(
+            object([("kind", text("user")), ("prompt", text(prompt))]),
+            number,
+        );
+        self.in_turn_after_prompt = true;
+        self.unanswered_prompt = Some(String::from(prompt));
     }
 
     /// One request's usage: the figures of the response gathered. A count that repeats the
@@ -421,14 +512,14 @@ impl CodexReader {
                 "The server's summaries of remote compactions are encrypted in the log: the \
                  engine's extractive summary stands in for them.",
             ));
-        } else {
+        } else if builder.usable_summary(&summary, number) {
             compaction.push(("summary", text(&summary)));
         }
         compaction.push(("params", object([("midTurn", Json::Bool(mid_turn))])));
         // In the middle of a turn the client compacts after the calls' outputs and before
         // the request that sends them: on the step of those calls, before its tool round.
         let placed = match mid_turn {
-            true => builder.compact_before_tool_round(object(compaction.clone())),
+            true => builder.compact_before_tool_round(object(compaction.clone()), number),
             false => None,
         };
         let step = match placed {
@@ -448,29 +539,32 @@ impl CodexReader {
     }
 
     fn add_block(&mut self, block: Json, number: usize, at_ms: Option<u64>, builder: &mut Builder) {
+        self.unanswered_prompt = None;
         if self.answer.as_ref().is_some_and(|g| g.usage.is_some()) {
             self.push_answer(builder);
         }
         let gathered = self.answer.get_or_insert_with(|| Gathered {
             blocks: Vec::new(),
+            lines: Vec::new(),
             line: number,
             at_ms,
             usage: None,
         });
         gathered.blocks.push(block);
+        gathered.lines.push(number);
     }
 
     fn push_answer(&mut self, builder: &mut Builder) {
         let Some(gathered) = self.answer.take() else {
             return;
         };
+        self.close_open_calls(builder);
         builder.time(gathered.at_ms, gathered.line);
-        let calls: Vec<(usize, String)> = gathered
+        let lines: BTreeMap<String, usize> = gathered
             .blocks
             .iter()
-            .enumerate()
-            .filter(|(_, b)| b.get("output").is_none())
-            .filter_map(|(i, b)| str_field(b, "id").map(|id| (i, String::from(id))))
+            .zip(&gathered.lines)
+            .filter_map(|(block, line)| str_field(block, "id").map(|id| (String::from(id), *line)))
             .collect();
         let step = builder.push(
             object([
@@ -480,14 +574,35 @@ impl CodexReader {
             gathered.line,
         );
         if let Some(step) = step {
-            for (block, id) in calls {
-                self.open_calls.insert(id, (step, block));
+            for (block, id) in builder.calls_without_output(step) {
+                let line = lines.get(&id).copied().unwrap_or(gathered.line);
+                self.open_calls.insert(id, (step, block, line));
             }
         }
         if let Some(mut usage) = gathered.usage {
             usage.step = step;
             builder.record(usage);
         }
+    }
+}
+
+/// The first release with the layout the `codex` preset reproduces: the base instructions
+/// as a developer message and the initial context before the last kept prompt after a
+/// compaction, the last of the changes from 0.139.0 to arrive (docs/versions.md, "Codex CLI").
+const CURRENT_LAYOUT_FROM: [u64; 3] = [0, 162, 0];
+
+/// The preset that replays a log written by Codex `version`: `codex-0.139.0` for a release
+/// before [`CURRENT_LAYOUT_FROM`], `codex` for a later one or when the log does not say.
+pub(super) fn profile_for(version: Option<&str>) -> ProfileName {
+    let release = version.and_then(|version| {
+        let mut parts = version
+            .split(['.', '-'])
+            .map(|part| part.parse::<u64>().ok());
+        Some([parts.next()??, parts.next()??, parts.next()??])
+    });
+    match release {
+        Some(release) if release < CURRENT_LAYOUT_FROM => ProfileName::Codex0139,
+        _ => ProfileName::Codex,
     }
 }
 
@@ -514,7 +629,7 @@ fn settings_of(
     builder: &mut Builder,
 ) -> Vec<(&'static str, String)> {
     let mut settings = Vec::new();
-    if let Some(model) = str_field(payload, "model") {
+    if let Some(model) = str_field(payload, "model").filter(|model| !model.is_empty()) {
         settings.push(("model", String::from(model)));
     }
     if let Some(policy) = str_field(payload, "approval_policy") {
@@ -559,7 +674,7 @@ fn settings_of(
     if let Some(developer) = developer {
         settings.push(("developerInstructions", String::from(developer)));
     }
-    if let Some(zone) = str_field(payload, "timezone") {
+    if let Some(zone) = str_field(payload, "timezone").filter(|zone| !zone.is_empty()) {
         settings.push(("timezone", String::from(zone)));
     }
     settings
@@ -618,8 +733,8 @@ enum ExecOutput {
 
 /// What the command printed: unified exec puts a header (chunk id, wall time, exit code,
 /// token count) before an `Output:` line; the engine adds its own, so the header goes. A
-/// long output was cut already (`Total output lines: N`, a blank line, head, marker, tail):
-/// see [`stand_in_for_cut`].
+/// long output was cut already (0.171.0's warning line, `Total output lines: N`, a blank
+/// line, head, marker, tail): see [`stand_in_for_cut`].
 fn exec_output(output: &str) -> ExecOutput {
     let labelled = |line: &str| {
         line.split_once(": ")
@@ -636,11 +751,19 @@ fn exec_output(output: &str) -> ExecOutput {
         .lines()
         .find_map(|line| line.strip_prefix("Original token count: "))
         .and_then(|count| count.trim().parse::<u64>().ok());
-    match token_count.and_then(|tokens| stand_in_for_cut(body, tokens)) {
+    // 0.171.0 opens a cut output with a warning line, which the engine writes again under
+    // its `truncation_warning` rule.
+    let cut = (body.strip_prefix(TRUNCATION_WARNING))
+        .and_then(|rest| rest.split_once('\n'))
+        .map_or(body, |(_, rest)| rest);
+    match token_count.and_then(|tokens| stand_in_for_cut(cut, tokens)) {
         Some((output, lines)) => ExecOutput::Cut { output, lines },
         None => ExecOutput::Whole(String::from(body)),
     }
 }
+
+/// How the warning line 0.171.0 puts before a cut output opens.
+const TRUNCATION_WARNING: &str = "Warning: truncated output (";
 
 /// The log keeps only the head and tail of an output the client cut (codex.md §3.3):
 /// `Total output lines: N`, a blank line, then the head, the marker (`…K tokens truncated…`
@@ -682,9 +805,9 @@ fn stand_in_for_cut(body: &str, original_tokens: u64) -> Option<(String, u64)> {
     Some((output, lines))
 }
 
-fn set_output(block: &mut Json, output: String) {
+fn set_output(block: &mut Json, output: Json) {
     if let Json::Object(fields) = block {
-        fields.push((String::from("output"), Json::String(output)));
+        fields.push((String::from("output"), output));
     }
 }
 
@@ -697,17 +820,26 @@ fn model_switch(message: &str) -> Option<String> {
     Some(String::from(instructions.trim_end_matches('\n')))
 }
 
+/// How the client's AGENTS.md message opens: then ` for <cwd>`, or nothing when 0.171.0 sends
+/// the global doc alone.
+const AGENTS_MD_HEADING: &str = "# AGENTS.md instructions";
+
 /// The AGENTS.md text the client sends (`# AGENTS.md instructions for <cwd>` with the text
 /// inside `<INSTRUCTIONS>`) becomes the cwd's AGENTS.md when the workspace has none yet:
 /// the log does not say which files the project docs were joined from. The user's global
 /// doc, before the project-doc separator, is outside the project docs' budget: it becomes
-/// the global AGENTS.md in the Codex home.
+/// the global AGENTS.md in the Codex home, as does the text of a message without a cwd
+/// (0.171.0 names none when there is no project doc).
 fn learn_agents_md(message: &str, builder: &mut Builder) {
-    let Some(rest) = message.strip_prefix("# AGENTS.md instructions for ") else {
+    let Some(rest) = message.strip_prefix(AGENTS_MD_HEADING) else {
         return;
     };
-    let Some((cwd, body)) = rest.split_once('\n') else {
-        return;
+    let (cwd, body) = match rest.strip_prefix(" for ") {
+        Some(named) => match named.split_once('\n') {
+            Some((cwd, body)) => (Some(cwd), body),
+            None => return,
+        },
+        None => (None, rest),
     };
     let (Some(start), Some(end)) = (
         body.find("<INSTRUCTIONS>\n"),
@@ -719,14 +851,20 @@ fn learn_agents_md(message: &str, builder: &mut Builder) {
     if start > end {
         return;
     }
+    let text = &body[start..end];
+    let global_path = format!("{}/.codex/AGENTS.md", builder.home());
+    let Some(cwd) = cwd else {
+        if builder.current(&global_path).is_none() {
+            builder.saw_file(&global_path, text, 0);
+        }
+        return;
+    };
     let path = format!("{}/AGENTS.md", cwd.trim_end_matches('/'));
     if builder.current(&path).is_some() {
         return;
     }
-    let text = &body[start..end];
     let project_docs = match text.split_once(PROJECT_DOC_SEPARATOR) {
         Some((global, project_docs)) => {
-            let global_path = format!("{}/.codex/AGENTS.md", builder.home());
             builder.saw_file(&global_path, global, 0);
             project_docs
         }
@@ -737,4 +875,26 @@ fn learn_agents_md(message: &str, builder: &mut Builder) {
         "{path} holds the project docs' AGENTS.md text the log shows, which the client may \
          have joined from several files."
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_replays_under_the_preset_of_its_release() {
+        let cases = [
+            (Some("0.139.0"), ProfileName::Codex0139),
+            (Some("0.161.0"), ProfileName::Codex0139),
+            (Some("0.0.0-test"), ProfileName::Codex0139),
+            (Some("0.162.0"), ProfileName::Codex),
+            (Some("0.171.0"), ProfileName::Codex),
+            (Some("1.0.0-alpha.1"), ProfileName::Codex),
+            (Some("dev"), ProfileName::Codex),
+            (None, ProfileName::Codex),
+        ];
+        for (version, profile) in cases {
+            assert_eq!(profile_for(version), profile, "{version:?}");
+        }
+    }
 }

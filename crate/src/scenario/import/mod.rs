@@ -6,12 +6,18 @@
 //! the reading is defensive: a line that cannot be read is a warning with its number, an
 //! unknown line type is a warning, a truncated last line is a warning; only a log where no
 //! line at all could be read is an error, naming the first bad line and what was expected.
+//! A line's leading byte-order mark is skipped. A tool-call id seen twice keeps both calls
+//! apart or the call once (`builder::calls`), and every step is checked as the scenario
+//! reads and replays it (`builder::check`): what does not fit costs a warning, never the
+//! import.
 //!
 //! [`SessionImporter`] reads a log as it streams (whole lines or chunks of bytes, cut
 //! anywhere) and keeps only what the scenario will hold: a line is parsed, its content
 //! turned into the scenario's terms, and dropped. Content past the scenario format's limits
 //! ([`super::MAX_STEPS`] steps, [`super::MAX_INPUT_BYTES`] bytes) is counted, not kept, so
-//! memory stays bounded whatever the log's size. [`import_session`] is the one-call form.
+//! memory stays bounded whatever the log's size; a line past [`MAX_LINE_BYTES`] (or a long
+//! one of more than [`MAX_LINE_VALUES`] JSON values) is refused without being held whole, so
+//! it stays bounded whatever the lines' lengths. [`import_session`] is the one-call form.
 //!
 //! ```
 //! use context_assembly::scenario::{import_session, LogFormat};
@@ -41,7 +47,8 @@ use super::parse::{parse_json, Json};
 use super::{Scenario, StepsDone};
 use crate::Error;
 use builder::Builder;
-use lines::LineSplitter;
+use lines::{Line, LineSplitter, Refused};
+pub use lines::{MAX_LINE_BYTES, MAX_LINE_VALUES};
 
 crate::vocabulary::named_enum! {
     /// The session logs [`import_session`] reads.
@@ -216,6 +223,13 @@ pub enum WarningKind {
     PartialFile,
     /// The log goes past the scenario format's limits: the rest is not kept.
     OverLimit,
+    /// A line past [`MAX_LINE_BYTES`] (or [`MAX_LINE_VALUES`]): not read.
+    LineTooLong,
+    /// A tool call's id (or its result) seen twice: the warning says which one was kept.
+    DuplicateId,
+    /// A tool call the log holds no result for: it replays with a stand-in the warning
+    /// names.
+    NoResult,
 }
 
 /// A line that could not be used as it was, or a note on what the scenario knows.
@@ -292,17 +306,16 @@ impl SessionImporter {
 
     /// Reads bytes of the log; a line cut at the chunk's end waits for the next chunk.
     pub fn push_chunk(&mut self, chunk: &[u8]) {
-        let mut complete = Vec::new();
-        self.splitter.push(chunk, &mut complete);
-        for line in complete {
-            self.read_line(&line, false);
-        }
+        let mut splitter = core::mem::take(&mut self.splitter);
+        splitter.push(chunk, &mut |line| self.take_line(line, false));
+        self.splitter = splitter;
     }
 
     /// Reads one whole line (without its newline).
     pub fn push_line(&mut self, line: &str) {
-        self.splitter.count_bytes(line.len() + 1);
-        self.read_line(line, false);
+        let mut splitter = core::mem::take(&mut self.splitter);
+        splitter.push_line(line, &mut |line| self.take_line(line, false));
+        self.splitter = splitter;
     }
 
     /// How far the import has got.
@@ -320,7 +333,7 @@ impl SessionImporter {
     /// what was expected.
     pub fn finish(mut self) -> Result<Imported, Error> {
         if let Some(last) = self.splitter.take_rest() {
-            self.read_line(&last, true);
+            self.take_line(last, true);
         }
         if self.used_lines == 0 {
             return Err(self.nothing_read());
@@ -341,13 +354,27 @@ impl SessionImporter {
         })
     }
 
-    fn read_line(&mut self, text: &str, last_without_newline: bool) {
+    fn take_line(&mut self, line: Line, last_without_newline: bool) {
         self.lines += 1;
+        match line {
+            Line::Text(text) => self.read_line(text, last_without_newline),
+            Line::Refused(refused) => self.refused_line(refused),
+        }
+    }
+
+    fn read_line(&mut self, line: String, last_without_newline: bool) {
         let number = self.lines;
+        // A byte-order mark (an editor's, or a log written through one) is not part of the
+        // JSON; wherever a line starts with one, it is read without it.
+        let text = line.strip_prefix('\u{feff}').unwrap_or(&line);
         if text.trim().is_empty() {
             return;
         }
-        let parsed = match parse_json(text) {
+        let parsed = parse_json(text);
+        // The text is not needed once parsed: a long line's buffer goes before its content
+        // is copied into the scenario's terms.
+        drop(line);
+        let parsed = match parsed {
             Ok(value @ Json::Object(_)) => value,
             Ok(other) => {
                 self.bad_line(number, format!("a JSON {}, not an object", other.kind()));
@@ -377,17 +404,48 @@ impl SessionImporter {
         self.use_line(number, &parsed);
     }
 
+    /// A line past the size limits: a warning, and what its outline tells the reader (a
+    /// Claude Code record still links its thread).
+    fn refused_line(&mut self, refused: Refused) {
+        let number = self.lines;
+        let size = match refused.values {
+            Some(values) => format!(
+                "{} bytes holding {values} JSON values, over the {MAX_LINE_VALUES} a line may hold",
+                refused.bytes
+            ),
+            None => format!(
+                "{} bytes, over the {} MiB a line may hold",
+                refused.bytes,
+                MAX_LINE_BYTES >> 20
+            ),
+        };
+        if self.reader.is_none() {
+            if let Some(format) = LogFormat::of_line(&refused.outline) {
+                self.start(format);
+            }
+        }
+        let kept = match self.reader.as_mut() {
+            Some(Reader::ClaudeCode(reader)) => reader.refused(number, &refused.outline),
+            _ => false,
+        };
+        let what = if kept {
+            "its content is left out; the record keeps its place in the thread"
+        } else {
+            "the line is left out"
+        };
+        self.builder.warn(
+            number,
+            WarningKind::LineTooLong,
+            format!("a line of {size}, not read: {what}"),
+        );
+        self.remember_first_bad(number, format!("a line of {size}"));
+    }
+
     /// Holds lines back until one shows the format; then reads them all in order.
     fn detect(&mut self, number: usize, parsed: Json) {
         match LogFormat::of_line(&parsed) {
             Some(format) => {
-                self.format = Some(format);
-                self.reader = Some(Reader::new(format));
-                for (held, text) in core::mem::take(&mut self.undetected) {
-                    if let Ok(value) = parse_json(&text) {
-                        self.use_line(held, &value);
-                    }
-                }
+                self.start(format);
                 self.use_line(number, &parsed);
             }
             None if self.undetected.len() < DETECTION_LINES => {
@@ -397,6 +455,17 @@ impl SessionImporter {
                 number,
                 String::from("neither a Claude Code line nor a Codex rollout line"),
             ),
+        }
+    }
+
+    /// The format is known: its reader reads the lines held back.
+    fn start(&mut self, format: LogFormat) {
+        self.format = Some(format);
+        self.reader = Some(Reader::new(format));
+        for (held, text) in core::mem::take(&mut self.undetected) {
+            if let Ok(value) = parse_json(&text) {
+                self.use_line(held, &value);
+            }
         }
     }
 

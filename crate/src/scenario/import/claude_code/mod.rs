@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 
 use super::super::parse::Json;
 use super::super::{MAX_INPUT_BYTES, MAX_STEPS};
-use super::builder::{bool_field, str_field, Builder};
+use super::builder::{bool_field, fnv, str_field, Builder, FNV_START};
 use super::time::parse_timestamp;
 use super::{InjectedItem, WarningKind};
 use records::{
@@ -31,8 +31,10 @@ use records::{
 };
 use thread::Convert;
 
-/// Line types that carry nothing a scenario replays (queue bookkeeping, titles, file-history
-/// snapshots, summaries of other sessions).
+/// Line types that carry nothing a scenario replays: queue bookkeeping, titles, file-history
+/// snapshots, summaries of other sessions; and what 2.1.332 records about each API call (the
+/// tools it used, its request's shape, blob and id, its cost state, the `atis-latch` flag), which
+/// describes requests the replay rebuilds itself (docs/versions.md, "Session logs").
 const IGNORED_TYPES: &[&str] = &[
     "summary",
     "file-history-snapshot",
@@ -40,6 +42,12 @@ const IGNORED_TYPES: &[&str] = &[
     "last-prompt",
     "progress",
     "custom-title",
+    "tools-used",
+    "atis-latch",
+    "api-request-shape",
+    "api-request-blob",
+    "api-request",
+    "cost-state",
 ];
 
 /// The reader's state: every record of the main file so far, and the calls' results.
@@ -48,7 +56,8 @@ pub(super) struct ClaudeCodeReader {
     nodes: Vec<Node>,
     /// Records by their `uuid`'s hash ([`uuid_key`]): a line's index entry stays small.
     by_uuid: BTreeMap<u64, usize>,
-    results: BTreeMap<String, Outcome>,
+    /// Each call id's results, in the log's order (a log may hold more than one).
+    results: BTreeMap<String, Vec<Outcome>>,
     sidechain: Option<(usize, usize)>,
     kept_bytes: usize,
     kept_records: usize,
@@ -102,6 +111,21 @@ impl ClaudeCodeReader {
         }
     }
 
+    /// A record too large to read, from its outline: it keeps its place in the thread, so
+    /// the records before it stay on the main thread; whether it did.
+    pub(super) fn refused(&mut self, number: usize, outline: &Json) -> bool {
+        let is_record = str_field(outline, "type")
+            .is_some_and(|kind| ["user", "assistant", "system", "attachment"].contains(&kind));
+        let Some(uuid) = str_field(outline, "uuid").filter(|_| is_record) else {
+            return false;
+        };
+        if self.by_uuid.contains_key(&uuid_key(uuid)) || bool_field(outline, "isSidechain") {
+            return false;
+        }
+        self.push_node(number, outline, uuid, Payload::Dropped, Vec::new());
+        true
+    }
+
     fn read_record(
         &mut self,
         number: usize,
@@ -125,6 +149,9 @@ impl ClaudeCodeReader {
             "attachment" => (Payload::Nothing, Vec::from([attachment_item(line)])),
             _ => (system_record(line), Vec::new()),
         };
+        if payload.clip() {
+            builder.warn_cut(number);
+        }
         self.shows_injections |= kind == "attachment";
         if let Payload::Answer(answer) = &payload {
             if answer.message_id != self.latest_response {
@@ -139,16 +166,29 @@ impl ClaudeCodeReader {
             self.kept_bytes += payload_size(&payload);
             self.kept_records += 1;
         }
+        self.push_node(number, line, uuid, payload, injected);
+        Ok(())
+    }
+
+    fn push_node(
+        &mut self,
+        number: usize,
+        line: &Json,
+        uuid: &str,
+        payload: Payload,
+        injected: Vec<InjectedItem>,
+    ) {
         let parent = str_field(line, "parentUuid").or_else(|| str_field(line, "logicalParentUuid"));
-        self.by_uuid.insert(uuid_key(uuid), self.nodes.len());
+        let key = uuid_key(uuid);
+        self.by_uuid.insert(key, self.nodes.len());
         self.nodes.push(Node {
+            key,
             parent: parent.map(uuid_key),
             line: number,
             at_ms: str_field(line, "timestamp").and_then(parse_timestamp),
             payload,
             injected,
         });
-        Ok(())
     }
 
     fn user_record(
@@ -193,7 +233,7 @@ impl ClaudeCodeReader {
         let payload = classify_prompt(number, prompt, str_field(line, "permissionMode"), builder);
         if matches!(payload, Payload::Interrupted) {
             for id in &self.response_results {
-                if let Some(outcome) = self.results.get_mut(id) {
+                if let Some(outcome) = self.results.get_mut(id).and_then(|all| all.last_mut()) {
                     outcome.interrupted = true;
                 }
             }
@@ -231,8 +271,9 @@ impl ClaudeCodeReader {
             // A Read's or a change's result is the engine's to make again, and a shell's
             // output is in its knowledge: the text is kept for the other tools only.
             let text_needed = matches!(knowledge, Knowledge::None);
-            let outcome = Outcome {
+            let mut outcome = Outcome {
                 line: number,
+                call: str_field(line, "parentUuid").map(uuid_key),
                 content: match block.get("content") {
                     Some(content) if text_needed => plain_text(content),
                     _ => String::new(),
@@ -241,10 +282,17 @@ impl ClaudeCodeReader {
                 interrupted: false,
                 knowledge,
             };
+            if outcome.clip() {
+                builder.warn_cut(number);
+            }
             // Past the budget the line's record is dropped too, so its results go with it.
             if !self.full() {
                 self.kept_bytes += outcome.size();
-                self.results.entry(id.into()).or_insert(outcome);
+                // Most calls have one result: a list of one, not Vec's first growth of four.
+                self.results
+                    .entry(id.into())
+                    .or_insert_with(|| Vec::with_capacity(1))
+                    .push(outcome);
             }
             self.response_results.push(String::from(id));
             ids.push(String::from(id));
@@ -288,7 +336,7 @@ impl ClaudeCodeReader {
         for &index in &chain {
             convert.node(&self.nodes[index]);
         }
-        convert.flush();
+        convert.finish();
     }
 
     /// Each response's lines, in file order, by `message.id`.
@@ -396,7 +444,5 @@ impl ClaudeCodeReader {
 /// number rather than the 36-byte text (two uuids of one log sharing a hash is a chance of
 /// about one in 10^7 for a million lines).
 fn uuid_key(uuid: &str) -> u64 {
-    uuid.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
+    fnv(FNV_START, uuid.as_bytes())
 }

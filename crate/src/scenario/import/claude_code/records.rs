@@ -8,11 +8,13 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::super::super::parse::Json;
-use super::super::builder::{json_size, str_field, u64_field, Builder};
+use super::super::builder::{clip, clip_strings, json_size, str_field, u64_field, Builder};
 use super::super::{InjectedItem, RecordedUsage, WarningKind};
 
 #[derive(Debug)]
 pub(super) struct Node {
+    /// The record's `uuid` hash.
+    pub(super) key: u64,
     /// The parent's `uuid` hash.
     pub(super) parent: Option<u64>,
     pub(super) line: usize,
@@ -72,6 +74,8 @@ pub(super) enum Block {
 pub(super) struct Outcome {
     /// The line the result was read from.
     pub(super) line: usize,
+    /// The `uuid` hash of the record it answers (its parent: the line that made the call).
+    pub(super) call: Option<u64>,
     pub(super) content: String,
     pub(super) is_error: bool,
     /// The user stopped the turn right after it (a plan rejected without feedback).
@@ -330,6 +334,17 @@ pub(super) fn knowledge_of(result: &Json) -> Knowledge {
 }
 
 impl Outcome {
+    /// Cuts the result's text and a shell's output at the format's limit on a string; whether
+    /// either was. A file's content is left whole: the workspace takes a file whole or not at
+    /// all.
+    pub(super) fn clip(&mut self) -> bool {
+        let output = match &mut self.knowledge {
+            Knowledge::Shell { output } => clip(output),
+            _ => false,
+        };
+        clip(&mut self.content) | output
+    }
+
     /// About the bytes it holds.
     pub(super) fn size(&self) -> usize {
         self.content.len()
@@ -339,6 +354,25 @@ impl Outcome {
                 Knowledge::Shell { output } => output.len(),
                 Knowledge::None => 0,
             }
+    }
+}
+
+impl Payload {
+    /// Cuts its texts at the format's limit on a string, since no step holds more: a long
+    /// line's record is held until the end of the log; whether any was.
+    pub(super) fn clip(&mut self) -> bool {
+        match self {
+            Payload::Prompt { text, .. } | Payload::Summary(text) => clip(text),
+            Payload::Command { args, .. } => clip(args),
+            Payload::Answer(answer) => answer.blocks.iter_mut().fold(false, |any, block| {
+                let cut = match block {
+                    Block::Text(text) | Block::Thinking(text) => clip(text),
+                    Block::ToolUse { input, .. } => clip_strings(input),
+                };
+                cut | any
+            }),
+            _ => false,
+        }
     }
 }
 

@@ -7,8 +7,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::super::parse::Json;
-use super::super::builder::{bool_field, number, object, str_field, text, Builder};
+use super::super::super::parse::{Json, MAX_WHOLE};
+use super::super::builder::{bool_field, number, object, str_field, text, Builder, CallId};
 use super::super::{InjectedItem, RecordedUsage, WarningKind};
 use super::records::{Answer, Block, Knowledge, Node, Outcome, Payload};
 
@@ -35,7 +35,9 @@ const PERMISSION_MODES: &[&str] = &[
 /// Turns the main thread's records into steps, in order.
 pub(super) struct Convert<'a> {
     nodes: &'a [Node],
-    results: &'a BTreeMap<String, Outcome>,
+    results: &'a BTreeMap<String, Vec<Outcome>>,
+    /// The results given to a call: the call id and the result's place among the id's.
+    taken: BTreeSet<(&'a str, usize)>,
     /// Each response's lines; a response is pushed whole at its first line on the chain.
     responses: &'a BTreeMap<&'a str, Vec<usize>>,
     emitted: BTreeSet<String>,
@@ -60,13 +62,14 @@ impl<'a> Convert<'a> {
     /// A conversion into `builder`.
     pub(super) fn new(
         nodes: &'a [Node],
-        results: &'a BTreeMap<String, Outcome>,
+        results: &'a BTreeMap<String, Vec<Outcome>>,
         responses: &'a BTreeMap<&'a str, Vec<usize>>,
         builder: &'a mut Builder,
     ) -> Convert<'a> {
         Convert {
             nodes,
             results,
+            taken: BTreeSet::new(),
             responses,
             emitted: BTreeSet::new(),
             builder,
@@ -122,7 +125,7 @@ impl<'a> Convert<'a> {
         let mut usage = None;
         for &index in lines {
             if let Payload::Answer(part) = &self.nodes[index].payload {
-                blocks.extend(part.blocks.iter().cloned());
+                blocks.extend(part.blocks.iter().map(|block| (block.clone(), index)));
                 if part.usage.is_some() {
                     usage.clone_from(&part.usage);
                 }
@@ -219,7 +222,7 @@ impl<'a> Convert<'a> {
     }
 
     /// Pushes the compaction being gathered.
-    pub(super) fn flush(&mut self) {
+    fn flush(&mut self) {
         if let Some(pending) = self.compact.take() {
             self.builder.time(pending.at_ms, pending.line);
             let mut step = Vec::from([
@@ -237,7 +240,9 @@ impl<'a> Convert<'a> {
                 step.push(("instructions", text(instructions)));
             }
             if let Some(summary) = &pending.summary {
-                step.push(("summary", text(summary)));
+                if self.builder.usable_summary(summary, pending.line) {
+                    step.push(("summary", text(summary)));
+                }
             }
             self.builder.push(object(step), pending.line);
         }
@@ -245,18 +250,46 @@ impl<'a> Convert<'a> {
 
     fn push_answer(
         &mut self,
-        blocks: Vec<Block>,
+        blocks: Vec<(Block, usize)>,
         usage: Option<RecordedUsage>,
         line: usize,
         at_ms: Option<u64>,
     ) {
         self.builder.time(at_ms, line);
-        for block in &blocks {
-            if let Block::ToolUse { id, name, .. } = block {
-                self.learn_before(id, name);
+        let mut parts = Vec::new();
+        for (block, index) in blocks {
+            let part = match block {
+                Block::Text(value) => Part::Text(value),
+                Block::Thinking(value) => Part::Thinking(value),
+                Block::ToolUse {
+                    id,
+                    name,
+                    mut input,
+                } => {
+                    let call_line = self.nodes[index].line;
+                    let step_id = match self.builder.tool_call(call_line, &id, &name, &mut input) {
+                        CallId::Repeat => continue,
+                        CallId::Kept => id.clone(),
+                        CallId::Renamed(renamed) => renamed,
+                    };
+                    let outcome = self.outcome(&id, index);
+                    Part::Call(Call {
+                        step_id,
+                        name,
+                        input,
+                        outcome,
+                        line: call_line,
+                    })
+                }
+            };
+            parts.push(part);
+        }
+        for part in &parts {
+            if let Part::Call(call) = part {
+                self.learn_before(call);
             }
         }
-        let step_blocks: Vec<Json> = blocks.iter().map(|block| self.block(block)).collect();
+        let step_blocks: Vec<Json> = parts.iter().map(|part| self.block(part)).collect();
         if step_blocks.is_empty() {
             return;
         }
@@ -267,7 +300,17 @@ impl<'a> Convert<'a> {
         if let Some(usage) = &usage {
             // The step carries what the provider reported, which Claude Code's thresholds
             // read (§6.3).
-            fields.push(("usage", usage_object(usage)));
+            match usage_object(usage) {
+                Some(object) => fields.push(("usage", object)),
+                None => self.builder.warn(
+                    usage.line,
+                    WarningKind::BadLine,
+                    String::from(
+                        "the usage recorded is past the largest whole number JSON holds \
+                         exactly: the step replays without it",
+                    ),
+                ),
+            }
         }
         let step = self.builder.push(object(fields), line);
         if let Some(mut usage) = usage {
@@ -276,50 +319,114 @@ impl<'a> Convert<'a> {
             usage.injected = self.shows_injections.then_some(injected);
             self.builder.record(usage);
         }
-        for block in &blocks {
-            if let Block::ToolUse { id, name, input } = block {
-                self.learn_after(id, name, input);
+        let replayed = step.map_or_else(Vec::new, |step| self.builder.call_ids(step));
+        for part in &parts {
+            if let Part::Call(call) = part {
+                if replayed.contains(&call.step_id) {
+                    self.learn_after(call);
+                }
             }
         }
     }
 
-    fn block(&self, block: &Block) -> Json {
-        match block {
-            Block::Text(value) => object([("type", text("text")), ("text", text(value))]),
-            Block::Thinking(value) => {
-                object([("type", text("thinking")), ("thinking", text(value))])
-            }
-            Block::ToolUse { id, name, input } => {
-                let mut fields = Vec::from([
-                    ("type", text("tool_use")),
-                    ("id", text(id)),
-                    ("name", text(name)),
-                    ("input", input.clone()),
-                ]);
-                let outcome = self.results.get(id);
-                if name == "ExitPlanMode" {
-                    if let Some(outcome) = outcome {
-                        fields.push(("approval", approval(outcome)));
-                    }
-                } else if !ENGINE_TOOLS.contains(&name.as_str()) {
-                    if let Some(outcome) = outcome {
-                        let output = match &outcome.knowledge {
-                            Knowledge::Shell { output } => output,
-                            _ => &outcome.content,
-                        };
-                        fields.push(("output", text(output)));
-                    }
+    /// The result that answers the call `id` made on node `index`: the one written as that
+    /// node's child, else the first not given to another call.
+    fn outcome(&mut self, id: &str, index: usize) -> Option<&'a Outcome> {
+        let (id, all) = self.results.get_key_value(id)?;
+        let key = self.nodes[index].key;
+        let free = |place: &usize| !self.taken.contains(&(id.as_str(), *place));
+        let place = (0..all.len())
+            .filter(free)
+            .find(|&place| all[place].call == Some(key))
+            .or_else(|| (0..all.len()).find(free))?;
+        self.taken.insert((id.as_str(), place));
+        all.get(place)
+    }
+
+    /// Ends the conversion: the compaction being gathered, and a warning for each result
+    /// left over where another result for the same call was used.
+    pub(super) fn finish(mut self) {
+        self.flush();
+        for (id, all) in self.results {
+            let used: Vec<usize> = (0..all.len())
+                .filter(|&place| self.taken.contains(&(id.as_str(), place)))
+                .collect();
+            let Some(&first) = used.first() else { continue };
+            for (place, outcome) in all.iter().enumerate() {
+                if !used.contains(&place) {
+                    self.builder.warn(
+                        outcome.line,
+                        WarningKind::DuplicateId,
+                        format!(
+                            "a second result for tool call {id:?}: the one on line {} answers \
+                             the call and is kept, this one is left out",
+                            all[first].line
+                        ),
+                    );
                 }
-                object(fields)
             }
         }
+    }
+
+    fn block(&mut self, part: &Part<'a>) -> Json {
+        let call = match part {
+            Part::Text(value) => return object([("type", text("text")), ("text", text(value))]),
+            Part::Thinking(value) => {
+                return object([("type", text("thinking")), ("thinking", text(value))])
+            }
+            Part::Call(call) => call,
+        };
+        let mut fields = Vec::from([
+            ("type", text("tool_use")),
+            ("id", text(&call.step_id)),
+            ("name", text(&call.name)),
+            ("input", call.input.clone()),
+        ]);
+        let outcome = call.outcome;
+        if call.name == "ExitPlanMode" {
+            match outcome {
+                Some(outcome) => fields.push(("approval", approval(outcome))),
+                None => {
+                    self.builder.warn(
+                        call.line,
+                        WarningKind::NoResult,
+                        format!(
+                            "the log holds no answer to the plan of tool call {:?} \
+                             (ExitPlanMode): it replays as rejected",
+                            call.step_id
+                        ),
+                    );
+                    fields.push(("approval", object([("approved", Json::Bool(false))])));
+                }
+            }
+        } else if !ENGINE_TOOLS.contains(&call.name.as_str()) {
+            let output = match outcome.map(|outcome| &outcome.knowledge) {
+                Some(Knowledge::Shell { output }) => text(output),
+                Some(_) => text(outcome.map_or("", |outcome| outcome.content.as_str())),
+                None => {
+                    self.builder.warn(
+                        call.line,
+                        WarningKind::NoResult,
+                        format!(
+                            "the log holds no result for tool call {:?} ({}): it replays with \
+                             an empty output",
+                            call.step_id, call.name
+                        ),
+                    );
+                    text("")
+                }
+            };
+            fields.push(("output", output));
+        }
+        object(fields)
     }
 
     /// What a call's result showed of the workspace before the call ran.
-    fn learn_before(&mut self, id: &str, name: &str) {
-        let Some(outcome) = self.results.get(id) else {
+    fn learn_before(&mut self, call: &Call<'a>) {
+        let Some(outcome) = call.outcome else {
             return;
         };
+        let name = call.name.as_str();
         let line = outcome.line;
         match &outcome.knowledge {
             Knowledge::Read {
@@ -346,7 +453,8 @@ impl<'a> Convert<'a> {
     }
 
     /// What the agent's own change left in the workspace, for later comparisons.
-    fn learn_after(&mut self, id: &str, name: &str, input: &Json) {
+    fn learn_after(&mut self, call: &Call<'a>) {
+        let (name, input) = (call.name.as_str(), &call.input);
         let Some(path) = str_field(input, "file_path") else {
             return;
         };
@@ -356,7 +464,7 @@ impl<'a> Convert<'a> {
                 self.builder.set_home(home);
             }
         }
-        if self.results.get(id).is_none_or(|outcome| outcome.is_error) {
+        if call.outcome.is_none_or(|outcome| outcome.is_error) {
             return;
         }
         let after = match name {
@@ -397,12 +505,35 @@ fn edited(before: &str, input: &Json) -> Option<String> {
     })
 }
 
-/// An `assistant` step's `usage`: the four counts of the provider's `message.usage`.
-fn usage_object(usage: &RecordedUsage) -> Json {
-    object([
-        ("inputTokens", number(usage.input_tokens)),
-        ("cacheCreationTokens", number(usage.cache_creation_tokens)),
-        ("cacheReadTokens", number(usage.cache_read_tokens)),
-        ("outputTokens", number(usage.output_tokens)),
-    ])
+/// An `assistant` step's `usage`: the four counts of the provider's `message.usage`;
+/// `None` when one is past what the format's whole numbers hold.
+fn usage_object(usage: &RecordedUsage) -> Option<Json> {
+    let counts = [
+        ("inputTokens", usage.input_tokens),
+        ("cacheCreationTokens", usage.cache_creation_tokens),
+        ("cacheReadTokens", usage.cache_read_tokens),
+        ("outputTokens", usage.output_tokens),
+    ];
+    let max = MAX_WHOLE.unsigned_abs();
+    counts
+        .iter()
+        .all(|(_, count)| *count <= max)
+        .then(|| object(counts.map(|(name, count)| (name, number(count)))))
+}
+
+/// A block of a response as the step will hold it.
+enum Part<'a> {
+    Text(String),
+    Thinking(String),
+    Call(Call<'a>),
+}
+
+/// A tool call with the id its step gives it and the result that answers it.
+struct Call<'a> {
+    step_id: String,
+    name: String,
+    input: Json,
+    outcome: Option<&'a Outcome>,
+    /// The log line that made the call.
+    line: usize,
 }

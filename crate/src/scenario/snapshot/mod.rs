@@ -5,8 +5,15 @@
 //! whatever the session's internals are — a snapshot survives a refactor of them, and only
 //! the acts' format is versioned ([`SNAPSHOT_FORMAT_VERSION`]).
 //!
-//! The cost is the journal: it holds every act's input (file contents included), so a
-//! snapshot grows with the session, and restoring replays the whole session.
+//! The cost is the journal: it holds every act's input, so a snapshot grows with the
+//! session's turns, and restoring replays them (in time proportional to the snapshot: a
+//! turn costs what it adds, not what came before it). The host's own writes coalesce
+//! (`journal.rs`): saving a file again before the session looks at it replaces the earlier
+//! save, so an autosaving editor costs one copy of each file per turn, not one per save.
+//!
+//! A snapshot is trusted: its profile, configuration (deny rules included) and acts are
+//! replayed as written. A host restoring one it did not write imposes its own profile and
+//! configuration with [`JournaledSession::restore_with`].
 //!
 //! ```
 //! use context_assembly::scenario::{JournaledSession, SessionSpec};
@@ -14,30 +21,51 @@
 //! let spec = SessionSpec { profile: ProfileName::ClaudeCode, cwd: "/p".into(), home: None, config: None };
 //! let mut session = JournaledSession::new(spec).unwrap();
 //! session.write_file("a.ts", "one\n".into(), 1_000).unwrap();
+//! session.write_file("a.ts", "two\n".into(), 1_500).unwrap(); // an autosave: the first is emptied
 //! session.submit("look at @a.ts", 2_000).unwrap();
 //! let snapshot = session.snapshot();
+//! assert!(!snapshot.contains("one"));
 //! let mut restored = JournaledSession::restore(&snapshot).unwrap();
 //! assert_eq!(restored.submit("again", 3_000).unwrap(), session.submit("again", 3_000).unwrap());
 //! ```
 
 use alloc::format;
 use alloc::string::String;
-use alloc::vec::Vec;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{apply_step, kept_plan_of, parse_compaction_options, parse_session_config};
 use crate::compact::report::{CompactionPlan, CompactionReport};
 use crate::session::{Session, SessionConfig, SessionOptions, Turn};
-use crate::vfs::{Content, TransientError};
+use crate::vfs::{Content, EntryKind, TransientError};
 use crate::workspace::ToolResult;
 use crate::{Error, Profile, ProfileName};
+use format::{act_json, act_of, check_keys, invalid, spec_of, JsonObject};
+use journal::Journal;
 
-/// The version of the snapshot format this engine writes and reads.
-pub const SNAPSHOT_FORMAT_VERSION: u64 = 1;
+mod format;
+mod journal;
+
+/// The version of the snapshot format this engine writes. Version 2 refuses unknown fields
+/// and coalesces the host's writes; a version 1 snapshot reads as version 2 (its acts are the
+/// same), so this engine restores versions [`OLDEST_SNAPSHOT_FORMAT_VERSION`] to this one.
+pub const SNAPSHOT_FORMAT_VERSION: u64 = 2;
+
+/// The oldest snapshot format this engine restores.
+pub const OLDEST_SNAPSHOT_FORMAT_VERSION: u64 = 1;
 
 /// What marks a JSON value as a session snapshot.
 const SNAPSHOT_KIND: &str = "context-assembly session";
+
+/// What a host imposes on a snapshot it restores, in place of what the snapshot says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RestoreOptions {
+    /// The preset to run; `None`: the snapshot's.
+    pub profile: Option<ProfileName>,
+    /// The configuration, as a scenario's `config` JSON, in place of the snapshot's whole:
+    /// its deny rules, window and every other setting; `None`: the snapshot's.
+    pub config: Option<String>,
+}
 
 /// How a session was started: what a snapshot restores it from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,7 +153,7 @@ enum Act {
 pub struct JournaledSession {
     session: Session,
     spec: SessionSpec,
-    acts: Vec<Act>,
+    journal: Journal,
 }
 
 impl JournaledSession {
@@ -147,7 +175,7 @@ impl JournaledSession {
         Ok(JournaledSession {
             session,
             spec,
-            acts: Vec::new(),
+            journal: Journal::default(),
         })
     }
 
@@ -173,9 +201,9 @@ impl JournaledSession {
         })
     }
 
-    /// How many acts the journal holds.
+    /// How many acts the journal holds (the host's writes coalesced).
     pub fn acts(&self) -> usize {
-        self.acts.len()
+        self.journal.len()
     }
 
     /// Runs an act at `at_ms`: the clock moves first; a failed act changed nothing but the
@@ -188,7 +216,7 @@ impl JournaledSession {
     ) -> Result<T, Error> {
         self.session.advance_clock(at_ms)?;
         let result = run(&mut self.session);
-        self.acts.push(match result {
+        self.journal.push(match result {
             Ok(_) => act,
             Err(_) => Act::Clock { at_ms },
         });
@@ -203,21 +231,29 @@ impl JournaledSession {
         run: impl FnOnce(&mut Session) -> Result<(), Error>,
     ) -> Result<(), Error> {
         run(&mut self.session)?;
-        self.acts.push(act);
+        self.journal.push(act);
         Ok(())
     }
 
-    /// [`Session::write_file`].
+    /// [`Session::write_file`]. Journaled coalesced with the host's earlier writes of the
+    /// file that nothing looked at since (`journal.rs`).
     ///
     /// # Errors
     /// As [`Session::write_file`].
     pub fn write_file(&mut self, path: &str, content: Content, mtime_ms: u64) -> Result<(), Error> {
+        let existed_with = match self.session.stat(path) {
+            Ok(stat) if stat.kind == EntryKind::File => Some(stat.size),
+            _ => None,
+        };
+        self.session.write_file(path, content.clone(), mtime_ms)?;
+        let file = self.session.expand(path)?;
         let act = Act::WriteFile {
             path: path.into(),
-            content: content.clone(),
+            content,
             mtime_ms,
         };
-        self.untimed(act, |session| session.write_file(path, content, mtime_ms))
+        self.journal.push_write(file, act, existed_with);
+        Ok(())
     }
 
     /// [`Session::delete_file`].
@@ -421,7 +457,7 @@ impl JournaledSession {
             .optional_text("config", spec.config.as_deref())
             .close();
         let mut acts = String::from("[");
-        for (index, act) in self.acts.iter().enumerate() {
+        for (index, act) in self.journal.iter().enumerate() {
             if index > 0 {
                 acts.push(',');
             }
@@ -438,12 +474,48 @@ impl JournaledSession {
         out
     }
 
-    /// The session a [`snapshot`](JournaledSession::snapshot) was taken of.
+    /// The session a [`snapshot`](JournaledSession::snapshot) was taken of, trusted whole:
+    /// its profile, its configuration (deny rules included) and its acts.
     ///
     /// # Errors
-    /// Text that is not a snapshot, a newer format version, a malformed act (named by its
-    /// place, `acts[3].path: …`), or an act that does not replay as it ran.
+    /// Text that is not a snapshot, a format version this engine does not read (named, with
+    /// the versions it reads), a field it does not know or a malformed act (named by its
+    /// place, `snapshot.acts[3].path: …`), or an act that does not replay as it ran.
     pub fn restore(snapshot: &str) -> Result<JournaledSession, Error> {
+        JournaledSession::restore_with(snapshot, &RestoreOptions::default())
+    }
+
+    /// [`restore`](JournaledSession::restore) under the host's own profile and configuration
+    /// where `options` gives them: the snapshot's are then not read, so a snapshot edited to
+    /// drop its deny rules restores under the host's rules. The acts are replayed under them
+    /// (a file the host's rules deny is read by nothing the model receives, under a profile
+    /// that honours the rules); a later snapshot records them.
+    ///
+    /// # Errors
+    /// As [`restore`](JournaledSession::restore), or a configuration a scenario's `config`
+    /// would refuse (its place starts with `config`). An act whose outcome differs under the
+    /// host's settings (it failed where it had succeeded) is refused, naming it.
+    ///
+    /// # Example
+    /// ```
+    /// use context_assembly::scenario::{JournaledSession, RestoreOptions, SessionSpec};
+    /// use context_assembly::ProfileName;
+    /// let spec = SessionSpec { profile: ProfileName::Recommended, cwd: "/p".into(), home: None, config: None };
+    /// let mut session = JournaledSession::new(spec).unwrap();
+    /// session.write_file(".env", "TOKEN=s3cret\n".into(), 1).unwrap();
+    /// let snapshot = session.snapshot(); // no deny rule in it: restored as written, it sends .env
+    /// let mut trusted = JournaledSession::restore(&snapshot).unwrap();
+    /// let turn = trusted.submit("what is in @.env?", 2).unwrap();
+    /// assert!(format!("{:?}", turn.request).contains("s3cret"));
+    /// let options = RestoreOptions { profile: None, config: Some(r#"{"deny": ["Read(./.env)"]}"#.into()) };
+    /// let mut restored = JournaledSession::restore_with(&snapshot, &options).unwrap();
+    /// let turn = restored.submit("what is in @.env?", 2).unwrap();
+    /// assert!(!format!("{:?}", turn.request).contains("s3cret"));
+    /// ```
+    pub fn restore_with(
+        snapshot: &str,
+        options: &RestoreOptions,
+    ) -> Result<JournaledSession, Error> {
         let root: Value = serde_json::from_str(snapshot)
             .map_err(|error| invalid("snapshot", format!("is not JSON: {error}")))?;
         if root.get("snapshot").and_then(Value::as_str) != Some(SNAPSHOT_KIND) {
@@ -452,20 +524,20 @@ impl JournaledSession {
                 format!("is not a session snapshot (no \"snapshot\": \"{SNAPSHOT_KIND}\")"),
             ));
         }
-        let version = root.get("formatVersion").and_then(Value::as_u64);
-        match version {
-            Some(SNAPSHOT_FORMAT_VERSION) => {}
-            Some(newer) if newer > SNAPSHOT_FORMAT_VERSION => {
-                return Err(invalid("snapshot.formatVersion", format!("{newer} is newer than this engine reads ({SNAPSHOT_FORMAT_VERSION}): restore it with a newer context-assembly")));
-            }
-            _ => {
-                return Err(invalid(
-                    "snapshot.formatVersion",
-                    format!("must be {SNAPSHOT_FORMAT_VERSION}"),
-                ))
-            }
+        check_version(root.get("formatVersion"))?;
+        check_keys(
+            &root,
+            "snapshot",
+            &["snapshot", "formatVersion", "engine", "session", "acts"],
+        )?;
+        let mut spec = spec_of(&root)?;
+        if let Some(profile) = options.profile {
+            spec.profile = profile;
         }
-        let mut session = JournaledSession::new(spec_of(&root)?)?;
+        if let Some(config) = &options.config {
+            spec.config = Some(config.clone());
+        }
+        let mut session = JournaledSession::new(spec)?;
         let acts = root
             .get("acts")
             .and_then(Value::as_array)
@@ -473,11 +545,12 @@ impl JournaledSession {
         for (index, act) in acts.iter().enumerate() {
             let place = format!("snapshot.acts[{index}]");
             let act = act_of(act, &place)?;
-            let journaled = session.acts.len();
             session
                 .replay(&act)
                 .map_err(|error| invalid(&place, format!("does not replay: {error}")))?;
-            if session.acts.len() != journaled + 1 || session.acts.last() != Some(&act) {
+            // A write may coalesce earlier ones (an older format kept them whole), but the act
+            // itself is journaled last, as written.
+            if session.journal.last() != Some(&act) {
                 return Err(invalid(
                     &place,
                     "does not replay as it ran (its outcome differs)".into(),
@@ -492,7 +565,7 @@ impl JournaledSession {
         match act.clone() {
             Act::Clock { at_ms } => {
                 self.session.advance_clock(at_ms)?;
-                self.acts.push(act.clone());
+                self.journal.push(act.clone());
                 Ok(())
             }
             Act::WriteFile {
@@ -542,419 +615,27 @@ impl JournaledSession {
     }
 }
 
-/// A snapshot error at `place`.
-fn invalid(place: &str, reason: String) -> Error {
-    Error::InvalidConfig {
-        field: place.into(),
-        reason,
-    }
-}
-
-/// How the snapshot's session started.
-fn spec_of(root: &Value) -> Result<SessionSpec, Error> {
-    let spec = root
-        .get("session")
-        .filter(|v| v.is_object())
-        .ok_or_else(|| invalid("snapshot.session", "must be an object".into()))?;
-    let profile = spec
-        .get("profile")
-        .and_then(Value::as_str)
-        .and_then(|name| name.parse::<ProfileName>().ok())
-        .ok_or_else(|| {
-            let names: alloc::vec::Vec<String> = ProfileName::ALL
-                .iter()
-                .map(|name| format!("\"{}\"", name.as_str()))
-                .collect();
-            invalid(
-                "snapshot.session.profile",
-                format!("must be one of {}", names.join(", ")),
-            )
-        })?;
-    let cwd = spec
-        .get("cwd")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid("snapshot.session.cwd", "must be a string".into()))?;
-    let home = match spec.get("home") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(home)) => Some(home.clone()),
-        Some(_) => {
-            return Err(invalid(
-                "snapshot.session.home",
-                "must be a string or null".into(),
+/// Refuses a format version this engine does not read, naming it and the ones it reads.
+fn check_version(version: Option<&Value>) -> Result<(), Error> {
+    let reads = format!(
+        "this engine (context-assembly {}) reads formats {OLDEST_SNAPSHOT_FORMAT_VERSION} to \
+         {SNAPSHOT_FORMAT_VERSION}",
+        crate::VERSION
+    );
+    let place = "snapshot.formatVersion";
+    match version.and_then(Value::as_u64) {
+        Some(OLDEST_SNAPSHOT_FORMAT_VERSION..=SNAPSHOT_FORMAT_VERSION) => Ok(()),
+        Some(newer) if newer > SNAPSHOT_FORMAT_VERSION => Err(invalid(
+            place,
+            format!("{newer} is newer than {reads}: restore it with a newer context-assembly"),
+        )),
+        Some(older) => Err(invalid(place, format!("{older} is not a format {reads}"))),
+        None => {
+            let given = version.map_or_else(|| "missing".into(), |value| format!("{value}"));
+            Err(invalid(
+                place,
+                format!("must be a whole number ({given}); {reads}"),
             ))
-        }
-    };
-    let config = match spec.get("config") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(config)) => Some(config.clone()),
-        Some(_) => {
-            let reason = "must be the configuration's JSON text, or null";
-            return Err(invalid("snapshot.session.config", reason.into()));
-        }
-    };
-    Ok(SessionSpec {
-        profile,
-        cwd: cwd.into(),
-        home,
-        config,
-    })
-}
-
-/// An act as the snapshot writes it: `{"act": name, field: value, …}`.
-fn act_json(act: &Act, out: &mut String) {
-    let object = JsonObject::new(out);
-    match act {
-        Act::Clock { at_ms } => object.text("act", "clock").number("atMs", *at_ms),
-        Act::WriteFile {
-            path,
-            content,
-            mtime_ms,
-        } => {
-            let object = object.text("act", "writeFile").text("path", path);
-            let object = match content {
-                Content::Text(text) => object.text("text", text),
-                Content::Binary(bytes) => object.text("bytes", &base64::encode(bytes)),
-            };
-            object.number("mtimeMs", *mtime_ms)
-        }
-        Act::DeleteFile { path, at_ms } => object
-            .text("act", "deleteFile")
-            .text("path", path)
-            .number("atMs", *at_ms),
-        Act::Rename { from, to, at_ms } => object
-            .text("act", "rename")
-            .text("from", from)
-            .text("to", to)
-            .number("atMs", *at_ms),
-        Act::Mkdir { path, at_ms } => object
-            .text("act", "mkdir")
-            .text("path", path)
-            .number("atMs", *at_ms),
-        Act::SetTransientError { path, kind } => {
-            let kind = kind.map(|kind| match kind {
-                TransientError::PermissionDenied => "EACCES",
-                TransientError::Busy => "EBUSY",
-            });
-            object
-                .text("act", "setTransientError")
-                .text("path", path)
-                .optional_text("kind", kind)
-        }
-        Act::Read {
-            path,
-            offset,
-            limit,
-            at_ms,
-        } => {
-            let object = object.text("act", "read").text("path", path);
-            let object = match offset {
-                Some(offset) => object.number("offset", *offset),
-                None => object,
-            };
-            let object = match limit {
-                Some(limit) => object.raw("limit", &format!("{limit}")),
-                None => object,
-            };
-            object.number("atMs", *at_ms)
-        }
-        Act::Edit {
-            path,
-            old,
-            new,
-            at_ms,
-        } => object
-            .text("act", "edit")
-            .text("path", path)
-            .text("oldString", old)
-            .text("newString", new)
-            .number("atMs", *at_ms),
-        Act::Write {
-            path,
-            content,
-            at_ms,
-        } => object
-            .text("act", "write")
-            .text("path", path)
-            .text("content", content)
-            .number("atMs", *at_ms),
-        Act::Submit { prompt, at_ms } => object
-            .text("act", "submit")
-            .text("prompt", prompt)
-            .number("atMs", *at_ms),
-        Act::ToolRound { at_ms } => object.text("act", "toolRound").number("atMs", *at_ms),
-        Act::Step { step, at_ms } => object
-            .text("act", "step")
-            .text("step", step)
-            .number("atMs", *at_ms),
-        Act::PlanCompaction { options, at_ms } => object
-            .text("act", "planCompaction")
-            .text("options", options)
-            .number("atMs", *at_ms),
-        Act::ApplyCompaction {
-            plan,
-            summary,
-            at_ms,
-        } => object
-            .text("act", "applyCompaction")
-            .number("plan", *plan)
-            .optional_text("summary", summary.as_deref())
-            .number("atMs", *at_ms),
-    }
-    .close();
-}
-
-/// A JSON object written field by field.
-struct JsonObject<'a> {
-    out: &'a mut String,
-    first: bool,
-}
-
-impl<'a> JsonObject<'a> {
-    fn new(out: &'a mut String) -> JsonObject<'a> {
-        out.push('{');
-        JsonObject { out, first: true }
-    }
-
-    fn raw(mut self, key: &str, value: &str) -> JsonObject<'a> {
-        if !core::mem::take(&mut self.first) {
-            self.out.push(',');
-        }
-        crate::js::write_json_string(key, self.out);
-        self.out.push(':');
-        self.out.push_str(value);
-        self
-    }
-
-    fn text(self, key: &str, value: &str) -> JsonObject<'a> {
-        let mut quoted = String::with_capacity(value.len() + 2);
-        crate::js::write_json_string(value, &mut quoted);
-        self.raw(key, &quoted)
-    }
-
-    fn optional_text(self, key: &str, value: Option<&str>) -> JsonObject<'a> {
-        match value {
-            Some(value) => self.text(key, value),
-            None => self.raw(key, "null"),
-        }
-    }
-
-    fn number(self, key: &str, value: u64) -> JsonObject<'a> {
-        self.raw(key, &format!("{value}"))
-    }
-
-    fn close(self) {
-        self.out.push('}');
-    }
-}
-
-/// An act read back from the snapshot.
-fn act_of(value: &Value, place: &str) -> Result<Act, Error> {
-    let fields = Fields {
-        map: value
-            .as_object()
-            .ok_or_else(|| invalid(place, "must be an object".into()))?,
-        place,
-    };
-    let act = match fields.text("act")?.as_str() {
-        "clock" => Act::Clock {
-            at_ms: fields.time("atMs")?,
-        },
-        "writeFile" => {
-            let content = match (fields.map.get("text"), fields.map.get("bytes")) {
-                (Some(_), None) => Content::from(fields.text("text")?),
-                (None, Some(_)) => {
-                    let bytes = base64::decode(&fields.text("bytes")?)
-                        .ok_or_else(|| fields.error("bytes", "is not base64"))?;
-                    Content::from(bytes.as_slice())
-                }
-                _ => {
-                    return Err(fields.error("text", "give the file's text, or its bytes in base64"))
-                }
-            };
-            Act::WriteFile {
-                path: fields.text("path")?,
-                content,
-                mtime_ms: fields.time("mtimeMs")?,
-            }
-        }
-        "deleteFile" => Act::DeleteFile {
-            path: fields.text("path")?,
-            at_ms: fields.time("atMs")?,
-        },
-        "rename" => Act::Rename {
-            from: fields.text("from")?,
-            to: fields.text("to")?,
-            at_ms: fields.time("atMs")?,
-        },
-        "mkdir" => Act::Mkdir {
-            path: fields.text("path")?,
-            at_ms: fields.time("atMs")?,
-        },
-        "setTransientError" => {
-            let kind = match fields.map.get("kind") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(kind)) if kind == "EACCES" => {
-                    Some(TransientError::PermissionDenied)
-                }
-                Some(Value::String(kind)) if kind == "EBUSY" => Some(TransientError::Busy),
-                Some(_) => {
-                    return Err(fields.error("kind", "must be \"EACCES\", \"EBUSY\" or null"))
-                }
-            };
-            Act::SetTransientError {
-                path: fields.text("path")?,
-                kind,
-            }
-        }
-        "read" => Act::Read {
-            path: fields.text("path")?,
-            offset: fields.optional_number("offset")?,
-            limit: fields.optional_number("limit")?.map(|n| n as i64),
-            at_ms: fields.time("atMs")?,
-        },
-        "edit" => Act::Edit {
-            path: fields.text("path")?,
-            old: fields.text("oldString")?,
-            new: fields.text("newString")?,
-            at_ms: fields.time("atMs")?,
-        },
-        "write" => Act::Write {
-            path: fields.text("path")?,
-            content: fields.text("content")?,
-            at_ms: fields.time("atMs")?,
-        },
-        "submit" => Act::Submit {
-            prompt: fields.text("prompt")?,
-            at_ms: fields.time("atMs")?,
-        },
-        "toolRound" => Act::ToolRound {
-            at_ms: fields.time("atMs")?,
-        },
-        "step" => Act::Step {
-            step: fields.text("step")?,
-            at_ms: fields.time("atMs")?,
-        },
-        "planCompaction" => Act::PlanCompaction {
-            options: fields.text("options")?,
-            at_ms: fields.time("atMs")?,
-        },
-        "applyCompaction" => Act::ApplyCompaction {
-            plan: fields.time("plan")?,
-            summary: match fields.map.get("summary") {
-                None | Some(Value::Null) => None,
-                Some(_) => Some(fields.text("summary")?),
-            },
-            at_ms: fields.time("atMs")?,
-        },
-        other => {
-            return Err(fields.error(
-                "act",
-                &format!("{other:?} is not an act this engine journals"),
-            ))
-        }
-    };
-    Ok(act)
-}
-
-/// An act's fields, read with errors that name their place.
-struct Fields<'a> {
-    map: &'a Map<String, Value>,
-    place: &'a str,
-}
-
-impl Fields<'_> {
-    fn error(&self, key: &str, reason: &str) -> Error {
-        invalid(&format!("{}.{key}", self.place), reason.into())
-    }
-
-    fn text(&self, key: &str) -> Result<String, Error> {
-        (self.map.get(key).and_then(Value::as_str).map(String::from))
-            .ok_or_else(|| self.error(key, "must be a string"))
-    }
-
-    fn time(&self, key: &str) -> Result<u64, Error> {
-        self.map
-            .get(key)
-            .and_then(Value::as_u64)
-            .ok_or_else(|| self.error(key, "must be a whole number ≥ 0"))
-    }
-
-    fn optional_number(&self, key: &str) -> Result<Option<u64>, Error> {
-        match self.map.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(_) => self.time(key).map(Some),
-        }
-    }
-}
-
-/// Standard base64 with padding, for binary file contents.
-mod base64 {
-    use alloc::string::String;
-    use alloc::vec::Vec;
-
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-    /// `bytes` in base64.
-    pub(super) fn encode(bytes: &[u8]) -> String {
-        let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-        for chunk in bytes.chunks(3) {
-            let n = chunk
-                .iter()
-                .enumerate()
-                .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
-            for i in 0..4 {
-                let sextet = (n >> (18 - 6 * i)) & 0x3f;
-                out.push(match i <= chunk.len() {
-                    true => char::from(ALPHABET[sextet as usize]),
-                    false => '=',
-                });
-            }
-        }
-        out
-    }
-
-    /// The bytes of `text`, or `None` when it is not padded base64.
-    pub(super) fn decode(text: &str) -> Option<Vec<u8>> {
-        let text = text.as_bytes();
-        if text.len() % 4 != 0 {
-            return None;
-        }
-        let mut out = Vec::with_capacity(text.len() / 4 * 3);
-        for chunk in text.chunks(4) {
-            let padding = chunk.iter().rev().take_while(|&&c| c == b'=').count();
-            if padding > 2 {
-                return None;
-            }
-            let mut n = 0u32;
-            for (i, &c) in chunk.iter().enumerate() {
-                let value = match c {
-                    b'=' if i >= 4 - padding => 0,
-                    _ => ALPHABET.iter().position(|&a| a == c)? as u32,
-                };
-                n |= value << (18 - 6 * i);
-            }
-            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-            out.extend_from_slice(&bytes[..3 - padding]);
-        }
-        Some(out)
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-
-        #[test]
-        fn bytes_round_trip_through_base64_at_every_length() {
-            for len in 0..10 {
-                let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 200) as u8).collect();
-                let text = encode(&bytes);
-                assert_eq!(text.len() % 4, 0);
-                assert_eq!(decode(&text), Some(bytes));
-            }
-            assert_eq!(encode(b"Man"), "TWFu");
-            assert_eq!(encode(b"Ma"), "TWE=");
-            assert_eq!(decode("TWE"), None);
-            assert_eq!(decode("T!E="), None);
         }
     }
 }

@@ -1,25 +1,34 @@
 //! The scenario an import builds, whatever the log's format: the workspace as far as the
 //! log shows it, the steps with the clock between them, the provider's figures and the
 //! warnings. Every step is checked against the format's limits as it comes, so what is kept
-//! never outgrows what one scenario may hold.
+//! never outgrows what one scenario may hold, and read as the scenario will read and replay
+//! it, so a line of an odd shape costs its own step (with a warning), never the import.
 
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+mod calls;
+mod check;
+
 use super::super::parse::Json;
 use super::super::{
     parse_scenario, Scenario, FORMAT_VERSION, MAX_INPUT_BYTES, MAX_STEPS, MAX_STRING_BYTES,
 };
 use super::{ImportWarning, LogFormat, RecordedUsage, WarningKind};
+use crate::compact::summary::format_compact_summary;
 use crate::Error;
+use calls::UsedId;
+pub(super) use calls::{fnv, CallId, FNV_START};
 
 /// Room left in the document for everything but the steps and files (the head, config,
 /// separators), so the finished text stays under [`MAX_INPUT_BYTES`].
 const DOCUMENT_HEADROOM: usize = 1 << 20;
 /// The home a scenario without `home` has.
 const DEFAULT_HOME: &str = "/home/user";
+/// The working directory a scenario without `cwd` has.
+const DEFAULT_CWD: &str = "/project";
 /// Warnings kept; past this many, one more says how many were dropped.
 const MAX_WARNINGS: usize = 500;
 /// A clock gap below this is not worth an `advanceTime` step.
@@ -50,6 +59,8 @@ pub(super) struct Builder {
     dropped_warnings: usize,
     recorded: Vec<RecordedUsage>,
     notes: Vec<String>,
+    /// Every tool-call id the steps use, with the call that first used it.
+    calls: BTreeMap<String, UsedId>,
 }
 
 /// The finished import's parts.
@@ -154,16 +165,8 @@ impl Builder {
             }
             return None;
         }
-        if clip_strings(&mut step) {
-            self.warn(
-                line,
-                WarningKind::OverLimit,
-                format!(
-                    "a text over the format's {} MiB per string is cut there",
-                    MAX_STRING_BYTES >> 20
-                ),
-            );
-        }
+        self.clip_strings(&mut step, line);
+        let step = self.checked(step, line)?;
         if let Json::Object(entries) = &step {
             if entries.first().and_then(|(_, v)| v.as_str()) == Some("compact") {
                 self.compactions += 1;
@@ -174,29 +177,90 @@ impl Builder {
         Some(self.steps.len() - 1)
     }
 
-    /// Puts `compaction` (a `compact` step's fields but `kind`) on the last step as its
-    /// `compactBeforeToolRound`, when that step is an assistant step that calls tools and has
-    /// none yet: the step's index, or `None` when it is not one.
-    pub(super) fn compact_before_tool_round(&mut self, compaction: Json) -> Option<usize> {
-        if self.left_out.is_some() {
-            return None;
+    /// Whether a compaction's summary is one the engine takes: text left once its
+    /// `<analysis>` block is removed. An empty one gets a warning naming `line`, and the
+    /// engine's extractive summary stands in.
+    pub(super) fn usable_summary(&mut self, summary: &str, line: usize) -> bool {
+        if !format_compact_summary(summary).is_empty() {
+            return true;
         }
-        let index = self.steps.len().checked_sub(1)?;
-        let Json::Object(fields) = &mut self.steps[index] else {
-            return None;
+        self.warn(
+            line,
+            WarningKind::LeftOut,
+            String::from(
+                "the compaction's summary is empty once its <analysis> block is removed: the \
+                 engine's extractive summary stands in",
+            ),
+        );
+        false
+    }
+
+    /// A tool's output for a step: cut at the format's limit on a string, with a warning.
+    pub(super) fn output(&mut self, output: String, line: usize) -> Json {
+        let mut output = Json::String(output);
+        self.clip_strings(&mut output, line);
+        output
+    }
+
+    /// Cuts the strings of `value` at the format's limit on a string, with a warning naming
+    /// `line`.
+    fn clip_strings(&mut self, value: &mut Json, line: usize) {
+        if clip_strings(value) {
+            self.warn_cut(line);
+        }
+    }
+
+    /// Says that a text of `line` was cut at the format's limit on a string.
+    pub(super) fn warn_cut(&mut self, line: usize) {
+        self.warn(
+            line,
+            WarningKind::OverLimit,
+            format!(
+                "a text over the format's {} MiB per string is cut there",
+                MAX_STRING_BYTES >> 20
+            ),
+        );
+    }
+
+    /// Whether step `index` is an assistant step that calls tools.
+    fn calls_tools(&self, index: usize) -> bool {
+        let Some(Json::Object(fields)) = self.steps.get(index) else {
+            return false;
         };
         let is_assistant = fields
             .iter()
             .any(|(key, value)| key == "kind" && value.as_str() == Some("assistant"));
-        let calls_tools = fields.iter().any(|(key, value)| {
-            key == "blocks"
-                && matches!(value, Json::Array(blocks)
-                    if blocks.iter().any(|b| str_field(b, "type") == Some("tool_use")))
-        });
-        let placed = fields
+        is_assistant
+            && fields.iter().any(|(key, value)| {
+                key == "blocks"
+                    && matches!(value, Json::Array(blocks)
+                        if blocks.iter().any(|b| str_field(b, "type") == Some("tool_use")))
+            })
+    }
+
+    /// Puts `compaction` (a `compact` step's fields but `kind`) on the last step as its
+    /// `compactBeforeToolRound`, when that step is an assistant step that calls tools and has
+    /// none yet: the step's index, or `None` when it is not one.
+    pub(super) fn compact_before_tool_round(
+        &mut self,
+        mut compaction: Json,
+        line: usize,
+    ) -> Option<usize> {
+        if self.left_out.is_some() {
+            return None;
+        }
+        let index = self.steps.len().checked_sub(1)?;
+        if !self.calls_tools(index) {
+            return None;
+        }
+        self.clip_strings(&mut compaction, line);
+        let Json::Object(fields) = &mut self.steps[index] else {
+            return None;
+        };
+        if fields
             .iter()
-            .any(|(key, _)| key == "compactBeforeToolRound");
-        if !is_assistant || !calls_tools || placed {
+            .any(|(key, _)| key == "compactBeforeToolRound")
+        {
             return None;
         }
         self.kept_bytes += json_size(&compaction);
@@ -205,15 +269,62 @@ impl Builder {
         Some(index)
     }
 
-    /// Adds to a step already pushed (a tool call's output that comes later).
-    pub(super) fn step_mut(&mut self, index: usize) -> Option<&mut Json> {
-        self.steps.get_mut(index)
+    /// The ids of the tool calls a step kept.
+    pub(super) fn call_ids(&self, step: usize) -> Vec<String> {
+        let Some(Json::Object(fields)) = self.steps.get(step) else {
+            return Vec::new();
+        };
+        let blocks = fields.iter().find(|(key, _)| key == "blocks");
+        let Some((_, Json::Array(blocks))) = blocks else {
+            return Vec::new();
+        };
+        blocks
+            .iter()
+            .filter_map(|block| str_field(block, "id").map(String::from))
+            .collect()
+    }
+
+    /// The calls of a step pushed without an output: their block's place and id.
+    pub(super) fn calls_without_output(&self, step: usize) -> Vec<(usize, String)> {
+        let Some(Json::Object(fields)) = self.steps.get(step) else {
+            return Vec::new();
+        };
+        let Some((_, Json::Array(blocks))) = fields.iter().find(|(key, _)| key == "blocks") else {
+            return Vec::new();
+        };
+        blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, block)| block.get("output").is_none())
+            .filter_map(|(place, block)| str_field(block, "id").map(|id| (place, String::from(id))))
+            .collect()
+    }
+
+    /// A block of a step already pushed, to add what comes later (a call's output).
+    pub(super) fn step_block(&mut self, step: usize, block: usize) -> Option<&mut Json> {
+        blocks_mut(self.steps.get_mut(step)?)?.get_mut(block)
     }
 
     /// The whole content of `path`, as a result showed it: a file not seen before starts
     /// with it; a file whose content differs from what the session last left there was
     /// changed outside the agent, which a `writeFile` step says.
     pub(super) fn saw_file(&mut self, path: &str, content: &str, line: usize) {
+        // A blank path would name the working directory itself.
+        let usable = match self.expand(path) {
+            Ok(_) if crate::js::trim(path).is_empty() => Err(String::from("a blank path")),
+            Ok(_) => Ok(()),
+            Err(error) => Err(error.to_string()),
+        };
+        if let Err(reason) = usable {
+            self.warn(
+                line,
+                WarningKind::BadLine,
+                format!(
+                    "a file the log shows at a path the session cannot use ({reason}); left out"
+                ),
+            );
+            return;
+        }
         if content.len() > MAX_STRING_BYTES {
             self.warn(
                 line,
@@ -262,12 +373,14 @@ impl Builder {
         if self.current.contains_key(path) {
             return;
         }
-        let before = usize::try_from(start.saturating_sub(1)).unwrap_or(0);
+        let Ok(before) = usize::try_from(start.saturating_sub(1)) else {
+            return;
+        };
         let shown = lines.split('\n').count();
         let after = total
             .and_then(|t| usize::try_from(t).ok())
-            .map_or(0, |t| t.saturating_sub(before + shown));
-        if before + after > MAX_STRING_BYTES {
+            .map_or(0, |t| t.saturating_sub(before.saturating_add(shown)));
+        if before.saturating_add(after) > MAX_STRING_BYTES {
             return;
         }
         let mut content = "\n".repeat(before);
@@ -281,7 +394,7 @@ impl Builder {
             format!(
                 "{path}: the log shows lines {start} to {} only; the scenario starts the file \
                  with them and blank lines elsewhere",
-                start + shown as u64 - 1
+                start.saturating_add(shown as u64 - 1)
             ),
         );
     }
@@ -295,6 +408,11 @@ impl Builder {
     /// What `path` holds now, as far as the log showed.
     pub(super) fn current(&self, path: &str) -> Option<&str> {
         self.current.get(path).map(String::as_str)
+    }
+
+    /// Whether steps are still kept: false once the log went past the format's limits.
+    pub(super) fn keeps_steps(&self) -> bool {
+        self.left_out.is_none()
     }
 
     /// What the provider reported for one request.
@@ -350,7 +468,10 @@ impl Builder {
     }
 
     fn document(&self, format: LogFormat) -> String {
-        let profile = format.as_str();
+        let profile = match format {
+            LogFormat::Codex => super::codex::profile_for(self.client_version.as_deref()).as_str(),
+            LogFormat::ClaudeCode => format.as_str(),
+        };
         let mut head: Vec<(&str, Json)> = Vec::from([
             ("formatVersion", number(FORMAT_VERSION)),
             (
@@ -507,18 +628,25 @@ pub(super) fn number(value: u64) -> Json {
     Json::Number(value.into())
 }
 
+/// Cuts a text longer than [`MAX_STRING_BYTES`] at a character boundary below it; whether it
+/// was.
+pub(super) fn clip(text: &mut String) -> bool {
+    if text.len() <= MAX_STRING_BYTES {
+        return false;
+    }
+    let mut end = MAX_STRING_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    true
+}
+
 /// Cuts every string longer than [`MAX_STRING_BYTES`] at a character boundary below it;
 /// whether any was.
-fn clip_strings(value: &mut Json) -> bool {
+pub(super) fn clip_strings(value: &mut Json) -> bool {
     match value {
-        Json::String(s) if s.len() > MAX_STRING_BYTES => {
-            let mut end = MAX_STRING_BYTES;
-            while !s.is_char_boundary(end) {
-                end -= 1;
-            }
-            s.truncate(end);
-            true
-        }
+        Json::String(s) => clip(s),
         Json::Array(items) => items
             .iter_mut()
             .fold(false, |any, item| clip_strings(item) | any),
@@ -527,6 +655,23 @@ fn clip_strings(value: &mut Json) -> bool {
             .fold(false, |any, (_, item)| clip_strings(item) | any),
         _ => false,
     }
+}
+
+/// An assistant step's blocks.
+fn blocks_mut(step: &mut Json) -> Option<&mut Vec<Json>> {
+    let Json::Object(fields) = step else {
+        return None;
+    };
+    let is_assistant = fields
+        .iter()
+        .any(|(key, value)| key == "kind" && value.as_str() == Some("assistant"));
+    fields
+        .iter_mut()
+        .find(|(key, _)| key == "blocks")
+        .and_then(|(_, blocks)| match blocks {
+            Json::Array(blocks) if is_assistant => Some(blocks),
+            _ => None,
+        })
 }
 
 /// About the size of a value's compact JSON (strings counted unescaped).
