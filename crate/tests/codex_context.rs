@@ -2,9 +2,10 @@
 //! §7): golden layouts, the diff invariant over random settings, and discovery trees.
 
 use context_assembly::codex::agents_md::{load_agents_md, user_instructions, AgentsMdRules};
+use context_assembly::codex::catalogue::ModelCatalogue;
 use context_assembly::codex::context::environment::filesystem;
 use context_assembly::codex::context::{
-    build_initial_context, personality_message, ApprovalPolicy, BaseInstructions,
+    build_initial_context, personality_message, ApprovalPolicy, BaseInstructions, ContextRules,
     EnvironmentContext, NetworkDomains, SandboxMode, Skill, TurnSettings,
 };
 use context_assembly::codex::items::{Item, Part, Role};
@@ -53,7 +54,10 @@ fn reference_environment_context_for_the_modelled_fields() {
   <network enabled=\"true\"><allowed>api.example.com,*.openai.com</allowed><denied>blocked.example.com</denied></network>
   <filesystem><workspace_roots><root>/repo</root></workspace_roots><permission_profile type=\"managed\"><file_system type=\"restricted\"><entry access=\"read\"><special>:root</special></entry></file_system></permission_profile></filesystem>
 </environment_context>";
-    assert_eq!(EnvironmentContext::full(&settings).render(), expected);
+    assert_eq!(
+        EnvironmentContext::full(&ContextRules::codex(), &settings).render(),
+        expected
+    );
 }
 
 #[test]
@@ -251,6 +255,7 @@ fn expected_tags(
     if previous.effective_personality() != next.effective_personality()
         && previous.model == next.model
         && personality_message(next.effective_personality()).is_some()
+        && ModelCatalogue::Codex0139.states_personality(&next.model)
     {
         tags.push("<personality_spec>");
     }

@@ -3,7 +3,7 @@
 //! sandbox change, the network status per mode, and the writable roots with `/tmp` and `$TMPDIR`.
 
 use context_assembly::codex::context::{
-    permissions_instructions, EnvironmentContext, SandboxMode, TurnSettings,
+    permissions_instructions, ContextRules, EnvironmentContext, SandboxMode, TurnSettings,
 };
 use context_assembly::codex::items::{Item, Part, Role};
 use context_assembly::codex::settings_diff::build_settings_update_items;
@@ -46,7 +46,7 @@ const WORKSPACE_WRITE_FILESYSTEM: &str =
 
 #[test]
 fn workspace_write_environment_states_the_filesystem_after_the_timezone() {
-    let text = EnvironmentContext::full(&TurnSettings::default()).render();
+    let text = EnvironmentContext::full(&ContextRules::codex(), &TurnSettings::default()).render();
     let expected = format!(
         "<environment_context>\n  <cwd>/repo</cwd>\n  <shell>bash</shell>\n  \
          <current_date>2026-06-09</current_date>\n  <timezone>Etc/UTC</timezone>\n\
@@ -57,14 +57,20 @@ fn workspace_write_environment_states_the_filesystem_after_the_timezone() {
 
 #[test]
 fn read_only_and_full_access_have_their_own_permission_profiles() {
-    let read_only = EnvironmentContext::full(&with_sandbox(SandboxMode::ReadOnly)).render();
+    let read_only =
+        EnvironmentContext::full(&ContextRules::codex(), &with_sandbox(SandboxMode::ReadOnly))
+            .render();
     assert!(read_only.contains(
         "<filesystem><workspace_roots><root>/repo</root></workspace_roots>\
          <permission_profile type=\"managed\"><file_system type=\"restricted\">\
          <entry access=\"read\"><special>:root</special></entry>\
          </file_system></permission_profile></filesystem>"
     ));
-    let full = EnvironmentContext::full(&with_sandbox(SandboxMode::DangerFullAccess)).render();
+    let full = EnvironmentContext::full(
+        &ContextRules::codex(),
+        &with_sandbox(SandboxMode::DangerFullAccess),
+    )
+    .render();
     assert!(full.contains(
         "<filesystem><workspace_roots><root>/repo</root></workspace_roots>\
          <permission_profile type=\"disabled\"><file_system type=\"unrestricted\" />\
@@ -78,7 +84,7 @@ fn extra_writable_roots_are_workspace_roots_with_their_protected_folders_grouped
         writable_roots: vec!["/zzz".into(), "/aaa".into()],
         ..TurnSettings::default()
     };
-    let text = EnvironmentContext::full(&settings).render();
+    let text = EnvironmentContext::full(&ContextRules::codex(), &settings).render();
     assert!(text.contains(
         "<workspace_roots><root>/repo</root><root>/zzz</root><root>/aaa</root></workspace_roots>"
     ));
@@ -100,7 +106,7 @@ fn only_the_filesystem_is_xml_escaped() {
         cwd: "/a&b<c>".into(),
         ..TurnSettings::default()
     };
-    let text = EnvironmentContext::full(&settings).render();
+    let text = EnvironmentContext::full(&ContextRules::codex(), &settings).render();
     assert!(text.contains("<cwd>/a&b<c></cwd>"));
     assert!(text.contains("<root>/a&amp;b&lt;c&gt;</root>"));
 }
@@ -185,7 +191,7 @@ fn exclude_slash_tmp_drops_tmp_from_the_roots_and_the_filesystem() {
     };
     assert!(permissions_instructions(&settings)
         .ends_with("\n The writable root is `/repo`.\n</permissions instructions>"));
-    let text = EnvironmentContext::full(&settings).render();
+    let text = EnvironmentContext::full(&ContextRules::codex(), &settings).render();
     assert!(!text.contains(":slash_tmp"));
     assert!(text.contains(":tmpdir"));
     // and changing it is a new filesystem, so a new environment

@@ -101,7 +101,7 @@ fn the_shell_layout_switch_wraps_shell_command_results() {
     use context_assembly::scenario::{parse_scenario, run_scenario};
     let result = |output: &str| {
         let json = format!(
-            r#"{{"profile": "codex", "switches": {{"codex.wrapShellOutput": true}}, "steps": [
+            r#"{{"profile": "codex-0.139.0", "switches": {{"codex.wrapShellOutput": true}}, "steps": [
                 {{"kind": "user", "prompt": "count"}},
                 {{"kind": "assistant", "blocks": [{{"type": "tool_use", "id": "call_1", "name": "shell_command",
                   "input": {{"command": "seq"}}, "output": "{output}"}}]}}

@@ -1,11 +1,12 @@
 //! Remote compaction's pre-trim (codex.md §4.6 step 1, X13) and v2's replacement history
-//! (§4.7) in a session.
+//! (§4.7) in a session, under Codex 0.139.0 (`codex-0.139.0`), whose layout after a compaction
+//! the spec describes (§4.5).
 
 use context_assembly::scenario::{parse_scenario, run_scenario, Trace};
 
 fn run(switches: &str, steps: &str) -> Trace {
     let json = format!(
-        r#"{{"profile": "codex", "cwd": "/repo", "config": {{"contextWindow": 1000000}},
+        r#"{{"profile": "codex-0.139.0", "cwd": "/repo", "config": {{"contextWindow": 1000000}},
             "switches": {{{switches}}}, "steps": [{steps}]}}"#
     );
     run_scenario(&parse_scenario(&json).unwrap()).unwrap()
@@ -59,7 +60,7 @@ fn a_remote_compaction_over_the_window_rewrites_trailing_tool_outputs_first() {
     // The tool output (cut to 10,000 tokens when recorded) is over this small window;
     // auto-compaction is off so that only the manual remote compaction runs.
     let json = format!(
-        r#"{{"profile": "codex", "config": {{"contextWindow": 8000, "outputReserve": 100, "autoCompact": false}},
+        r#"{{"profile": "codex-0.139.0", "config": {{"contextWindow": 8000, "outputReserve": 100, "autoCompact": false}},
             "steps": [{steps}]}}"#
     );
     let trace = run_scenario(&parse_scenario(&json).unwrap()).unwrap();

@@ -1,11 +1,12 @@
 //! Codex threads reopened, forked and rolled back as scenario steps (codex.md §2.7, §2.8, X26):
-//! what the next request holds after each.
+//! what the next request holds after each, under Codex 0.139.0 (`codex-0.139.0`), whose layout
+//! after a compaction the spec describes (§4.5).
 
 use context_assembly::scenario::{parse_scenario, run_scenario, Trace};
 
 fn run(steps: &str) -> Trace {
     let json = format!(
-        r#"{{"profile": "codex", "cwd": "/repo",
+        r#"{{"profile": "codex-0.139.0", "cwd": "/repo",
             "files": {{"/repo/.git/HEAD": "ref: refs/heads/main\n", "/repo/AGENTS.md": "Keep it short."}},
             "steps": [{steps}]}}"#
     );
@@ -159,7 +160,7 @@ fn thread_steps_are_codex_only_and_a_fork_cannot_reach_behind_a_compaction() {
         "{error}"
     );
     let json = format!(
-        r#"{{"profile": "codex", "steps": [{TWO_TURNS},
+        r#"{{"profile": "codex-0.139.0", "steps": [{TWO_TURNS},
             {{"kind": "compact", "policy": "codex.local"}}, {{"kind": "fork", "beforeUserTurn": 0}}]}}"#
     );
     let error = run_scenario(&parse_scenario(&json).unwrap()).unwrap_err();
@@ -167,7 +168,7 @@ fn thread_steps_are_codex_only_and_a_fork_cannot_reach_behind_a_compaction() {
         format!("{error}").contains("were replaced by a compaction"),
         "{error}"
     );
-    let json = r#"{"profile": "codex", "steps": [{"kind": "rollback", "turns": 0}]}"#;
+    let json = r#"{"profile": "codex-0.139.0", "steps": [{"kind": "rollback", "turns": 0}]}"#;
     assert!(parse_scenario(json).is_err());
 }
 
@@ -197,7 +198,7 @@ fn with_fork_full_context_the_fork_sends_the_whole_initial_context() {
         r#"{TWO_TURNS}, {{"kind": "fork", "beforeUserTurn": 1}}, {{"kind": "user", "prompt": "other two"}}"#
     );
     let json = format!(
-        r#"{{"profile": "codex", "cwd": "/repo", "switches": {{"codex.forkFullContext": true}},
+        r#"{{"profile": "codex-0.139.0", "cwd": "/repo", "switches": {{"codex.forkFullContext": true}},
             "files": {{"/repo/.git/HEAD": "ref: refs/heads/main\n"}}, "steps": [{steps}]}}"#
     );
     let trace = run_scenario(&parse_scenario(&json).unwrap()).unwrap();

@@ -4,13 +4,14 @@
 use context_assembly::codex::rules::CodexRules;
 use context_assembly::scenario::{parse_scenario, run_scenario, Trace};
 
-/// The switches that turn `codex` into [`CodexRules::world_state`].
+/// The switches that turn `codex-0.139.0` ([B], the release before the snapshot) into
+/// [`CodexRules::world_state`].
 const WORLD_STATE: &str = r#""codex.remoteCompactionV2": true, "codex.truncationWarning": true,
     "codex.agentsMdWorldState": true, "codex.worldStateStepCapture": true, "codexContext.developerInstructionsFirst": true"#;
 
 fn run(switches: &str, steps: &str) -> Trace {
     let json = format!(
-        r#"{{"profile": "codex", "cwd": "/repo", "switches": {{{switches}}},
+        r#"{{"profile": "codex-0.139.0", "cwd": "/repo", "switches": {{{switches}}},
             "files": {{"/repo/.git/HEAD": "ref: refs/heads/main\n", "/repo/AGENTS.md": "Old rules."}},
             "steps": [{{"kind": "turnSettings", "developerInstructions": "Be brief."}},
                       {{"kind": "user", "prompt": "one"}},
@@ -47,10 +48,10 @@ fn the_switches_are_the_world_state_preset() {
             world_state_step_capture: false,
             truncation_warning: false,
             agents_md_world_state: false,
-            context: CodexRules::codex().context,
+            context: CodexRules::codex_0_139_0().context,
             ..rules
         },
-        CodexRules::codex()
+        CodexRules::codex_0_139_0()
     );
 }
 
@@ -115,7 +116,7 @@ fn a_date_rollover_inside_a_turn_reaches_the_tool_round_request() {
     // The turn starts ten seconds before midnight; the model's tool call comes after it.
     let run_at = |switches: &str| {
         let json = format!(
-            r#"{{"profile": "codex", "cwd": "/repo", "startMs": 1764633590000, "switches": {{{switches}}},
+            r#"{{"profile": "codex-0.139.0", "cwd": "/repo", "startMs": 1764633590000, "switches": {{{switches}}},
                 "steps": [{{"kind": "user", "prompt": "build"}}, {{"kind": "advanceTime", "ms": 20000}},
                   {{"kind": "assistant", "blocks": [{{"type": "tool_use", "id": "c1", "name": "exec_command",
                     "input": {{"cmd": "make"}}, "output": "ok"}}]}}]}}"#

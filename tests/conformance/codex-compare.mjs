@@ -11,6 +11,47 @@ import { SIDE_ANSWER_TEXT } from './codex-mock.mjs';
 const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
 // The client's bundled skills live under `$CODEX_HOME/skills/.system`; the engine has none.
 const BUNDLED_SKILL = /\(file: [^)]*\/skills\/\.system\/[^)]*\)/;
+// 0.171.0 names a skill's file by a short root (`r0/imagegen/SKILL.md`), given in a table of
+// roots (`- \`r0\` = \`/…/skills/.system\``) above the list.
+const SKILL_ROOT = /^- `(\w+)` = `([^`]+)`$/;
+
+/**
+ * The prefix every request carries before its input: the base instructions (in `instructions`,
+ * or, from 0.171.0 on, as the first developer message of `input`) and the tools, by their
+ * UTF-8 sizes and the tools' names — the measure the profiles' stand-ins must reproduce
+ * exactly. The texts are the vendor's and are never compared.
+ * @param {any} body  the recorded request body
+ */
+export function oraclePrefix(body) {
+  const first = body.input?.[0];
+  const leading = first?.type === 'message' && first.role === 'developer' && first.content?.length === 1 && !isFragment(first.content[0].text) ? first.content[0].text : undefined;
+  const instructions = body.instructions ?? leading ?? '';
+  return {
+    kind: 'prefix',
+    instructionsBytes: Buffer.byteLength(instructions),
+    tools: (body.tools ?? []).map((tool) => tool.name ?? tool.type),
+    toolsBytes: (body.tools ?? []).reduce((sum, tool) => sum + Buffer.byteLength(JSON.stringify(tool)), 0),
+  };
+}
+
+/**
+ * Our request's prefix, measured as `oraclePrefix` measures the client's: the system blocks'
+ * text and each tool block's JSON.
+ * @param {any} request  a `turn.request`
+ */
+export function enginePrefix(request) {
+  return {
+    kind: 'prefix',
+    instructionsBytes: request.system.reduce((sum, block) => sum + Buffer.byteLength(block.text), 0),
+    tools: request.tools.map((block) => block.source),
+    toolsBytes: request.tools.reduce((sum, block) => sum + Buffer.byteLength(block.text), 0),
+  };
+}
+
+/** Whether a text part is one of the context's tagged fragments rather than free text. */
+function isFragment(text) {
+  return /^\s*(<[a-z_ ]+>|# AGENTS\.md instructions)/.test(text);
+}
 
 /**
  * The oracle's items after its last assistant output (message or call).
@@ -19,7 +60,8 @@ const BUNDLED_SKILL = /\(file: [^)]*\/skills\/\.system\/[^)]*\)/;
  */
 export function oracleItems(body, root) {
   const normalise = (text) => text.split(root).join('').replace(DATE, '<date>');
-  const input = body.input ?? [];
+  // The base instructions sent as the first developer message are the prefix, not context.
+  const input = oraclePrefix(body).instructionsBytes > 0 && body.instructions === undefined ? (body.input ?? []).slice(1) : (body.input ?? []);
   let last = -1;
   input.forEach((item, i) => ((item.type === 'message' && item.role === 'assistant') || item.type === 'function_call') && (last = i));
   /** @type {Item[]} */
@@ -66,8 +108,10 @@ function classify(role, text) {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('<permissions instructions>')) return permissionsItem(trimmed);
   if (trimmed.startsWith('<skills_instructions>')) {
+    const roots = new Map(trimmed.split('\n').flatMap((l) => [SKILL_ROOT.exec(l)].filter(Boolean).map((m) => [m[1], m[2]])));
+    const expand = (line) => line.replace(/\(file: (\w+)\//, (whole, root) => (roots.has(root) ? `(file: ${roots.get(root)}/` : whole));
     const listed = trimmed.split('### Available skills\n')[1]?.split(/^### /m)[0] ?? '';
-    const skills = listed.split('\n').filter((l) => l.startsWith('- ') && !BUNDLED_SKILL.test(l)).map((l) => l.slice(2).split(':')[0]);
+    const skills = listed.split('\n').filter((l) => l.startsWith('- ') && !BUNDLED_SKILL.test(expand(l))).map((l) => l.slice(2).split(':')[0]);
     return skills.length ? { kind: 'skills', skills } : null;
   }
   const agents = /^# AGENTS\.md instructions for (.*)\n\n<INSTRUCTIONS>\n([\s\S]*)\n<\/INSTRUCTIONS>\s*$/.exec(trimmed);

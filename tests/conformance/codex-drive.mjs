@@ -1,19 +1,38 @@
-// Plays one scenario through the real Codex CLI: a throw-away root holding the scenario's files
+// Plays one scenario through a pinned release of the real Codex CLI: a throw-away root holding the scenario's files
 // at their own paths (so `/repo/AGENTS.md` is `<root>/repo/AGENTS.md`), a home with a generated
 // CODEX_HOME, `codex exec` for the first prompt and `codex exec resume --last` for each later one
 // (so a `resume` step between turns needs no action of its own),
 // the model's turns answered by the mock, the edits outside the agent made between turns.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { startMockResponses } from './codex-mock.mjs';
 import { keepSessionLogs } from './session-logs.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-export const CODEX_BIN = join(
-  ROOT,
-  'tests/conformance/oracles-codex/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex',
-);
+// One directory per pinned release, each with its own lockfile (`make conformance-codex-setup`).
+const ORACLES = join(ROOT, 'tests/conformance/oracles-codex');
+export const BINARY = 'node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
+
+/** The releases pinned in `oracles-codex/`, oldest first. */
+export function pinnedReleases() {
+  const parts = (version) => version.split('.').map(Number);
+  return readdirSync(ORACLES, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(ORACLES, entry.name, 'package.json')))
+    .map((entry) => entry.name)
+    .sort((a, b) => {
+      const [x, y] = [parts(a), parts(b)];
+      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+    });
+}
+
+/** The native binary of a pinned release; throws when it is not installed. */
+export function codexBinary(version) {
+  if (!pinnedReleases().includes(version)) throw new Error(`Codex ${version} is not pinned: the lab has ${pinnedReleases().join(', ')} (tests/conformance/oracles-codex/)`);
+  const bin = join(ORACLES, version, BINARY);
+  if (!existsSync(bin)) throw new Error(`Codex ${version} is pinned but not installed: run make conformance-codex-setup`);
+  return bin;
+}
 export const DEFAULT_CWD = '/project';
 export const DEFAULT_HOME = '/home/user';
 const DEFAULT_START_MS = 1764547200000;
@@ -50,11 +69,13 @@ const UNDRIVABLE_CONFIG = {
 /**
  * Why the driver cannot replay `scenario`; empty when it can.
  * @param {any} scenario
+ * @param {string[]} profiles  the presets that reproduce a Codex release: a scenario written
+ *   for any of them plays against every pinned release
  * @returns {string[]}
  */
-export function undrivableReasons(scenario) {
+export function undrivableReasons(scenario, profiles) {
   const reasons = [];
-  if (scenario.profile !== undefined && scenario.profile !== 'codex') reasons.push(`profile ${scenario.profile}: the Codex lab plays codex scenarios`);
+  if (scenario.profile !== undefined && !profiles.includes(scenario.profile)) reasons.push(`profile ${scenario.profile}: the Codex lab plays scenarios of a Codex release's profile (${profiles.join(', ')})`);
   for (const key of Object.keys(scenario.config ?? {})) {
     if (!DRIVABLE_CONFIG.has(key)) reasons.push(`config.${key}: ${UNDRIVABLE_CONFIG[key] ?? 'not wired up'}`);
   }
@@ -70,7 +91,7 @@ export function undrivableReasons(scenario) {
       for (const block of step.blocks) {
         if (block.type === 'thinking') reasons.push(`${at}: reasoning items are not scripted`);
         if (block.type !== 'tool_use') continue;
-        if (!DRIVABLE_TOOLS.has(block.name)) reasons.push(`${at}: tool ${block.name} does not exist in Codex 0.139 (only ${[...DRIVABLE_TOOLS].join(', ')} is driven)`);
+        if (!DRIVABLE_TOOLS.has(block.name)) reasons.push(`${at}: tool ${block.name} is not driven (only ${[...DRIVABLE_TOOLS].join(', ')} is driven)`);
         else if (typeof block.output !== 'string') reasons.push(`${at}: exec_command needs the output its command prints, as \`output\``);
       }
       inTurn = step.blocks.some((b) => b.type === 'tool_use');
@@ -145,12 +166,14 @@ function settingsArgs(settings) {
 }
 
 /**
- * Plays `scenario` through Codex and returns every request it sent.
+ * Plays `scenario` through Codex `version` and returns every request it sent.
  * @param {any} scenario
- * @param {{ recordDir: string, stepTimes: number[] }} options  `stepTimes`: each step's logical
- *   time (ms), as the engine's trace gives it, so both sides see the same file order
+ * @param {{ version: string, recordDir: string, stepTimes: number[], keepLogs: boolean, bin?: string }} options
+ *   `stepTimes`: each step's logical time (ms), as the engine's trace gives it, so both sides
+ *   see the same file order; `keepLogs`: copy the rollout logs beside the recordings; `bin`: a
+ *   release's binary installed outside the lab's pins (codex-bisect.mjs)
  */
-export async function driveCodex(scenario, { recordDir, stepTimes }) {
+export async function driveCodex(scenario, { version, recordDir, stepTimes, keepLogs, bin = codexBinary(version) }) {
   const root = realpathSync(mkdtempSync(join(WORK, 'codex-lab-')));
   const cwd = scenario.cwd ?? DEFAULT_CWD;
   const home = scenario.home ?? DEFAULT_HOME;
@@ -175,12 +198,12 @@ export async function driveCodex(scenario, { recordDir, stepTimes }) {
       mock.script(turn.answers);
       const head = n === 0 ? ['exec'] : ['exec', 'resume', '--last'];
       const args = [...head, '--skip-git-repo-check', ...settingsArgs(turn.settings), turn.prompt];
-      const run = await runCodex(args, { cwd: mapPath(cwd), home: root + home, codexHome });
+      const run = await runCodex(bin, args, { cwd: mapPath(cwd), home: root + home, codexHome });
       stderr += run.stderr;
       if (run.code !== 0) throw new Error(`codex ${args.join(' ')} exited with ${run.code}: ${run.stderr.slice(-2000)}`);
       if (mock.pending() > 0) throw new Error(`Codex ended the turn "${turn.prompt}" with ${mock.pending()} scripted answers left: ${run.stderr.slice(-2000)}`);
     }
-    keepSessionLogs(join(codexHome, 'sessions'), recordDir, scenario);
+    if (keepLogs) keepSessionLogs(join(codexHome, 'sessions'), recordDir, scenario);
     return { ms: Date.now() - started, root, requests: mock.requests, stderr };
   } finally {
     await mock.close();
@@ -205,9 +228,9 @@ function labConfig(baseUrl, contextWindow) {
   ].join('\n');
 }
 
-function runCodex(args, { cwd, home, codexHome }) {
+function runCodex(bin, args, { cwd, home, codexHome }) {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(CODEX_BIN, args, {
+    const child = spawn(bin, args, {
       cwd,
       env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: codexHome, LAB_API_KEY: 'dummy', TZ: 'Etc/UTC' },
       stdio: ['pipe', 'pipe', 'pipe'],

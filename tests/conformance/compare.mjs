@@ -28,8 +28,19 @@
 //                 to the plan file (§9.3 item 6): the paths named
 //   local-command a slash command's own messages (`<command-name>`, `<local-command-stdout>`, …)
 //   note          any other reminder: compared by place, the tool names and paths it mentions
+//   attribution   the commit-attribution reminder (2.1.332): a `Co-Authored-By:` trailer
+//   tools-used    the tools named in a summary's `<tools-used-before-summary>` (2.1.332)
+//   kept          the messages a compaction kept verbatim after its summary (2.1.332): their
+//                 roles and block types, the calls' tools
+//   environment, deferred-tools, agent-types, date
+//                 parts of a system-role message (2.1.332): the `# Environment` section and the
+//                 paths in it, a list of bare tool names, `- name: … (Tools: …)` agent entries,
+//                 the date
 // An item found inside a tool_result carries `folded: true` (Q50: mid-turn attachments ride in
-// the last tool result). Only format facts are relied on: the `<system-reminder>` wrapper,
+// the last tool result); an item of a `role: "system"` message carries `role: 'system'`
+// (2.1.332 sends the environment, change notes and plan-mode reminders so), whose text is cut
+// into paragraphs: one with a fact (a heading above, numbered lines, a path, a list of names)
+// is an item, one of prose alone is wording and left out. Only format facts are relied on: the `<system-reminder>` wrapper,
 // `N\t` line numbers, the call note's JSON, `# claudeMd`/`# currentDate`, `Contents of`,
 // `- name:` skill entries, the plan-mode headings, `Summary:\n`, the local-command tags.
 
@@ -51,48 +62,98 @@ const ABSOLUTE_PATH = /(?:^|[\s"'(])(\/[^\s"'`,;:)]+)/g;
 // either side, whatever its sentences say. A hyphenated word (`Read-only`) is not a name.
 const TOOL_NAME = ['Read', 'Edit', 'Write', 'Bash', 'Glob', 'Grep', 'TodoWrite', 'TaskCreate', 'TaskUpdate', 'Skill', 'ExitPlanMode', 'AskUserQuestion'];
 const CONTEXT_SECTION = /^# (claudeMd|currentDate|gitStatus)$/m;
+const MEMORY_ENTRY = /^Contents of (\/\S+?)(?: \(.*\))?:\n\n([\s\S]*)$/;
 
-/** The items Claude Code sent after the last assistant message of `body`. */
-export function oracleItems(body, /** @type {PathMap} */ paths, /** @type {ItemOptions} */ options = {}) {
+/**
+ * The items Claude Code sent after the last assistant message of `body`; `options.previous`,
+ * the main-loop request before it, tells a compaction summary placed first (2.1.332, which
+ * keeps the latest messages verbatim after it) that this request is the first to carry.
+ */
+export function oracleItems(body, /** @type {PathMap} */ paths, /** @type {ItemOptions & { previous?: any }} */ options = {}) {
   const normalise = (text) => {
     // The client's plan file has a random name; it stands for the scenario's.
     if (paths.planFile && paths.scenarioPlanFile) text = text.split(paths.planFile).join(paths.scenarioPlanFile);
     return text.split(paths.workspace).join(paths.root === '/' ? '' : paths.root).split(paths.home).join(paths.scenarioHome).replace(DATE, '<date>');
   };
-  const { tail, callOrder } = afterLastAssistant(body.messages, (m) => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content), (b) => ({ id: b.id, name: b.name }));
+  const contentOf = (m) => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content).map((b) => (m.role === 'system' && b.type === 'text' ? { ...b, type: 'system' } : b));
+  const { tail, callOrder, lead } = afterLastAssistant(body.messages, contentOf, (b) => ({ id: b.id, name: b.name }), newSummaryAt(body.messages, options.previous?.messages, contentOf));
   /** @type {FlatBlock[]} */
   const blocks = [];
   for (const block of tail) {
-    if (block.type === 'text') blocks.push({ type: 'text', text: normalise(block.text) });
+    if (block.type === 'text' || block.type === 'system') blocks.push({ type: block.type, text: normalise(block.text) });
     else if (block.type === 'tool_result') {
       const text = typeof block.content === 'string' ? block.content : (block.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
       blocks.push({ type: 'tool_result', text: normalise(text), toolUseId: block.tool_use_id, isError: block.is_error === true });
     }
   }
-  return itemsOf(blocks, callOrder, options);
+  const leadBlocks = lead.blocks.map((b) => ({ type: b.type, text: normalise(b.text) }));
+  return withLead(leadBlocks, lead.kept, itemsOf(blocks, callOrder, options), options);
 }
 
 /** The items our engine assembled after the last assistant message of `request` (a `turn.request`). */
-export function engineItems(request, /** @type {ItemOptions} */ options = {}) {
+export function engineItems(request, /** @type {ItemOptions & { previous?: any }} */ options = {}) {
   const messages = request.messages.map((m, index) => {
     if (index !== request.userContextAt?.message) return m;
     const content = [...m.content];
     content.splice(request.userContextAt.block, 0, ...request.userContext);
     return { ...m, content };
   });
-  const { tail, callOrder } = afterLastAssistant(messages, (m) => m.content, (b) => ({ id: b.toolUseId, name: b.source }));
+  const contentOf = (m) => m.content.map((b) => (m.role === 'system' && b.type === 'text' ? { ...b, type: 'system' } : b));
+  const previous = options.previous?.messages.map((m) => ({ ...m, content: m.content.map((b) => ({ type: b.type, text: b.text })) }));
+  const { tail, callOrder, lead } = afterLastAssistant(messages, contentOf, (b) => ({ id: b.toolUseId, name: b.source }), newSummaryAt(messages, previous, contentOf));
   /** @type {FlatBlock[]} */
   const blocks = tail
-    .filter((b) => b.type === 'text' || b.type === 'tool_result')
+    .filter((b) => b.type === 'text' || b.type === 'system' || b.type === 'tool_result')
     .map((b) => ({ type: b.type, text: b.text.replace(DATE, '<date>'), toolUseId: b.toolUseId, isError: b.isError === true }));
-  return itemsOf(blocks, callOrder, options);
+  const leadBlocks = lead.blocks.map((b) => ({ type: b.type, text: b.text.replace(DATE, '<date>') }));
+  return withLead(leadBlocks, lead.kept, itemsOf(blocks, callOrder, options), options);
 }
 
-function afterLastAssistant(messages, contentOf, callOf) {
+/**
+ * Where a compaction summary placed first (2.1.332) begins, when this request is the first
+ * to carry it: its first message holds `Summary:` and the previous request's first message
+ * was another. -1 otherwise, and without a previous request (a release that floats the
+ * attachments above the summary is read without one: run.mjs).
+ */
+function newSummaryAt(messages, previousMessages, contentOf) {
+  if (!previousMessages) return -1;
+  const textOf = (m) => (m ? contentOf(m).filter((b) => b.type === 'text').map((b) => b.text).join('\n') : '');
+  const first = textOf(messages[0]);
+  if (messages[0]?.role !== 'user' || !/(^|\n)Summary:\n/.test(first)) return -1;
+  return textOf(previousMessages?.[0]) === first ? -1 : 0;
+}
+
+/**
+ * The summary message's items and the `kept` item for the messages kept verbatim after it,
+ * before the items of the tail.
+ */
+function withLead(leadBlocks, kept, tailItems, options) {
+  if (!leadBlocks.length) return tailItems;
+  const items = itemsOf(leadBlocks, [], options);
+  if (kept.length) items.push({ kind: 'kept', messages: kept });
+  return afterCompaction([...items, ...tailItems], options.restored ?? []);
+}
+
+/**
+ * The blocks after the last assistant message and that message's calls; with `summaryAt` at
+ * a summary placed first, also the summary message's blocks (`lead.blocks`) and the messages
+ * kept verbatim between it and the tail (`lead.kept`: role, block types, tools called).
+ */
+function afterLastAssistant(messages, contentOf, callOf, summaryAt = -1) {
   let last = -1;
   messages.forEach((m, i) => m.role === 'assistant' && (last = i));
   const callOrder = last < 0 ? [] : contentOf(messages[last]).filter((b) => b.type === 'tool_use').map(callOf);
-  return { tail: messages.slice(last + 1).flatMap(contentOf), callOrder };
+  const lead = { blocks: [], kept: [] };
+  if (summaryAt >= 0 && last > summaryAt) {
+    lead.blocks = contentOf(messages[summaryAt]).filter((b) => b.type === 'text');
+    for (const m of messages.slice(summaryAt + 1, last + 1)) {
+      const content = contentOf(m);
+      // A system message emptied by the compaction carries nothing.
+      if (content.length === 0) continue;
+      lead.kept.push(`${m.role}: ${content.map((b) => (b.type === 'tool_use' ? `tool_use ${callOf(b).name}` : b.type)).join(', ')}`);
+    }
+  }
+  return { tail: messages.slice(last + 1).flatMap(contentOf), callOrder, lead };
 }
 
 /**
@@ -115,11 +176,18 @@ function itemsOf(blocks, callOrder, options) {
   /** @type {Item[]} */
   const folded = [];
   for (const block of ordered) {
+    if (block.type === 'system') {
+      items.push(...systemItems(block.text));
+      continue;
+    }
     const parts = segments(block.text);
     let own = block.type === 'tool_result' && toolOf(block) === 'Read';
+    // A summary hand-off that opens with prose and a reminder before `Summary:` (2.1.332):
+    // the prose is wording, the reminder an item.
+    const summaryPart = block.type === 'text' ? parts.findIndex((s) => !s.reminder && /(^|\n)Summary:\n/.test(s.text)) : -1;
     parts.forEach((segment, index) => {
       if (!segment.reminder) {
-        if (!segment.text.trim()) return;
+        if (!segment.text.trim() || index < summaryPart) return;
         // Folded attachments are joined to the result with blank lines (Q50): not the tool's.
         const text = parts[index + 1]?.reminder ? segment.text.replace(/\n+$/, '') : segment.text;
         items.push(block.type === 'tool_result' ? toolResultItem(block, toolOf(block), text) : textItem(text, options));
@@ -179,15 +247,21 @@ function textItem(raw, /** @type {ItemOptions} */ options) {
 function afterCompaction(items, restored) {
   const summaryAt = items.findIndex((i) => i.kind === 'compact-summary');
   if (summaryAt < 0) return items;
+  // Attached by the compaction: before the summary (2.1.88), or, with the summary first
+  // (2.1.332), what comes before the next prompt and the system message after it.
+  const promptAfter = items.findIndex((i, index) => index > summaryAt && (i.kind === 'prompt' || i.kind === 'local-command'));
+  const summaryFirst = items.slice(0, summaryAt).every((i) => i.kind === 'tools-used');
+  const attached = (item, index) => (summaryFirst ? index > summaryAt && (index < promptAfter || promptAfter < 0 || item.role === 'system') : index < summaryAt);
   const seen = new Set();
   return items.map((item, index) => {
-    if (index > summaryAt) return item;
+    if (!attached(item, index)) return item;
     if (item.kind === 'mention' && restored.includes(item.path) && !seen.has(item.path)) {
       seen.add(item.path);
       return { ...item, kind: 'restored' };
     }
-    if (item.kind === 'note' && item.paths.some((p) => /\/\.claude\/plans\//.test(p))) return { kind: 'plan-reference', paths: item.paths };
-    if (item.kind === 'note' && item.tools.includes('Read') && item.paths.length === 1) return { kind: 'file-reference', paths: item.paths };
+    const role = item.role ? { role: item.role } : {};
+    if (item.kind === 'note' && item.paths.some((p) => /\/\.claude\/plans\//.test(p))) return { kind: 'plan-reference', ...role, paths: item.paths };
+    if (item.kind === 'note' && item.tools.includes('Read') && item.paths.length === 1) return { kind: 'file-reference', ...role, paths: item.paths };
     return item;
   });
 }
@@ -249,9 +323,49 @@ function toolResultItem(block, tool, text) {
   return item;
 }
 
+/**
+ * The items of a system-role message (2.1.332), paragraph by paragraph: a paragraph with a
+ * fact opens an item (see the header), the numbered lines of a paragraph that has nothing
+ * else join the change note before it, and a prose paragraph after a plan-mode heading adds
+ * the tools and paths it names to that reminder; other prose is wording.
+ * @returns {Item[]}
+ */
+function systemItems(text) {
+  /** @type {Item[]} */
+  const items = [];
+  for (const paragraph of text.split(/\n\n+/)) {
+    const lines = paragraph.split('\n').filter((l) => l.trim());
+    if (!lines.length) continue;
+    const previous = items[items.length - 1];
+    const paths = pathsIn(paragraph);
+    const tools = TOOL_NAME.filter((name) => new RegExp(`(?<![\\w-])${name}(?![\\w-])`).test(paragraph));
+    const numbered = lines.filter((l) => NUMBERED_LINE.test(l));
+    const skills = lines.filter((l) => /^- [\w:.-]+: /.test(l));
+    const plan = planVariant(paragraph, tools);
+    if (/^# Environment\b/.test(paragraph)) items.push({ kind: 'environment', role: 'system', paths });
+    else if (lines.length > 1 && lines.slice(1).every((l) => /^[A-Z][A-Za-z0-9_]*$/.test(l))) items.push({ kind: 'deferred-tools', role: 'system', names: lines.slice(1) });
+    else if (skills.length && skills.every((l) => /\(Tools: [^)]*\)$/.test(l))) items.push({ kind: 'agent-types', role: 'system', names: skills.map((l) => l.slice(2, l.indexOf(': '))) });
+    else if (skills.length) items.push({ kind: 'skill-listing', role: 'system', names: skills.map((l) => l.slice(2, l.indexOf(': '))) });
+    else if (plan) items.push({ kind: 'plan-mode', role: 'system', variant: plan, tools, paths });
+    else if (numbered.length && paths.length) items.push({ kind: 'changed-file', role: 'system', path: paths[0], lines: numbered });
+    else if (numbered.length === lines.length && previous?.kind === 'changed-file') previous.lines.push(...numbered);
+    else if (paragraph.includes('<date>') && !paths.length) items.push({ kind: 'date', role: 'system' });
+    else if (previous?.kind === 'plan-mode' && previous.variant === 'full') {
+      previous.tools = TOOL_NAME.filter((name) => previous.tools.includes(name) || tools.includes(name));
+      previous.paths = [...new Set([...previous.paths, ...paths])];
+    } else if (paths.length) items.push({ kind: 'note', role: 'system', nestedNotes: 0, nestedNumbers: [], tools, paths });
+  }
+  return items;
+}
+
 /** @returns {Item} */
 function reminderItem(raw) {
   const inner = raw.replace(/^\n/, '').replace(/\n$/, '');
+  const used = /<tools-used-before-summary>([\s\S]*?)<\/tools-used-before-summary>/.exec(inner);
+  if (used) return { kind: 'tools-used', tools: used[1].split(',').map((t) => t.trim()).filter(Boolean) };
+  if (/^Co-Authored-By: /m.test(inner)) return { kind: 'attribution' };
+  // The CLAUDE.md context as a reminder of its own (2.1.332): a preamble, then the files.
+  if (!inner.startsWith('Contents of ') && !CONTEXT_SECTION.test(inner) && /^Contents of \//m.test(inner) && !NUMBERED_LINE.test(inner)) return memoryContextItem(inner);
   const call = /(\{"(?:file_path|command)".*\})\s*$/.exec(inner.split('\n')[0]);
   if (call && inner.trim().split('\n').length === 1) {
     const input = JSON.parse(call[1]);
@@ -296,6 +410,15 @@ function planVariant(inner, tools) {
   return undefined;
 }
 
+function memoryContextItem(inner) {
+  const memories = [];
+  for (const entry of inner.split(/^(?=Contents of \/)/m).slice(1)) {
+    const match = MEMORY_ENTRY.exec(entry);
+    if (match) memories.push({ path: match[1], content: match[2].trim() });
+  }
+  return { kind: 'user-context', sections: ['claudeMd'], memories };
+}
+
 function userContextItem(inner) {
   const parts = inner.split(CONTEXT_SECTION);
   const sections = [];
@@ -304,7 +427,7 @@ function userContextItem(inner) {
     sections.push(parts[i]);
     if (parts[i] !== 'claudeMd') continue;
     for (const entry of parts[i + 1].split(/^(?=Contents of \/)/m).slice(1)) {
-      const match = /^Contents of (\/\S+?)(?: \(.*\))?:\n\n([\s\S]*)$/.exec(entry);
+      const match = MEMORY_ENTRY.exec(entry);
       if (match) memories.push({ path: match[1], content: match[2].trim() });
     }
   }

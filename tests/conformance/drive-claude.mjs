@@ -9,23 +9,27 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { FIXED_SUMMARY, startMockAnthropic } from './mock-anthropic.mjs';
 import { keepSessionLogs } from './session-logs.mjs';
+import { claudeOracle, CURRENT_CLAUDE } from './claude-oracles.mjs';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-export const CLAUDE_CLI = join(ROOT, 'tests/conformance/oracles/node_modules/@anthropic-ai/claude-code/cli.js');
 export const DEFAULT_CWD = '/project';
 export const DEFAULT_HOME = '/home/user';
 export const DEFAULT_PLAN_FILE = '~/.claude/plans/plan.md';
 const DEFAULT_START_MS = 1764547200000;
-const VENDORED_RG = join(dirname(CLAUDE_CLI), 'vendor/ripgrep', `${process.arch === 'arm64' ? 'arm64' : 'x64'}-${process.platform}`, 'rg');
-const VENDORED_RG_RUNS = (() => {
-  try {
-    accessSync(VENDORED_RG, constants.X_OK);
-    return true;
-  } catch {
-    console.warn(`${VENDORED_RG} is not executable (make conformance-setup fixes that): the system rg is used, and Glob's order may differ`);
-    return false;
+/** Whether the release's vendored rg runs, asked once per release (see startClient). */
+const vendoredRgRuns = new Map();
+function ripgrepRuns(/** @type {import('./claude-oracles.mjs').ClaudeOracle} */ oracle) {
+  if (!oracle.ripgrep) return true;
+  if (!vendoredRgRuns.has(oracle.ripgrep)) {
+    try {
+      accessSync(oracle.ripgrep, constants.X_OK);
+      vendoredRgRuns.set(oracle.ripgrep, true);
+    } catch {
+      console.warn(`${oracle.ripgrep} is not executable (make conformance-setup fixes that): the system rg is used, and Glob's order may differ`);
+      vendoredRgRuns.set(oracle.ripgrep, false);
+    }
   }
-})();
+  return vendoredRgRuns.get(oracle.ripgrep);
+}
 const TURN_TIMEOUT_MS = 90_000;
 // Claude Code reserves min(the model's output limit, 20,000) tokens of the window (§9.1); for
 // every Claude 4 model that is 20,000, and no flag changes it.
@@ -151,14 +155,15 @@ export function scenarioActions(scenario) {
 /**
  * Plays `scenario` through Claude Code and returns every request it sent.
  * @param {any} scenario
- * @param {{ recordDir: string, stepTimes: number[], usage?: (mainIndex: number) => number | import('./mock-anthropic.mjs').ProviderUsage | undefined, eagerMemory?: string[] }} options
- *   `stepTimes`: each step's logical time (ms), as the engine's trace gives it, so both sides
+ * @param {{ recordDir: string, stepTimes: number[], usage?: (mainIndex: number) => number | import('./mock-anthropic.mjs').ProviderUsage | undefined, eagerMemory?: string[], client?: string }} options
+ *   `client`: the release to play (claude-oracles.mjs; the current one by default); `stepTimes`: each step's logical time (ms), as the engine's trace gives it, so both sides
  *   see the same clock; `usage`: the input tokens the mock reports (see mock-anthropic.mjs);
  *   `eagerMemory`: the memory files of the user context (scenario paths), which the
  *   interactive client puts in its read-file state at startup (§4.4) and `-p` does not: the
  *   lab seeds them, as they would be
  */
-export async function driveClaude(scenario, { recordDir, stepTimes, usage, eagerMemory = [] }) {
+export async function driveClaude(scenario, { recordDir, stepTimes, usage, eagerMemory = [], client: version = CURRENT_CLAUDE }) {
+  const oracle = claudeOracle(version);
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'lab-ws-')));
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'lab-home-')));
   const cwd = scenario.cwd ?? DEFAULT_CWD;
@@ -209,7 +214,7 @@ export async function driveClaude(scenario, { recordDir, stepTimes, usage, eager
     let mode = startMode;
     let beforePlan = startMode === 'plan' ? 'default' : startMode;
     mkdirSync(clientCwd, { recursive: true });
-    client = startClient(clientCwd, home, mock.url, clientEnv(scenario), startMode, (request) => {
+    client = startClient(oracle, clientCwd, home, mock.url, clientEnv(scenario), startMode, (request) => {
       // The permission prompt: a plan's approval as scripted; in plan mode a change to a file
       // is declined, as the user who asked for a plan would (the client asks rather than
       // refusing); anything else (Bash) is allowed.
@@ -376,11 +381,11 @@ function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function startClient(workspace, home, baseUrl, extraEnv, mode, permission) {
+function startClient(oracle, workspace, home, baseUrl, extraEnv, mode, permission) {
   const child = spawn(
-    process.execPath,
+    oracle.command,
     [
-      CLAUDE_CLI,
+      ...oracle.args,
       '-p',
       '--input-format',
       'stream-json',
@@ -403,10 +408,11 @@ function startClient(workspace, home, baseUrl, extraEnv, mode, permission) {
         DISABLE_TELEMETRY: '1',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         DISABLE_AUTOUPDATER: '1',
-        // The client's own rg (14.1.1; `make conformance-setup` gives it its exec bit): Glob's
-        // order is ripgrep's `--sort=modified`, which rg 13 applies per directory. The system's
-        // only where the package has no runnable rg.
-        ...(VENDORED_RG_RUNS ? {} : { USE_BUILTIN_RIPGREP: '0' }),
+        // The client's own rg (2.1.88's is 14.1.1, `make conformance-setup` gives it its exec
+        // bit; the native builds carry theirs inside): Glob's order is ripgrep's
+        // `--sort=modified`, which rg 13 applies per directory. The system's only where the
+        // package has no runnable rg.
+        ...(ripgrepRuns(oracle) ? {} : { USE_BUILTIN_RIPGREP: '0' }),
         ...extraEnv,
       },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 // The conformance lab's runner (`make conformance`): each scenario it can drive is played through
-// the real Claude Code and through our engine's `claude-code` profile, and every main-loop
-// request is compared item by item (compare.mjs). Exits non-zero on a mismatch that
-// known-differences.json does not list.
+// a real Claude Code release and through the engine profile that reproduces that release, and
+// every main-loop request is compared item by item (compare.mjs). Exits non-zero on a mismatch
+// that known-differences.json does not list.
 //
 //   node tests/conformance/run.mjs                   the drivable teaching scenarios and the lab's
 //   node tests/conformance/run.mjs NAME…             only these (file names without .json)
@@ -15,10 +15,21 @@
 //                                                    own Claude Code process)
 //   --verbose                                        also the differences known-differences.json
 //                                                    accounts for
+//   --client VERSION                                 the release to play (claude-oracles.mjs; the
+//                                                    current one by default), compared with the
+//                                                    profile profileReleases() names for it
+//   --recorded                                       compare the recordings an earlier run left
+//                                                    (target/conformance/recordings…) again,
+//                                                    without playing the client
+//   --report FILE                                    where the report goes (default
+//                                                    target/conformance/report.json for the lab
+//                                                    release, 2.1.88, report-claude-VERSION.json
+//                                                    for another)
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as engine from '../../pkg/context_assembly.js';
 import { compareItems, engineItems, formatCompactSummary, oracleItems } from './compare.mjs';
+import { claudeOracle, claudeProfile, CURRENT_CLAUDE, LAB_RELEASE } from './claude-oracles.mjs';
 import { claudeSettings, DEFAULT_HOME, DEFAULT_PLAN_FILE, driveClaude, undrivableReasons } from './drive-claude.mjs';
 import { generateScenario, GENERATOR_VERSION } from './generate.mjs';
 import { FIXED_SUMMARY } from './mock-anthropic.mjs';
@@ -30,6 +41,25 @@ const VERBOSE = process.argv.includes('--verbose');
 const LAB = join(ROOT, 'tests/conformance');
 const OUT = join(ROOT, 'target/conformance');
 engine.initSync({ module: readFileSync(join(ROOT, 'pkg/context_assembly_bg.wasm')) });
+/** An option's value: `--flag value` or `--flag=value`. */
+function optionValue(args, flag) {
+  const at = args.indexOf(flag);
+  if (at >= 0) return args[at + 1];
+  return args.find((a) => a.startsWith(`${flag}=`))?.slice(flag.length + 1);
+}
+/** Compare the recordings of an earlier run instead of playing the sessions again. */
+const RECORDED = process.argv.includes('--recorded');
+/** The release played, and the profile compared with it. */
+const CLIENT = optionValue(process.argv, '--client') ?? CURRENT_CLAUDE;
+const ORACLE = claudeOracle(CLIENT);
+const PROFILE = claudeProfile(engine, CLIENT);
+/**
+ * Where the release's recordings go: the lab release's where the import round trip and
+ * crate/tests/import_lab.rs read them (target/conformance/); another release's beside it, in
+ * target/conformance-claude-VERSION/, until the importer reads that release's logs (issue 26
+ * item 6: 2.1.332 writes line types it does not know yet).
+ */
+const RECORDINGS = CLIENT === LAB_RELEASE ? join(OUT, 'recordings') : join(ROOT, 'target', `conformance-claude-${CLIENT.replace(/[^\w.-]+/g, '_')}`, 'recordings');
 
 // Switches whose flip changes what the lab's scenarios send, each against a quirk the oracle
 // has: the trailing empty line of a read (Q16), the snippet's numbering from the old file (Q33),
@@ -61,7 +91,7 @@ const AREAS = ['mentions', 'ranges', 'directories', 'deny', 'nested memory', 'ea
  * @typedef {{
  *   scenario: string | string[], kind: string | string[], tool?: string, afterManualCompact?: boolean,
  *   normalise?: keyof typeof NORMALISERS, match?: string, reorderOnly?: boolean, racy?: boolean,
- *   reason: string,
+ *   clients?: string[], reason: string,
  * }} KnownDifference
  *   `scenario`: a scenario's name (`lab/…`, a teaching file's name, `generated/<seed>`), a
  *   list of them, `generated` for every generated session, or `*`; `kind` (and `tool`, for
@@ -71,10 +101,12 @@ const AREAS = ['mentions', 'ranges', 'directories', 'deny', 'nested memory', 'ea
  *   of that kind must contain (an item one side has and the other lacks). `reorderOnly`: only
  *   when the same item is on the other side too, elsewhere in the request (the two sides
  *   order it differently; nothing is missing). `racy`: the client itself varies from run to
- *   run, so an entry that no run needed is not reported stale.
+ *   run, so an entry that no run needed is not reported stale. `clients`: the releases it was
+ *   seen with (default: the seed's, 2.1.88, which every entry before the current releases
+ *   was judged against); a run of another release does not use it.
  */
 /** @type {KnownDifference[]} */
-const KNOWN = JSON.parse(readFileSync(join(LAB, 'known-differences.json'), 'utf8')).differences;
+const KNOWN = JSON.parse(readFileSync(join(LAB, 'known-differences.json'), 'utf8')).differences.filter((k) => (k.clients ?? [LAB_RELEASE]).includes(CLIENT));
 /** How often each known difference was needed, to find the ones a fix made stale. */
 const KNOWN_USED = new Map(KNOWN.map((k) => [k, 0]));
 /** The scenarios each known difference was needed in, to find the seeds a fix made stale. */
@@ -170,7 +202,7 @@ function parseSeeds(spec) {
 const generatedSession = (seed) => ({ name: `generated/${seed}`, seed, load: () => generateScenario(seed) });
 
 /**
- * The scenario our engine runs: the claude-code profile; the settings file the driver writes
+ * The scenario our engine runs: the profile of the release played (PROFILE); the settings file the driver writes
  * for deny rules is a file of the workspace on both sides (Glob lists it, a directory mention
  * shows it); a compaction the client asks the mock to summarise gets the same summary.
  */
@@ -178,7 +210,7 @@ const generatedSession = (seed) => ({ name: `generated/${seed}`, seed, load: () 
 const TRANSCRIPT_PATH = '~/.claude/projects/-project/lab-session.jsonl';
 
 function engineScenario(scenario, switches) {
-  const ours = { ...scenario, profile: 'claude-code', switches: { ...(scenario.switches ?? {}), ...switches } };
+  const ours = { ...scenario, profile: PROFILE, switches: { ...(scenario.switches ?? {}), ...switches } };
   // The client always keeps a transcript and its summary message names it (§9.3 item 8);
   // the comparison checks that a path is named, not which (the session id is the client's).
   ours.config = { transcriptPath: TRANSCRIPT_PATH, ...(scenario.config ?? {}) };
@@ -275,6 +307,27 @@ function engineSide(scenario, switches) {
 }
 
 /**
+ * A session as an earlier run recorded it (`--recorded`): the temp paths it ran in and the
+ * requests the mock kept.
+ */
+function recordedRun(recordDir) {
+  let run;
+  try {
+    run = JSON.parse(readFileSync(join(recordDir, 'run.json'), 'utf8'));
+  } catch {
+    throw new Error(`no recording in ${recordDir}: run the session without --recorded first`);
+  }
+  const requests = readdirSync(recordDir)
+    .filter((f) => /^\d+\.json$/.test(f))
+    .sort()
+    .map((f, index) => {
+      const recorded = JSON.parse(readFileSync(join(recordDir, f), 'utf8'));
+      return { n: index + 1, path: join(recordDir, f), role: recorded.role, scripted: recorded.scripted, body: recorded.body };
+    });
+  return { ...run, requests };
+}
+
+/**
  * Plays one session through the client and compares it with ours; with `selfTest`, also
  * compares the same recordings with our side run under each of SELF_TEST_SWITCHES in turn
  * (no second client run is needed: only our side changes), noting which switches moved it.
@@ -284,15 +337,16 @@ async function runSession({ name, load }, { selfTest = false } = {}) {
   const reasons = undrivableReasons(scenario);
   if (reasons.length) return { name, skipped: reasons };
   const ours = engineSide(scenario, {});
-  const recordDir = join(OUT, 'recordings', name);
-  rmSync(recordDir, { recursive: true, force: true });
+  const recordDir = join(RECORDINGS, name);
+  if (!RECORDED) rmSync(recordDir, { recursive: true, force: true });
   // The eager memory files our first request lists, for the driver to seed (see driveClaude).
   const eagerMemory = ours.requests.length ? engineItems(ours.requests[0]).filter((i) => i.kind === 'user-context').flatMap((i) => i.memories.map((m) => m.path)) : [];
   // The client's token count follows ours (the mock reports our sizes as usage, or the usage
   // the answering step gives, which our engine reads too: §6.3), so both reach the
   // auto-compact threshold at the same request when they agree on what was added.
   const usage = (/** @type {number} */ i) => ours.usage[i] ?? ours.requests[i]?.tokens.total;
-  const run = await driveClaude(scenario, { recordDir, stepTimes: ours.trace.steps.map((s) => s.atMs), usage, eagerMemory });
+  const run = RECORDED ? recordedRun(recordDir) : await driveClaude(scenario, { recordDir, stepTimes: ours.trace.steps.map((s) => s.atMs), usage, eagerMemory, client: CLIENT });
+  if (!RECORDED) writeFileSync(join(recordDir, 'run.json'), JSON.stringify({ ms: run.ms, workspace: run.workspace, root: run.root, home: run.home, planFile: run.planFile }, null, 2));
   const paths = {
     workspace: run.workspace,
     root: run.root,
@@ -330,8 +384,11 @@ function compareSession(name, scenario, oracleRequests, ours, paths, eagerMemory
     const context = ours.context[i] ?? { prompt: '', compactions: [], afterManualCompact: false };
     const restored = context.compactions.flatMap((r) => r.restored.map((f) => f.path));
     const options = { summaries: ours.summaries, restored };
-    const oracle = oracleRequests[i] ? oracleItems(oracleRequests[i].body, paths, options) : [];
-    const mine = ours.requests[i] ? engineItems(ours.requests[i], options) : [];
+    // A release that keeps the latest messages after the summary (2.1.332) is read with the
+    // request before, which tells the first request to carry a summary (compare.mjs).
+    const summaryFirst = (previous) => (ORACLE.summaryFirst ? { previous } : {});
+    const oracle = oracleRequests[i] ? oracleItems(oracleRequests[i].body, paths, { ...options, ...summaryFirst(oracleRequests[i - 1]?.body) }) : [];
+    const mine = ours.requests[i] ? engineItems(ours.requests[i], { ...options, ...summaryFirst(ours.requests[i - 1]) }) : [];
     sortSeededTies(oracle, eagerMemory);
     sortSeededTies(mine, eagerMemory);
     // Judged on both sides alike: one side's known difference can turn a restored file into a
@@ -430,8 +487,9 @@ function sortMemoryRuns(items) {
 }
 
 function reproducer(session) {
-  if (session.seed !== undefined) return `node tests/conformance/run.mjs --generated ${session.seed}   (scenario: node tests/conformance/generate.mjs ${session.seed})`;
-  return `node tests/conformance/run.mjs ${session.name.replace(/^lab\//, '')}`;
+  const run = `node tests/conformance/run.mjs${CLIENT === CURRENT_CLAUDE ? '' : ` --client ${CLIENT}`}`;
+  if (session.seed !== undefined) return `${run} --generated ${session.seed}   (scenario: node tests/conformance/generate.mjs ${session.seed})`;
+  return `${run} ${session.path ?? session.name.replace(/^lab\//, '')}`;
 }
 
 function printSession(session, chosen) {
@@ -460,20 +518,18 @@ async function main() {
   const args = process.argv.slice(2);
   const selfTestOnly = args.includes('--self-test');
   const all = args.includes('--all');
-  const option = (flag) => {
-    const at = args.indexOf(flag);
-    return at >= 0 ? args[at + 1] : undefined;
-  };
+  const option = (flag) => optionValue(args, flag);
   const jobs = Number(option('--jobs') ?? 2);
   const seedSpec = option('--generated') ?? (all ? '1-200' : undefined);
-  const only = args.filter((a, i) => !a.startsWith('--') && !['--jobs', '--generated'].includes(args[i - 1]));
+  const only = args.filter((a, i) => !a.startsWith('--') && !['--jobs', '--generated', '--client', '--report'].includes(args[i - 1]));
+  const reportFile = option('--report') ?? join(OUT, CLIENT === LAB_RELEASE ? 'report.json' : `report-claude-${CLIENT}.json`);
   let chosen = [];
   if (!seedSpec || all || only.length) {
     chosen = fixedScenarios();
     if (selfTestOnly) chosen = chosen.filter((s) => s.name.startsWith('lab/'));
     const files = only.filter((a) => a.endsWith('.json'));
     if (only.length) chosen = chosen.filter((s) => only.includes(s.name) || only.includes(s.name.replace(/^lab\//, '')));
-    chosen.push(...files.map((f) => ({ name: `file/${f.replace(/^.*\//, '').replace(/\.json$/, '')}`, load: () => JSON.parse(readFileSync(resolve(f), 'utf8')) })));
+    chosen.push(...files.map((f) => ({ name: `file/${f.replace(/^.*\//, '').replace(/\.json$/, '')}`, path: f, load: () => JSON.parse(readFileSync(resolve(f), 'utf8')) })));
     if (only.length && !seedSpec && chosen.length === 0) throw new Error(`no scenario named ${only.join(', ')}`);
   }
   if (seedSpec && !selfTestOnly) chosen.push(...parseSeeds(seedSpec).map(generatedSession));
@@ -540,6 +596,7 @@ async function main() {
   }
 
   const report = {
+    client: { name: 'claude-code', version: CLIENT, profile: PROFILE },
     generator: GENERATOR_VERSION,
     totals,
     areas,
@@ -553,7 +610,7 @@ async function main() {
     }),
     skipped,
   };
-  writeFileSync(join(OUT, selfTestOnly ? 'self-test.json' : 'report.json'), JSON.stringify(report, null, 2));
+  writeFileSync(selfTestOnly ? join(OUT, CLIENT === LAB_RELEASE ? 'self-test.json' : `self-test-claude-${CLIENT}.json`) : resolve(reportFile), JSON.stringify(report, null, 2));
 
   if (failingSessions.length && !selfTestOnly) {
     console.log('\nfailing sessions:');

@@ -73,6 +73,21 @@ pub struct AttachmentRules {
     /// Q51: the user-context block has no template indentation (original: six spaces
     /// before its closing caveat).
     pub user_context_without_indent: bool,
+    /// 2.1.332: the harness's notes ([`AttachmentKind::is_harness_note`]) are sent in a
+    /// `system`-role message placed after the turn's user message, one message for the notes
+    /// of a turn or tool round, each note without its `<system-reminder>` wrapper and
+    /// joined to the next by a blank line (2.1.88: every attachment is a reminder in a user
+    /// message).
+    ///
+    /// [`AttachmentKind::is_harness_note`]: super::AttachmentKind::is_harness_note
+    pub notes_as_system_messages: bool,
+    /// 2.1.332: the session's context travels as attachments of the first pass, and again
+    /// after a compaction: the environment (a note), the CLAUDE.md instructions, the
+    /// repository's state, the date (a note) and the commit attribution; the system prompt
+    /// keeps no environment and no user context is prepended (2.1.88: the environment after
+    /// the system prompt's cache boundary, CLAUDE.md and the date in the prepended user
+    /// context, no attribution).
+    pub context_as_attachments: bool,
     /// §9.11, §7.11: the user context (CLAUDE.md, the date) is computed when a human turn
     /// begins and kept for the whole turn, so an auto-compaction inside the turn does not
     /// refresh it and the model keeps seeing memory the agent edited before the compaction
@@ -82,7 +97,7 @@ pub struct AttachmentRules {
 }
 
 impl AttachmentRules {
-    /// Claude Code v2.1.88.
+    /// Claude Code 2.1.88.
     pub const fn claude_code() -> AttachmentRules {
         AttachmentRules {
             reminders: true,
@@ -112,6 +127,21 @@ impl AttachmentRules {
             merge_user_messages: true,
             user_context_without_indent: false,
             user_context_kept_through_turn: true,
+            notes_as_system_messages: false,
+            context_as_attachments: false,
+        }
+    }
+
+    /// Claude Code 2.1.332: the notes in `system`-role messages, the context as attachments,
+    /// the attachments of a tool round left beside its results (Q50 no longer holds) and
+    /// the post-compact attachments after the summary (Q58 no longer holds).
+    pub const fn claude_code_2_1_332() -> AttachmentRules {
+        AttachmentRules {
+            notes_as_system_messages: true,
+            context_as_attachments: true,
+            keep_mid_turn_blocks_separate: true,
+            attachments_after_summary: true,
+            ..AttachmentRules::claude_code()
         }
     }
 

@@ -27,6 +27,10 @@ crate::vocabulary::named_enum! {
     User => "user",
     /// The model.
     Assistant => "assistant",
+    /// The harness in the middle of the conversation: Claude Code 2.1.332 sends its own notes
+    /// (the environment, listings, modes, changes) in a `system`-role message after the
+    /// turn's user message.
+    System => "system",
     }
 }
 
@@ -103,7 +107,7 @@ impl Item {
         let text = String::from(text);
         let part = match role {
             Role::Assistant => Part::OutputText { text },
-            Role::Developer | Role::User => Part::InputText { text },
+            Role::Developer | Role::User | Role::System => Part::InputText { text },
         };
         Item::Message {
             role,

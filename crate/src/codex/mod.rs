@@ -15,6 +15,8 @@
 //! * [`apply_patch`]: the patch format, its pre-flight verification and hunk matching (§8.3–§8.5).
 //! * [`rollback`]: where a rollback cuts the history (§2.8).
 //! * [`rules`]: the profile's switches for all of the above.
+//! * [`catalogue`]: a release's model catalogue (truncation mode, personality messages).
+//! * [`prefix`]: a release's base instructions and tools, as stand-ins of their measured size.
 //! * [`truncate`]: head-and-tail truncation, the 4-bytes-per-token estimate, truncation
 //!   policies, the shell output layout and the user input limit (§3.1–§3.4).
 //! * [`history_tokens`]: the token estimate of history items from their JSON (§3.5).
@@ -27,12 +29,14 @@
 
 pub mod agents_md;
 pub mod apply_patch;
+pub mod catalogue;
 pub mod compact;
 pub mod context;
 pub mod history_tokens;
 pub mod items;
 pub mod normalize;
 pub mod paste;
+pub mod prefix;
 pub mod rollback;
 pub mod rules;
 pub mod session_state;

@@ -4,6 +4,7 @@
 use super::compact::pretrim::PretrimStrategy;
 use super::compact::COMPACT_USER_MESSAGE_MAX_TOKENS;
 use super::context::ContextRules;
+use super::prefix::ReleasePrefix;
 use super::truncate::TruncationPolicy;
 
 /// How a session follows Codex (codex.md §1–§4). All off but `context` for the Claude Code
@@ -27,11 +28,21 @@ pub struct CodexRules {
     /// policy (§3.3 item 1), as for a model whose tool is `shell_command`. Off in `codex`:
     /// Codex 0.139's models run `exec_command`, and the client refuses a `shell` call.
     pub wrap_shell_output: bool,
-    /// The truncation policy (`tool_output_token_limit`); `None`: the model's own (§3.2).
+    /// The truncation policy (`tool_output_token_limit`); `None`: the model's own (§3.2), by
+    /// the release's catalogue ([`ContextRules::catalogue`]).
     pub truncation: Option<TruncationPolicy>,
+    /// The base instructions and tool definitions the release sends before its input, as
+    /// stand-ins of the sizes the conformance lab measured (the texts are the vendor's);
+    /// `None`: the host's system prompt and tools, or the library's own.
+    pub prefix: Option<ReleasePrefix>,
     /// Compaction is Codex's: retained user messages, the summary prefix, the initial context
     /// re-inserted by phase (§4.3–§4.5); off: Claude Code's.
     pub local_compaction: bool,
+    /// Every compaction puts the initial context into the replacement history before the
+    /// last real user message, as a mid-turn one does, and the next turn diffs against it
+    /// (Codex 0.171.0); off: a pre-turn or manual compaction leaves the history without
+    /// it and the next turn sends it whole, after the summary (§4.5, X10).
+    pub context_before_last_user_message: bool,
     /// Remote compaction (§4.6): the server's answer is an opaque `compaction` item.
     pub remote_compaction: bool,
     /// Remote compaction is v2 (§4.7): a `compaction_trigger` request, and the client keeps
@@ -87,7 +98,9 @@ impl CodexRules {
             wrap_exec_command_output: false,
             wrap_shell_output: false,
             truncation: None,
+            prefix: None,
             local_compaction: false,
+            context_before_last_user_message: false,
             remote_compaction: false,
             remote_compaction_v2: false,
             pretrim_strategy: PretrimStrategy::Reference,
@@ -105,16 +118,39 @@ impl CodexRules {
         }
     }
 
-    /// Codex CLI (snapshot \[B\], with local compaction: the library has no server).
-    pub const fn codex() -> CodexRules {
+    /// Codex CLI 0.139.0 (snapshot \[B\], with local compaction: the library has no server).
+    pub const fn codex_0_139_0() -> CodexRules {
         CodexRules {
             turn_context: true,
             truncate_tool_output: true,
             wrap_exec_command_output: true,
             local_compaction: true,
             item_tokens: true,
+            prefix: Some(ReleasePrefix::Codex0139),
             ..CodexRules::off()
         }
+    }
+
+    /// Codex CLI 0.171.0, as the conformance lab found it (docs/versions.md, "Codex CLI"):
+    /// 0.139.0's rules with its own model catalogue and prefix, the bundle of \[C\]'s order
+    /// (developer instructions first, the skills before the permissions), `.aws` kept
+    /// read-only, the truncation warning on a cut `exec_command` output, and the initial
+    /// context before the last user message after every compaction.
+    pub const fn codex_0_171_0() -> CodexRules {
+        CodexRules {
+            prefix: Some(ReleasePrefix::Codex0171),
+            truncation_warning: true,
+            context_before_last_user_message: true,
+            context: ContextRules::codex_0_171_0(),
+            ..CodexRules::codex_0_139_0()
+        }
+    }
+
+    /// The truncation policy in force for `model`: the configured one, or the model's own
+    /// in the release's catalogue (§3.2).
+    pub fn truncation_for(&self, model: &str) -> TruncationPolicy {
+        self.truncation
+            .unwrap_or_else(|| self.context.catalogue.truncation_policy(model))
     }
 
     /// Snapshot \[C\]'s World State (codex.md §10), as far as this library models it:
@@ -129,7 +165,7 @@ impl CodexRules {
             agents_md_world_state: true,
             world_state_step_capture: true,
             context: ContextRules::world_state(),
-            ..CodexRules::codex()
+            ..CodexRules::codex_0_139_0()
         }
     }
 }

@@ -319,8 +319,14 @@ impl CodexState {
         self.baseline = mid_turn.then(|| self.turn_settings(facts));
         self.compacted_turns = self.turn_log.len();
         if mid_turn {
-            // The replacement history carries the initial context, AGENTS.md included.
+            // The replacement history carries the initial context, AGENTS.md included, and
+            // the switch to the model in force: a turn after it has no switch to announce
+            // (a compaction before the turn's first request, under 0.171.0's layout).
             self.agents_md_sent = Some(self.agents_md.clone().flatten());
+            self.previous_model = self
+                .baseline
+                .as_ref()
+                .map(|settings| settings.model.clone());
         }
     }
 

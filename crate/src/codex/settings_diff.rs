@@ -87,7 +87,7 @@ pub fn build_settings_update_items_with(
         next,
         &mut decisions,
     ));
-    developer.extend(personality_update(previous, next, &mut decisions));
+    developer.extend(personality_update(rules, previous, next, &mut decisions));
     if rules.granular_diffs {
         developer.extend(granular_updates(previous, next, &mut decisions));
     } else {
@@ -106,7 +106,7 @@ pub fn build_settings_update_items_with(
         Verdict::Skipped,
         "loaded once per session and never diffed (X19)",
     );
-    let environment = environment_update(previous, next, &mut decisions);
+    let environment = environment_update(rules, previous, next, &mut decisions);
     let mut items = Vec::new();
     items.extend(message(rules, Role::Developer, developer));
     items.extend(environment.and_then(|text| message(rules, Role::User, Vec::from([text]))));
@@ -162,6 +162,7 @@ fn collaboration_mode_update(
 
 /// Only under the same model: a model switch brings the new model's own instructions.
 fn personality_update(
+    rules: &ContextRules,
     previous: &TurnSettings,
     next: &TurnSettings,
     decisions: &mut Vec<Decision>,
@@ -169,6 +170,11 @@ fn personality_update(
     let personality = next.effective_personality();
     let (verdict, reason) = if previous.effective_personality() == personality {
         (Verdict::Unchanged, "same personality in force")
+    } else if !rules.catalogue.states_personality(&next.model) {
+        (
+            Verdict::Skipped,
+            "the release's catalogue has no personality messages for this model",
+        )
     } else if previous.model != next.model {
         (
             Verdict::Skipped,
@@ -250,6 +256,7 @@ fn granular_updates(
 }
 
 fn environment_update(
+    rules: &ContextRules,
     previous: &TurnSettings,
     next: &TurnSettings,
     decisions: &mut Vec<Decision>,
@@ -265,7 +272,7 @@ fn environment_update(
         (Verdict::Included, "re-stated with the new cwd")
     };
     decide(decisions, "shell", shell.0, shell.1);
-    match EnvironmentContext::diff(previous, next) {
+    match EnvironmentContext::diff(rules, previous, next) {
         Some(context) => {
             decide(
                 decisions,

@@ -238,6 +238,28 @@ pub const IMAGE_LEFT_OUT: &str =
 pub const TRIMMED_TOOL_OUTPUT: &str =
     "This tool output was removed to make the conversation fit the model's context window.";
 
+/// The first line of a stand-in for a release's vendor text the library does not copy (its
+/// base instructions, a tool's description): what it stands for, and the size the
+/// conformance lab measured, which the rest of the stand-in fills exactly
+/// ([`crate::codex::prefix`]).
+///
+/// ```
+/// use context_assembly::codex::wording::stand_in_label;
+/// assert_eq!(
+///     stand_in_label("0.171.0", "base instructions", 17_119),
+///     "Stand-in for the base instructions of Codex CLI 0.171.0: 17119 bytes, as the conformance lab measured them; the original text is not reproduced here."
+/// );
+/// ```
+pub fn stand_in_label(release: &str, what: &str, bytes: u64) -> String {
+    format!(
+        "Stand-in for the {what} of Codex CLI {release}: {bytes} bytes, as the conformance lab \
+         measured them; the original text is not reproduced here."
+    )
+}
+
+/// What fills a stand-in after its label, repeated to the measured size.
+pub const STAND_IN_FILLER: &str = "placeholder ";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,17 +1,24 @@
 //! Profiles: every constant and every switch of the engine, as data.
 //!
-//! Code reads the knobs of a [`Profile`]; nothing branches on a profile's name. The three
-//! presets reproduce Claude Code ([`Profile::claude_code`]) and OpenAI Codex CLI
-//! ([`Profile::codex`]) with their quirks, [`Profile::recommended`] turns the fixes on,
+//! Code reads the knobs of a [`Profile`]; nothing branches on a profile's name. The presets
+//! reproduce Claude Code and OpenAI Codex CLI release by release, quirks included:
+//! [`Profile::claude_code`] and [`Profile::codex`] follow the current releases (Claude Code
+//! 2.1.332, Codex CLI 0.171.0), [`Profile::claude_code_2_1_88`] and [`Profile::codex_0_139_0`]
+//! keep the releases the specs were written for. [`Profile::recommended`] turns the fixes on,
 //! [`Profile::world_state`] is Codex's World State snapshot, and [`Profile::opencode_style`]
-//! and [`Profile::aider_style`] compact as OpenCode and Aider do.
+//! and [`Profile::aider_style`] compact as OpenCode and Aider do. A difference between two
+//! releases of one client is a rule or switch of the layer that owns the concept, set by each
+//! release's preset (`docs/versions.md` says what changed and from which release).
 
 pub use crate::collectors::file_context::FileContextRules;
 use alloc::format;
+use alloc::string::String;
 use core::fmt;
 use core::str::FromStr;
 
 use crate::attachment::AttachmentRules;
+use crate::codex::history_tokens::estimate_item_tokens;
+use crate::codex::items::{Item, Role};
 use crate::codex::rules::CodexRules;
 use crate::compact::auto_policy::AutoPolicy;
 use crate::compact::rules::CompactionRules;
@@ -23,8 +30,9 @@ use crate::memory::MemoryRules;
 use crate::mention::MentionRules;
 use crate::path::ExpandRules;
 use crate::read::ReadRules;
+use crate::search::composer::insertion;
 
-use crate::tokens::TokenMethod;
+use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::Error;
 
 /// The name of a preset profile.
@@ -40,10 +48,18 @@ use crate::Error;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum ProfileName {
-    /// Claude Code, quirks included (spec/claude-code.md).
+    /// Claude Code's current release (2.1.332), quirks included: the name follows the newest
+    /// supported release.
     ClaudeCode,
-    /// OpenAI Codex CLI (spec/codex.md).
+    /// OpenAI Codex CLI's current release (0.171.0): the name follows the newest supported
+    /// release.
     Codex,
+    /// Claude Code 2.1.88, the release spec/claude-code.md describes.
+    #[cfg_attr(feature = "serde", serde(rename = "claude-code-2.1.88"))]
+    ClaudeCode2188,
+    /// OpenAI Codex CLI 0.139.0, the release spec/codex.md describes.
+    #[cfg_attr(feature = "serde", serde(rename = "codex-0.139.0"))]
+    Codex0139,
     /// Our own: the originals' good ideas with their known defects fixed. The default
     /// wherever a host names no profile.
     #[default]
@@ -63,9 +79,11 @@ pub enum ProfileName {
 
 impl ProfileName {
     /// All presets, in the order the playground shows them.
-    pub const ALL: [ProfileName; 6] = [
+    pub const ALL: [ProfileName; 8] = [
         ProfileName::ClaudeCode,
         ProfileName::Codex,
+        ProfileName::ClaudeCode2188,
+        ProfileName::Codex0139,
         ProfileName::Recommended,
         ProfileName::WorldState,
         ProfileName::OpenCode,
@@ -77,10 +95,77 @@ impl ProfileName {
         match self {
             ProfileName::ClaudeCode => "claude-code",
             ProfileName::Codex => "codex",
+            ProfileName::ClaudeCode2188 => "claude-code-2.1.88",
+            ProfileName::Codex0139 => "codex-0.139.0",
             ProfileName::Recommended => "recommended",
             ProfileName::WorldState => "world-state",
             ProfileName::OpenCode => "opencode-style",
             ProfileName::Aider => "aider-style",
+        }
+    }
+
+    /// The client release this preset reproduces; `None` for our own profiles.
+    ///
+    /// # Example
+    /// ```
+    /// use context_assembly::profile::{Client, ProfileName};
+    /// let seed = ProfileName::ClaudeCode2188.release().unwrap();
+    /// assert_eq!((seed.client, seed.version), (Client::ClaudeCode, "2.1.88"));
+    /// assert_eq!(ProfileName::Codex.release().unwrap().version, "0.171.0");
+    /// assert!(ProfileName::Recommended.release().is_none());
+    /// ```
+    pub const fn release(self) -> Option<Release> {
+        let (client, version) = match self {
+            ProfileName::ClaudeCode => (Client::ClaudeCode, "2.1.332"),
+            ProfileName::ClaudeCode2188 => (Client::ClaudeCode, "2.1.88"),
+            ProfileName::Codex => (Client::Codex, "0.171.0"),
+            ProfileName::Codex0139 => (Client::Codex, "0.139.0"),
+            ProfileName::Recommended
+            | ProfileName::WorldState
+            | ProfileName::OpenCode
+            | ProfileName::Aider => return None,
+        };
+        Some(Release { client, version })
+    }
+}
+
+crate::vocabulary::named_enum! {
+    /// A client whose releases the presets reproduce.
+    pub enum Client {
+        /// Anthropic's Claude Code.
+        ClaudeCode => "claude-code",
+        /// OpenAI's Codex CLI.
+        Codex => "codex",
+    }
+}
+
+/// A client's release a preset reproduces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Release {
+    /// The client.
+    pub client: Client,
+    /// Its version, as npm publishes it.
+    pub version: &'static str,
+}
+
+/// A preset with the release it reproduces, as `profileReleases()` lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ProfileRelease {
+    /// The preset's name.
+    pub name: ProfileName,
+    /// The client and version it reproduces; `None` for our own profiles.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub release: Option<Release>,
+}
+
+impl ProfileRelease {
+    /// `name` with its release.
+    pub const fn of(name: ProfileName) -> ProfileRelease {
+        ProfileRelease {
+            name,
+            release: name.release(),
         }
     }
 }
@@ -98,7 +183,16 @@ impl FromStr for ProfileName {
         ProfileName::ALL
             .into_iter()
             .find(|name| name.as_str() == s)
-            .ok_or_else(|| Error::UnknownProfile { given: s.into() })
+            .ok_or_else(|| {
+                let names: alloc::vec::Vec<alloc::string::String> = ProfileName::ALL
+                    .iter()
+                    .map(|name| format!("\"{name}\""))
+                    .collect();
+                Error::UnknownProfile {
+                    given: s.into(),
+                    expected: names.join(", "),
+                }
+            })
     }
 }
 
@@ -148,10 +242,18 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// Claude Code v2.1.88, quirks included.
+    /// Claude Code's current release, 2.1.332, quirks included.
     pub fn claude_code() -> Profile {
         Profile {
             name: ProfileName::ClaudeCode,
+            ..Profile::claude_code_2_1_88()
+        }
+    }
+
+    /// Claude Code 2.1.88, quirks included: the release spec/claude-code.md describes.
+    pub fn claude_code_2_1_88() -> Profile {
+        Profile {
+            name: ProfileName::ClaudeCode2188,
             mentions: MentionRules::claude_code(),
             change_snippets: Some(SnippetRules::claude_code()),
             token_method: TokenMethod::ClaudeCode,
@@ -168,10 +270,20 @@ impl Profile {
         }
     }
 
-    /// OpenAI Codex CLI.
+    /// OpenAI Codex CLI's current release, 0.171.0: 0.139.0's profile with the rules the
+    /// conformance lab found changed ([`CodexRules::codex_0_171_0`]; docs/versions.md).
     pub fn codex() -> Profile {
         Profile {
             name: ProfileName::Codex,
+            codex: CodexRules::codex_0_171_0(),
+            ..Profile::codex_0_139_0()
+        }
+    }
+
+    /// OpenAI Codex CLI 0.139.0: the release spec/codex.md describes.
+    pub fn codex_0_139_0() -> Profile {
+        Profile {
+            name: ProfileName::Codex0139,
             mentions: MentionRules::codex(),
             change_snippets: None,
             token_method: TokenMethod::Codex,
@@ -196,7 +308,7 @@ impl Profile {
                 size_from_reported_usage: true,
                 ..CompactionRules::claude_code()
             },
-            codex: CodexRules::codex(),
+            codex: CodexRules::codex_0_139_0(),
         }
     }
 
@@ -220,13 +332,15 @@ impl Profile {
         }
     }
 
-    /// Codex's World State snapshot (spec/codex.md §10): Codex's profile with
-    /// [`CodexRules::world_state`].
+    /// Codex's World State snapshot (spec/codex.md §10): Codex 0.139.0's profile with
+    /// [`CodexRules::world_state`]. Built on 0.139.0, the release before the snapshot (of
+    /// 22 August 2026), so that a comparison with `codex-0.139.0` shows the World State
+    /// alone; 0.171.0 came three months after it.
     pub fn world_state() -> Profile {
         Profile {
             name: ProfileName::WorldState,
             codex: CodexRules::world_state(),
-            ..Profile::codex()
+            ..Profile::codex_0_139_0()
         }
     }
 
@@ -272,11 +386,50 @@ impl Profile {
         match name {
             ProfileName::ClaudeCode => Profile::claude_code(),
             ProfileName::Codex => Profile::codex(),
+            ProfileName::ClaudeCode2188 => Profile::claude_code_2_1_88(),
+            ProfileName::Codex0139 => Profile::codex_0_139_0(),
             ProfileName::Recommended => Profile::recommended(),
             ProfileName::WorldState => Profile::world_state(),
             ProfileName::OpenCode => Profile::opencode_style(),
             ProfileName::Aider => Profile::aider_style(),
         }
+    }
+
+    /// The tokens this profile's requests count for a user prompt of `text`: what a token
+    /// meter beside a prompt editor shows. Codex's profiles count the prompt as the Responses
+    /// API message it travels as, its JSON's bytes / 4 (codex.md §3.5, X16); the others count
+    /// the text with their token method.
+    ///
+    /// ```
+    /// use context_assembly::tokens::{estimate_tokens, TokenMethod};
+    /// use context_assembly::Profile;
+    /// let prompt = "fix @src/a.ts";
+    /// assert_eq!(Profile::claude_code().prompt_tokens(prompt), 3);
+    /// assert_eq!(estimate_tokens(prompt, TokenMethod::Codex, None), 4);
+    /// // {"type":"message","role":"user","content":[{"type":"input_text","text":"fix @src/a.ts"}]}
+    /// assert_eq!(Profile::codex().prompt_tokens(prompt), 23);
+    /// ```
+    pub fn prompt_tokens(&self, text: &str) -> u64 {
+        match self.codex.turn_context && self.codex.item_tokens {
+            true => estimate_item_tokens(&Item::text(Role::User, text)),
+            false => estimate_tokens(text, self.token_method, None),
+        }
+    }
+
+    /// What replaces an accepted `@` token in a composer under this profile
+    /// ([`crate::search::composer::insertion`]): as a mention its grammar reads back when
+    /// `as_mention` says so, or by default when the profile attaches mentioned files;
+    /// otherwise the path as Codex inserts it, as text.
+    ///
+    /// ```
+    /// use context_assembly::Profile;
+    /// assert_eq!(Profile::claude_code().completion_insertion("src/é", None), "@\"src/é\" ");
+    /// assert_eq!(Profile::codex().completion_insertion("src/a b.ts", None), "\"src/a b.ts\" ");
+    /// assert_eq!(Profile::codex().completion_insertion("src/a.ts", Some(true)), "@src/a.ts ");
+    /// ```
+    pub fn completion_insertion(&self, path: &str, as_mention: Option<bool>) -> String {
+        let as_mention = as_mention.unwrap_or(self.file_context.attach_mentioned_files);
+        insertion(path, as_mention, &self.mentions)
     }
 
     /// The change snippet this profile sends for a file that went from `before` to `after`,

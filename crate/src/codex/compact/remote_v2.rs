@@ -79,7 +79,7 @@ fn keep_reason(item: &Item) -> Result<(), &'static str> {
             false => Ok(()),
         },
         Item::Message {
-            role: Role::Developer,
+            role: Role::Developer | Role::System,
             ..
         } => Err("v2 keeps no developer message (client-authored ones are not retained)"),
         Item::Message {

@@ -9,7 +9,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::settings::{NetworkDomains, SandboxMode, TurnSettings};
+use super::settings::{ContextRules, NetworkDomains, SandboxMode, TurnSettings};
 
 /// The fields one `<environment_context>` states.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,13 +28,13 @@ pub struct EnvironmentContext<'a> {
 
 impl<'a> EnvironmentContext<'a> {
     /// Everything a full injection states (§1.6).
-    pub fn full(settings: &'a TurnSettings) -> Self {
+    pub fn full(rules: &ContextRules, settings: &'a TurnSettings) -> Self {
         EnvironmentContext {
             cwd_and_shell: Some((&settings.cwd, &settings.shell)),
             current_date: &settings.current_date,
             timezone: settings.timezone(),
             network: settings.network.as_ref(),
-            filesystem: filesystem(settings),
+            filesystem: filesystem_under(rules, settings),
         }
     }
 
@@ -42,11 +42,15 @@ impl<'a> EnvironmentContext<'a> {
     /// otherwise cwd and shell only if the cwd changed, and always the new date, time
     /// zone, network and filesystem (so a date rollover alone sends a diff, a sandbox change
     /// sends one, and a configured network is re-stated every time).
-    pub fn diff(previous: &TurnSettings, next: &'a TurnSettings) -> Option<Self> {
+    pub fn diff(
+        rules: &ContextRules,
+        previous: &TurnSettings,
+        next: &'a TurnSettings,
+    ) -> Option<Self> {
         if !previous.environment_differs(next) {
             return None;
         }
-        let mut context = EnvironmentContext::full(next);
+        let mut context = EnvironmentContext::full(rules, next);
         if previous.cwd == next.cwd {
             context.cwd_and_shell = None;
         }
@@ -58,11 +62,11 @@ impl<'a> EnvironmentContext<'a> {
     ///
     /// # Example
     /// ```
-    /// use context_assembly::codex::context::{EnvironmentContext, TurnSettings};
+    /// use context_assembly::codex::context::{ContextRules, EnvironmentContext, TurnSettings};
     /// let previous = TurnSettings::default();
     /// let next = TurnSettings { current_date: "2026-06-10".into(), ..TurnSettings::default() };
     /// // a date rollover alone is a diff, without cwd and shell
-    /// let diff = EnvironmentContext::diff(&previous, &next).unwrap().render();
+    /// let diff = EnvironmentContext::diff(&ContextRules::codex(), &previous, &next).unwrap().render();
     /// assert!(diff.starts_with("<environment_context>\n  <current_date>2026-06-10</current_date>\n  <timezone>Etc/UTC</timezone>\n  <filesystem>"));
     /// ```
     pub fn render(&self) -> String {
@@ -120,6 +124,12 @@ fn render_network(network: &NetworkDomains) -> String {
 /// );
 /// ```
 pub fn filesystem(settings: &TurnSettings) -> String {
+    filesystem_under(&ContextRules::codex(), settings)
+}
+
+/// [`filesystem`] under `rules`: with `protect_aws_folder`, each root's `.aws` is read-only
+/// too, after `.codex`.
+pub fn filesystem_under(rules: &ContextRules, settings: &TurnSettings) -> String {
     let mut roots: Vec<&str> = Vec::from([settings.cwd.as_str()]);
     roots.extend(settings.writable_roots.iter().map(String::as_str));
     roots.retain(|root| !root.is_empty());
@@ -146,7 +156,8 @@ pub fn filesystem(settings: &TurnSettings) -> String {
                     push_entry(&mut out, "write", "special", ":slash_tmp");
                 }
                 push_entry(&mut out, "write", "special", ":tmpdir");
-                for folder in [".git", ".agents", ".codex"] {
+                let aws = rules.protect_aws_folder.then_some(".aws");
+                for folder in [".git", ".agents", ".codex"].into_iter().chain(aws) {
                     for root in &roots {
                         let path = format!("{}/{folder}", root.trim_end_matches('/'));
                         push_entry(&mut out, "read", "path", &escape_xml(&path));
@@ -198,7 +209,7 @@ mod tests {
             ..TurnSettings::default()
         };
         assert_eq!(
-            EnvironmentContext::full(&settings).render(),
+            EnvironmentContext::full(&ContextRules::codex(), &settings).render(),
             format!(
             "<environment_context>\n  <cwd>/repo</cwd>\n  <shell>bash</shell>\n  \
              <current_date>2026-02-26</current_date>\n  <timezone>America/Los_Angeles</timezone>\n  \
@@ -216,7 +227,10 @@ mod tests {
             shell: "zsh".into(),
             ..TurnSettings::default()
         };
-        assert_eq!(EnvironmentContext::diff(&previous, &next), None);
+        assert_eq!(
+            EnvironmentContext::diff(&ContextRules::codex(), &previous, &next),
+            None
+        );
     }
 
     #[test]
@@ -226,7 +240,7 @@ mod tests {
             timezone: String::new(),
             ..TurnSettings::default()
         };
-        let text = EnvironmentContext::full(&settings).render();
+        let text = EnvironmentContext::full(&ContextRules::codex(), &settings).render();
         assert!(text.contains("<cwd>/a&b</cwd>"));
         assert!(text.contains("<timezone>Etc/UTC</timezone>"));
     }

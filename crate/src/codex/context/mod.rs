@@ -99,6 +99,17 @@ pub fn initial_context(
     if rules.developer_instructions_first {
         instructions(&mut developer, &mut out.decisions);
     }
+    let skills = skills_instructions(&settings.skills, settings.context_window);
+    let push_skills = |developer: &mut Vec<String>, decisions: &mut Vec<Decision>| match &skills {
+        Some(listed) => {
+            developer.push(listed.text.clone());
+            decisions.extend(listed.decisions.iter().cloned());
+        }
+        None => decide(decisions, "skills", Verdict::Skipped, "no skills"),
+    };
+    if rules.skills_before_permissions {
+        push_skills(&mut developer, &mut out.decisions);
+    }
     developer.push(permissions_instructions(settings));
     decide(
         &mut out.decisions,
@@ -116,13 +127,9 @@ pub fn initial_context(
         settings.collaboration_mode.as_deref(),
         collaboration_mode_instructions,
     );
-    developer.extend(personality_section(settings, &mut out.decisions));
-    match skills_instructions(&settings.skills, settings.context_window) {
-        Some(listed) => {
-            developer.push(listed.text);
-            out.decisions.extend(listed.decisions);
-        }
-        None => decide(&mut out.decisions, "skills", Verdict::Skipped, "no skills"),
+    developer.extend(personality_section(rules, settings, &mut out.decisions));
+    if !rules.skills_before_permissions {
+        push_skills(&mut developer, &mut out.decisions);
     }
     let mut user: Vec<String> = Vec::new();
     push_optional(
@@ -132,7 +139,7 @@ pub fn initial_context(
         agents_md,
         |text| agents_md_instructions(&settings.cwd, text),
     );
-    user.push(EnvironmentContext::full(settings).render());
+    user.push(EnvironmentContext::full(rules, settings).render());
     decide(
         &mut out.decisions,
         "environment_context",
@@ -178,9 +185,17 @@ pub(crate) fn model_switch_section(
 /// The personality in force is stated unless it has no message or the base instructions
 /// already carry it (§1.3 row 6): after a model switch, or once the user chose another
 /// personality, a full context states it.
-fn personality_section(settings: &TurnSettings, decisions: &mut Vec<Decision>) -> Option<String> {
+fn personality_section(
+    rules: &ContextRules,
+    settings: &TurnSettings,
+    decisions: &mut Vec<Decision>,
+) -> Option<String> {
     let personality = settings.effective_personality();
     let (verdict, reason) = match personality_message(personality) {
+        _ if !rules.catalogue.states_personality(&settings.model) => (
+            Verdict::Skipped,
+            "the release's catalogue has no personality messages for this model",
+        ),
         None => (Verdict::Skipped, "the personality in force has no message"),
         Some(_) if settings.personality_is_baked() => (
             Verdict::Skipped,

@@ -4,6 +4,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::codex::catalogue::ModelCatalogue;
 use crate::codex::wording::{FRIENDLY_PERSONALITY, PRAGMATIC_PERSONALITY};
 
 /// When the agent must ask before running a command (`approval_policy`, §1.4).
@@ -318,7 +319,7 @@ impl TurnSettings {
 /// The switches of the context quirks. [`ContextRules::codex`] is the reference,
 /// [`ContextRules::recommended`] the fixes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct ContextRules {
     /// X23 option `join_context_parts`: send each context message as one text part, its
@@ -334,18 +335,40 @@ pub struct ContextRules {
     pub granular_diffs: bool,
     /// Snapshot \[C\] (X28): the developer instructions come before the permissions in the
     /// initial context's bundle; \[B\] puts the permissions first.
-    #[cfg_attr(feature = "serde", serde(default))]
     pub developer_instructions_first: bool,
+    /// The skills list comes before the permissions in the initial context's bundle, as
+    /// \[C\]'s host skills section does (§10.2 item 7; Codex 0.171.0); \[B\] lists them last.
+    pub skills_before_permissions: bool,
+    /// Each workspace root's `.aws` is kept read-only beside its `.git`, `.agents` and
+    /// `.codex` in `<filesystem>` (Codex 0.171.0; §1.6).
+    pub protect_aws_folder: bool,
+    /// The release's model catalogue: how a model's outputs are cut (§3.2) and whether a
+    /// personality is stated to it (§1.3 row 6).
+    pub catalogue: ModelCatalogue,
 }
 
 impl ContextRules {
-    /// Codex CLI's behaviour (snapshot \[B\]).
+    /// Codex CLI's behaviour (0.139.0, snapshot \[B\]).
     pub const fn codex() -> Self {
         ContextRules {
             join_context_parts: false,
             announce_mode_clear: false,
             granular_diffs: false,
             developer_instructions_first: false,
+            skills_before_permissions: false,
+            protect_aws_folder: false,
+            catalogue: ModelCatalogue::Codex0139,
+        }
+    }
+
+    /// Codex CLI 0.171.0: the bundle in \[C\]'s order, `.aws` read-only, its catalogue.
+    pub const fn codex_0_171_0() -> Self {
+        ContextRules {
+            developer_instructions_first: true,
+            skills_before_permissions: true,
+            protect_aws_folder: true,
+            catalogue: ModelCatalogue::Codex0171,
+            ..ContextRules::codex()
         }
     }
 
@@ -364,7 +387,7 @@ impl ContextRules {
             join_context_parts: false,
             announce_mode_clear: true,
             granular_diffs: true,
-            developer_instructions_first: false,
+            ..ContextRules::codex()
         }
     }
 }

@@ -1,0 +1,396 @@
+//! The prefix a Codex release sends before its input: its base instructions and its tool
+//! definitions. Their texts are the vendor's, so the library never copies them; each is
+//! modelled by a stand-in of exactly the size the conformance lab measured in the release's
+//! requests (`node tests/conformance/codex-run.mjs --client <version>`, the `prefix` item),
+//! so that the meter, the prompt cache, the compaction thresholds and the costs see the real
+//! prefix. A stand-in opens with a label saying what it stands for and its measured size
+//! ([`crate::codex::wording::stand_in_label`]).
+//!
+//! The measures are those of the lab's model, `gpt-5.3-codex`, with the release's defaults:
+//! in 0.171.0, whose catalogue no longer lists that model, the fallback base instructions.
+//! Other settings change the originals a little (a personality chosen before the first
+//! prompt is written into 0.139.0's base instructions); the stand-ins keep the default's
+//! size, except for the web search tool, which states whether it may reach the web
+//! (`"external_web_access":true`, one byte shorter than `false`, under full access only) and,
+//! for a model that searches images, `"search_content_types":["text","image"]` ([`WebSearch`]).
+//!
+//! ```
+//! use context_assembly::codex::prefix::ReleasePrefix;
+//! let text = ReleasePrefix::Codex0171.base_instructions();
+//! assert_eq!(text.len(), 17_119); // UTF-8 bytes, as measured
+//! assert!(text.starts_with("Stand-in for the base instructions of Codex CLI 0.171.0"));
+//! ```
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::wording::{stand_in_label, STAND_IN_FILLER};
+
+crate::vocabulary::named_enum! {
+    /// The release whose measured prefix a profile sends.
+    pub enum ReleasePrefix {
+        /// Codex CLI 0.139.0: base instructions in the `instructions` field, 11 tools.
+        Codex0139 => "codex-0.139.0",
+        /// Codex CLI 0.171.0: base instructions as the first developer message of the
+        /// input, 9 tools (the multi-agent tools among them).
+        Codex0171 => "codex-0.171.0",
+    }
+}
+
+/// The size of a text, by every measure a token counter reads: UTF-8 bytes (Codex's 4 bytes
+/// per token), characters (all in the Basic Multilingual Plane, so UTF-16 units too), line
+/// breaks and the characters JSON escapes (quotes and backslashes), which a request's JSON
+/// counts twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeasuredText {
+    /// UTF-8 bytes.
+    pub bytes: u64,
+    /// Characters.
+    pub chars: u64,
+    /// `\n` characters (the text ends with one).
+    pub line_breaks: u64,
+    /// `"` and `\` characters.
+    pub escaped: u64,
+}
+
+/// One tool definition as the release sends it: its name (a fact) and the UTF-8 size of its
+/// JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeasuredTool {
+    /// The tool's name.
+    pub name: &'static str,
+    /// Its definition's JSON, in bytes.
+    pub bytes: u64,
+}
+
+/// What one release sends before its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeasuredPrefix {
+    /// The release, as npm publishes it.
+    pub release: &'static str,
+    /// The base instructions.
+    pub base_instructions: MeasuredText,
+    /// The tools, in the order the release offers them.
+    pub tools: &'static [MeasuredTool],
+}
+
+/// Codex CLI 0.139.0, measured on `lab/first-turn`.
+const CODEX_0_139_0: MeasuredPrefix = MeasuredPrefix {
+    release: "0.139.0",
+    base_instructions: MeasuredText {
+        bytes: 12_377,
+        chars: 12_343,
+        line_breaks: 116,
+        escaped: 15,
+    },
+    tools: &[
+        MeasuredTool {
+            name: "exec_command",
+            bytes: 1_564,
+        },
+        MeasuredTool {
+            name: "write_stdin",
+            bytes: 784,
+        },
+        MeasuredTool {
+            name: "update_plan",
+            bytes: 733,
+        },
+        MeasuredTool {
+            name: "request_user_input",
+            bytes: 1_355,
+        },
+        MeasuredTool {
+            name: "apply_patch",
+            bytes: 838,
+        },
+        MeasuredTool {
+            name: "view_image",
+            bytes: 526,
+        },
+        MeasuredTool {
+            name: "get_goal",
+            bytes: 281,
+        },
+        MeasuredTool {
+            name: "create_goal",
+            bytes: 761,
+        },
+        MeasuredTool {
+            name: "update_goal",
+            bytes: 1_940,
+        },
+        MeasuredTool {
+            name: "tool_search",
+            bytes: 804,
+        },
+        MeasuredTool {
+            name: "web_search",
+            bytes: 49,
+        },
+    ],
+};
+
+/// Codex CLI 0.171.0, measured on `lab/first-turn`.
+const CODEX_0_171_0: MeasuredPrefix = MeasuredPrefix {
+    release: "0.171.0",
+    base_instructions: MeasuredText {
+        bytes: 17_119,
+        chars: 16_979,
+        line_breaks: 195,
+        escaped: 27,
+    },
+    tools: &[
+        MeasuredTool {
+            name: "exec_command",
+            bytes: 1_529,
+        },
+        MeasuredTool {
+            name: "write_stdin",
+            bytes: 784,
+        },
+        MeasuredTool {
+            name: "request_user_input",
+            bytes: 1_355,
+        },
+        MeasuredTool {
+            name: "view_image",
+            bytes: 371,
+        },
+        MeasuredTool {
+            name: "multi_agent_v1",
+            bytes: 10_887,
+        },
+        MeasuredTool {
+            name: "get_goal",
+            bytes: 281,
+        },
+        MeasuredTool {
+            name: "create_goal",
+            bytes: 760,
+        },
+        MeasuredTool {
+            name: "update_goal",
+            bytes: 2_172,
+        },
+        MeasuredTool {
+            name: "web_search",
+            bytes: 49,
+        },
+    ],
+};
+
+/// A stand-in tool definition: the release's tool name, a stand-in description, and the
+/// smallest input schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StandInTool {
+    /// The tool's name.
+    pub name: String,
+    /// The stand-in for its description.
+    pub description: String,
+    /// Its input schema, as JSON.
+    pub input_schema: String,
+}
+
+/// The tool whose definition says whether it may reach the web.
+const WEB_SEARCH: &str = "web_search";
+
+/// The bytes `,"search_content_types":["text","image"]` adds to the web search tool.
+const IMAGE_SEARCH_BYTES: u64 = 40;
+
+/// What the web search tool's definition states besides its type, which changes its size.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WebSearch {
+    /// The sandbox gives full access: `"external_web_access":true`, a byte shorter than
+    /// `false`.
+    pub web_access: bool,
+    /// The model searches images too (its catalogue says so): the content types are listed.
+    pub image_search: bool,
+}
+
+impl WebSearch {
+    /// The web search tool's size under these flags, from its measured default size.
+    fn bytes(self, measured: u64) -> u64 {
+        measured - u64::from(self.web_access) + IMAGE_SEARCH_BYTES * u64::from(self.image_search)
+    }
+}
+
+/// The input schema every stand-in tool takes.
+const STAND_IN_SCHEMA: &str = r#"{"type":"object"}"#;
+
+/// IMPORTANT: the bytes a tool block adds around its name, description and schema, as
+/// `request::context::tool_blocks` writes it (`{"name":…,"description":…,"input_schema":…}`,
+/// the two strings quoted); change both together. The description is ASCII without
+/// characters JSON escapes, so its quoted form is two bytes longer.
+const TOOL_BLOCK_ENVELOPE: u64 = 44;
+
+impl ReleasePrefix {
+    /// The release's measures.
+    pub const fn measured(self) -> &'static MeasuredPrefix {
+        match self {
+            ReleasePrefix::Codex0139 => &CODEX_0_139_0,
+            ReleasePrefix::Codex0171 => &CODEX_0_171_0,
+        }
+    }
+
+    /// The stand-in for the base instructions: its label, then filler, of exactly the
+    /// measured bytes, characters, line breaks and escaped characters.
+    pub fn base_instructions(self) -> String {
+        let measured = self.measured();
+        let label = stand_in_label(
+            measured.release,
+            "base instructions",
+            measured.base_instructions.bytes,
+        );
+        stand_in_text(&label, measured.base_instructions)
+    }
+
+    /// The stand-in tools, in the release's order: each block as long as the release's
+    /// definition where that is possible, and the whole exactly as long as the release's
+    /// tools. A definition shorter than the smallest block (the web search tool) is taken
+    /// from the largest tool's description. `web_search`: what the web search tool states,
+    /// which changes its size.
+    pub fn tools(self, web_search: WebSearch) -> Vec<StandInTool> {
+        let measured = self.measured();
+        let overhead = |tool: &MeasuredTool| {
+            TOOL_BLOCK_ENVELOPE + len_u64(tool.name) + len_u64(STAND_IN_SCHEMA)
+        };
+        let bytes = |tool: &MeasuredTool| match tool.name {
+            WEB_SEARCH => web_search.bytes(tool.bytes),
+            _ => tool.bytes,
+        };
+        let mut lengths: Vec<u64> = (measured.tools.iter())
+            .map(|tool| bytes(tool).saturating_sub(overhead(tool)))
+            .collect();
+        let excess: u64 = (measured.tools.iter())
+            .map(|tool| overhead(tool).saturating_sub(bytes(tool)))
+            .sum();
+        if let Some(largest) = (0..lengths.len()).max_by_key(|&i| lengths[i]) {
+            lengths[largest] = lengths[largest].saturating_sub(excess);
+        }
+        (measured.tools.iter().zip(lengths))
+            .map(|(tool, length)| {
+                let label = stand_in_label(
+                    measured.release,
+                    &alloc::format!("{} tool's definition", tool.name),
+                    tool.bytes,
+                );
+                StandInTool {
+                    name: tool.name.into(),
+                    description: filled(&label, length),
+                    input_schema: STAND_IN_SCHEMA.into(),
+                }
+            })
+            .collect()
+    }
+}
+
+fn len_u64(text: &str) -> u64 {
+    u64::try_from(text.len()).unwrap_or(u64::MAX)
+}
+
+/// `label` cut or filled with [`STAND_IN_FILLER`] to `length` ASCII characters.
+fn filled(label: &str, length: u64) -> String {
+    let length = usize::try_from(length).unwrap_or(usize::MAX);
+    label
+        .chars()
+        .chain(" ".chars())
+        .chain(STAND_IN_FILLER.chars().cycle())
+        .take(length)
+        .collect()
+}
+
+/// A text of exactly `measured`'s size: `label` on the first line, the escaped characters and
+/// the multi-byte ones (each `—`, three bytes, or one `é`, two) on the last, filler in
+/// between, one line break ending each line.
+fn stand_in_text(label: &str, measured: MeasuredText) -> String {
+    let extra_bytes = measured.bytes.saturating_sub(measured.chars);
+    let three_byte = extra_bytes / 2;
+    let two_byte = extra_bytes % 2;
+    let lines = measured.line_breaks.max(1);
+    let fixed = len_u64(label) + measured.escaped + three_byte + two_byte + lines;
+    let filler = measured.chars.saturating_sub(fixed);
+    let mut out = String::with_capacity(usize::try_from(measured.bytes).unwrap_or(0));
+    out.push_str(label);
+    // The filler spread over the lines after the first.
+    let middle = lines - 1;
+    if middle == 0 {
+        out.push_str(&filled("", filler));
+    }
+    for line in 0..middle {
+        let share = filler / middle + u64::from(line < filler % middle);
+        out.push('\n');
+        out.push_str(&filled("", share));
+    }
+    out.extend(core::iter::repeat_n(
+        '"',
+        usize::try_from(measured.escaped).unwrap_or(0),
+    ));
+    out.extend(core::iter::repeat_n(
+        '—',
+        usize::try_from(three_byte).unwrap_or(0),
+    ));
+    out.extend(core::iter::repeat_n(
+        'é',
+        usize::try_from(two_byte).unwrap_or(0),
+    ));
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measure(text: &str) -> MeasuredText {
+        let count =
+            |f: fn(char) -> bool| u64::try_from(text.chars().filter(|&c| f(c)).count()).unwrap();
+        MeasuredText {
+            bytes: len_u64(text),
+            chars: count(|_| true),
+            line_breaks: count(|c| c == '\n'),
+            escaped: count(|c| c == '"' || c == '\\'),
+        }
+    }
+
+    #[test]
+    fn each_stand_in_has_exactly_the_measured_size() {
+        for release in ReleasePrefix::ALL {
+            let measured = release.measured();
+            let text = release.base_instructions();
+            assert_eq!(measure(&text), measured.base_instructions, "{release}");
+            assert!(text.ends_with('\n'));
+            let blocks = |web_search| -> u64 {
+                (release.tools(web_search).iter())
+                    .map(|tool| {
+                        TOOL_BLOCK_ENVELOPE
+                            + len_u64(&tool.name)
+                            + len_u64(&tool.description)
+                            + len_u64(&tool.input_schema)
+                    })
+                    .sum()
+            };
+            let total: u64 = measured.tools.iter().map(|tool| tool.bytes).sum();
+            for (web_access, image_search) in
+                [(false, false), (true, false), (false, true), (true, true)]
+            {
+                let flags = WebSearch {
+                    web_access,
+                    image_search,
+                };
+                let expected = total - u64::from(web_access) + 40 * u64::from(image_search);
+                assert_eq!(blocks(flags), expected, "{release} {flags:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_tool_stand_in_says_what_it_stands_for() {
+        let tools = ReleasePrefix::Codex0171.tools(WebSearch::default());
+        let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
+        assert_eq!(names[4], "multi_agent_v1");
+        assert!(tools[0].description.starts_with(
+            "Stand-in for the exec_command tool's definition of Codex CLI 0.171.0: 1529 bytes"
+        ));
+    }
+}
