@@ -229,6 +229,8 @@ named_enum! {
     ObservationMask => "swe.observation_mask",
     /// Anthropic's `clear_tool_uses` (strategies §10).
     ClearToolUses => "anthropic.clear_tool_uses",
+    /// Anthropic's `clear_thinking` (strategies §10.3).
+    ClearThinking => "anthropic.clear_thinking",
     /// Cline's duplicate-read replacement, then its truncation (strategies §2–§3).
     Truncate => "cline.truncate",
     /// Codex's local compaction: retained user messages and the summary (codex.md §4).

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use context_assembly::mention::{
     extract_mentions, mention_at, mention_spans_utf16, BareEnd, Dedupe, LineFragments, MentionAt,
-    MentionRules, Mentions, Whitespace,
+    MentionKind, MentionRules, Mentions, Whitespace,
 };
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
@@ -346,8 +346,44 @@ proptest! {
     }
 
     #[test]
-    fn the_spans_are_the_built_mentions_spans(text in biased_text(), rules in any_rules()) {
+    fn the_spans_are_the_built_mentions_sorted_and_disjoint(text in biased_text(), rules in any_rules()) {
         let built: Vec<_> = extract_mentions(&text, &rules).in_utf16(&text).spans().collect();
-        prop_assert_eq!(mention_spans_utf16(&text, &rules), built);
+        let spans = mention_spans_utf16(&text, &rules);
+        for pair in spans.windows(2) {
+            prop_assert!(pair[0].1.end <= pair[1].1.start, "sorted and disjoint: {:?}", pair);
+        }
+        for span in &spans {
+            prop_assert!(built.contains(span), "{:?} is a mention's", span);
+        }
+        for (kind, span) in &built {
+            // A reading left out overlaps the one that stands for its token.
+            let kept = spans.iter().any(|(_, s)| s.start < span.end && span.start < s.end);
+            prop_assert!(kept, "{:?} {:?} is covered", kind, span);
+        }
+        if rules.classify_once {
+            // One reading per token: nothing overlaps, so every mention is highlighted.
+            let mut sorted = built.clone();
+            sorted.sort_by_key(|(_, span)| span.start);
+            prop_assert_eq!(spans, sorted);
+        }
     }
+}
+
+#[test]
+fn a_token_read_several_ways_is_highlighted_once_by_its_most_specific_reading() {
+    let text = "see @agent-reviewer, @srv:res/x and @\"a @b.ts\" then @c.ts";
+    let spans = mention_spans_utf16(text, &MentionRules::claude_code());
+    let kinds: Vec<(MentionKind, &str)> = spans
+        .iter()
+        .map(|(kind, span)| (*kind, &text[span.clone()]))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (MentionKind::Agent, "@agent-reviewer"),
+            (MentionKind::McpResource, "@srv:res/x"),
+            (MentionKind::File, "@\"a @b.ts\""),
+            (MentionKind::File, "@c.ts"),
+        ]
+    );
 }

@@ -1,6 +1,8 @@
 //! `@` file search: the reference scores, the ordering, the atoms, and the walk over the
 //! virtual workspace (hidden files, ignore files only inside a repository).
 
+use context_assembly::mention::{extract_mentions, MentionRules};
+use context_assembly::search::composer::insertion;
 use context_assembly::search::score::{fuzzy_bound, fuzzy_score, PreparedPath, Rows};
 use context_assembly::search::{
     prepared_bytes, search_paths, Candidate, FileSearcher, MAX_PREPARED_BYTES, MAX_QUERY_ATOMS,
@@ -40,11 +42,52 @@ fn the_atoms_filter_and_their_scores_add_up() {
     assert_eq!(found(&paths, "^src"), ["src/main.rs", "src/main_test.rs"]);
     assert_eq!(found(&paths, ".md$"), ["README.md", "docs/main.md"]);
     assert_eq!(found(&paths, "^readme.md$"), ["README.md"]);
-    assert!(
-        found(&paths, "!main").is_empty(),
-        "a query of negations only runs no search"
+    assert_eq!(
+        found(&paths, "!main"),
+        ["README.md"],
+        "a query of negations only lists what they do not exclude"
     );
-    assert!(found(&paths, "").is_empty());
+}
+
+#[test]
+fn a_bare_at_lists_the_shortest_paths_first() {
+    let paths = [
+        "src/main_test.rs",
+        "src/main.rs",
+        "README.md",
+        "docs/main.md",
+    ];
+    let shortest_first = [
+        "README.md",
+        "src/main.rs",
+        "docs/main.md",
+        "src/main_test.rs",
+    ];
+    assert_eq!(found(&paths, ""), shortest_first);
+    let result = search_paths(&files(&paths), "", 2);
+    assert_eq!(result.total_match_count, 4);
+    assert!(result
+        .matches
+        .iter()
+        .all(|m| m.score == 0 && m.indices.is_empty()));
+    let mut searcher = FileSearcher::new(&files(&paths)).unwrap();
+    for query in ["", "m", "", "!test", "main"] {
+        assert_eq!(
+            searcher.search(query, 3),
+            search_paths(&files(&paths), query, 3),
+            "{query:?}"
+        );
+    }
+}
+
+#[test]
+fn positions_cross_to_javascript_in_utf16_units() {
+    let paths = files(&["src/😀/ünï/xyz.ts", "x😀yz"]);
+    let found = search_paths(&paths, "xyz", 20).in_utf16();
+    assert_eq!(found.matches[0].path, "src/😀/ünï/xyz.ts");
+    assert_eq!(found.matches[0].indices, [11, 12, 13]);
+    assert_eq!(found.matches[1].path, "x😀yz");
+    assert_eq!(found.matches[1].indices, [0, 3, 4]);
 }
 
 #[test]
@@ -271,4 +314,69 @@ proptest! {
             prop_assert!(bound >= score, "bound {} below score {}", bound, score);
         }
     }
+}
+
+/// A path as a completion offers it: letters, digits, accents, an emoji, punctuation, spaces
+/// and tabs inside a segment, but no `#` or `:` (which every mention grammar reads as a line
+/// range or heading anchor) and no `"`.
+fn completion_path() -> impl Strategy<Value = String> {
+    let segment = "[a-zA-Z0-9é😀._(),'!\\-]{1,6}([ \t][a-zA-Z0-9é😀._(),'!\\-]{1,6}){0,2}";
+    proptest::collection::vec(segment, 1..4)
+        .prop_map(|segments| segments.join("/"))
+        .prop_filter("an agent's quoted form", |path| !path.ends_with(" (agent)"))
+}
+
+/// A path that holds a `"` (not first) and spaces between its words, ending in a letter.
+fn quoting_path() -> impl Strategy<Value = String> {
+    "[a-zé][a-zé\"./]{0,4}( [a-zé\"./]{1,4}){1,3}[a-z]"
+        .prop_filter("a quote", |path| path.contains('"'))
+}
+
+/// The file mentions `rules` read in a prompt where `inserted` replaced an `@` token.
+fn paths_read(inserted: &str, rules: &MentionRules) -> Vec<String> {
+    let prompt = format!("see {inserted}and more");
+    let files = extract_mentions(&prompt, rules).files;
+    let whole = 4..4 + inserted.len() - 1;
+    (files.into_iter())
+        .filter(|file| file.span == whole && file.line_start.is_none() && file.fragment.is_none())
+        .map(|file| file.path)
+        .collect()
+}
+
+proptest! {
+    #[test]
+    fn every_mention_insertion_reads_back_as_its_path(path in completion_path()) {
+        for rules in [MentionRules::recommended(), MentionRules::claude_code()] {
+            let inserted = insertion(&path, true, &rules);
+            prop_assert_eq!(paths_read(&inserted, &rules), [path.clone()], "{}", inserted);
+        }
+    }
+
+    #[test]
+    fn a_path_with_a_quote_reads_back_under_recommended(path in quoting_path()) {
+        let rules = MentionRules::recommended();
+        let inserted = insertion(&path, true, &rules);
+        prop_assert_eq!(paths_read(&inserted, &rules), [path.clone()], "{}", inserted);
+    }
+}
+
+#[test]
+fn an_insertion_is_bare_when_that_reads_back_and_quoted_or_escaped_when_not() {
+    let recommended = MentionRules::recommended();
+    let claude_code = MentionRules::claude_code();
+    assert_eq!(insertion("src/app.ts", true, &recommended), "@src/app.ts ");
+    assert_eq!(
+        insertion("a \"b\".ts", true, &recommended),
+        "@a\\ \"b\".ts "
+    );
+    assert_eq!(insertion("notes.", true, &recommended), "@\"notes.\" ");
+    assert_eq!(
+        insertion("agent-x.md", true, &recommended),
+        "@\"agent-x.md\" "
+    );
+    assert_eq!(insertion("café", true, &claude_code), "@\"café\" ");
+    assert_eq!(insertion("café", true, &recommended), "@café ");
+    // Codex inserts the path as text: quoted only when it holds whitespace and no `"`.
+    assert_eq!(insertion("a \"b\".ts", false, &recommended), "a \"b\".ts ");
+    assert_eq!(insertion("a b.ts", false, &recommended), "\"a b.ts\" ");
 }

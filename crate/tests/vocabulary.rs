@@ -3,11 +3,13 @@
 //! in Rust cannot reach JavaScript undeclared.
 
 use context_assembly::attachment::{AttachmentKind, Frequency};
+use context_assembly::cache::{BreakpointState, CacheRead};
 use context_assembly::codex::items::Role;
 use context_assembly::collectors::{CollectorId, Phase};
 use context_assembly::mention::MentionKind;
+use context_assembly::profile::Client;
 use context_assembly::request::{ApiName, BlockChange, BlockType, CacheBreak, WordOp};
-use context_assembly::scenario::{FactKind, FactState, LogFormat, PathMode};
+use context_assembly::scenario::{FactKind, FactState, LogFormat, PathMode, UsageSource};
 use context_assembly::search::MatchKind;
 use context_assembly::session::{ItemKind, PermissionMode, SummarySource};
 use context_assembly::vocabulary::{Category, Channel, Fate, PolicyId, Round, Trigger, Verdict};
@@ -68,9 +70,22 @@ fn the_typescript_unions_are_the_rust_enums() {
     );
     assert_eq!(union_members("Round"), names(Round::ALL, Round::as_str));
     assert_eq!(
+        union_members("CacheRead"),
+        names(CacheRead::ALL, CacheRead::as_str)
+    );
+    assert_eq!(
+        union_members("BreakpointState"),
+        names(BreakpointState::ALL, BreakpointState::as_str)
+    );
+    assert_eq!(
+        union_members("UsageSource"),
+        names(UsageSource::ALL, UsageSource::as_str)
+    );
+    assert_eq!(
         union_members("ProfileName"),
         names(&ProfileName::ALL, ProfileName::as_str)
     );
+    assert_eq!(union_members("Client"), names(Client::ALL, Client::as_str));
     assert_eq!(union_members("Fate"), names(Fate::ALL, Fate::as_str));
     assert_eq!(
         union_members("Trigger"),

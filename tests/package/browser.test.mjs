@@ -1,12 +1,13 @@
 // The packed package in headless Chromium, served from a temporary project: the browser entry
 // with init(), an esbuild bundle of it, the Worker API (cancellation of a long compareProfiles,
-// a real trap, recovery), and the README's browser examples.
+// a real trap, recovery, misuse), and the README's browser examples.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { launchBrowser, startServer } from '../browser/harness.mjs';
 import { esbuild, installedProject, readmeExamples } from './project.mjs';
+import { MISUSES, expected } from './worker-misuse.mjs';
 
 /** @type {ReturnType<typeof installedProject>} */ let project;
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
@@ -75,8 +76,34 @@ test('the browser entry: init() fetches the .wasm beside the module', async () =
     session.free();`);
 });
 
+test('the browser entry before init(): an Error that says so, then the same calls work', async () => {
+  await runModule('before-init', `
+    import init, { estimateTokens, Session } from 'context-assembly';
+    const says = (call) => { try { call(); } catch (error) { return error instanceof Error ? error.message : 'not an Error'; } return 'no throw'; };
+    const before = [says(() => estimateTokens('hello')), says(() => new Session({ cwd: '/p' }))];
+    const expected = ['estimateTokens', 'new Session'].map((what) => what + ': the engine is not initialised');
+    if (!before.every((message, i) => message.startsWith(expected[i]))) throw new Error(JSON.stringify(before));
+    await init();
+    if (estimateTokens('hello', { method: 'codex' }) !== 2) throw new Error('no answer after init');`);
+});
+
+test('a bundle without the worker script: createWorkerEngine() names the URL it tried and the option', async () => {
+  writeFileSync(join(project.dir, 'no-worker.js'), `
+    import { createWorkerEngine } from 'context-assembly/worker';
+    document.body.dataset.result = await createWorkerEngine().then(() => 'started', (error) => error.message);\n`);
+  esbuild(project.dir, 'no-worker.js', ['--outdir=dist-no-worker']);
+  writeFileSync(join(project.dir, 'dist-no-worker/index.html'), html('<script type="module" src="./no-worker.js"></script>'));
+  const { page, problems } = await open('/dist-no-worker/index.html');
+  await page.waitForFunction(() => document.body.dataset.result !== undefined, undefined, { timeout: 60000 });
+  const message = await page.evaluate(() => document.body.dataset.result);
+  await page.close();
+  assert.match(String(message), /^context-assembly: the worker could not start the engine: the worker script http:\/\/127\.0\.0\.1:\d+\/dist-no-worker\/worker-thread\.js \(the package's default; a bundler that did not emit it needs the option workerUrl/);
+  // The browser reports the failed fetch itself; nothing else went wrong.
+  assert.ok(problems.every((problem) => /404|Failed to load/.test(problem)), problems.join('\n'));
+});
+
 test("the README's browser and esbuild examples run in Chromium", async () => {
-  const examples = readmeExamples().filter((example) => example.kind === 'js browser' || example.kind === 'js esbuild');
+  const examples = readmeExamples(project.dir).filter((example) => example.kind === 'js browser' || example.kind === 'js esbuild');
   assert.ok(examples.length >= 3, `found ${examples.length} browser examples`);
   for (const [index, example] of examples.entries()) {
     if (example.kind === 'js browser') {
@@ -138,4 +165,29 @@ test('the Worker in Chromium cancels a long compareProfiles and survives a trap'
   assert.match(outcome.trap, /^Error: trapForTesting: the engine trapped/);
   assert.equal(outcome.after, 2);
   assert.deepEqual(outcome.replaced, ['compareProfiles was cancelled', 'trapForTesting trapped']);
+});
+
+test('the Worker in Chromium under misuse: every bad call rejects with an Error naming what was wrong (an AbortError when aborted), and a good call follows', async () => {
+  copyFileSync(resolve(import.meta.dirname, 'worker-misuse.mjs'), join(project.dir, 'worker-misuse.mjs'));
+  const { page, problems } = await open('/index.html');
+  const outcomes = await page.evaluate(async (names) => {
+    /** @type {any} */
+    const { createWorkerEngine } = await import(/** @type {string} */ ('context-assembly/worker'));
+    /** @type {any} */
+    const { MISUSES: misuses, outcome } = await import(/** @type {string} */ ('/worker-misuse.mjs'));
+    /** @type {Record<string, unknown>} */
+    const seen = {};
+    for (const name of names) {
+      const engine = await createWorkerEngine(misuses[name].options);
+      // A call that never settles shows as `pending` after the guard, rather than hanging the test.
+      seen[name] = await outcome(engine, name, 10000);
+      engine.terminate();
+    }
+    return seen;
+  }, Object.keys(MISUSES));
+  await page.close();
+  assert.deepEqual(problems, []);
+  for (const name of /** @type {(keyof typeof MISUSES)[]} */ (Object.keys(MISUSES))) {
+    assert.deepEqual(outcomes[name], { settled: 'rejected', bad: expected[name], good: 2 }, name);
+  }
 });

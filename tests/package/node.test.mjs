@@ -1,12 +1,13 @@
 // The packed package installed into a temporary project and used as an embedder would from
 // Node: ESM, CommonJS, an esbuild bundle, `tsc --strict` over a consumer, the Worker API under
-// worker_threads (cancellation, a real trap, recovery), and the README's Node examples.
+// worker_threads (cancellation, a real trap, recovery, misuse), and the README's Node examples.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BIN, ROOT, esbuild, installedProject, readmeExamples, runInProject } from './project.mjs';
+import { MISUSES, expected } from './worker-misuse.mjs';
 
 /** @type {ReturnType<typeof installedProject>} */ let project;
 
@@ -18,12 +19,30 @@ test('the package carries its version, licences, changelog and every entry', () 
   const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/context-assembly/package.json'), 'utf8'));
   assert.equal(manifest.version, crate);
   assert.equal(manifest.license, 'MIT OR Apache-2.0');
-  assert.deepEqual(Object.keys(manifest.exports), ['.', './worker', './worker-thread', './lite', './lite/wasm', './wasm', './package.json']);
+  assert.deepEqual(Object.keys(manifest.exports), ['.', './worker', './worker-thread', './codemirror', './lite', './lite/wasm', './wasm', './package.json']);
+  for (const [entry, conditions] of Object.entries(manifest.exports)) {
+    if (entry !== './package.json') assert.ok('types' in conditions, `${entry} has types`);
+  }
   const files = project.packed.files.map((file) => file.path);
-  for (const file of ['LICENSE-MIT', 'LICENSE-APACHE', 'CHANGELOG.md', 'README.md', 'context_assembly_bg.wasm', 'node.js', 'worker.js', 'worker.d.ts', 'lite/node.js', 'lite/context_assembly_lite_bg.wasm', 'lite/context_assembly_lite.d.ts']) {
+  for (const file of ['LICENSE-MIT', 'LICENSE-APACHE', 'CHANGELOG.md', 'README.md', 'context_assembly_bg.wasm', 'node.js', 'worker.js', 'worker.d.ts', 'worker-thread.d.ts', 'wasm.d.ts', 'codemirror.js', 'codemirror.d.ts', 'lite/node.js', 'lite/context_assembly_lite_bg.wasm', 'lite/context_assembly_lite.d.ts']) {
     assert.ok(files.includes(file), `the tarball holds ${file}`);
   }
   assert.ok(!files.some((file) => file.endsWith('.mjs') || file.startsWith('entries/')), 'no build script in the tarball');
+});
+
+test('the package documents itself: the editor guide is its README, and it names no repository it does not have', () => {
+  const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/context-assembly/package.json'), 'utf8'));
+  assert.equal(manifest.repository, undefined);
+  assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['@codemirror/autocomplete', '@codemirror/state', '@codemirror/view']);
+  assert.ok(Object.values(manifest.peerDependenciesMeta).every((meta) => /** @type {any} */ (meta).optional === true));
+  const readme = readFileSync(join(project.dir, 'node_modules/context-assembly/README.md'), 'utf8');
+  assert.doesNotMatch(readme, /the project's README|example\.invalid/);
+  for (const heading of ['Install', 'Init per runtime', 'The Worker', 'The lite module', 'A prompt editor in CodeMirror', 'Memory and `free()`', 'The error contract', 'Versioning']) {
+    assert.ok(readme.includes(`\n### ${heading}\n`), `the guide has "${heading}"`);
+  }
+  for (const name of ['context-assembly/lite', 'FileSearcher', 'extractMentionSpans', 'mentionKinds', 'atToken', 'completionInsertion', 'createFileSearcher', 'workerUrl', 'promptEditor']) {
+    assert.ok(readme.includes(name), `the guide names ${name}`);
+  }
 });
 
 test('Node ESM: ready on import, and init() is harmless', () => {
@@ -88,8 +107,24 @@ test('the Worker under worker_threads: calls, sessions, transfers, events, error
     await assert.rejects(engine.extractMentions(42), { name: 'Error', message: 'extractMentions: argument `text` must be a string, got number' });
     assert.equal((await session.fileState()).length, 1, 'a failed call leaves the session usable');
     await session.free();
+    await session.free();
     await assert.rejects(session.fileState(), /this Session was freed/);
     assert.deepEqual(events.slice(0, 2).map((event) => event.type), ['started', 'finished']);
+
+    // Search in the worker: the paths cross once, each query alone, the answers the main thread's.
+    assert.equal(engine.FileSearcher, undefined, 'a class is not a function over the Worker');
+    const { FileSearcher } = await import(join(project.dir, 'node_modules/context-assembly/lite/node.js'));
+    const paths = Array.from({ length: 3000 }, (_, i) => `src/😀/m${i % 40}/file${i}.ts`);
+    const searcher = await engine.createFileSearcher(paths);
+    const local = new FileSearcher(paths);
+    for (const query of ['', 'f', 'fi', 'file', 'file12', 'm3 file', '!m3']) {
+      assert.deepEqual(await searcher.search(query, { limit: 7 }), local.search(query, { limit: 7 }), query);
+    }
+    await searcher.free();
+    await searcher.free();
+    await assert.rejects(searcher.search('f'), /this FileSearcher was freed/);
+    local.free();
+    await assert.rejects(engine.createFileSearcher('src/a.ts'), /^Error: new FileSearcher: argument `paths` must be an array/);
   } finally {
     engine.terminate();
   }
@@ -171,13 +206,35 @@ test('the Worker cancels a long compareProfiles and survives a trap', async () =
   }
 });
 
+test('the Worker under misuse: every bad call rejects with an Error naming what was wrong (an AbortError when aborted), a good call follows, and Node ends by itself', () => {
+  copyFileSync(resolve(import.meta.dirname, 'worker-misuse.mjs'), join(project.dir, 'worker-misuse.mjs'));
+  // No terminate(): the process must end by itself once its work is done.
+  writeFileSync(join(project.dir, 'misuse.mjs'), `
+    import { createWorkerEngine } from 'context-assembly/worker';
+    import { MISUSES, outcome } from './worker-misuse.mjs';
+    const name = process.argv[2];
+    const engine = await createWorkerEngine(MISUSES[name].options);
+    console.log(JSON.stringify(await outcome(engine, name, 10000)));`);
+  for (const name of /** @type {(keyof typeof MISUSES)[]} */ (Object.keys(MISUSES))) {
+    let printed = '';
+    try {
+      // The timeout is a guard for a process that would never end, not a measurement.
+      printed = execFileSync(process.execPath, ['misuse.mjs', name], { cwd: project.dir, encoding: 'utf8', timeout: 60000, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+      const { signal, status, stderr } = /** @type {{ signal: string | null, status: number | null, stderr: string }} */ (error);
+      assert.fail(`${name}: the process did not end by itself (${signal === null ? `exit code ${status}` : `still running after 60 s, killed`}): ${stderr}`);
+    }
+    assert.deepEqual(JSON.parse(printed), { settled: 'rejected', bad: expected[name], good: 2 }, name);
+  }
+});
+
 test('a worker that cannot start fails its calls instead of restarting forever', async () => {
   const { createWorkerEngine } = await import(join(project.dir, 'node_modules/context-assembly/worker-node.js'));
   await assert.rejects(createWorkerEngine({ wasm: new Uint8Array([0, 97, 115, 109]) }), /the worker could not start the engine: /);
 });
 
 test("the README's Node examples run against the installed package", () => {
-  const examples = readmeExamples().filter((example) => example.kind === 'js' || example.kind === 'js cjs');
+  const examples = readmeExamples(project.dir).filter((example) => example.kind === 'js' || example.kind === 'js cjs');
   assert.ok(examples.length >= 4, `found ${examples.length} Node examples`);
   examples.forEach((example, index) => {
     runInProject(project.dir, `readme-${index}.${example.kind === 'js cjs' ? 'cjs' : 'mjs'}`, example.code);

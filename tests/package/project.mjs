@@ -1,7 +1,7 @@
 // The package as an embedder gets it: target/npm (built by `make package`) packed with
 // `npm pack`, and the tarball installed offline into a fresh temporary project.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -9,7 +9,15 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = resolve(ROOT, 'node_modules/.bin');
 
 /**
- * Packs the package and installs it into a temporary project; `remove()` deletes both.
+ * CodeMirror's packages (the editor entry's peer dependencies) and theirs, as the project's
+ * own devDependencies installed them: linked into the temporary project, as an embedder would
+ * have installed them beside the package, without a registry.
+ */
+const PEERS = ['@codemirror', '@lezer', '@marijn', 'crelt', 'style-mod', 'w3c-keyname'];
+
+/**
+ * Packs the package and installs it into a temporary project, CodeMirror beside it;
+ * `remove()` deletes both.
  * @returns {{ dir: string, packed: { files: { path: string }[], version: string }, remove(): void }}
  */
 export function installedProject() {
@@ -19,6 +27,7 @@ export function installedProject() {
   mkdirSync(dir);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(base, packed.filename)], { cwd: dir });
+  for (const name of PEERS) symlinkSync(resolve(ROOT, 'node_modules', name), join(dir, 'node_modules', name));
   return { dir, packed, remove: () => rmSync(base, { recursive: true, force: true }) };
 }
 
@@ -34,15 +43,16 @@ export function runInProject(dir, name, code) {
 }
 
 /**
- * The code blocks of the README's "Use it in your editor" section, with their info string
- * (`js`: Node ESM; `js cjs`: Node CommonJS; `js browser`: a page; `js esbuild`: a page, bundled).
+ * The code blocks of the editor guide in the README the installed package ships, with their
+ * info string (`js`: Node ESM; `js cjs`: Node CommonJS; `js browser`: a page; `js esbuild`: a
+ * page, bundled).
+ * @param {string} dir the project
  */
-export function readmeExamples() {
-  const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+export function readmeExamples(dir) {
+  const readme = readFileSync(join(dir, 'node_modules/context-assembly/README.md'), 'utf8');
   const start = readme.indexOf('\n## Use it in your editor\n');
-  const end = readme.indexOf('\n## ', start + 1);
-  if (start === -1) throw new Error('README.md has no section "Use it in your editor"');
-  return [...readme.slice(start, end).matchAll(/```(js[^\n]*)\n([\s\S]*?)```/g)]
+  if (start === -1) throw new Error('the package README has no section "Use it in your editor"');
+  return [...readme.slice(start).matchAll(/```(js[^\n]*)\n([\s\S]*?)```/g)]
     .map(([, info, code]) => ({ kind: info.trim(), code }));
 }
 

@@ -5,8 +5,8 @@ use core::ops::Range;
 
 use super::collect::{find, Found};
 use super::{
-    agent_mention, file_mention, mcp_mention, AgentMention, FileMention, McpMention, MentionKind,
-    MentionRules,
+    agent_mention, file_mention, mcp_mention, specificity, AgentMention, FileMention, McpMention,
+    MentionKind, MentionRules,
 };
 use crate::js::{byte_offset_of_utf16, utf16_len};
 
@@ -67,12 +67,7 @@ impl MentionAt {
 pub fn mention_at(text: &str, rules: &MentionRules, cursor: usize) -> Option<MentionAt> {
     let found = find(text, rules);
     let under = |found: &&Found| found.span.start <= cursor && cursor <= found.span.end;
-    let specificity = |found: &&Found| match found.kind {
-        MentionKind::Agent => 0,
-        MentionKind::McpResource => 1,
-        MentionKind::File => 2,
-    };
-    let chosen = found.iter().filter(under).min_by_key(specificity)?;
+    let chosen = (found.iter().filter(under)).min_by_key(|found| specificity(found.kind))?;
     Some(match chosen.kind {
         MentionKind::File => MentionAt::File(file_mention(text, chosen, rules)),
         MentionKind::McpResource => MentionAt::McpResource(mcp_mention(text, chosen)),

@@ -66,6 +66,7 @@ pub use cursor::{mention_at, mention_at_utf16, MentionAt};
 use alloc::collections::BTreeSet;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::cmp::Reverse;
 use core::ops::Range;
 
 use collect::Found;
@@ -442,17 +443,23 @@ pub fn extract_mentions(text: &str, rules: &MentionRules) -> Mentions {
     }
 }
 
-/// [`extract_mentions`]' spans and kinds ([`Mentions::spans`]) in UTF-16 units, without
-/// building the mentions where the rules allow: only de-duplication by path and range
-/// (`recommended`) needs each mention built to compare it.
+/// The spans an editor highlights: [`extract_mentions`]' kinds and spans in UTF-16 units,
+/// sorted by start and disjoint. Where the rules read one token several ways (claude-code:
+/// `@agent-x` is a file and an agent, `@x:y` a file and an MCP resource, `@"a @b"` also
+/// yields `b`), one reading stands for the token: the one that starts first and, of those
+/// starting at the same place, the most specific (agent, then MCP resource, then file, as
+/// [`mention_at`] chooses); the readings it overlaps are left out here ([`extract_mentions`]
+/// lists them all). Mentions are built only where the rules need them compared
+/// (de-duplication by path and range, `recommended`).
 ///
 /// ```
-/// use context_assembly::mention::{extract_mentions, mention_spans_utf16, MentionRules};
-/// let text = "😀 @a.ts @b @a.ts @agent-x";
-/// for rules in [MentionRules::claude_code(), MentionRules::codex(), MentionRules::recommended()] {
-///     let built: Vec<_> = extract_mentions(text, &rules).in_utf16(text).spans().collect();
-///     assert_eq!(mention_spans_utf16(text, &rules), built);
-/// }
+/// use context_assembly::mention::{mention_spans_utf16, MentionKind, MentionRules};
+/// let text = "😀 @b.ts @agent-x @a.ts";
+/// let spans = mention_spans_utf16(text, &MentionRules::claude_code());
+/// assert_eq!(
+///     spans,
+///     [(MentionKind::File, 3..8), (MentionKind::Agent, 9..17), (MentionKind::File, 18..23)]
+/// );
 /// ```
 pub fn mention_spans_utf16(text: &str, rules: &MentionRules) -> Vec<(MentionKind, Range<usize>)> {
     let mut spans: Vec<(MentionKind, Range<usize>)> = match rules.dedupe {
@@ -469,8 +476,27 @@ pub fn mention_spans_utf16(text: &str, rules: &MentionRules) -> Vec<(MentionKind
                 .collect()
         }
     };
+    spans.sort_unstable_by_key(|(kind, span)| (span.start, specificity(*kind), Reverse(span.end)));
+    let mut end = 0;
+    spans.retain(|(_, span)| {
+        let apart = span.start >= end;
+        if apart {
+            end = span.end;
+        }
+        apart
+    });
     bytes_to_utf16(text, spans.iter_mut().map(|(_, span)| span));
     spans
+}
+
+/// Which reading of a token read several ways stands for it: lower is more specific (an
+/// agent, then an MCP resource, then a file).
+fn specificity(kind: MentionKind) -> u8 {
+    match kind {
+        MentionKind::Agent => 0,
+        MentionKind::McpResource => 1,
+        MentionKind::File => 2,
+    }
 }
 
 /// The mentions of one kind in the order the rules list them, each spelling once: every one

@@ -6,6 +6,7 @@ use alloc::format;
 use alloc::string::String;
 
 use crate::js::{byte_offset_of_utf16, utf16_len};
+use crate::mention::{extract_mentions, MentionRules};
 
 /// The `@` token the caret touches: its byte range in the text, `@` included, and the query
 /// (the token without its `@`).
@@ -73,23 +74,57 @@ pub fn at_token_utf16(text: &str, caret: usize) -> Option<AtToken> {
     })
 }
 
-/// What replaces an accepted token (§6.2): the path relative to the cwd, in `"…"` when it
-/// holds whitespace and no `"`, then one space. Codex inserts it as plain text; with
-/// `as_mention` it is prefixed with `@`, so a Claude Code style profile attaches the file.
+/// What replaces an accepted token (§6.2), then one space. Plain (Codex, which inserts the
+/// path as text): the path, in `"…"` when it holds whitespace and no `"`. As a mention, for a
+/// profile that attaches the file: `@` and the path written so that `rules` read it back as a
+/// file mention of exactly this path — bare when that reads back, else quoted (`@"…"`), else
+/// with its spaces escaped (`@a\ "b".ts`, where the grammar takes `\ `). A path that no
+/// spelling reads back under `rules` (one with a `#`, which every grammar reads as a line range
+/// or heading, or a `"` beside whitespace in claude-code's) is quoted where it holds
+/// whitespace and no `"`, as the plain form is.
 ///
 /// ```
+/// use context_assembly::mention::MentionRules;
 /// use context_assembly::search::composer::insertion;
-/// assert_eq!(insertion("src/a b.ts", false), "\"src/a b.ts\" ");
-/// assert_eq!(insertion("src/a.ts", true), "@src/a.ts ");
+/// let recommended = MentionRules::recommended();
+/// assert_eq!(insertion("src/a b.ts", false, &recommended), "\"src/a b.ts\" ");
+/// assert_eq!(insertion("src/a.ts", true, &recommended), "@src/a.ts ");
+/// assert_eq!(insertion("a \"b\".ts", true, &recommended), "@a\\ \"b\".ts ");
+/// // claude-code ends a bare mention at its last ASCII word character.
+/// assert_eq!(insertion("src/é", true, &MentionRules::claude_code()), "@\"src/é\" ");
 /// ```
-pub fn insertion(path: &str, as_mention: bool) -> String {
+pub fn insertion(path: &str, as_mention: bool, rules: &MentionRules) -> String {
     let quote = path.chars().any(char::is_whitespace) && !path.contains('"');
-    let at = if as_mention { "@" } else { "" };
-    if quote {
-        format!("{at}\"{path}\" ")
+    let plain = if quote {
+        format!("\"{path}\"")
     } else {
-        format!("{at}{path} ")
+        String::from(path)
+    };
+    if !as_mention {
+        return plain + " ";
     }
+    let spellings = [
+        format!("@{path}"),
+        format!("@\"{path}\""),
+        format!("@{}", path.replace(' ', "\\ ")),
+    ];
+    let read_back = spellings
+        .into_iter()
+        .find(|spelling| reads_back(spelling, path, rules));
+    read_back.unwrap_or_else(|| format!("@{plain}")) + " "
+}
+
+/// Whether `rules` read `spelling` whole as one file mention of `path`, with no line range,
+/// fragment or problem.
+fn reads_back(spelling: &str, path: &str, rules: &MentionRules) -> bool {
+    let whole = 0..spelling.len();
+    extract_mentions(spelling, rules).files.iter().any(|file| {
+        file.span == whole
+            && file.path == path
+            && file.line_start.is_none()
+            && file.fragment.is_none()
+            && file.problem.is_none()
+    })
 }
 
 #[cfg(test)]
@@ -128,7 +163,10 @@ mod tests {
     }
 
     #[test]
-    fn a_path_with_a_quote_is_inserted_bare() {
-        assert_eq!(insertion("a \"b\"", false), "a \"b\" ");
+    fn a_plain_path_with_a_quote_is_inserted_bare() {
+        assert_eq!(
+            insertion("a \"b\"", false, &MentionRules::recommended()),
+            "a \"b\" "
+        );
     }
 }

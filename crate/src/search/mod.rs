@@ -86,7 +86,8 @@ pub struct SearchMatch {
     pub kind: MatchKind,
     /// The summed score of the query's atoms.
     pub score: u32,
-    /// Character positions of the path that matched, ascending and distinct.
+    /// Character positions of the path that matched, ascending and distinct
+    /// ([`SearchResult::in_utf16`] turns them into the UTF-16 positions JavaScript indexes by).
     pub indices: Vec<usize>,
 }
 
@@ -103,6 +104,35 @@ pub struct SearchResult {
     /// matched.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub query_cut: Option<QueryCut>,
+}
+
+impl SearchResult {
+    /// The same result with every match's positions in UTF-16 code units instead of
+    /// characters: where JavaScript, which indexes strings by those units, finds them in the
+    /// match's path. A character outside the Basic Multilingual Plane takes two units.
+    ///
+    /// ```
+    /// use context_assembly::search::{search_paths, Candidate};
+    /// let paths = [Candidate { path: "src/😀/ünï/xyz.ts".into(), is_dir: false }];
+    /// let found = search_paths(&paths, "xyz", 20);
+    /// assert_eq!(found.matches[0].indices, [10, 11, 12]); // characters
+    /// assert_eq!(found.in_utf16().matches[0].indices, [11, 12, 13]); // UTF-16 units
+    /// ```
+    pub fn in_utf16(mut self) -> SearchResult {
+        for found in &mut self.matches {
+            let mut chars = found.path.chars();
+            let (mut char_at, mut units) = (0, 0);
+            for index in &mut found.indices {
+                // Ascending: each position is reached by walking on from the previous one.
+                for c in chars.by_ref().take(index.saturating_sub(char_at)) {
+                    units += c.len_utf16();
+                }
+                char_at = *index;
+                *index = units;
+            }
+        }
+        self
+    }
 }
 
 /// The part of a query a search left out, and why.
@@ -157,8 +187,9 @@ fn cap_query(query: &str) -> CappedQuery {
 }
 
 /// Matches `query` against `candidates` (in walk order) and keeps the best `limit`. An empty
-/// query (or one of negations only) matches nothing, as the composer runs no search then.
-/// Only the query's first [`MAX_QUERY_CHARS`] characters and [`MAX_QUERY_ATOMS`] atoms are
+/// query matches every path with score 0, so the shortest paths come first (what a popup
+/// opened by a bare `@` lists; Codex's composer runs no search then); one of negations only
+/// matches every path they do not exclude. Only the query's first [`MAX_QUERY_CHARS`] characters and [`MAX_QUERY_ATOMS`] atoms are
 /// matched; [`SearchResult::query_cut`] reports the rest.
 ///
 /// # Example
@@ -185,12 +216,6 @@ fn search_counting(
     atoms_scored: &mut usize,
 ) -> SearchResult {
     let CappedQuery { atoms, cut } = cap_query(query);
-    if !can_match(&atoms) {
-        return SearchResult {
-            query_cut: cut,
-            ..SearchResult::default()
-        };
-    }
     // Score every candidate without positions, reusing one set of buffers; positions are
     // worked out for the few that are shown.
     let mut prepared = PreparedPath::default();
@@ -227,12 +252,6 @@ fn search_counting(
 
 /// A candidate that matched: its score, its length in characters, its walk order.
 type Scored = (u32, usize, usize);
-
-/// Whether a query's atoms can match anything: an empty query, or one of negations only,
-/// matches nothing, as the composer runs no search then.
-fn can_match(atoms: &[Atom]) -> bool {
-    !atoms.iter().all(|atom| atom.negated)
-}
 
 /// The best `limit` of `found`, best first.
 fn best(mut found: Vec<Scored>, limit: usize) -> Vec<Scored> {

@@ -16,7 +16,7 @@ use super::score::{
     fuzzy_bound, haystack_of, is_subsequence as matches_in_order, prepare_into, Haystack, Rows,
     MAX_GAIN_PER_CHARACTER,
 };
-use super::{best, can_match, cap_query, ranking, shown, total_score, Candidate, CappedQuery};
+use super::{best, cap_query, ranking, shown, total_score, Candidate, CappedQuery};
 use super::{Scored, SearchResult};
 use crate::Error;
 
@@ -143,13 +143,6 @@ impl FileSearcher {
     /// `src 'ts`), only the previous matches are scored.
     pub fn search(&mut self, query: &str, limit: usize) -> SearchResult {
         let CappedQuery { atoms, cut } = cap_query(query);
-        if !can_match(&atoms) {
-            self.previous = None;
-            return SearchResult {
-                query_cut: cut,
-                ..SearchResult::default()
-            };
-        }
         let previous = self.previous.take();
         let typed_on = previous
             .as_ref()

@@ -3,15 +3,17 @@
 // Protocol (the main half is worker-client.js):
 //   in:  { type: 'init', wasm } · { type: 'call', id, target, fn, args, progressArgument? }
 //        · { type: 'free', handle }
-//   out: { type: 'ready', functions, sessionMethods, sessionStatics } · { type: 'init-failed', message }
+//   out: { type: 'ready', functions, sessionMethods, sessionStatics, searcherMethods }
+//        · { type: 'init-failed', message }
 //        · { type: 'started', id } · { type: 'progress', id, done, total }
-//        · { type: 'result', id, value } · { type: 'result', id, session }
+//        · { type: 'result', id, value } · { type: 'result', id, session } · { type: 'result', id, searcher }
 //        · { type: 'error', id, name, message, trapped }
 // `target` is 'engine' (a module function), 'Session' (the constructor, fn 'new', or a static),
-// the number of a Session this worker holds, or 'test' (fn 'trapForTesting': a deliberate trap).
+// 'FileSearcher' (its constructor, fn 'new'), the number of a Session or FileSearcher this
+// worker holds, or 'test' (fn 'trapForTesting': a deliberate trap).
 
-/** Exports of the module that are not engine functions. */
-const NOT_FUNCTIONS = new Set(['default', 'initSync', 'start', 'Session']);
+/** Exports of the module that are not engine functions (the classes are told apart by their methods). */
+const NOT_FUNCTIONS = new Set(['default', 'initSync', 'start']);
 
 /**
  * @typedef {{ post(message: unknown, transfer?: Transferable[]): void, listen(receive: (message: any) => void): void }} Port
@@ -27,8 +29,11 @@ const NOT_FUNCTIONS = new Set(['default', 'initSync', 'start', 'Session']);
 export function serve(port, instantiate) {
   /** @type {Promise<Instance | undefined>} */
   let ready = Promise.resolve(undefined);
-  /** @type {Map<number, import('./context_assembly.js').Session>} */
-  const sessions = new Map();
+  /**
+   * The objects this worker holds for the other side, by handle: Sessions and FileSearchers.
+   * @type {Map<number, { object: any, kind: 'Session' | 'FileSearcher' }>}
+   */
+  const held = new Map();
   let nextHandle = 1;
   /** @type {ReturnType<typeof announce>} */
   let names;
@@ -49,8 +54,8 @@ export function serve(port, instantiate) {
    */
   function handle({ engine, exports }, message) {
     if (message.type === 'free') {
-      sessions.get(message.handle)?.free();
-      sessions.delete(message.handle);
+      held.get(message.handle)?.object.free();
+      held.delete(message.handle);
       return;
     }
     const { id } = message;
@@ -66,10 +71,11 @@ export function serve(port, instantiate) {
       // 'test' is a real trap, for hosts that test their recovery: the allocator aborts on an
       // impossible size.
       const value = message.target === 'test' ? exports.__wbindgen_malloc(0xfffffff0, 0x10000) : invoke(engine, message);
-      if (value instanceof engine.Session) {
+      if (value instanceof engine.Session || value instanceof engine.FileSearcher) {
         const handle = nextHandle++;
-        sessions.set(handle, value);
-        port.post({ type: 'result', id, session: handle });
+        const kind = value instanceof engine.Session ? 'Session' : 'FileSearcher';
+        held.set(handle, { object: value, kind });
+        port.post({ type: 'result', id, [kind === 'Session' ? 'session' : 'searcher']: handle });
       } else {
         port.post({ type: 'result', id, value });
       }
@@ -80,9 +86,9 @@ export function serve(port, instantiate) {
 
   /**
    * @param {Engine} engine
-   * @param {{ target: 'engine' | 'Session' | number, fn: string, args: unknown[] }} message
+   * @param {{ target: 'engine' | 'Session' | 'FileSearcher' | number, fn: string, args: unknown[], kind?: 'Session' | 'FileSearcher' }} message
    */
-  function invoke(engine, { target, fn, args }) {
+  function invoke(engine, { target, fn, args, kind }) {
     /** @type {any} */
     const anyEngine = engine;
     if (target === 'engine') {
@@ -94,11 +100,15 @@ export function serve(port, instantiate) {
       if (!names.sessionStatics.includes(fn)) throw new Error(`Session has no static function ${JSON.stringify(fn)}`);
       return anyEngine.Session[fn](...args);
     }
-    /** @type {any} */
-    const session = sessions.get(target);
-    if (session === undefined) throw new Error(`${fn}: this Session was freed`);
-    if (!names.sessionMethods.includes(fn)) throw new Error(`Session has no method ${JSON.stringify(fn)}`);
-    return session[fn](...args);
+    if (target === 'FileSearcher') {
+      if (fn !== 'new') throw new Error(`FileSearcher has no static function ${JSON.stringify(fn)}`);
+      return new engine.FileSearcher(/** @type {any} */ (args[0]));
+    }
+    const entry = held.get(target);
+    if (entry === undefined) throw new Error(`${kind}.${fn}: this ${kind} was freed`);
+    const methods = entry.kind === 'Session' ? names.sessionMethods : names.searcherMethods;
+    if (!methods.includes(fn)) throw new Error(`${entry.kind} has no method ${JSON.stringify(fn)}`);
+    return entry.object[fn](...args);
   }
 }
 
@@ -109,16 +119,27 @@ export function serve(port, instantiate) {
 function announce(engine) {
   /** @type {Record<string, unknown>} */
   const exports = engine;
-  const prototype = engine.Session.prototype;
   /** @type {Record<string, unknown>} */
   const statics = /** @type {any} */ (engine.Session);
   return {
     type: 'ready',
-    functions: Object.keys(exports).filter((name) => !NOT_FUNCTIONS.has(name) && typeof exports[name] === 'function'),
-    sessionMethods: Object.getOwnPropertyNames(prototype)
-      .filter((name) => name !== 'constructor' && name !== 'free' && !name.startsWith('__') && typeof /** @type {any} */ (prototype)[name] === 'function'),
+    functions: Object.keys(exports).filter((name) => !NOT_FUNCTIONS.has(name) && typeof exports[name] === 'function' && methodsOf(exports[name]).length === 0),
+    sessionMethods: methodsOf(engine.Session),
     sessionStatics: Object.getOwnPropertyNames(statics).filter((name) => !name.startsWith('__') && typeof statics[name] === 'function'),
+    searcherMethods: methodsOf(engine.FileSearcher),
   };
+}
+
+/**
+ * The methods a class's objects answer (but `free`, which the other side calls as a message);
+ * none for a plain function, which is how the classes among the exports are told apart.
+ * @param {unknown} exported
+ */
+function methodsOf(exported) {
+  /** @type {any} */
+  const prototype = /** @type {any} */ (exported).prototype ?? {};
+  return Object.getOwnPropertyNames(prototype)
+    .filter((name) => name !== 'constructor' && name !== 'free' && !name.startsWith('__') && typeof prototype[name] === 'function');
 }
 
 /** @param {unknown} error */

@@ -12,10 +12,15 @@ export function createWorkerEngine(options = {}) {
     const worker = options.workerUrl === undefined
       ? new Worker(new URL('./worker-thread.js', import.meta.url), { type: 'module' })
       : new Worker(options.workerUrl, { type: 'module' });
+    // Which script, said where it matters: a bundler that leaves `new URL(…, import.meta.url)`
+    // alone (esbuild) points the default at a file it did not emit.
+    const script = options.workerUrl === undefined
+      ? `the worker script ${new URL('./worker-thread.js', import.meta.url).href} (the package's default; a bundler that did not emit it needs the option workerUrl: see the README's "The Worker")`
+      : `the worker script ${new URL(options.workerUrl, globalThis.location?.href).href} (option workerUrl)`;
     worker.addEventListener('message', (event) => message(event.data));
     worker.addEventListener('error', (event) => {
       event.preventDefault();
-      crash(new Error(event.message || 'the worker script failed to load or threw'));
+      crash(new Error(event.message ? `${script}: ${event.message}` : `${script} failed to load or threw`));
     });
     worker.addEventListener('messageerror', () => crash(new Error('a message from the worker could not be read')));
     return {
