@@ -64,7 +64,7 @@ fn typed(instructions: Option<&str>) -> CompactionOptions {
 #[test]
 fn q23_a_restored_file_carries_the_malware_note_as_a_mention_does() {
     for (profile, noted) in [
-        (Profile::claude_code(), true),
+        (Profile::claude_code_2_1_88(), true),
         (Profile::recommended(), false),
     ] {
         let mut s = session(profile, SessionConfig::default());
@@ -90,7 +90,7 @@ fn q23_a_restored_file_carries_the_malware_note_as_a_mention_does() {
 #[test]
 fn a_reference_keeps_its_place_among_the_restored_files() {
     // Ranked by mtime: c (newest), big (too large: a reference), a.
-    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    let mut s = session(Profile::claude_code_2_1_88(), SessionConfig::default());
     s.write_file("src/a.ts", "export const a = 1;\n", 1_000)
         .unwrap();
     let big = "export const padding = 'padding padding padding padding padding';\n".repeat(700);
@@ -122,7 +122,7 @@ fn the_summary_names_the_transcript_when_the_host_keeps_one() {
             transcript_path: transcript_path.map(String::from),
             ..SessionConfig::default()
         };
-        let mut s = session(Profile::claude_code(), config);
+        let mut s = session(Profile::claude_code_2_1_88(), config);
         s.write_file("a.txt", "a\n", 1_000).unwrap();
         read_turn(&mut s, &["a.txt"], 10_000);
         let report = s.compact(typed(None), None, 20_000).unwrap();
@@ -138,7 +138,7 @@ fn the_summary_names_the_transcript_when_the_host_keeps_one() {
 #[test]
 fn a_typed_compact_leaves_its_own_messages_before_the_next_prompt() {
     for (profile, kept) in [
-        (Profile::claude_code(), true),
+        (Profile::claude_code_2_1_88(), true),
         (Profile::recommended(), false),
     ] {
         let mut s = session(profile, SessionConfig::default());
@@ -175,7 +175,7 @@ fn a_typed_compact_leaves_its_own_messages_before_the_next_prompt() {
 
 #[test]
 fn an_auto_compaction_leaves_no_command_messages() {
-    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    let mut s = session(Profile::claude_code_2_1_88(), SessionConfig::default());
     s.write_file("a.txt", "a\n", 1_000).unwrap();
     read_turn(&mut s, &["a.txt"], 10_000);
     let auto = CompactionOptions {
@@ -191,10 +191,10 @@ fn an_auto_compaction_leaves_no_command_messages() {
 
 #[test]
 fn a_typed_compact_drops_the_nested_memory_triggers_of_its_restore() {
-    let mut switched = Profile::claude_code();
+    let mut switched = Profile::claude_code_2_1_88();
     switched.compaction.manual_restore_loads_nested_memory = true;
     for (profile, loads) in [
-        (Profile::claude_code(), false),
+        (Profile::claude_code_2_1_88(), false),
         (switched, true),
         (Profile::recommended(), true),
     ] {
@@ -230,7 +230,7 @@ fn a_reread_answered_with_the_stub_still_counts_as_a_use_of_the_file() {
     // round's change scan reverses it (Q27): read a → [a]; read b → [b, a] → [a, b]; the
     // unchanged b again: its lookup moves it first → [b, a] → [a, b]. Without the move the
     // scan leaves [b, a].
-    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    let mut s = session(Profile::claude_code_2_1_88(), SessionConfig::default());
     s.write_file("a.txt", "a\n", 1_000).unwrap();
     s.write_file("b.txt", "b\n", 1_000).unwrap();
     s.submit("look", 10_000);

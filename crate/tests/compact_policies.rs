@@ -1,15 +1,18 @@
-//! The cheap compaction policies (spec/strategies.md §2, §6, §9, §10): examples, and the
+//! The cheap compaction policies (spec/strategies.md §2, §6, §9, §10, §10.3, §13): examples, and the
 //! invariants over generated transcripts.
 
 use std::collections::BTreeSet;
 
 use context_assembly::compact::policies::{
+    clear_thinking::{self, ClearThinkingParams, KeepThinking},
     clear_tool_uses::{self, ClearToolInputs, ClearToolUsesParams, Trigger},
+    continue_counting::{self, cl100k_estimate, tool_definitions_tokens, ContinueCountingParams},
     masking::{self, MaskingParams},
     prune::{self, PruneParams},
     truncate::{self, TruncateParams, TruncationMode},
     PolicyOutcome,
 };
+use context_assembly::request::ToolDefinition;
 use context_assembly::tokens::{estimate_tokens, TokenMethod};
 use context_assembly::transcript::{AssistantBlock, Message, Record, ToolResultBlock, ToolUse};
 use context_assembly::vocabulary::Verdict;
@@ -33,6 +36,18 @@ impl Builder {
 
     fn prompt(&mut self, text: &str) -> &mut Self {
         self.push(Record::Prompt { text: text.into() });
+        self
+    }
+
+    /// A thinking block in the next response (the one `response` writes next).
+    fn think(&mut self, thinking: &str) -> &mut Self {
+        let response = self.response;
+        self.push(Record::Assistant {
+            response,
+            block: AssistantBlock::Thinking {
+                thinking: thinking.into(),
+            },
+        });
         self
     }
 
@@ -115,6 +130,7 @@ fn every_policy_leaves_an_empty_transcript_alone_and_says_why() {
         prune::apply(&[], &PruneParams::default(), METHOD),
         masking::apply(&[], &MaskingParams::default(), METHOD),
         clear_tool_uses::apply(&[], &ClearToolUsesParams::default(), METHOD),
+        clear_thinking::apply(&[], &ClearThinkingParams::default(), METHOD),
         truncate::apply(&[], &TruncateParams::default(), METHOD),
         truncate::apply(
             &[],
@@ -166,6 +182,54 @@ fn prune_clears_outputs_beyond_the_protected_40k_and_keeps_the_last_two_turns() 
     let again = prune::apply(&outcome.records, &PruneParams::default(), METHOD);
     assert_eq!(again.records, outcome.records);
     assert_eq!(again.decisions[0].verdict, Verdict::NotApplied);
+}
+
+#[test]
+fn prune_stops_at_a_summary_past_the_protected_turns() {
+    // spec/strategies.md §6.3: the walk stops at a summary message; outputs it replaced are
+    // not sent any more, so pruning them frees nothing. 10 outputs of 10,000 tokens before
+    // the summary, 5 after it, then two protected turns.
+    let big = "x".repeat(40_000);
+    let mut b = Builder::default();
+    b.prompt("start");
+    for _ in 0..10 {
+        b.response(None, &[("Bash", &big, false)]);
+    }
+    b.push(Record::Summary {
+        text: "summary of the work so far".into(),
+    });
+    for _ in 0..5 {
+        b.response(None, &[("Bash", &big, false)]);
+    }
+    b.prompt("second").prompt("third");
+    let outcome = prune::apply(&b.records, &PruneParams::default(), METHOD);
+    let out = results(&outcome.records);
+    let cleared: Vec<usize> = (0..out.len())
+        .filter(|&i| out[i].content == prune::PLACEHOLDER)
+        .collect();
+    // Four of the five newest make 40,000 tokens; the fifth would free 10,000, under the
+    // 20,000 minimum, and the older ten lie behind the summary.
+    assert!(cleared.is_empty(), "cleared {cleared:?}");
+    assert!(outcome.decisions[0]
+        .reason
+        .contains("would free only 10,000 tokens"));
+
+    // Inside the protected turns a summary does not stop the walk: it counts as a turn.
+    let mut recent = Builder::default();
+    recent.prompt("start");
+    for _ in 0..10 {
+        recent.response(None, &[("Bash", &big, false)]);
+    }
+    recent.prompt("second");
+    recent.push(Record::Summary {
+        text: "summary".into(),
+    });
+    let outcome = prune::apply(&recent.records, &PruneParams::default(), METHOD);
+    let cleared = results(&outcome.records)
+        .iter()
+        .filter(|r| r.content == prune::PLACEHOLDER)
+        .count();
+    assert_eq!(cleared, 6);
 }
 
 #[test]
@@ -316,6 +380,153 @@ fn clear_tool_uses_waits_for_its_trigger_and_its_minimum() {
     let outcome = clear_tool_uses::apply(&b.records, &params, METHOD);
     assert_eq!(outcome.records, b.records);
     assert!(outcome.decisions[0].reason.ends_with("needs 1,000,000"));
+}
+
+/// The thinking texts left, in order.
+fn thinking_left(records: &[Message]) -> Vec<&str> {
+    records
+        .iter()
+        .filter_map(|m| match &m.record {
+            Record::Assistant {
+                block: AssistantBlock::Thinking { thinking },
+                ..
+            } => Some(thinking.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Three thinking turns (two blocks in the first), and one answer that did not think.
+fn thinking_transcript() -> Vec<Message> {
+    let mut b = Builder::default();
+    b.prompt("go");
+    b.think(&lines(20))
+        .think("and more")
+        .response(Some("first"), &[("Read", &lines(5), false)]);
+    b.think("second thought")
+        .response(Some("second"), &[("Bash", "ok", false)]);
+    b.response(Some("no thinking here"), &[]);
+    b.think("third thought").response(Some("third"), &[]);
+    b.records
+}
+
+#[test]
+fn clear_thinking_keeps_the_last_thinking_turn_by_default_and_reports_like_the_api() {
+    // §10.3: the default keeps the last assistant turn's thinking; §10.4: the report counts
+    // `cleared_thinking_turns`.
+    let records = thinking_transcript();
+    let outcome = clear_thinking::apply(&records, &ClearThinkingParams::default(), METHOD);
+    assert_eq!(thinking_left(&outcome.records), ["third thought"]);
+    // Only thinking went: every text, call and result is still there.
+    assert_eq!(outcome.records.len(), records.len() - 3);
+    assert_eq!(call_ids(&outcome.records), call_ids(&records));
+    assert_eq!(result_ids(&outcome.records), result_ids(&records));
+    let report = outcome.decisions.last().unwrap();
+    assert_eq!(report.subject, "anthropic.clear_thinking");
+    let freed = outcome.tokens_before - outcome.tokens_after;
+    assert!(freed > 0);
+    assert_eq!(
+        report.detail.as_deref().unwrap(),
+        format!(
+            "{{\"type\":\"clear_thinking_20251015\",\"cleared_thinking_turns\":2,\"cleared_input_tokens\":{freed}}}"
+        )
+    );
+    // One decision per block cleared, each with its reason, then the report.
+    assert_eq!(outcome.decisions.len(), 4);
+    assert!(outcome.decisions[..3].iter().all(
+        |d| d.verdict == Verdict::Cleared && d.reason.contains("1 most recent thinking turns")
+    ));
+    // The cache prefix holds up to the first thinking block.
+    assert_eq!(outcome.prefix_kept, 1);
+}
+
+#[test]
+fn clear_thinking_counts_only_turns_that_thought_and_keeps_all_when_asked() {
+    // §10.3 `keep: {type: "thinking_turns", value: N}`: the answer without thinking is no turn.
+    let records = thinking_transcript();
+    let two = ClearThinkingParams {
+        keep: KeepThinking::ThinkingTurns(2),
+    };
+    let outcome = clear_thinking::apply(&records, &two, METHOD);
+    assert_eq!(
+        thinking_left(&outcome.records),
+        ["second thought", "third thought"]
+    );
+    // §10.3 `keep: "all"`: nothing changes, and the decision says why.
+    let all = ClearThinkingParams {
+        keep: KeepThinking::All,
+    };
+    let outcome = clear_thinking::apply(&records, &all, METHOD);
+    assert_eq!(outcome.records, records);
+    assert_eq!(outcome.decisions[0].verdict, Verdict::NotApplied);
+    assert!(outcome.decisions[0].reason.contains("\"all\""));
+    let three = ClearThinkingParams {
+        keep: KeepThinking::ThinkingTurns(3),
+    };
+    let outcome = clear_thinking::apply(&records, &three, METHOD);
+    assert_eq!(outcome.records, records);
+    assert_eq!(
+        outcome.decisions[0].reason,
+        "3 thinking turns; the 3 most recent keep their thinking"
+    );
+}
+
+#[test]
+fn continue_counts_tool_definitions_by_the_community_formula() {
+    // strategies.md §13.1 `tool_definitions`: 12, per function its name, description and
+    // properties (2 + type, 2 + description, 3 per enum value less 3, 5 for a value that is
+    // not a string), then 12.
+    let c = cl100k_estimate;
+    let tool = ToolDefinition {
+        name: "Bash".into(),
+        description: "Runs a command".into(),
+        input_schema: r#"{"type":"object","properties":{"command":{"type":"string","description":"The command"},"mode":{"type":"string","enum":["fast","safe",1]}},"required":["command"]}"#.into(),
+        deferred: false,
+    };
+    let command = c("command") + 2 + c("string") + 2 + c("The command");
+    let mode = c("mode") + 2 + c("string") + (3 + c("fast")) + (3 + c("safe")) + (3 + 5) - 3;
+    let expected = 12 + c("Bash") + c("Runs a command") + command + mode + 12;
+    assert_eq!(
+        tool_definitions_tokens(std::slice::from_ref(&tool)),
+        expected
+    );
+    assert_eq!(tool_definitions_tokens(&[]), 0);
+}
+
+#[test]
+fn continue_sets_the_tool_definitions_aside_before_pruning() {
+    // strategies.md §13.2 and §13.4: the tools are part of the count and of what is fixed,
+    // so with a large definition more of the oldest history goes.
+    let records: Vec<Message> = (0..5)
+        .map(|id| Message {
+            id,
+            record: Record::Prompt {
+                text: "word ".repeat(2_000),
+            },
+        })
+        .collect();
+    let per = continue_counting::count(&records[..1], "gpt");
+    let without = ContinueCountingParams {
+        model: "gpt".into(),
+        context_length: 1_000 + 6 * per,
+        ..ContinueCountingParams::default()
+    };
+    let outcome = continue_counting::apply(&records, &without, METHOD);
+    assert_eq!(outcome.records, records);
+    assert!(outcome.decisions[0].reason.contains("0 tool definitions 0"));
+    let with = ContinueCountingParams {
+        tools: vec![ToolDefinition {
+            name: "Search".into(),
+            description: "word ".repeat(4_000),
+            input_schema: r#"{"type":"object","properties":{}}"#.into(),
+            deferred: false,
+        }],
+        ..without
+    };
+    let outcome = continue_counting::apply(&records, &with, METHOD);
+    assert!(outcome.records.len() < records.len());
+    assert_eq!(outcome.records.last(), records.last());
+    assert!(outcome.decisions[0].reason.contains("1 tool definitions "));
 }
 
 #[test]

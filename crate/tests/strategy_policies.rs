@@ -1,4 +1,4 @@
-//! The strategies.md policies beyond the cheap ones (§4, §5, §7, §8, §11–§13) on a live
+//! The strategies.md policies beyond the cheap ones (§4, §5, §7, §8, §10.3, §11–§13) on a live
 //! session, chosen as a `compact` step or a compaction preview chooses them: by id, with
 //! their knobs under camelCase names.
 #![cfg(feature = "serde")]
@@ -20,7 +20,7 @@ fn session(context_window: u64) -> Session {
         context_window,
         ..SessionConfig::default()
     };
-    session_in(Profile::claude_code(), None, config)
+    session_in(Profile::claude_code_2_1_88(), None, config)
 }
 
 /// `lines` lines of about ten tokens each.
@@ -130,6 +130,47 @@ fn continue_prunes_the_oldest_history_in_a_small_window() {
     assert!(plan.applies, "{}", plan.reason);
     assert!(plan.decisions[0].reason.contains("× 1.230"));
     assert!(plan.decisions.iter().any(|d| d.verdict == Verdict::Dropped));
+}
+
+#[test]
+fn clear_thinking_is_chosen_by_id_and_clears_older_turns_thinking() {
+    // strategies.md §10.3, on a live session: two turns that thought; the default keeps the
+    // last one's thinking.
+    let mut s = session(200_000);
+    for turn in 0..2u64 {
+        let at = 1_000 + turn * 10_000;
+        s.submit(&format!("question {turn}"), at);
+        s.respond(
+            vec![
+                ResponseBlock::Thinking(text(30, &format!("t{turn}"))),
+                ResponseBlock::Text(format!("answer {turn}")),
+            ],
+            at + 1,
+        )
+        .unwrap();
+    }
+    let cleared = plan(&mut s, r#"{"policy":"anthropic.clear_thinking"}"#);
+    assert!(cleared.applies, "{}", cleared.reason);
+    assert_eq!(
+        verdict_of(&cleared, "anthropic.clear_thinking"),
+        Verdict::Cleared
+    );
+    assert!(verdict_of(&cleared, "thinking of response 0") == Verdict::Cleared);
+    let kept_all = plan(
+        &mut s,
+        r#"{"policy":"anthropic.clear_thinking","params":{"keepAll":true}}"#,
+    );
+    assert!(!kept_all.applies);
+    let error = parse_compaction_options(
+        r#"{"policy":"anthropic.clear_thinking","params":{"keepThinkingTurns":2,"keepAll":true}}"#,
+    )
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("keepThinkingTurns or keepAll, not both"),
+        "{error}"
+    );
 }
 
 #[test]

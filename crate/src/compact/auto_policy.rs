@@ -165,7 +165,13 @@ pub fn aider_history_over_budget(
     context_window: u64,
     method: TokenMethod,
 ) -> Option<HistoryOverBudget> {
+    history_over_budget(total_tokens(records, method), context_window)
+}
+
+/// [`aider_history_over_budget`] of a history of `history` tokens, counted by the caller (a
+/// session keeps the count as records are appended, rather than counting every record at
+/// every turn).
+pub fn history_over_budget(history: u64, context_window: u64) -> Option<HistoryOverBudget> {
     let budget = max_chat_history_tokens(Some(context_window));
-    let history = total_tokens(records, method);
     (history > budget).then_some(HistoryOverBudget { history, budget })
 }

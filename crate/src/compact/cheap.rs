@@ -12,12 +12,13 @@ use crate::compact::policies::aider_budgets::{self, ChatFile};
 use crate::compact::policies::file_tracker::{self, TrackedFile};
 use crate::compact::policies::read_guard::{self, ReadRecord};
 use crate::compact::policies::{
-    clear_tool_uses, cline_condense, continue_counting, dedupe_reads, masking, openai_compaction,
-    opencode_summary, prune, total_tokens, truncate, PolicyOutcome,
+    clear_thinking, clear_tool_uses, cline_condense, continue_counting, dedupe_reads, masking,
+    openai_compaction, opencode_summary, prune, total_tokens, truncate, PolicyOutcome,
 };
 use crate::compact::tool_result_budget::{
     apply_tool_result_budget, PersistedOutput, ToolResultBudgetRules,
 };
+use crate::host::ToolDefinition;
 use crate::tokens::TokenMethod;
 use crate::transcript::{Message, Record, ToolUse};
 use crate::vocabulary::{Decision, Verdict};
@@ -101,6 +102,10 @@ pub struct CheapInputs<'a> {
     pub method: TokenMethod,
     /// The files the agent has seen (the read-file state), newest first.
     pub files: &'a [FileFacts],
+    /// The tools the model has, as the request declares them (a deferred one by name only).
+    pub tools: &'a [ToolDefinition],
+    /// What those tools cost in the request, by the session's own count (its tool blocks).
+    pub tool_tokens: u64,
 }
 
 /// Runs `policy` over `records` without changing them. A summary policy (full, session
@@ -148,6 +153,7 @@ pub fn cheap_outcome(
             }
             outcome
         }
+        Policy::ClearThinking(params) => clear_thinking::apply(records, params, method).into(),
         Policy::Truncate { params, dedupe } => {
             let deduped = dedupe_reads::apply(records, dedupe, method);
             let mut decisions = deduped.outcome.decisions;
@@ -228,11 +234,20 @@ pub fn cheap_outcome(
             CheapOutcome::summarised(outcome, records, None)
         }
         Policy::ContinueCounting(params) => {
+            // Continue counts the tool definitions its own way: the host's count of them
+            // leaves what the request holds outside the records.
             let params = continue_counting::ContinueCountingParams {
                 context_length: inputs.context_window,
                 outside_tokens: inputs
                     .request_tokens
-                    .saturating_sub(total_tokens(records, method)),
+                    .saturating_sub(total_tokens(records, method))
+                    .saturating_sub(inputs.tool_tokens),
+                tools: inputs
+                    .tools
+                    .iter()
+                    .filter(|t| !t.deferred)
+                    .cloned()
+                    .collect(),
                 ..params.clone()
             };
             continue_counting::apply(records, &params, method).into()

@@ -6,6 +6,7 @@ use alloc::string::String;
 use crate::compact::microcompact::MicrocompactRules;
 use crate::compact::partial::PartialDirection;
 use crate::compact::policies::aider_budgets::AiderBudgetsParams;
+use crate::compact::policies::clear_thinking::ClearThinkingParams;
 use crate::compact::policies::clear_tool_uses::ClearToolUsesParams;
 use crate::compact::policies::cline_condense::CondenseParams;
 use crate::compact::policies::continue_counting::ContinueCountingParams;
@@ -48,6 +49,8 @@ pub enum Policy {
         /// The memory tool is on: a warning precedes the first clearing.
         memory_tool: bool,
     },
+    /// Anthropic's `clear_thinking`: the thinking of older turns goes (strategies §10.3).
+    ClearThinking(ClearThinkingParams),
     /// Codex's compaction (codex.md §4.3–§4.6): retained user messages and the summary;
     /// mid-turn, the initial context before the last user message.
     Codex {
@@ -108,6 +111,7 @@ impl Policy {
             Policy::Prune(_) => PolicyId::Prune,
             Policy::Masking(_) => PolicyId::ObservationMask,
             Policy::ClearToolUses { .. } => PolicyId::ClearToolUses,
+            Policy::ClearThinking(_) => PolicyId::ClearThinking,
             Policy::Truncate { .. } => PolicyId::Truncate,
             Policy::Codex { remote: false, .. } => PolicyId::CodexLocal,
             Policy::Codex { remote: true, .. } => PolicyId::CodexRemote,

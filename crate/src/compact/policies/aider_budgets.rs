@@ -6,7 +6,9 @@
 //! watcher is needed (§12.5). Its history is summarised once it exceeds
 //! `clamp(max_input / 16, 1,024, 8,192)` tokens ([`max_chat_history_tokens`]): the newest
 //! messages that sum to under half the budget stay verbatim, the split moves back until the
-//! summarised head ends with an assistant message, and the head becomes one summary (§12.8).
+//! summarised head ends with an assistant message, and the head becomes one summary; while the
+//! result is still over the budget the summariser runs again on it, summarising everything past
+//! depth [`SUMMARY_MAX_DEPTH`] (§12.8).
 //! The repo map gets `clamp(max_input / 8, 1,024, 4,096)` tokens ([`map_tokens`]), twice that
 //! (up to the window less 4,096) with no files in the chat, and a binary search picks how many
 //! ranked tags fill it to within 15 % ([`fit_map`]); the ranking's weights are
@@ -307,8 +309,7 @@ pub fn apply(
     let budget = params
         .max_chat_history_tokens
         .unwrap_or_else(|| max_chat_history_tokens(Some(params.max_input_tokens)));
-    let tokens: Vec<u64> = records.iter().map(|m| record_tokens(m, method)).collect();
-    let history: u64 = tokens.iter().sum();
+    let history: u64 = records.iter().map(|m| record_tokens(m, method)).sum();
     let mut decisions = file_decisions(files, params);
     if history <= budget {
         let reason = alloc::format!(
@@ -320,26 +321,93 @@ pub fn apply(
         out.decisions.extend(decisions);
         return out;
     }
-    let user: Vec<bool> = records
-        .iter()
-        .map(|m| !matches!(m.record, Record::Assistant { .. }))
-        .collect();
-    // A kept result keeps its call, and a kept block its whole response.
-    let split = preserve_api_invariants(records, history_split(&user, &tokens, budget));
-    decisions.insert(
-        0,
-        decision(
-            "chat history",
-            Verdict::Replaced,
-            alloc::format!(
-                "{} tokens exceed the budget of {}: the {split} oldest records become a summary, the newest under half the budget stay (strategies.md §12.8)",
-                thousands(history),
-                thousands(budget)
-            ),
-            Some(alloc::format!("{} records kept verbatim", records.len() - split)),
+    let (after, passes) = summarise_recursively(records, budget, method);
+    decisions.splice(0..0, passes);
+    outcome(records, after, decisions, method)
+}
+
+/// §12.8's `summarize(messages, depth)`: a pass summarises the head and keeps the newest
+/// messages under half the budget; while the result is still at or over the budget it runs
+/// again on the result, and past [`SUMMARY_MAX_DEPTH`] (or at four messages or fewer) it
+/// summarises everything. One decision per pass.
+fn summarise_recursively(
+    records: &[Message],
+    budget: u64,
+    method: TokenMethod,
+) -> (Vec<Message>, Vec<crate::vocabulary::Decision>) {
+    let mut current = records.to_vec();
+    let mut passes = Vec::new();
+    for depth in 0.. {
+        let tokens: Vec<u64> = current.iter().map(|m| record_tokens(m, method)).collect();
+        let before: u64 = tokens.iter().sum();
+        let whole = depth > SUMMARY_MAX_DEPTH || current.len() <= SUMMARISE_WHOLE_MAX_MESSAGES;
+        let split = if whole {
+            current.len()
+        } else {
+            let user: Vec<bool> = current
+                .iter()
+                .map(|m| !matches!(m.record, Record::Assistant { .. }))
+                .collect();
+            // A kept result keeps its call, and a kept block its whole response.
+            preserve_api_invariants(&current, history_split(&user, &tokens, budget))
+        };
+        let next = summarised(&current, split);
+        let after: u64 = next.iter().map(|m| record_tokens(m, method)).sum();
+        passes.push(pass_decision(
+            depth,
+            before,
+            budget,
+            split,
+            current.len() - split,
+            whole,
+        ));
+        current = next;
+        if whole || after < budget || split == 0 {
+            break;
+        }
+    }
+    (current, passes)
+}
+
+/// What one pass of the summariser did, and why it ran.
+fn pass_decision(
+    depth: usize,
+    before: u64,
+    budget: u64,
+    split: usize,
+    kept: usize,
+    whole: bool,
+) -> crate::vocabulary::Decision {
+    let why = match depth {
+        0 => alloc::format!(
+            "{} tokens exceed the budget of {}",
+            thousands(before),
+            thousands(budget)
         ),
-    );
-    outcome(records, summarised(records, split), decisions, method)
+        _ => alloc::format!(
+            "the previous pass left {} tokens, still at or over the budget of {}: summarised again at depth {depth}",
+            thousands(before),
+            thousands(budget)
+        ),
+    };
+    let what = if whole {
+        alloc::format!(
+            "all {split} records become one summary (four or fewer, or past depth {SUMMARY_MAX_DEPTH})"
+        )
+    } else {
+        alloc::format!(
+            "the {split} oldest records become a summary, the newest under half the budget stay"
+        )
+    };
+    decision(
+        &match depth {
+            0 => String::from("chat history"),
+            _ => alloc::format!("chat history (pass {})", depth + 1),
+        },
+        Verdict::Replaced,
+        alloc::format!("{why}: {what} (strategies.md §12.8)"),
+        Some(alloc::format!("{kept} records kept verbatim")),
+    )
 }
 
 /// What Aider does with the chat files and the map this turn.
@@ -423,6 +491,53 @@ mod tests {
         assert!(large_chat_warning(4, 20_480));
         assert!(!large_chat_warning(3, 100_000));
         assert!(!large_chat_warning(9, 20_479));
+    }
+
+    fn exchange(records: &mut Vec<Message>, prompt: &str, answer: &str) {
+        let id = records.len() as u64;
+        records.push(Message {
+            id,
+            record: Record::Prompt {
+                text: prompt.into(),
+            },
+        });
+        records.push(Message {
+            id: id + 1,
+            record: Record::Assistant {
+                response: id,
+                block: crate::transcript::AssistantBlock::text(answer),
+            },
+        });
+    }
+
+    #[test]
+    fn a_summary_still_over_the_budget_is_summarised_again_up_to_the_depth_limit() {
+        // §12.8: the summariser recurses while its result is at or over the budget. Long
+        // prompts make the preview's extractive summary (which quotes them) larger than the
+        // budget, so one pass cannot be enough.
+        let mut records = Vec::new();
+        for turn in 0..12 {
+            exchange(&mut records, &"word ".repeat(400 + turn), "done");
+        }
+        let params = AiderBudgetsParams {
+            max_chat_history_tokens: Some(1_024),
+            ..AiderBudgetsParams::default()
+        };
+        let outcome = apply(&records, &[], &params, TokenMethod::Calibrated);
+        let passes: Vec<_> = outcome
+            .decisions
+            .iter()
+            .filter(|d| d.subject.starts_with("chat history"))
+            .collect();
+        assert!(passes.len() > 1, "{passes:#?}");
+        assert!(passes.len() <= SUMMARY_MAX_DEPTH + 2);
+        assert!(passes[1].reason.contains("summarised again at depth 1"));
+        let last = passes.last().unwrap();
+        let ended_under_budget = outcome.tokens_after < 1_024;
+        assert!(
+            ended_under_budget || last.reason.contains("all "),
+            "{last:#?}"
+        );
     }
 
     #[test]

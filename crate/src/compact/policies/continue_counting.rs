@@ -7,19 +7,23 @@
 //! encoders agree within 1.5 % (§16.2), and CJK characters are charged what cl100k spends on
 //! them beyond o200k (§16.2: Chinese and Japanese about 0.3 tokens per character more, Korean
 //! about 0.4). The count is then Continue's: 4 tokens per message, 10 more per tool call and
-//! per tool output (with the call's JSON or the output's id), 1,024 per image, all times
+//! per tool output (with the call's JSON or the output's id), 1,024 per image, and the tool
+//! definitions by the OpenAI-community formula ([`tool_definitions_tokens`]), all times
 //! [`multiplier`] — × 1.23 for Claude, × 1.18 for Gemini, × 1.26 for Mistral-family models.
 //!
 //! As a policy it prunes as `compileChatMessages` does (§13.4): the last user message (or the
 //! last tool call with its results) is fixed, the safety buffer `min(1,000, 2 % of the window)`
-//! and `min(1,000, max_tokens)` for the reply are set aside with whatever the request holds
-//! outside the records, and the oldest records are dropped one by one until the rest fits.
+//! and `min(1,000, max_tokens)` for the reply are set aside with the tool definitions and
+//! whatever else the request holds outside the records, and the oldest records are dropped
+//! one by one until the rest fits.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::json_fields::{array_items, top_level_values, Value};
 use super::{clean_start_at_or_after, decision, not_applied, outcome, thousands, PolicyOutcome};
 use crate::compact::kept_tail::preserve_api_invariants;
+use crate::host::ToolDefinition;
 use crate::tokens::{estimate_tokens, TokenMethod};
 use crate::transcript::{AssistantBlock, Message, Record};
 use crate::vocabulary::{PolicyId, Verdict};
@@ -35,6 +39,18 @@ pub const TOOL_OVERHEAD_TOKENS: u64 = 10;
 
 /// §13.1: per image.
 pub const IMAGE_TOKENS: u64 = 1_024;
+
+/// §13.1 tool definitions: the cost of the list, once before its functions and once after.
+pub const TOOLS_FRAME_TOKENS: u64 = 12;
+
+/// §13.1 tool definitions: a property's `type` or `description`, besides its text.
+pub const PROPERTY_FIELD_TOKENS: i64 = 2;
+
+/// §13.1 tool definitions: per enum value, less one such charge per enum.
+pub const ENUM_VALUE_TOKENS: i64 = 3;
+
+/// §13.1 tool definitions: an enum value that is not a string, whatever it holds.
+pub const NON_STRING_ENUM_VALUE_TOKENS: i64 = 5;
 
 /// §13.1 `MIN_RESPONSE_TOKENS`.
 pub const MIN_RESPONSE_TOKENS: u64 = 1_000;
@@ -113,6 +129,88 @@ pub fn cl100k_estimate(text: &str) -> u64 {
     estimate_tokens(text, TokenMethod::Cl100k, None)
 }
 
+/// Continue's raw count of the tool definitions (before the multiplier): the
+/// OpenAI-community formula (§13.1) — 12, then per function its name, its description and,
+/// per property of its schema, the key, `2 +` its type, `2 +` its description, and `3 +`
+/// each enum value (5 for a value that is not a string) less 3 per enum; then 12 more. No
+/// tools cost nothing: the request then has no list.
+///
+/// ```
+/// use context_assembly::compact::policies::continue_counting::{cl100k_estimate, tool_definitions_tokens};
+/// use context_assembly::request::ToolDefinition;
+/// let tool = ToolDefinition {
+///     name: "Read".into(),
+///     description: String::new(),
+///     input_schema: r#"{"type":"object","properties":{}}"#.into(),
+///     deferred: false,
+/// };
+/// assert_eq!(tool_definitions_tokens(&[]), 0);
+/// assert_eq!(tool_definitions_tokens(&[tool]), 12 + cl100k_estimate("Read") + 12);
+/// ```
+pub fn tool_definitions_tokens(tools: &[ToolDefinition]) -> u64 {
+    if tools.is_empty() {
+        return 0;
+    }
+    let functions: i64 = tools.iter().map(function_tokens).sum();
+    let total = i64::try_from(2 * TOOLS_FRAME_TOKENS)
+        .unwrap_or(i64::MAX)
+        .saturating_add(functions);
+    u64::try_from(total).unwrap_or(0)
+}
+
+/// Tokens as the formula adds them (it subtracts for an enum, so a count can go below 0).
+fn formula_tokens(text: &str) -> i64 {
+    i64::try_from(cl100k_estimate(text)).unwrap_or(i64::MAX)
+}
+
+/// One function's share of the formula: a schema that is not an object adds nothing for its
+/// properties, as Continue reads a missing `properties`.
+fn function_tokens(tool: &ToolDefinition) -> i64 {
+    let mut tokens = formula_tokens(&tool.name) + formula_tokens(&tool.description);
+    let properties = top_level_values(&tool.input_schema)
+        .unwrap_or_default()
+        .into_iter()
+        .find_map(|(key, value)| match (key.as_str(), value) {
+            ("properties", Value::Raw(raw)) => top_level_values(&raw),
+            _ => None,
+        })
+        .unwrap_or_default();
+    for (key, value) in properties {
+        tokens += formula_tokens(&key);
+        if let Value::Raw(fields) = value {
+            tokens += property_tokens(&fields);
+        }
+    }
+    tokens
+}
+
+/// A property's `type`, `description` and `enum`, each only in the shape Continue reads.
+fn property_tokens(fields: &str) -> i64 {
+    let mut tokens = 0;
+    for (key, value) in top_level_values(fields).unwrap_or_default() {
+        match (key.as_str(), value) {
+            ("type" | "description", Value::Text(text)) if !text.is_empty() => {
+                tokens += PROPERTY_FIELD_TOKENS + formula_tokens(&text);
+            }
+            ("enum", Value::Raw(raw)) => {
+                let Some(items) = array_items(&raw) else {
+                    continue;
+                };
+                tokens -= ENUM_VALUE_TOKENS;
+                for item in items {
+                    tokens += ENUM_VALUE_TOKENS
+                        + match item {
+                            Value::Text(text) => formula_tokens(&text),
+                            Value::Raw(_) => NON_STRING_ENUM_VALUE_TOKENS,
+                        };
+                }
+            }
+            _ => {}
+        }
+    }
+    tokens
+}
+
 /// Continue's raw count of one record (before the multiplier).
 pub fn raw_record_tokens(message: &Message) -> u64 {
     let body = match &message.record {
@@ -167,9 +265,12 @@ pub struct ContinueCountingParams {
     pub context_length: u64,
     /// The reply's `max_tokens` (reference default: 4,096).
     pub max_tokens: u64,
-    /// Tokens the request holds outside the records (system prompt, tools), counted by the
-    /// host's method; the session fills it in.
+    /// Tokens the request holds outside the records and the tool definitions (the system
+    /// prompt), counted by the host's method; the session fills it in.
     pub outside_tokens: u64,
+    /// The tool definitions the request declares, counted by Continue's formula and set
+    /// aside with the system prompt (§13.4); the session fills them in.
+    pub tools: Vec<ToolDefinition>,
 }
 
 impl Default for ContinueCountingParams {
@@ -179,6 +280,7 @@ impl Default for ContinueCountingParams {
             context_length: UNKNOWN_CONTEXT_LENGTH,
             max_tokens: DEFAULT_MAX_TOKENS,
             outside_tokens: 0,
+            tools: Vec::new(),
         }
     }
 }
@@ -215,15 +317,20 @@ pub fn apply(
         0 => UNKNOWN_CONTEXT_LENGTH,
         n => n,
     };
-    let set_aside =
-        safety_buffer(context) + params.max_tokens.min(MIN_RESPONSE_TOKENS) + params.outside_tokens;
+    let tool_tokens = adjusted(tool_definitions_tokens(&params.tools), &params.model);
+    let set_aside = safety_buffer(context)
+        + params.max_tokens.min(MIN_RESPONSE_TOKENS)
+        + params.outside_tokens
+        + tool_tokens;
     let fixed_start = last_sequence_start(records);
     let fixed = count(&records[fixed_start.min(records.len())..], &params.model);
     let available = context.saturating_sub(set_aside).saturating_sub(fixed);
     let summary = alloc::format!(
-        "{} messages count {} tokens (cl100k model × {}.{:03} for {})",
+        "{} messages count {} tokens, {} tool definitions {} (cl100k model × {}.{:03} for {})",
         records.len(),
         thousands(counted),
+        params.tools.len(),
+        thousands(tool_tokens),
         m / 1_000,
         m % 1_000,
         params.model
@@ -325,6 +432,7 @@ mod tests {
             context_length: 1_000 + 3 * per + per / 2,
             max_tokens: 4_096,
             outside_tokens: 0,
+            tools: Vec::new(),
         };
         // Less the reply (1,000), the last message and the buffer (2 % of the window), two
         // and a half messages' room is left, minus the buffer: two more fit, not three.

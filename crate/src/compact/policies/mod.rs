@@ -12,6 +12,7 @@
 //! | `opencode.prune` | [`prune`] | placeholders for tool outputs beyond the newest 40K tokens (§6) |
 //! | `swe.observation_mask` | [`masking`] | placeholders for all but the last N observations (§9) |
 //! | `anthropic.clear_tool_uses` | [`clear_tool_uses`] | Anthropic's `clear_tool_uses_20250919`, emulated (§10) |
+//! | `anthropic.clear_thinking` | [`clear_thinking`] | Anthropic's `clear_thinking_20251015`, emulated: the thinking of all but the last N thinking turns goes (§10.3) |
 //! | `cline.truncate` | [`truncate`] | keep the first pair, drop half or three quarters of the rest (§2) |
 //! | `cline.dedupe_reads` | [`dedupe_reads`] | notices for all but the latest copy of a file read more than once; says whether truncation must follow (§3) |
 //! | `opencode.summary` | [`opencode_summary`] | an anchored summary of all but a verbatim tail of the last 2 user turns within clamp(25 % of usable, 2K–8K) tokens (§7) |
@@ -28,27 +29,8 @@
 //! preview has no model to ask. Peers' @-mention expansion (§14) is reference behaviour, not
 //! a policy: `mention::peers`.
 //!
-//! Every section of spec/strategies.md, and where it lives or why it is not modelled:
-//!
-//! | section | policy or reason |
-//! |---|---|
-//! | §0 scope and conventions | no behaviour |
-//! | §1 catalogue and composition | this table; chaining is the host's (run one policy's outcome through the next) |
-//! | §2 `cline.truncate` | [`truncate`] |
-//! | §3 `cline.dedupe_reads` | [`dedupe_reads`] |
-//! | §4 `cline.file_tracker` | [`file_tracker`]; the watcher's timings (§4.1) and checkpoint restore (§4.5) are not modelled: the host's logical clock has no write-settling, and sessions have no checkpoints |
-//! | §5 `cline.condense` | [`cline_condense`]; the SDK's `basic` strategy (§5.5) is not modelled: its "dropped-work" summaries need Cline's turn structure |
-//! | §6 `opencode.prune` | [`prune`] |
-//! | §7 `opencode.summary` | [`opencode_summary`]; the branch variant's retries and re-attachments (§7.8) are not on the main line and are not modelled |
-//! | §8 `opencode.read_guard` | [`read_guard`] |
-//! | §9 `swe.observation_mask` | [`masking`] |
-//! | §10 `anthropic.clear_tool_uses` | [`clear_tool_uses`]; server compaction and the memory tool's commands (§10.5–§10.6) are the provider's and the host's |
-//! | §11 `openai.compaction` | [`openai_compaction`] |
-//! | §12 `aider.budgets` | [`aider_budgets`]; PageRank itself and the map's sampled counting and refresh (§12.3–§12.4) need Aider's tag graph of a real repository, which a session does not have |
-//! | §13 `continue.counting` | [`continue_counting`]; a true cl100k encoder is not bundled (its rank table is too large for the wasm): the count is our calibrated estimate scaled to cl100k |
-//! | §14 mention expansion in peer tools | `mention::peers` (reference behaviour, not a policy) |
-//! | §15 what users ask for | requirements, not behaviour |
-//! | §16 token-estimation accuracy | `tokens` (the calibrated method) |
+//! Every section of spec/strategies.md (and of the two clients' specs), where it lives or why
+//! it is not built: `docs/spec-coverage.md`, checked by `crate/tests/spec_coverage.rs`.
 //!
 //! Every policy keeps tool calls and their results together: a result that is cleared keeps its
 //! `tool_use_id`, and a dropped call takes its result with it.
@@ -64,11 +46,13 @@
 //! ```
 
 pub mod aider_budgets;
+pub mod clear_thinking;
 pub mod clear_tool_uses;
 pub mod cline_condense;
 pub mod continue_counting;
 pub mod dedupe_reads;
 pub mod file_tracker;
+mod json_fields;
 pub mod masking;
 pub mod openai_compaction;
 pub mod opencode_summary;

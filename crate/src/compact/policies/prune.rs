@@ -5,8 +5,9 @@
 //! summed; every output that takes the sum past [`PROTECT_RECENT_TOKENS`] is marked, and the
 //! marks are applied only if they free more than [`PRUNE_MINIMUM_TOKENS`]. A marked output is
 //! replaced by [`PLACEHOLDER`]; the call, its input and the result's id stay. The walk stops at
-//! an output already replaced, as the reference stops at one already compacted, so applying the
-//! policy to its own outcome changes nothing. An output no larger than the placeholder is
+//! a compaction's summary (what came before it is no longer sent, §6.3) and at an output already
+//! replaced, as the reference stops at one already compacted, so applying the policy to its own
+//! outcome changes nothing. An output no larger than the placeholder is
 //! left as it is (our guard, so that pruning never costs tokens).
 //!
 //! The reference estimates with `round(UTF-16 length / 4)` (§6.6): pass
@@ -141,8 +142,8 @@ pub fn apply(records: &[Message], params: &PruneParams, method: TokenMethod) -> 
     outcome(records, after, decisions, method)
 }
 
-/// The reference's walk: newest to oldest, skipping the protected turns, stopping at an
-/// output already pruned.
+/// The reference's walk: newest to oldest, skipping the protected turns, stopping at a
+/// summary or at an output already pruned.
 fn mark(records: &[Message], params: &PruneParams, method: TokenMethod) -> Vec<Mark> {
     let names = tool_names(records);
     let mut turns = 0usize;
@@ -152,6 +153,14 @@ fn mark(records: &[Message], params: &PruneParams, method: TokenMethod) -> Vec<M
     for (index, message) in records.iter().enumerate().rev() {
         let results = match &message.record {
             Record::Prompt { .. } => {
+                turns = turns.saturating_add(1);
+                continue;
+            }
+            // A summary stands for the reference's summary reply and the compaction request
+            // before it: the walk stops at the reply once past the protected turns (what it
+            // replaced is no longer sent), and the request counts as a user turn.
+            Record::Summary { .. } if turns >= params.protect_recent_user_turns => return marks,
+            Record::Summary { .. } => {
                 turns = turns.saturating_add(1);
                 continue;
             }

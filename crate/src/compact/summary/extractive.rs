@@ -17,9 +17,16 @@ use crate::transcript::{AssistantBlock, Message, Record};
 pub const ENTRY_CAP_CHARS: usize = 500;
 
 /// Entries per section; older ones beyond it are counted, not quoted. The user's messages
-/// are the exception: the summary request asks for all of them (section 6), so all are
-/// quoted.
+/// are the exception: the summary request asks for all of them (section 6), so they are
+/// quoted up to [`USER_MESSAGES_CAP_CHARS`].
 pub const SECTION_CAP: usize = 20;
+
+/// Characters of the user's messages a summary quotes, the newest first; older ones are
+/// counted, not quoted. A model's summary is at most 20,000 tokens (§9.3's max output), and
+/// the user's messages may take about half of it at four characters a token. Without a cap,
+/// a session of many unanswered prompts made a summary larger than the window it had to
+/// fit, so every later turn compacted again, each time over a longer summary.
+pub const USER_MESSAGES_CAP_CHARS: usize = 40_000;
 
 /// Key output lines kept, the newest: more than a section's, since each is a fact the
 /// records held that no other section quotes.
@@ -89,13 +96,13 @@ impl Gathered<'_> {
 /// Builds a summary in the nine sections from the records alone: the first prompt as the
 /// primary request; the paths given to Read, Edit and Write; the failed tool results' first
 /// lines; the Bash commands and the key lines of repetitive tool outputs ([`key_lines`]);
-/// every prompt; the unfinished items of the last TodoWrite (the in-progress ones also as
+/// the prompts; the unfinished items of the last TodoWrite (the in-progress ones also as
 /// the next step); the last assistant text as the current work. An earlier summary among the
 /// records leads each cumulative section with its own entries (`carry`), as a model asked to
 /// summarise a conversation that starts with a summary keeps what it said.
 /// Sections the records cannot fill say so. Each entry is cut past [`ENTRY_CAP_CHARS`]
-/// characters and each section but the user's messages keeps its newest [`SECTION_CAP`]
-/// entries. Summary and
+/// characters; each section keeps its newest [`SECTION_CAP`] entries, the user's messages
+/// their newest [`USER_MESSAGES_CAP_CHARS`] characters. Summary and
 /// analysis tags inside quoted text are escaped (`&lt;summary>`), so the frame survives
 /// formatting.
 ///
@@ -161,7 +168,7 @@ pub fn extractive_summary(records: &[Message]) -> ExtractiveSummary {
                     summary.newest(&key_lines.iter().collect::<Vec<_>>(), KEY_LINES_CAP);
                 }
             }
-            5 => summary.section_uncapped(&prompts.iter().collect::<Vec<_>>()),
+            5 => summary.newest_within(&prompts, USER_MESSAGES_CAP_CHARS),
             6 => summary.section(&pending.iter().collect::<Vec<_>>()),
             7 => summary.section(&current.iter().collect::<Vec<_>>()),
             _ => summary.section(&in_progress.iter().collect::<Vec<_>>()),
@@ -178,9 +185,20 @@ impl ExtractiveSummary {
         self.newest(entries, SECTION_CAP);
     }
 
-    /// Every entry, or `(none)`.
-    fn section_uncapped(&mut self, entries: &[&Entry]) {
-        self.newest(entries, entries.len());
+    /// The newest entries that fit in `chars` characters together (the newest always), with
+    /// a count of the older ones, or `(none)`.
+    fn newest_within(&mut self, entries: &[Entry], chars: usize) {
+        let mut used = 0;
+        let fitting = entries
+            .iter()
+            .rev()
+            .take_while(|entry| {
+                used += entry.text.chars().count();
+                used <= chars
+            })
+            .count()
+            .max(1);
+        self.newest(&entries.iter().collect::<Vec<_>>(), fitting);
     }
 
     fn newest(&mut self, entries: &[&Entry], cap: usize) {

@@ -31,6 +31,7 @@ mod key_lines;
 
 pub use extractive::{
     extractive_summary, ExtractiveSummary, ENTRY_CAP_CHARS, KEY_LINES_CAP, SECTION_CAP,
+    USER_MESSAGES_CAP_CHARS,
 };
 pub use key_lines::{key_lines, line_template, KEY_LINES_PER_OUTPUT, MIN_OUTPUT_LINES};
 

@@ -36,8 +36,6 @@ use crate::vocabulary::Decision;
 use crate::vocabulary::Verdict;
 use crate::wording::files::call_note;
 
-mod json_fields;
-
 /// The policy's id.
 pub const POLICY_ID: &str = "cline.dedupe_reads";
 
@@ -287,7 +285,7 @@ fn mention_key(path: &str, text: &str) -> Option<ReadKey> {
 
 /// The read a `Read` input stands for; `path` overrides its `file_path`.
 fn read_key(input: &str, path: Option<&str>) -> Option<ReadKey> {
-    let fields = json_fields::top_level(input)?;
+    let fields = super::json_fields::top_level(input)?;
     let field = |name: &str| {
         fields
             .iter()

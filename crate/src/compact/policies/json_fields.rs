@@ -1,12 +1,41 @@
-//! Just enough JSON to read a call's top-level fields, without recursion (the summary's
-//! reader is private to it and recursive).
+//! Just enough JSON to read a call's top-level fields and a schema's arrays, without
+//! recursion (the summary's reader is private to it and recursive).
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
+/// A value as the readers give it: a string decoded, anything else as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Value {
+    /// A string literal, decoded.
+    Text(String),
+    /// A number, literal, array or object, as written.
+    Raw(String),
+}
+
+impl Value {
+    fn into_text(self) -> String {
+        match self {
+            Value::Text(text) | Value::Raw(text) => text,
+        }
+    }
+}
+
 /// The fields of a top-level object: a string value decoded, any other value as its raw
 /// text. `None` when the input is not one object.
 pub(super) fn top_level(input: &str) -> Option<Vec<(String, String)>> {
+    let fields = top_level_values(input)?;
+    Some(
+        fields
+            .into_iter()
+            .map(|(k, v)| (k, v.into_text()))
+            .collect(),
+    )
+}
+
+/// The fields of a top-level object, each value told apart as a string or not. `None` when
+/// the input is not one object.
+pub(super) fn top_level_values(input: &str) -> Option<Vec<(String, Value)>> {
     let mut scanner = Scanner { input, at: 0 };
     scanner.skip_whitespace();
     scanner.expect(b'{')?;
@@ -21,10 +50,7 @@ pub(super) fn top_level(input: &str) -> Option<Vec<(String, String)>> {
             scanner.skip_whitespace();
             scanner.expect(b':')?;
             scanner.skip_whitespace();
-            let value = match scanner.peek()? {
-                b'"' => scanner.string()?,
-                _ => String::from(scanner.raw_value()?),
-            };
+            let value = scanner.value()?;
             fields.push((key, value));
             scanner.skip_whitespace();
             match scanner.bump()? {
@@ -36,6 +62,32 @@ pub(super) fn top_level(input: &str) -> Option<Vec<(String, String)>> {
     }
     scanner.skip_whitespace();
     (scanner.at == input.len()).then_some(fields)
+}
+
+/// The items of a top-level array, each a string or not. `None` when the input is not one
+/// array.
+pub(super) fn array_items(input: &str) -> Option<Vec<Value>> {
+    let mut scanner = Scanner { input, at: 0 };
+    scanner.skip_whitespace();
+    scanner.expect(b'[')?;
+    let mut items = Vec::new();
+    scanner.skip_whitespace();
+    if scanner.peek() == Some(b']') {
+        scanner.at += 1;
+    } else {
+        loop {
+            scanner.skip_whitespace();
+            items.push(scanner.value()?);
+            scanner.skip_whitespace();
+            match scanner.bump()? {
+                b',' => continue,
+                b']' => break,
+                _ => return None,
+            }
+        }
+    }
+    scanner.skip_whitespace();
+    (scanner.at == input.len()).then_some(items)
 }
 
 struct Scanner<'a> {
@@ -61,6 +113,14 @@ impl<'a> Scanner<'a> {
     fn skip_whitespace(&mut self) {
         while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.at += 1;
+        }
+    }
+
+    /// The value that starts here: a string decoded, anything else as written.
+    fn value(&mut self) -> Option<Value> {
+        match self.peek()? {
+            b'"' => self.string().map(Value::Text),
+            _ => self.raw_value().map(|raw| Value::Raw(String::from(raw))),
         }
     }
 
@@ -167,6 +227,13 @@ mod tests {
         ];
         assert_eq!(fields, Some(expected));
         assert_eq!(top_level("{}"), Some(Vec::new()));
+        assert_eq!(
+            top_level_values(r#"{"a":"1","b":1}"#),
+            Some(alloc::vec![
+                ("a".into(), Value::Text("1".into())),
+                ("b".into(), Value::Raw("1".into())),
+            ])
+        );
         for bad in [
             "",
             "[]",
@@ -176,6 +243,22 @@ mod tests {
             "{\"a\":1}x",
         ] {
             assert_eq!(top_level(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn array_items_tell_strings_from_other_values() {
+        let items = array_items(r#" ["a\"b", 2, {"c":[","]}, null] "#);
+        let expected = alloc::vec![
+            Value::Text("a\"b".into()),
+            Value::Raw("2".into()),
+            Value::Raw(r#"{"c":[","]}"#.into()),
+            Value::Raw("null".into()),
+        ];
+        assert_eq!(items, Some(expected));
+        assert_eq!(array_items("[]"), Some(Vec::new()));
+        for bad in ["", "{}", "[1", "[1,]", "[1] x"] {
+            assert_eq!(array_items(bad), None, "{bad}");
         }
     }
 }
