@@ -39,7 +39,8 @@ async function reinitialise() {
 
 /**
  * The calls the playground makes in the worker (the package's `WorkerEngine`, typed where
- * `make package` assembles it, and the playground's own, web/worker/side-by-side.js).
+ * `make package` assembles it, and the playground's own, web/worker/side-by-side.js and
+ * web/worker/import-log.js).
  * @typedef {import('../pkg/context_assembly.js').Comparison} Comparison
  * @typedef {import('../pkg/context_assembly.js').ProfileName} ProfileName
  * @typedef {import('../pkg/context_assembly.js').CompareOptions} CompareOptions
@@ -48,7 +49,8 @@ async function reinitialise() {
  * @typedef {{
  *   compareProfiles(text: string, profiles: ProfileName[], options: CompareOptions): Promise<Comparison>,
  *   compactScenario(scenario: string, options: CompactionOptions, steps: number | undefined): Promise<CompactionPreview>,
- *   sideBySide(scenario: string, left: string, right: string, step: number, options?: import('./worker/side-by-side.js').SideBySideOptions): Promise<import('./worker/side-by-side.js').SideBySide>,
+ *   sideBySide(sides: { left: import('./worker/side-by-side.js').Side, right: import('./worker/side-by-side.js').Side }, step: number, options?: import('./worker/side-by-side.js').SideBySideOptions): Promise<import('./worker/side-by-side.js').SideBySide>,
+ *   importLog(file: Blob, options?: import('./worker/import-log.js').ImportLogOptions): Promise<import('../pkg/context_assembly.js').ImportResult>,
  * }} WorkerCalls
  * @typedef {WorkerCalls & { with(options: { signal?: AbortSignal }): WorkerCalls }} WorkerEngine
  */
@@ -59,7 +61,7 @@ const WORKER_API = '../crate/wasm/npm/entries/worker.js';
 /**
  * The long runs the playground makes, each in a worker of its own: cancelling one (which
  * replaces its worker) never stops another that is running in another tab.
- * @typedef {'compare' | 'compaction' | 'side-by-side'} WorkerPurpose
+ * @typedef {'compare' | 'compaction' | 'side-by-side' | 'import' | 'cache'} WorkerPurpose
  */
 
 /** @type {Map<WorkerPurpose, Promise<WorkerEngine>>} */
@@ -67,8 +69,9 @@ const workers = new Map();
 
 /**
  * The engine in a Worker for `purpose`, for the long runs (a comparison, a replay under
- * another profile, every compaction policy on a long scenario) that would otherwise block the
- * page: started on first use; it replaces itself after a trap or a cancellation.
+ * another profile, every compaction policy on a long scenario, a session log's import) that
+ * would otherwise block the page: started on first use; it replaces itself after a trap or a
+ * cancellation.
  * @param {WorkerPurpose} purpose
  * @returns {Promise<WorkerEngine>}
  */

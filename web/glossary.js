@@ -14,6 +14,7 @@ export const ATTACHMENT_KINDS = {
   agent_listing_delta: 'The agent types the model may call, sent when the list changes: only the ones added or removed since the last listing.',
   agent_mention: 'The prompt named an agent with @agent-…: a note asks the model to hand the work to that agent.',
   already_read_file: 'A mentioned file the model has already read and that has not changed since; the original sends nothing for it.',
+  at_mention_reference: 'A mentioned file too large to attach: its path and size, and how to read it in parts (2.1.332).',
   auto_mode: 'Tells the model it now works in auto mode, where it proceeds without asking for approval.',
   auto_mode_exit: 'Tells the model auto mode is over and approvals are back.',
   budget_usd: 'How much of the spending limit the session has used, so the model can pace itself.',
@@ -21,6 +22,7 @@ export const ATTACHMENT_KINDS = {
   compact_file_reference: 'After a compaction, a pointer to a file that was in context but not read back in full: the model can read it again if needed.',
   compaction_reminder: 'A reminder that the context is filling up and will be compacted.',
   critical_system_reminder: 'A host-set instruction repeated on every request so that it is never lost.',
+  date: "Today's date, sent with the session's context when it is built (2.1.332; 2.1.88 put it in the user context).",
   date_change: 'The local date changed during the session: the model is told the new date.',
   deferred_tools_delta: 'Names of tools that are loaded only when asked for, sent when that list changes.',
   deleted_file: 'A watched file was deleted: the model is told it is gone.',
@@ -30,7 +32,9 @@ export const ATTACHMENT_KINDS = {
   edited_image_file: 'A watched image file changed; it renders to nothing for the model.',
   edited_text_file: 'A watched text file changed outside the agent: the model gets a short snippet of the change.',
   emptied_file: 'A watched file was emptied: the model is told so, since a diff with only deletions shows nothing.',
+  environment: 'Where the session runs: the working directory, whether it is a repository, the platform (2.1.332; 2.1.88 put it in the system prompt).',
   file: 'The contents of a file the prompt mentioned with @, read as the Read tool would.',
+  instructions: "The CLAUDE.md files and rules of the session's start, in a reminder of their own (2.1.332; 2.1.88 put them in the user context).",
   invoked_skills: 'After a compaction, the skills used so far are attached again so their instructions survive.',
   mcp_instructions_delta: 'Instructions from connected MCP servers, sent when servers connect, disconnect or change them.',
   mcp_resource: 'The contents of an MCP resource the prompt mentioned with @server:uri.',
@@ -46,7 +50,9 @@ export const ATTACHMENT_KINDS = {
   plan_mode_reentry: 'Tells the model it is back in plan mode, with a pointer to the plan it wrote before.',
   queued_command: 'A message the user typed while the model was working, delivered with the next request.',
   relevant_memories: 'Notes from the auto-memory directory that look relevant to the prompt, found in the background.',
+  remote_session_change: "How to credit the agent in commits and pull requests it writes, sent with the session's context (2.1.332).",
   selected_lines_in_ide: 'The lines the user has selected in the editor, with their text.',
+  session_context: "The repository's state when the session's context was built, a snapshot that is not kept up to date (2.1.332).",
   skill_listing: 'The skills the model may run, with their descriptions, sent when the list changes.',
   task_reminder: 'A nudge to keep the task list up to date, sent when it has not been touched for a while.',
   task_status: 'A background task started, finished or was stopped.',
@@ -62,6 +68,7 @@ export const FREQUENCIES = {
   'first-then-incremental': 'Sent in full the first time, then only what is new: the model already has the rest.',
   event: 'Sent because something happened (a file changed, a mode switched, a prompt mentioned something); no event, no attachment.',
   prefetch: 'Looked up in the background while the turn starts, and attached when the answer is ready.',
+  'session-start': "Sent when the session's context is built: on the first turn and again after a compaction.",
 };
 
 /** @type {Record<Verdict, string>} */
@@ -91,6 +98,40 @@ export const VERDICTS = {
   moved: 'Kept, but placed elsewhere in the request.',
 };
 
+/** @typedef {import('../pkg/context_assembly.js').CacheRead} CacheRead */
+
+/** Why a request read what it read from the prompt cache: the reasons the cache model gives. @type {Record<CacheRead, string>} */
+export const CACHE_READS = {
+  hit: 'The request began with a prefix the cache still held, and that part was read at the cached price.',
+  'first-request': 'Nothing was sent before it, so the cache was empty and every token was charged in full.',
+  'below-minimum': 'The prefix up to its breakpoint is under the provider\'s minimum (1,024 tokens for most Anthropic models): nothing that short is cached.',
+  expired: 'An entry for this prefix was written, but it outlived the cache\'s time to live (five minutes by default) before this request came.',
+  'prefix-changed': 'An earlier block changed (a compaction, an edit, a new tool list), so no cached entry is a prefix of this request.',
+  'beyond-lookback': 'An entry exists, but the breakpoint is too many blocks past it: the provider looks back only so far for a match.',
+  'no-breakpoint': 'The request marks no breakpoint, so the provider caches nothing of it.',
+};
+
+/** The words the page itself uses, beyond the engine's vocabularies. */
+export const PAGE_WORDS = {
+  'prompt cache': 'The provider keeps the start of a request for a while; a later request that starts the same way reads that part at a lower price.',
+  'cache breakpoint': 'A mark on a block: the provider caches the request up to there. Claude Code marks the system prompt and the last message.',
+  cached: 'Input tokens read from the prompt cache, at a tenth of the input price (Anthropic) or a quarter to half of it (OpenAI).',
+  written: 'Input tokens written to the prompt cache on this request, at a premium (Anthropic: 1.25× the input price), so a later request can read them.',
+  uncached: 'Input tokens charged at the full input price: neither read from the cache nor written to it.',
+  'prefix kept': 'The part of a request that is the same as the start of the previous one; only a prefix the cache still holds is read from it.',
+  'stand-in': 'Our text in place of a client release\'s own system prompt or tools, counted at the size measured on that release.',
+  'the pass': 'One round of the collectors: each looks at the session and may attach something to the request.',
+  'emission order': 'The order the collectors run in, and so the order their attachments appear in the request.',
+  collectors: 'The parts of the engine that each produce one kind of attachment (changed files, mentions, reminders…).',
+  hunk: 'One contiguous run of changed lines in a diff, with a few unchanged lines around it.',
+  'main thread': 'The user\'s own conversation with the agent, as opposed to the sub-agents it starts.',
+  'all threads': 'The main thread and every sub-agent\'s conversation together.',
+  'event (step)': 'A scenario step that is not a turn: a file written outside the agent, time passing, a setting changed.',
+  'world-state': 'Codex with its World State snapshot: the settings and environment sent as one snapshot that is diffed from turn to turn.',
+  'opencode-style': 'Claude Code\'s requests compacted as OpenCode does: old tool outputs pruned first, then an anchored summary with a verbatim tail.',
+  'aider-style': 'Claude Code\'s requests with Aider\'s chat-history budget: once the history passes its budget, the older part becomes a summary.',
+};
+
 /**
  * The glossary's groups, in the order the page shows them.
  * @returns {{ id: string, title: string, intro: string, entries: [string, string][] }[]}
@@ -101,6 +142,8 @@ export function glossaryGroups() {
     { id: 'glossary-frequencies', title: 'Frequency classes', intro: 'How often a kind of attachment can be sent.', entries: Object.entries(FREQUENCIES) },
     { id: 'glossary-verdicts', title: 'Verdicts', intro: 'What a decision concluded about something the engine considered.', entries: Object.entries(VERDICTS) },
     { id: 'glossary-policies', title: 'Compaction policies', intro: 'The ways a full context can be made smaller.', entries: Object.entries(POLICY_DESCRIPTIONS) },
+    { id: 'glossary-cache', title: 'Why the cache read what it read', intro: 'The reasons the cache model gives beside every request, in the strip, the request pane and Compare.', entries: Object.entries(CACHE_READS) },
+    { id: 'glossary-page', title: 'Words of this page', intro: 'The playground\'s own words for what it shows.', entries: Object.entries(PAGE_WORDS) },
   ];
 }
 

@@ -6,6 +6,7 @@ import { setUpScenarioFile } from './app/scenario-file.js';
 import { setUpShare } from './app/share.js';
 import { setUpTabs, tabName } from './app/tabs.js';
 import { setUpTheme } from './app/theme.js';
+import { setUpTour } from './app/tour.js';
 import { byId, messageOf, showError } from './dom.js';
 import { loadEngine } from './engine.js';
 import { createScenarioStore } from './store.js';
@@ -30,11 +31,16 @@ try {
   // The scenario the player shows, replayed once per edit; the compaction and compare views
   // follow it through the store.
   const scenario = createScenarioStore();
-  // A link names what to show; without one, the reader's own scenario from last time.
+  // A link names what to show, beside the reader's own scenario kept from last time (which the
+  // autosave keeps until the reader chooses); without one, or when it cannot be opened, theirs.
   const linked = await stateOf(location.hash);
-  const saved = linked.file === undefined && linked.text === undefined ? savedScenario() : undefined;
-  const player = await setUpScenario(scenario, saved === undefined ? linked : { ...linked, text: saved });
-  if (linked.problem !== undefined) showError(byId('scenario-error', HTMLElement), linked.problem);
+  const saved = savedScenario();
+  const fromLink = linked.file !== undefined || linked.text !== undefined;
+  const player = await setUpScenario(scenario, fromLink || saved === undefined ? linked : { ...linked, text: saved });
+  if (linked.problem !== undefined) {
+    showError(byId('scenario-error', HTMLElement),
+      `${linked.problem} ${saved === undefined ? 'The first teaching scenario' : 'Your own scenario'} is shown instead.`);
+  }
   /** @type {ReturnType<typeof setUpShare> | undefined} */
   let share;
   const tabs = setUpTabs(() => void share?.update());
@@ -44,21 +50,68 @@ try {
   // The store holds the step the player shows, for the views that follow it (compare's side by
   // side, compaction's step); told after the player has drawn it.
   player.onStep(() => queueMicrotask(() => { if (scenario.state.step !== player.step) scenario.showStep(player.step); }));
+  // The player drew the link's step before anyone listened: the views that follow it start there.
+  if (scenario.state.step !== player.step) scenario.showStep(player.step);
   scenario.subscribe((_state, change) => { if (change === 'replay') keepLink(); });
   // On a phone the scenario's description folds away, so the steps come first.
   if (matchMedia('(max-width: 760px)').matches) byId('scenario-about', HTMLDetailsElement).open = false;
   setUpGutter(scenario);
-  setUpAutosave(scenario, player, keepLink);
+  const compare = setUpCompare(scenario, savedScenario);
+  setUpAutosave(scenario, player, {
+    discarded: keepLink,
+    compare: () => {
+      tabs.show('compare');
+      compare.againstKept();
+    },
+    linked: fromLink,
+  });
   setUpScenarioFile(scenario, player);
   setUpImport(scenario, (text) => player.play(text));
   setUpCompaction(scenario);
-  setUpCompare(scenario);
   setUpMentions();
   setUpTokens();
   setUpDiff();
   setUpFiles();
-  tabs.show(tabName(linked.tab) ?? 'step');
+  /**
+   * Shows a link's tab; a link to Compare shows its results, so they run on open.
+   * @param {string | undefined} tab
+   */
+  const showLinkedTab = (tab) => {
+    const name = tabName(tab) ?? 'step';
+    tabs.show(name);
+    if (name === 'compare') void compare.run();
+  };
+  showLinkedTab(linked.tab);
+  /**
+   * Shows everything a link names in this page: its scenario, profile, step and tab.
+   * @param {string} fragment
+   */
+  const followLink = async (fragment) => {
+    const next = await stateOf(fragment);
+    if (next.problem !== undefined) {
+      showError(byId('scenario-error', HTMLElement), next.problem);
+      return;
+    }
+    await player.follow(next);
+    showLinkedTab(next.tab);
+    await share.update();
+  };
+  // A link opened in this page (typed, pasted, or Back to one). The page's own updates
+  // (replaceState) fire no hashchange, but one may land between a hash change and its event,
+  // so the link is read from the event, not from the address. Links are followed in order:
+  // one followed while another loads would otherwise interleave with it.
+  let following = Promise.resolve();
+  addEventListener('hashchange', (event) => {
+    const fragment = new URL(event.newURL).hash;
+    following = following
+      .then(() => followLink(fragment))
+      .catch((error) => showError(byId('scenario-error', HTMLElement), `The link could not be followed: ${messageOf(error)}`));
+  });
+  // The tour's stops are links the page follows; `#tour` in the address starts it.
+  const tour = setUpTour(followLink);
+  const touring = location.hash === '#tour';
   await share.update();
+  if (touring) void tour.start();
   status.textContent = 'Engine loaded. Everything runs in this page; nothing leaves your machine.';
   document.body.dataset.ready = 'true';
 } catch (error) {

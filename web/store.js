@@ -18,12 +18,14 @@ import { parseJson, scenarioText } from './scenario-text.js';
  * @property {number} replays how many replays have worked: a view that sees it change knows
  *   the trace is a new one
  * @property {number} step the step another view asked the player to show (`showStep`)
+ * @property {number} opened which scenario this is: a new number each time a writer opens one
+ *   (`open`: a built-in scenario, a link's, a file, an imported log), the same through edits of it
  */
 
 /**
- * What a notification is about: `edit` when the text or the profile changed (nothing was
- * replayed), `replay` when a replay ran (it worked when `error` is ''), `step` when a view
- * asked the player to show a step.
+ * What a notification is about: `edit` when the text or the profile changed, or another
+ * scenario was opened (nothing was replayed), `replay` when a replay ran (it worked when
+ * `error` is ''), `step` when a view asked the player to show a step.
  * @typedef {'edit' | 'replay' | 'step'} Change
  */
 
@@ -43,7 +45,7 @@ const engineReplay = (scenario) => withEngine((engine) => engine.runScenario(sce
  */
 export function createScenarioStore(replayWith = engineReplay) {
   /** @type {ScenarioState} */
-  let state = { text: '', profile: '', parsed: undefined, trace: undefined, error: '', replays: 0, step: 0 };
+  let state = { text: '', profile: '', parsed: undefined, trace: undefined, error: '', replays: 0, step: 0, opened: 0 };
   /** @type {Set<Listener>} */
   const listeners = new Set();
 
@@ -84,6 +86,16 @@ export function createScenarioStore(replayWith = engineReplay) {
     edit({ text = state.text, profile = state.profile }) {
       if (text === state.text && profile === state.profile) return;
       commit({ text, profile, parsed: text === state.text ? state.parsed : parseJson(text) }, 'edit');
+    },
+
+    /**
+     * Puts another scenario in the store (not an edit of the one in it); nothing is replayed
+     * until `replay`.
+     * @param {string} text
+     * @param {string} profile
+     */
+    open(text, profile) {
+      commit({ text, profile, parsed: parseJson(text), opened: state.opened + 1 }, 'edit');
     },
 
     /**

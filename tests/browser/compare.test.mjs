@@ -35,7 +35,7 @@ function expectedComparison(page) {
     await engine.default();
     const text = /** @type {HTMLTextAreaElement} */ (document.querySelector('#scenario-json')).value;
     const profiles = engine.profileNames();
-    return { profiles, comparison: engine.compareProfiles(text, profiles) };
+    return { profiles, comparison: engine.compareProfiles(text, profiles, { usage: 'scenario' }) };
   });
 }
 
@@ -268,7 +268,7 @@ test('charts are readable: 12 px labels inside the chart, values in a table view
       value: Number(/** @type {HTMLElement} */ (cell).dataset.value), text: cell.textContent ?? '' })));
     assert.deepEqual(cells.map((cell) => cell.value), run.steps.map((step) => step.sent), `${profile}: sent per request`);
     run.steps.forEach((step, i) => assert.ok(cells[i].text.includes(`${step.sent.toLocaleString('en-US')} tok`)
-      && cells[i].text.includes(`step ${step.step}`), `${profile} request ${i + 1}: ${cells[i].text}`));
+      && cells[i].text.includes(`step ${step.step + 1}`), `${profile} request ${i + 1}: ${cells[i].text}`));
     const shares = await page.$$eval(`#compare-hits-table td[data-profile="${profile}"]`, (all) => all.map((cell) => Number(/** @type {HTMLElement} */ (cell).dataset.value)));
     assert.deepEqual(shares.map((share) => share.toFixed(6)), run.steps.map((step) => (step.sent > 0 ? step.cached / step.sent * 100 : 0).toFixed(6)));
   }
@@ -312,12 +312,12 @@ test('the equal-price toggle prices every profile at one table, and each cost di
     const text = /** @type {HTMLTextAreaElement} */ (document.querySelector('#scenario-json')).value;
     const profiles = engine.profileNames();
     const sonnet = engine.defaultPrices('claude-code');
-    const own = engine.compareProfiles(text, profiles);
+    const own = engine.compareProfiles(text, profiles, { usage: 'scenario' });
     // Each table is the default of the profile it names: pricing that profile at it changes nothing.
     const defaults = Object.values(PRICE_TABLES).map(({ defaultOf }) => [
       own[defaultOf].totals.costMicroUsd,
-      engine.compareProfiles(text, [defaultOf], { prices: { [defaultOf]: engine.defaultPrices(defaultOf) } })[defaultOf].totals.costMicroUsd]);
-    const equal = engine.compareProfiles(text, profiles, { prices: Object.fromEntries(profiles.map((p) => [p, sonnet])) });
+      engine.compareProfiles(text, [defaultOf], { usage: 'scenario', prices: { [defaultOf]: engine.defaultPrices(defaultOf) } })[defaultOf].totals.costMicroUsd]);
+    const equal = engine.compareProfiles(text, profiles, { usage: 'scenario', prices: Object.fromEntries(profiles.map((p) => [p, sonnet])) });
     const costs = (/** @type {typeof own} */ run) => Object.fromEntries(Object.entries(run).map(([p, r]) => [p, r.totals.costMicroUsd]));
     return { defaults, own: costs(own), equal: costs(equal), comparison: own };
   });

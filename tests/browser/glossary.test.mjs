@@ -95,3 +95,19 @@ test('a reference opens its summary from the keyboard and Escape closes it', asy
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('the glossary explains why the cache read what it read, and the words the page itself prints', async () => {
+  // Issue 29, finding 3: prefix kept, cache boundary, cached / written / uncached, the pass,
+  // emission order, collectors, hunk, main thread / all threads, "event" as a step, and the
+  // profiles world-state, opencode-style and aider-style had no entry.
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'glossary' });
+  await page.waitForSelector('#glossary-panel dl');
+  const explained = new Map(await page.$$eval('#glossary-panel dt', (all) => all.map((dt) => [dt.textContent ?? '', dt.nextElementSibling?.textContent ?? ''])));
+  const words = [...unionOf('CacheRead'), 'prompt cache', 'cache breakpoint', 'cached', 'written', 'uncached', 'prefix kept', 'stand-in',
+    'the pass', 'emission order', 'collectors', 'hunk', 'main thread', 'all threads', 'event (step)', 'world-state', 'opencode-style', 'aider-style'];
+  for (const word of words) assert.ok((explained.get(word) ?? '').length > 15, `${word} is explained`);
+  for (const profile of await page.evaluate(async () => (await import('/pkg/context_assembly.js')).profileNames())) {
+    if (['world-state', 'opencode-style', 'aider-style'].includes(profile)) assert.ok(explained.has(profile), `${profile} is explained`);
+  }
+  assert.deepEqual(problems, []);
+});

@@ -122,7 +122,7 @@ test('compaction and compare follow the player\'s scenario and profile, as the s
     return {
       steps,
       report: engine.compactScenario(withProfile, { policy: 'claude-code.full' }, steps).report,
-      comparison: engine.compareProfiles(scenario, ['codex'], undefined),
+      comparison: engine.compareProfiles(scenario, ['codex'], { usage: 'scenario' }),
     };
   }, text);
 

@@ -5,7 +5,7 @@
 import { byId, h, messageOf, showError } from '../dom.js';
 import { withEngine, workerEngine } from '../engine.js';
 import { chartTable, clearChart, drawChart } from './compare/chart.js';
-import { costExplanations } from './compare/explain.js';
+import { costExplanations, takeawayOf } from './compare/explain.js';
 import { PRICE_TABLES, equalPrices } from './compare/prices.js';
 import { dollars, integer } from '../format.js';
 import { setUpSideBySide } from './compare/side-by-side.js';
@@ -31,7 +31,7 @@ const hitShare = (step) => (step.sent > 0 ? (step.cached / step.sent) * 100 : 0)
  * @param {number} index
  * @param {CompareStep} step
  */
-const where = (profile, index, step) => `${profile}, request ${index + 1} (step ${step.step})`;
+const where = (profile, index, step) => `${profile}, request ${index + 1} (step ${step.step + 1})`;
 
 /** @typedef {{ size: SVGSVGElement, hits: SVGSVGElement, cost: SVGSVGElement }} Charts */
 /** @typedef {{ value: number, label: string, short: string }[]} Thresholds */
@@ -154,10 +154,13 @@ function autocompactThresholds(parsed, profiles) {
 /**
  * Wires the compare panel to the scenario store: it compares the player's scenario, and
  * every replay that worked clears its results. Never throws: the engine's complaints (a
- * scenario that does not parse, a step a profile cannot run) are shown in the panel.
+ * scenario that does not parse, a step a profile cannot run) are shown in the panel. Returns the
+ * side by side's calls.
  * @param {ScenarioStore} store
+ * @param {() => string | undefined} keptScenario the reader's own scenario kept in this browser,
+ *   which the side by side can set against the player's
  */
-export function setUpCompare(store) {
+export function setUpCompare(store, keptScenario) {
   const choices = byId('compare-profiles', HTMLElement);
   const runButton = byId('compare-run', HTMLButtonElement);
   const error = byId('compare-error', HTMLElement);
@@ -186,6 +189,9 @@ export function setUpCompare(store) {
   choices.after(h('label', { title: 'Price every profile alike, so that a cost difference is the strategy\'s alone' }, 'Prices ', pricing));
   const explanations = h('table', { id: 'compare-explain', class: 'grid compare-explain' });
   totals.after(h('h3', {}, 'Why the costs differ'), h('p', { class: 'explain' }, 'Each profile against the cheapest, from the engine\'s figures for every request: the tokens each way the cache charged them, and the requests that read nothing from the cache.'), explanations);
+  // The comparison in one sentence, above its charts.
+  const takeaway = h('p', { id: 'compare-takeaway', class: 'takeaway' });
+  legend.before(takeaway);
   /** The comparison on screen, to draw again at a new width. @type {{ comparison: Comparison, thresholds: Thresholds } | undefined} */
   let shown;
 
@@ -203,6 +209,7 @@ export function setUpCompare(store) {
     legend.replaceChildren();
     totals.replaceChildren();
     explanations.replaceChildren();
+    takeaway.textContent = '';
     compactions.replaceChildren();
     for (const chart of Object.values(charts)) clearChart(chart);
     for (const slot of Object.values(tableViews)) slot.replaceChildren();
@@ -257,13 +264,14 @@ export function setUpCompare(store) {
       const prices = equalPrices(pricing.value, picked);
       /** @type {Comparison} */
       const comparison = await engine.with({ signal: controller.signal })
-        .compareProfiles(store.state.text, picked, { onProgress, ...(prices === undefined ? {} : { prices }) });
+        .compareProfiles(store.state.text, picked, { onProgress, usage: 'scenario', ...(prices === undefined ? {} : { prices }) });
       if (running !== controller) return;
       showError(error, '');
       results.hidden = false;
       shown = { comparison, thresholds: autocompactThresholds(store.state.parsed, Object.keys(comparison)) };
       drawCharts();
       explanations.replaceChildren(...costExplanations(comparison));
+      takeaway.textContent = takeawayOf(comparison);
       results.dataset.prices = pricing.value;
       legend.replaceChildren(...Object.keys(comparison).map((profile) => h('li', { 'data-profile': profile },
         profileLabel(profile))));
@@ -321,5 +329,9 @@ export function setUpCompare(store) {
   }).observe(charts.size);
   cancelButton.addEventListener('click', () => running?.abort());
   clearResults();
-  setUpSideBySide(store);
+  return {
+    ...setUpSideBySide(store, keptScenario),
+    /** Compares the player's scenario under the ticked profiles, as Compare does (a link to the tab runs it on open). */
+    run: compare,
+  };
 }

@@ -1,12 +1,13 @@
 // A real session log in the player: a Claude Code or Codex log, picked or dropped anywhere on
-// the page, is streamed through the engine's importer (bounded memory whatever the file's size),
-// becomes the player's scenario through the store, and is shown beside what the provider
+// the page, is streamed through the engine's importer in a worker (bounded memory whatever the
+// file's size; the page stays responsive, shows how far it is and can cancel it), becomes the
+// player's scenario through the store, and is shown beside what the provider
 // recorded: per request, our estimate against the recorded input tokens and our cache split
 // against the recorded one, and the items the log shows were injected into each request
 // against our replay's attachments. The file is read in this page; nothing is sent anywhere.
 import { byId, h, messageOf, showError, tableParts } from '../dom.js';
 import { isScenario } from '../app/scenario-file.js';
-import { withEngine } from '../engine.js';
+import { withEngine, workerEngine } from '../engine.js';
 import { integer, percent } from '../format.js';
 import { requestFor } from './scenario.js';
 
@@ -16,28 +17,6 @@ import { requestFor } from './scenario.js';
 /** @typedef {import('../../pkg/context_assembly.js').Comparison} Comparison */
 /** @typedef {import('../../pkg/context_assembly.js').Redaction} Redaction */
 /** @typedef {import('../store.js').ScenarioStore} ScenarioStore */
-
-/**
- * Streams `file` through a `SessionImport`, reporting the share read after every chunk.
- * @param {File} file
- * @param {(share: number) => void} onProgress
- * @returns {Promise<ImportResult>}
- */
-async function importFile(file, onProgress) {
-  const importer = withEngine((engine) => new engine.SessionImport());
-  try {
-    const reader = file.stream().getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      withEngine(() => importer.pushChunk(value));
-      onProgress(file.size > 0 ? importer.progress().bytes / file.size : 1);
-    }
-    return withEngine(() => importer.finish());
-  } finally {
-    importer.free();
-  }
-}
 
 /** The whole prompt a recorded request carried: uncached input, cache writes, cache reads. @param {RecordedUsage} usage */
 const recordedPrompt = (usage) => usage.inputTokens + usage.cacheCreationTokens + usage.cacheReadTokens;
@@ -139,6 +118,23 @@ function injectedCell(usage, diff) {
     ...list('in the log, not in ours', diff.missing), ...list('in ours, not in the log', diff.extra));
 }
 
+/** How many times fewer input tokens than ours a recorded request may have before it is not believed. */
+const IMPLAUSIBLE_RATIO = 10;
+
+/**
+ * A warning when the log's recorded usage cannot be a real request's: most recorded requests
+ * have a tenth of our count or less (a real request carries at least the system prompt and the
+ * tools), so the errors measure the log rather than our count. '' when the usage is plausible.
+ * @param {ReturnType<typeof truthRows>} compared the rows with both figures
+ */
+function implausibleUsage(compared) {
+  const tiny = compared.filter((row) => row.estimate !== undefined && row.actual * IMPLAUSIBLE_RATIO < row.estimate);
+  if (tiny.length * 2 <= compared.length) return '';
+  const recorded = median(tiny.map((row) => row.actual).sort((a, b) => a - b));
+  return ` The recorded usage is implausible: ${tiny.length} of ${compared.length} requests record under a tenth of our count ` +
+    `(median ${integer(recorded)} input tokens a request, less than a system prompt alone), so these errors measure the log, not our count.`;
+}
+
 /**
  * The ground-truth table and its summary line.
  * @param {ReturnType<typeof truthRows>} rows
@@ -146,6 +142,7 @@ function injectedCell(usage, diff) {
 function truthView(rows) {
   const compared = rows.filter((row) => row.error !== undefined);
   const errors = compared.map((row) => Math.abs(row.error ?? 0)).sort((a, b) => a - b);
+  const implausible = implausibleUsage(compared);
   const recordedRead = rows.reduce((sum, row) => sum + row.usage.cacheReadTokens, 0);
   const recordedAll = rows.reduce((sum, row) => sum + row.actual, 0);
   const oursRead = rows.reduce((sum, row) => sum + (row.cost?.cached ?? 0), 0);
@@ -154,7 +151,7 @@ function truthView(rows) {
     ? 'No request of the log could be set beside one of ours.'
     : `${compared.length} of ${rows.length} recorded requests beside ours: median error ${percent(median(errors), 1)}, ` +
       `worst ${percent(errors.at(-1) ?? 0, 1)}; cache hits ${percent(recordedRead, recordedAll)} recorded, ` +
-      `${percent(oursRead, oursAll)} by our cache model.${injectedSummary(rows)}`;
+      `${percent(oursRead, oursAll)} by our cache model.${injectedSummary(rows)}${implausible}`;
   const headers = ['log line', 'step', 'recorded input', 'ours', 'error', 'recorded cache read / write', 'ours cache read / write', 'injected: missing / extra'];
   const cells = rows.map(({ usage, estimate, actual, error, cost, from, injected }) => [
     String(usage.line),
@@ -168,7 +165,7 @@ function truthView(rows) {
     injectedCell(usage, injected),
   ]);
   return [
-    h('p', { class: 'note', id: 'import-summary' }, summary),
+    h('p', { class: 'note', id: 'import-summary', 'data-implausible': String(implausible !== '') }, summary),
     h('table', { class: 'import-truth', id: 'import-truth' }, ...tableParts(headers, cells, 'The log recorded no usage.')),
   ];
 }
@@ -183,9 +180,19 @@ function redactionSummary(redaction) {
     [replaced.files, 'file contents'], [replaced.prompts, 'prompts'], [replaced.assistantTexts, 'assistant texts'],
     [replaced.toolInputs, 'tool inputs'], [replaced.toolOutputs, 'tool outputs'], [replaced.otherTexts, 'other texts'],
   ].filter(([count]) => Number(count) > 0).map(([count, what]) => `${integer(Number(count))} ${what}`);
-  const paths = redaction.paths === 'hash' ? `${integer(replaced.paths)} paths hashed` : 'paths kept';
+  const paths = redaction.paths === 'hash'
+    ? `${integer(replaced.paths)} paths hashed`
+    : `paths kept (${integer(replaced.paths)} held the home directory's user name, replaced)`;
+  const key = redaction.keyed
+    ? 'The stand-ins come from a random key this page drew and did not keep, so nobody can recompute one to confirm a guess.'
+    : (redaction.warning ?? '');
   return `Redacted: ${integer(replaced.words)} distinct words replaced in ${parts.length === 0 ? 'nothing' : parts.join(', ')}; ` +
-    `${paths}; @-mentions, tool names, settings and words under four letters kept. Same token figures as before.`;
+    `${paths}; @-mentions, tool names, ids, settings' names and common short words kept. Same token figures as before. ${key}`;
+}
+
+/** A key for one redaction: 16 random bytes as hex, drawn per redaction and never kept. */
+function randomKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /**
@@ -198,6 +205,7 @@ function redactionSummary(redaction) {
 export function setUpImport(store, openScenario) {
   const input = byId('import-file', HTMLInputElement);
   const progress = byId('import-progress', HTMLProgressElement);
+  const cancelButton = byId('import-cancel', HTMLButtonElement);
   const status = byId('import-status', HTMLElement);
   const error = byId('import-error', HTMLElement);
   const details = byId('import-details', HTMLDetailsElement);
@@ -207,17 +215,38 @@ export function setUpImport(store, openScenario) {
   const redactPaths = byId('redact-paths', HTMLSelectElement);
   const redactDownload = byId('redact-download', HTMLButtonElement);
   const redactStatus = byId('redact-status', HTMLElement);
+  const notice = byId('import-notice', HTMLElement);
+  const noticeText = byId('import-notice-text', HTMLElement);
   /** @type {{ result: ImportResult, text: string } | undefined} */
   let imported;
   /** @type {string | undefined} the latest redaction's JSON, for the download */
   let redacted;
+  /** The status line of the latest import: the file, its format, its requests and warnings. */
+  let summary = '';
+  /** Our cache accounting of the imported scenario's text (a redaction is accounted again). @type {{ text: string, comparison?: Comparison[string], problem?: string } | undefined} */
+  let accounted;
+  /** The import or accounting running in the worker, to cancel. @type {AbortController | undefined} */
+  let running;
+  /** The text of the latest accounting started. */
+  let accounting = '';
+
+  /**
+   * Says how an import went, in the import's status line and, when the reader is on another
+   * tab (a log dropped anywhere), in a notice over the page, where they are.
+   * @param {string} text
+   */
+  function tell(text) {
+    status.textContent = text;
+    noticeText.textContent = text;
+    notice.hidden = document.body.dataset.tab === 'scenario';
+  }
 
   /** Replaces the player's scenario with its redaction; the ground truth follows it (same steps). */
   function redact() {
     if (imported === undefined) return;
     try {
       const paths = redactPaths.value === 'hash' ? 'hash' : 'keep';
-      const redaction = withEngine((engine) => engine.redactScenario(store.state.text, { paths }));
+      const redaction = withEngine((engine) => engine.redactScenario(store.state.text, { paths, key: randomKey() }));
       redacted = redaction.scenarioJson;
       imported = { result: imported.result, text: redaction.scenarioJson };
       redactStatus.textContent = redactionSummary(redaction);
@@ -237,47 +266,122 @@ export function setUpImport(store, openScenario) {
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
-  function showTruth() {
-    const state = store.state;
-    if (imported === undefined || state.text !== imported.text || state.trace === undefined) return;
-    const profile = imported.result.format;
-    let comparison;
-    try {
-      comparison = withEngine((engine) => engine.compareProfiles(store.scenario(), [profile], undefined))[profile];
-    } catch (problem) {
-      status.textContent = `Our cache accounting could not be computed: ${messageOf(problem)}`;
-    }
-    truth.replaceChildren(...truthView(truthRows(imported.result.recorded, state.trace.steps, comparison)));
-  }
-
-  /** @param {File} file */
-  async function load(file) {
-    showError(error, '');
+  /**
+   * Runs `work` in the import's worker with the progress bar and Cancel shown; a later run, or
+   * Cancel, stops it (the worker is replaced). Says whether it was cancelled or replaced
+   * instead of throwing for it; the engine's errors are thrown.
+   * @template T
+   * @param {(engine: import('../engine.js').WorkerCalls) => Promise<T>} work
+   * @returns {Promise<{ value: T } | 'cancelled' | 'replaced'>}
+   */
+  async function inWorker(work) {
+    running?.abort();
+    const controller = new AbortController();
+    running = controller;
     progress.hidden = false;
     progress.value = 0;
-    status.textContent = `Reading ${file.name} (${integer(file.size)} bytes) in this page…`;
+    cancelButton.hidden = false;
     try {
-      const result = await importFile(file, (share) => { progress.value = share; });
-      imported = { result, text: result.scenarioJson };
-      warnings.replaceChildren(...result.warnings.map((warning) =>
-        h('li', { 'data-kind': warning.kind }, `line ${warning.line}: ${warning.kind}: ${warning.message}`)));
-      status.textContent = `${file.name}: a ${result.format} log, ${integer(result.recorded.length)} recorded requests, ` +
-        `${result.warnings.length === 0 ? 'no warnings' : `${result.warnings.length} warnings`}. Nothing left this page.`;
-      details.hidden = false;
-      details.open = true;
-      redacted = undefined;
-      redactDownload.disabled = true;
-      store.edit({ text: result.scenarioJson, profile: '' });
-      store.replay();
+      const value = await work((await workerEngine('import')).with({ signal: controller.signal }));
+      return running === controller ? { value } : 'replaced';
     } catch (problem) {
-      showError(error, `${file.name} could not be imported: ${messageOf(problem)}`);
-      status.textContent = '';
+      if (running !== controller) return 'replaced';
+      if (problem instanceof DOMException && problem.name === 'AbortError') return 'cancelled';
+      throw problem;
     } finally {
-      progress.hidden = true;
+      if (running === controller) {
+        running = undefined;
+        progress.hidden = true;
+        cancelButton.hidden = true;
+      }
     }
   }
 
-  store.subscribe((_state, change) => { if (change === 'replay') showTruth(); });
+  /**
+   * Draws the ground truth of the replay on screen, once our accounting of its text is made
+   * (in the worker: the engine's `compareProfiles` under the log's profile; what the engine
+   * says against it is shown, and the table drawn without it).
+   */
+  async function showTruth() {
+    if (imported === undefined || store.state.text !== imported.text || store.state.trace === undefined) return;
+    const { result, text } = imported;
+    if (accounted?.text !== text) {
+      // The accounting under way for this text draws the replay on screen when it ends.
+      if (running !== undefined && accounting === text) return;
+      accounting = text;
+      const outcome = await inWorker(async (engine) => {
+        const onProgress = (/** @type {number} */ done, /** @type {number} */ total) => {
+          progress.value = total > 0 ? done / total : 1;
+          status.textContent = `Our cache accounting of the log's scenario, in a worker: step ${integer(done)} of ${integer(total)}…`;
+        };
+        try {
+          return { comparison: (await engine.compareProfiles(text, [result.format], { onProgress }))[result.format] };
+        } catch (problem) {
+          if (problem instanceof DOMException && problem.name === 'AbortError') throw problem;
+          return { problem: `Our cache accounting could not be computed: ${messageOf(problem)}` };
+        }
+      });
+      if (outcome === 'cancelled') tell(`${summary} Our cache accounting was cancelled: the table beside the recorded usage is not drawn.`);
+      if (typeof outcome === 'string') return;
+      accounted = { text, ...outcome.value };
+    }
+    // A replay of other text since the accounting began draws its own table, or none.
+    const { trace } = store.state;
+    if (store.state.text !== text || trace === undefined) return;
+    const rows = truthRows(result.recorded, trace.steps, accounted.comparison);
+    const implausible = implausibleUsage(rows.filter((row) => row.error !== undefined));
+    tell(`${accounted.problem === undefined ? summary : `${summary} ${accounted.problem}`}${implausible}`);
+    truth.replaceChildren(...truthView(rows));
+  }
+
+  /**
+   * Imports a log in the worker; the store gets its scenario once it is read, so that Cancel
+   * while reading leaves the player as it was. Our accounting follows the replay (`showTruth`).
+   * @param {File} file
+   */
+  async function load(file) {
+    showError(error, '');
+    status.textContent = `Reading ${file.name} (${integer(file.size)} bytes) in a worker…`;
+    let outcome;
+    try {
+      outcome = await inWorker((engine) => engine.importLog(file, {
+        onProgress: (done, total) => {
+          progress.value = total > 0 ? done / total : 1;
+          status.textContent = `Reading ${file.name} in a worker: ${integer(done)} of ${integer(total)} bytes…`;
+        },
+      }));
+    } catch (problem) {
+      showError(error, `${file.name} could not be imported: ${messageOf(problem)}`);
+      tell(`${file.name} could not be imported: ${messageOf(problem)}`);
+      return;
+    }
+    if (outcome === 'cancelled') tell(`Cancelled: ${file.name} was not imported, and the player keeps its scenario.`);
+    if (typeof outcome === 'string') return;
+    const result = outcome.value;
+    imported = { result, text: result.scenarioJson };
+    accounted = undefined;
+    summary = `${file.name}: a ${result.format} log, ${integer(result.recorded.length)} recorded requests, ` +
+      `${result.warnings.length === 0 ? 'no warnings' : `${result.warnings.length} warnings`}. Nothing left this page.`;
+    tell(summary);
+    warnings.replaceChildren(...result.warnings.map((warning) =>
+      h('li', { 'data-kind': warning.kind }, `line ${warning.line}: ${warning.kind}: ${warning.message}`)));
+    truth.replaceChildren();
+    details.hidden = false;
+    details.open = true;
+    redacted = undefined;
+    redactDownload.disabled = true;
+    store.open(result.scenarioJson, '');
+    store.replay();
+  }
+
+  cancelButton.addEventListener('click', () => running?.abort());
+  byId('import-notice-show', HTMLButtonElement).addEventListener('click', () => {
+    notice.hidden = true;
+    byId('tab-scenario', HTMLButtonElement).click();
+    details.open = true;
+  });
+  byId('import-notice-close', HTMLButtonElement).addEventListener('click', () => { notice.hidden = true; });
+  store.subscribe((_state, change) => { if (change === 'replay') void showTruth(); });
   redactRun.addEventListener('click', redact);
   redactDownload.addEventListener('click', download);
   input.addEventListener('change', () => {
@@ -296,7 +400,7 @@ export function setUpImport(store, openScenario) {
       const text = await file.text();
       if (isScenario(text)) {
         openScenario(text);
-        status.textContent = `${file.name}: a scenario, opened in the player.`;
+        tell(`${file.name}: a scenario, opened in the player.`);
         return;
       }
     }

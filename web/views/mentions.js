@@ -190,6 +190,20 @@ function rowWalk(profiles) {
 }
 
 /**
+ * The reading most profiles share (the earliest on a tie): a cell is marked as differing only
+ * when it departs from it, so that one profile's quirk marks one cell, not the whole row.
+ * @param {string[]} cells
+ */
+function mostCommon(cells) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const cell of cells) counts.set(cell, (counts.get(cell) ?? 0) + 1);
+  let best = cells[0] ?? '';
+  for (const [cell, n] of counts) if (n > (counts.get(best) ?? 0)) best = cell;
+  return best;
+}
+
+/**
  * The comparison table: one row per position where any profile sees a mention, shown a batch
  * at a time.
  * @param {HTMLTableElement} table
@@ -211,9 +225,9 @@ function compare(table, profiles) {
     const { start, spans } = walk.next();
     const cells = spans.map((here, i) => here.map((span) => profiles[i].describe(span))
       .map((r) => `${shorten(text.slice(r.start, r.end), MENTION_ECHO)} → ${r.text}`).join('\n'));
-    const differs = new Set(cells).size > 1;
+    const usual = mostCommon(cells);
     return h('tr', {}, h('td', { class: 'num' }, String(start)),
-      ...cells.map((cell) => h('td', { class: differs ? 'differs' : '' },
+      ...cells.map((cell) => h('td', { class: cell === usual ? '' : 'differs' },
         cell === '' ? h('span', { class: 'none' }, 'not a mention') : h('code', {}, cell))));
   };
   showRows(body, count, row, profiles.length + 1);

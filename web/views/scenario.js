@@ -1,13 +1,13 @@
 // The scenario player: a scripted session replayed by the engine, stepped through one round
 // at a time, showing the request the model receives and why it holds what it holds.
 import { byId, h, messageOf, showError, tableParts } from '../dom.js';
-import { withEngine } from '../engine.js';
+import { withEngine, workerEngine } from '../engine.js';
 import { integer, tokensText } from '../format.js';
 import { withReferences } from '../popover.js';
 import { setUpCopyRequest } from './scenario/copy-request.js';
 import { meterElements, renderMeter } from './scenario/meter.js';
 import { stepBanners } from './scenario/banners.js';
-import { renderRequestDiff } from './scenario/request-diff.js';
+import { cacheStepOf, renderRequestDiff } from './scenario/request-diff.js';
 import { requestView, textView } from './scenario/request.js';
 import { stepSummary } from './scenario/steps.js';
 import { latestRequest } from '../scenario-text.js';
@@ -164,6 +164,15 @@ export async function setUpScenario(store, start = {}) {
    * @type {Request | undefined | null}
    */
   let shownRequest = null;
+  /**
+   * The prompt cache's accounting of the replay on screen (the engine's `compareProfiles` of
+   * the scenario under its own profile, as the scenario says: the replay's own requests),
+   * made in a worker so that a long replay keeps the page drawing; `undefined` until it comes.
+   * @type {import('../../pkg/context_assembly.js').CompareStep[] | undefined}
+   */
+  let cacheAccount;
+  /** The accounting under way, to stop when another replay makes it stale. @type {AbortController | undefined} */
+  let accounting;
   const copier = setUpCopyRequest({ request: () => requestFor(steps, current) });
 
   function renderList() {
@@ -246,8 +255,9 @@ export async function setUpScenario(store, start = {}) {
     }
     if (request !== shownRequest) {
       renderMeter(meter, request);
-      requestPane.replaceChildren(...(request === undefined ? [] : [requestView(request)]));
-      renderRequestDiff(diffStrip, steps, shown?.from ?? current);
+      const cache = cacheStepOf(cacheAccount, shown?.from ?? current);
+      requestPane.replaceChildren(...(request === undefined ? [] : [requestView(request, cache)]));
+      renderRequestDiff(diffStrip, steps, shown?.from ?? current, cache);
       shownRequest = request;
     }
     turnPane.replaceChildren(...turnDetails(step.turn, order));
@@ -259,6 +269,34 @@ export async function setUpScenario(store, start = {}) {
     if (next === current && list.dataset.current === String(current)) return;
     current = next;
     renderStep();
+  }
+
+  /**
+   * Asks the worker for the cache accounting of the replay on screen, and draws the step again
+   * with it; a later replay stops it. A failure is said in the strip: the request is still shown.
+   * @param {import('../store.js').ScenarioState} state
+   * @param {string} profileName the profile the replay ran under
+   */
+  async function accountCache(state, profileName) {
+    accounting?.abort();
+    const controller = new AbortController();
+    accounting = controller;
+    cacheAccount = undefined;
+    delete diffStrip.dataset.account;
+    try {
+      const engine = (await workerEngine('cache')).with({ signal: controller.signal });
+      const name = /** @type {import('../../pkg/context_assembly.js').ProfileName} */ (profileName);
+      const comparison = await engine.compareProfiles(store.scenario(), [name], { usage: 'scenario' });
+      if (accounting !== controller || store.state.trace !== state.trace) return;
+      cacheAccount = comparison[profileName]?.steps;
+      diffStrip.dataset.account = 'ready';
+      shownRequest = null;
+      renderStep();
+    } catch (problem) {
+      if (accounting !== controller || (problem instanceof DOMException && problem.name === 'AbortError')) return;
+      diffStrip.dataset.account = 'failed';
+      diffStrip.append(h('p', { class: 'note' }, `What the prompt cache did is not shown: our cache accounting failed (${messageOf(problem)}).`));
+    }
   }
 
   /** Replays the JSON in the editor, through the store. */
@@ -284,25 +322,48 @@ export async function setUpScenario(store, start = {}) {
     showError(error, '');
     const parsed = /** @type {{ description?: unknown, profile?: unknown } | null | undefined} */ (state.parsed);
     description.textContent = typeof parsed?.description === 'string' ? parsed.description : '';
-    copier.profileChanged(state.profile || (typeof parsed?.profile === 'string' ? parsed.profile : 'recommended'));
+    const runsUnder = state.profile || (typeof parsed?.profile === 'string' ? parsed.profile : 'recommended');
+    copier.profileChanged(runsUnder);
+    void accountCache(state, runsUnder);
+    // "As the scenario says" names the profile the scenario says, so the bar never hides what runs.
+    const own = profile.querySelector('option[value=""]');
+    if (own !== null) own.textContent = state.profile === '' ? `as the scenario says: ${runsUnder}` : 'as the scenario says';
     renderList();
     renderStep();
   }
 
   /**
-   * Shows a scenario's text in the editor and replays it from step `step`.
+   * Opens a scenario's text in the editor (another scenario, not an edit) and replays it from
+   * step `step`.
    * @param {string} text
    * @param {number} [step]
    */
   function play(text, step = 0) {
     json.value = text;
     current = step;
-    run();
+    store.open(text, profile.value);
+    store.replay();
+  }
+
+  /**
+   * The picker and the profile of a scenario another writer opened: the picker names it (its
+   * `name`, or "your own scenario") rather than the built-in one it replaced, and the profile
+   * is the one it runs under.
+   * @param {import('../store.js').ScenarioState} state
+   */
+  function nameOpenedElsewhere(state) {
+    const parsed = /** @type {{ name?: unknown } | null | undefined} */ (state.parsed);
+    const name = typeof parsed?.name === 'string' && parsed.name !== '' ? parsed.name : 'your own scenario';
+    const own = pick.querySelector('option[value=""]') ?? pick.appendChild(h('option', { value: '' }));
+    own.textContent = name;
+    pick.value = '';
+    profile.value = state.profile;
   }
 
   /** Fetches the picked scenario into the editor and runs it; `data-loaded` names it once shown. */
   async function load(step = 0) {
     const file = pick.value;
+    if (file === '') return;
     panel.dataset.loaded = '';
     try {
       const response = await fetch(`${SCENARIOS}${file}`);
@@ -322,8 +383,12 @@ export async function setUpScenario(store, start = {}) {
   store.subscribe((state, change) => {
     if (change === 'replay') showReplay(state);
     else if (change === 'step') select(state.step);
-    // Another writer (an imported log) put a scenario in the store: the editor shows it.
-    else if (state.text !== json.value) json.value = state.text;
+    // Another writer (an imported log) put a scenario in the store: the editor shows it, and
+    // the picker and the profile name what now runs.
+    else if (state.text !== json.value) {
+      json.value = state.text;
+      nameOpenedElsewhere(state);
+    }
   });
   json.addEventListener('input', () => store.edit({ text: json.value }));
   runButton.addEventListener('click', run);
@@ -363,6 +428,27 @@ export async function setUpScenario(store, start = {}) {
     async loadBuiltIn(file) {
       pick.value = file;
       await load();
+    },
+    /**
+     * Shows what a link names in a page already open: its scenario (a built-in one or its
+     * text) under its profile at its step, replaying only what changed.
+     * @param {PlayerStart} link
+     */
+    async follow(link) {
+      const wanted = link.profile ?? '';
+      const reprofiled = profile.value !== wanted && [...profile.options].some((option) => option.value === wanted);
+      if (reprofiled) profile.value = wanted;
+      const step = link.step ?? 0;
+      if (link.text !== undefined && link.text !== store.state.text) {
+        play(link.text, step);
+        panel.dataset.loaded = 'text';
+      } else if (link.file !== undefined && link.file !== controls.builtIn) {
+        pick.value = link.file;
+        await load(step);
+      } else {
+        if (reprofiled) run();
+        select(step);
+      }
     },
   };
 

@@ -1,7 +1,7 @@
-// The worker's half of the compare panel's side by side: the scenario replayed under each
-// profile here, and only the two requests' diff sent to the page. A long scenario's trace is
+// The worker's half of the compare panel's side by side: each side (a scenario under a profile)
+// replayed here, and only the two requests' diff sent to the page. A long scenario's trace is
 // hundreds of megabytes (every step carries its whole request): copied to the page it would
-// cost more than the replay, so each profile's requests stay here, for the next step asked.
+// cost more than the replay, so each side's requests stay here, for the next step asked.
 
 import { latestRequest, parseJson, scenarioText } from '../scenario-text.js';
 
@@ -10,38 +10,47 @@ import { latestRequest, parseJson, scenarioText } from '../scenario-text.js';
 /** @typedef {import('../../pkg/context_assembly.js').RequestDiff} RequestDiff */
 /** @typedef {{ onProgress?: (done: number, total: number) => void }} SideBySideOptions */
 /**
- * What the page is sent: the steps in all, the step each side's request is from (the latest at
- * or before the step asked; `undefined` when none was sent yet), and their diff when both sent one.
+ * One side: a scenario's JSON and the profile to replay it under.
+ * @typedef {{ text: string, profile: string }} Side
+ */
+/**
+ * What the page is sent: the steps of the right side's scenario (the player's), the step each
+ * side's request is from (the latest at or before the step asked; `undefined` when none was
+ * sent yet), and their diff when both sent one.
  * @typedef {{ total: number, step: number, from: { left?: number, right?: number }, diff?: RequestDiff }} SideBySide
  */
 
 /**
- * The worker function: `sideBySide(scenario, left, right, step, options)`.
+ * The worker function: `sideBySide({ left, right }, step, options)`. Both sides are usually the
+ * player's scenario under two profiles; the left one can be another scenario (the reader's own,
+ * set against a link's).
  * @param {Engine} engine
  */
 export function sideBySide(engine) {
-  /** The latest scenario replayed and its requests per profile, one per step. @type {{ text: string, requests: Map<string, (Request | undefined)[]> }} */
-  let replayed = { text: '', requests: new Map() };
+  /** Requests per step, by scenario text and then profile; only the latest call's texts are kept. @type {Map<string, Map<string, (Request | undefined)[]>>} */
+  let replayed = new Map();
 
   /**
-   * @param {string} text the scenario's JSON
-   * @param {string} left the left profile
-   * @param {string} right the right profile
-   * @param {number} step 0-based; clamped to the scenario's steps
-   * @param {SideBySideOptions} [options] `onProgress` over both replays
+   * @param {{ left: Side, right: Side }} sides
+   * @param {number} step 0-based; clamped to the right side's steps
+   * @param {SideBySideOptions} [options] `onProgress` over the replays
    * @returns {SideBySide}
    */
-  return (text, left, right, step, options = {}) => {
-    if (replayed.text !== text) replayed = { text, requests: new Map() };
-    const missing = [...new Set([left, right])].filter((profile) => !replayed.requests.has(profile));
-    for (const [index, profile] of missing.entries()) {
+  return ({ left, right }, step, options = {}) => {
+    replayed = new Map([...replayed].filter(([text]) => text === left.text || text === right.text));
+    const requestsOf = (/** @type {Side} */ side) => replayed.get(side.text)?.get(side.profile);
+    const missing = (left.text === right.text && left.profile === right.profile ? [left] : [left, right])
+      .filter((side) => requestsOf(side) === undefined);
+    for (const [index, side] of missing.entries()) {
       const onProgress = options.onProgress === undefined ? undefined
         : (/** @type {number} */ done, /** @type {number} */ total) => options.onProgress?.(index * total + done, missing.length * total);
-      const trace = engine.runScenario(scenarioText(text, parseJson(text), profile), onProgress === undefined ? {} : { onProgress });
-      replayed.requests.set(profile, trace.steps.map((one) => one.turn.request));
+      const trace = engine.runScenario(scenarioText(side.text, parseJson(side.text), side.profile), onProgress === undefined ? {} : { onProgress });
+      const byProfile = replayed.get(side.text) ?? new Map();
+      byProfile.set(side.profile, trace.steps.map((one) => one.turn.request));
+      replayed.set(side.text, byProfile);
     }
-    const sides = { left: replayed.requests.get(left) ?? [], right: replayed.requests.get(right) ?? [] };
-    const total = sides.left.length;
+    const sides = { left: requestsOf(left) ?? [], right: requestsOf(right) ?? [] };
+    const total = sides.right.length;
     const index = Math.max(0, Math.min(step, total - 1));
     const at = (/** @type {(Request | undefined)[]} */ requests) => latestRequest(Math.min(index, requests.length - 1), (from) => requests[from]);
     const shown = { left: at(sides.left), right: at(sides.right) };

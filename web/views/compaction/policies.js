@@ -14,6 +14,7 @@ export const POLICY_DESCRIPTIONS = {
   'opencode.prune': 'No summary: old tool outputs outside a protected recent stretch become a placeholder, but only when that frees enough tokens to be worth it.',
   'swe.observation_mask': 'No summary: only the last few tool observations stay in full; every older one is masked to a one-line placeholder.',
   'anthropic.clear_tool_uses': 'Emulates the provider\'s context editing: past a trigger size, the oldest tool results are cleared and the latest few kept.',
+  'anthropic.clear_thinking': 'Emulates the provider\'s thinking clearing: only the most recent turns that thought keep their thinking; their text and tool calls stay.',
   'cline.truncate': 'No summary: keeps the first exchange and drops half (or three quarters) of the rest, oldest first.',
   'codex.local': 'Codex\'s own compaction: a summary plus the most recent user messages, cut to a budget; files read before are not read back.',
   'codex.remote': 'Codex hands the history to the provider\'s compaction endpoint and continues from what it returns; here the engine stands in for the provider.',

@@ -12,6 +12,8 @@ const HEIGHT = 240;
 const MARGIN = { top: 16, right: 14, bottom: 38 };
 /** Roughly how wide a character of a 12 px axis label is, to leave room for the longest. */
 const LABEL_CHAR_WIDTH = 7.2;
+/** The height of a 12 px label's line: names closer than this overlap. */
+const LINE_HEIGHT = 14;
 
 /**
  * Each profile's look: a colour and a dash pattern, so that the series stay apart for a
@@ -118,7 +120,7 @@ function drawInto(svg, spec, width, margin) {
     if (look.dash !== '') line.setAttribute('stroke-dasharray', look.dash);
     const marks = points.flatMap((point, i) => {
       const dot = s('circle', { class: 'chart-point', cx: fixed(x(i)), cy: fixed(y(point.y)), r: '3.5', fill: look.color,
-        'data-index': String(i), 'data-step': String(point.step) }, s('title', {}, `${point.label} (click to show step ${point.step})`));
+        'data-index': String(i), 'data-step': String(point.step) }, s('title', {}, `${point.label} (click to show step ${point.step + 1})`));
       if (point.compacted === undefined) return [dot];
       // A tick down the whole plot: where the context was cut, whichever line is on top.
       const tick = s('g', { class: 'chart-compaction', 'data-compacted': point.compacted, 'data-index': String(i) },
@@ -130,9 +132,19 @@ function drawInto(svg, spec, width, margin) {
     return s('g', { 'data-profile': profile, 'data-points': String(points.length), class: 'chart-series' }, line, ...marks);
   });
 
-  const thresholds = (spec.thresholds ?? []).filter((line) => line.value <= yMax).map((line) => s('g', { class: 'chart-threshold-line', 'data-threshold': String(line.value) },
-    s('line', { class: 'chart-threshold', x1: String(margin.left), x2: String(right), y1: fixed(y(line.value)), y2: fixed(y(line.value)) }),
-    s('text', { class: 'chart-label chart-threshold-label', x: String(margin.left + 4), y: fixed(y(line.value) - 4) }, line.short)));
+  // Two thresholds close in value would print their names over each other: a name within a
+  // line's height of the one before it goes after that one on the line instead.
+  let previous = { y: -Infinity, end: margin.left };
+  const thresholds = (spec.thresholds ?? []).filter((line) => line.value <= yMax)
+    .sort((a, b) => b.value - a.value)
+    .map((line) => {
+      const at = y(line.value) - 4;
+      const x = at - previous.y < LINE_HEIGHT ? previous.end + 8 : margin.left + 4;
+      previous = { y: at, end: x + line.short.length * LABEL_CHAR_WIDTH };
+      return s('g', { class: 'chart-threshold-line', 'data-threshold': String(line.value) },
+        s('line', { class: 'chart-threshold', x1: String(margin.left), x2: String(right), y1: fixed(y(line.value)), y2: fixed(y(line.value)) }),
+        s('text', { class: 'chart-label chart-threshold-label', x: fixed(x), y: fixed(at) }, line.short));
+    });
 
   svg.replaceChildren(s('title', { id: titleId }, spec.title), s('desc', { id: descId }, spec.description), axes, ...thresholds, ...series);
 }
@@ -151,7 +163,7 @@ export function chartTable(spec, valueText) {
       const point = points[i];
       if (point === undefined) return h('td', { class: 'none', 'data-profile': profile }, '–');
       return h('td', { class: 'num', 'data-profile': profile, 'data-value': String(point.y) }, valueText(point), ' ',
-        h('button', { type: 'button', class: 'step-link', 'data-step': String(point.step) }, `step ${point.step}`));
+        h('button', { type: 'button', class: 'step-link', 'data-step': String(point.step) }, `step ${point.step + 1}`));
     }));
   const body = h('tbody');
   showRows(body, longest, row, spec.series.length + 1);

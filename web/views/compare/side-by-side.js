@@ -1,5 +1,6 @@
-// Two profiles' requests side by side at the step the player shows: the scenario replayed
-// under each and the two requests given to the engine's requestDiff, in the worker
+// Two profiles' requests side by side at the step the player shows (or the reader's own kept
+// scenario's against the player's): each replayed and the two requests given to the engine's
+// requestDiff, in the worker
 // (web/worker/side-by-side.js); here the diff's aligned blocks are drawn as rows — a block only
 // one profile sends on its side alone, a block both send with different words on both sides
 // with the words marked, the shared ones folded.
@@ -7,6 +8,7 @@ import { byId, h, messageOf, showError } from '../../dom.js';
 import { withEngine, workerEngine } from '../../engine.js';
 import { integer, tokensText } from '../../format.js';
 import { showRows } from '../more-rows.js';
+import { parseJson } from '../../scenario-text.js';
 import { profileLabel } from './tables.js';
 import { busyIndicator } from '../busy.js';
 
@@ -93,15 +95,18 @@ function rowOf(block, index) {
 }
 
 /**
- * The header cell of one side: its profile, its tokens and how many blocks it sends.
+ * The header cell of one side: whose scenario it is (when the left one is the reader's own),
+ * its profile, its tokens and how many blocks it sends.
  * @param {string} profile
  * @param {number} tokens
  * @param {number} blocks
  * @param {Side} side
+ * @param {boolean} againstKept
  */
-function headerOf(profile, tokens, blocks, side) {
+function headerOf(profile, tokens, blocks, side, againstKept) {
+  const whose = againstKept ? `${side === 'left' ? 'yours, kept' : 'the player\'s'} · ` : '';
   return h('th', { scope: 'col', 'data-side': side, 'data-profile': profile, 'data-tokens': String(tokens), 'data-blocks': String(blocks) },
-    profileLabel(profile), ` · ${tokensText(tokens)} · ${integer(blocks)} blocks`);
+    whose, profileLabel(profile), ` · ${tokensText(tokens)} · ${integer(blocks)} blocks`);
 }
 
 /**
@@ -130,12 +135,26 @@ function sideNote(profile, from, step) {
 }
 
 /**
- * Wires the side-by-side section of the compare panel: its two profile pickers, its run in the
- * worker, and its step, which follows the player's through the store.
- * @param {ScenarioStore} store
+ * A scenario's own profile, as the engine reads it (`recommended` when it names none).
+ * @param {string} text
+ * @param {string[]} profiles the engine's
  */
-export function setUpSideBySide(store) {
+function ownProfile(text, profiles) {
+  const named = /** @type {{ profile?: unknown } | null | undefined} */ (parseJson(text))?.profile;
+  return typeof named === 'string' && profiles.includes(named) ? named : 'recommended';
+}
+
+/**
+ * Wires the side-by-side section of the compare panel: its scenario and profile pickers, its
+ * run in the worker, and its step, which follows the player's through the store. Returns the
+ * call that sets the reader's kept scenario against the player's.
+ * @param {ScenarioStore} store
+ * @param {() => string | undefined} keptScenario the reader's own scenario kept in this browser
+ */
+export function setUpSideBySide(store, keptScenario) {
   const pickers = { left: byId('compare-sbs-left', HTMLSelectElement), right: byId('compare-sbs-right', HTMLSelectElement) };
+  const leftScenario = byId('compare-sbs-left-scenario', HTMLSelectElement);
+  const keptOption = /** @type {HTMLOptionElement} */ (leftScenario.querySelector('option[value="kept"]'));
   const runButton = byId('compare-sbs-run', HTMLButtonElement);
   const cancelButton = byId('compare-sbs-cancel', HTMLButtonElement);
   const status = byId('compare-sbs-status', HTMLElement);
@@ -160,6 +179,12 @@ export function setUpSideBySide(store) {
   /** Shows how far the replays are, or nothing when none runs. */
   const busy = busyIndicator({ status, cancelButton, runButton });
 
+  /** The kept scenario can be picked only while there is one. */
+  function offerKept() {
+    keptOption.disabled = keptScenario() === undefined;
+    if (keptOption.disabled && leftScenario.value === 'kept') leftScenario.value = 'player';
+  }
+
   function clearResults() {
     results.hidden = true;
     summary.replaceChildren();
@@ -173,10 +198,14 @@ export function setUpSideBySide(store) {
    * @param {SideBySide} shown
    * @param {string} left
    * @param {string} right
+   * @param {boolean} againstKept whether the left side is the reader's kept scenario
    */
-  function render(shown, left, right) {
+  function render(shown, left, right, againstKept) {
+    const names = againstKept ? { left: `yours (${left})`, right: `the player's (${right})` } : { left, right };
+    // A profile's name opens its sentence as it is spelt; a side's owner opens it capitalised.
+    const opening = (/** @type {string} */ name) => (againstKept ? `${name.charAt(0).toUpperCase()}${name.slice(1)}` : name);
     stepNote.textContent = `At step ${shown.step + 1} of ${shown.total}, the step the player shows.`
-      + sideNote(left, shown.from.left, shown.step) + sideNote(right, shown.from.right, shown.step);
+      + sideNote(opening(names.left), shown.from.left, shown.step) + sideNote(opening(names.right), shown.from.right, shown.step);
     results.dataset.step = String(shown.step);
     results.hidden = false;
     const { diff } = shown;
@@ -185,20 +214,20 @@ export function setUpSideBySide(store) {
       table.replaceChildren();
       return;
     }
-    summary.replaceChildren(...summaryOf(diff, left, right));
+    summary.replaceChildren(...summaryOf(diff, names.left, names.right));
     Object.assign(summary.dataset, {
       added: String(diff.added), removed: String(diff.removed), changed: String(diff.changed), unchanged: String(diff.unchanged),
     });
     const body = h('tbody');
     table.replaceChildren(h('thead', {}, h('tr', {},
-      headerOf(left, diff.tokensBefore, diff.unchanged + diff.removed + diff.changed, 'left'),
-      headerOf(right, diff.tokensAfter, diff.unchanged + diff.added + diff.changed, 'right'))), body);
+      headerOf(left, diff.tokensBefore, diff.unchanged + diff.removed + diff.changed, 'left', againstKept),
+      headerOf(right, diff.tokensAfter, diff.unchanged + diff.added + diff.changed, 'right', againstKept))), body);
     showRows(body, diff.blocks.length, (row) => rowOf(/** @type {AlignedBlock} */ (diff.blocks[row]), row), 2, ROWS_SHOWN);
   }
 
   /**
-   * Asks the worker for the two requests at the store's step (it replays each profile the
-   * first time, and keeps the requests), and draws them; a step moved meanwhile is asked again.
+   * Asks the worker for the two requests at the store's step (it replays each side the first
+   * time, and keeps the requests), and draws them; a step moved meanwhile is asked again.
    */
   async function show() {
     asked = true;
@@ -211,13 +240,16 @@ export function setUpSideBySide(store) {
       const onProgress = (/** @type {number} */ done, /** @type {number} */ total) =>
         busy(`Replaying under both profiles… step ${integer(done)} of ${integer(total)}`);
       for (;;) {
-        const { step } = store.state;
-        const [left, right] = [pickers.left.value, pickers.right.value];
-        const shown = await engine.sideBySide(store.state.text, left, right, step, { onProgress });
+        const { step, text } = store.state;
+        const [left, right, against] = [pickers.left.value, pickers.right.value, leftScenario.value];
+        const againstKept = against === 'kept';
+        const leftText = againstKept ? keptScenario() : text;
+        if (leftText === undefined) throw new Error('No scenario of yours is kept in this browser to set against the player\'s.');
+        const shown = await engine.sideBySide({ left: { text: leftText, profile: left }, right: { text, profile: right } }, step, { onProgress });
         if (running !== controller) return;
-        if (store.state.step === step && pickers.left.value === left && pickers.right.value === right) {
+        if (store.state.step === step && pickers.left.value === left && pickers.right.value === right && leftScenario.value === against) {
           showError(error, '');
-          render(shown, left, right);
+          render(shown, left, right, againstKept);
           return;
         }
       }
@@ -235,7 +267,7 @@ export function setUpSideBySide(store) {
     }
   }
 
-  /** A new step or profile: redrawn when shown, and by the run under way when one is. */
+  /** A new step, profile or scenario: redrawn when shown, and by the run under way when one is. */
   function follow() {
     if (asked && running === undefined) void show();
   }
@@ -245,7 +277,9 @@ export function setUpSideBySide(store) {
       follow();
       return;
     }
-    if (change !== 'replay' || state.error !== '') return;
+    if (change !== 'replay') return;
+    offerKept();
+    if (state.error !== '') return;
     // A new scenario, or new text: what is on screen is of the old one.
     const stale = running;
     running = undefined;
@@ -257,6 +291,20 @@ export function setUpSideBySide(store) {
   });
   runButton.addEventListener('click', () => void show());
   cancelButton.addEventListener('click', () => running?.abort());
-  for (const picker of Object.values(pickers)) picker.addEventListener('change', follow);
+  for (const picker of [...Object.values(pickers), leftScenario]) picker.addEventListener('change', follow);
+  offerKept();
   clearResults();
+
+  return {
+    /** Sets the reader's kept scenario (left) against the player's (right), each under its own profile, and shows them. */
+    againstKept() {
+      const kept = keptScenario();
+      offerKept();
+      if (kept === undefined) return;
+      leftScenario.value = 'kept';
+      pickers.left.value = ownProfile(kept, profiles);
+      pickers.right.value = store.state.profile || ownProfile(store.state.text, profiles);
+      void show();
+    },
+  };
 }

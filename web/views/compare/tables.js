@@ -78,7 +78,7 @@ export function compactionItems(comparison) {
       'data-profile': profile, 'data-step': String(step.step), 'data-policy': seen.policy,
       'data-before': String(seen.tokensBefore), 'data-after': String(seen.tokensAfter), 'data-recent': String(seen.recentMessages),
     },
-    h('div', {}, profileLabel(profile), ` · step ${step.step} (request ${request + 1}) · `, h('code', {}, seen.policy), ' · ',
+    h('div', {}, profileLabel(profile), ` · step ${step.step + 1} (request ${request + 1}) · `, h('code', {}, seen.policy), ' · ',
       h('span', { class: 'num' }, `${integer(seen.tokensBefore)} → ${integer(seen.tokensAfter)} tok`)),
     h('div', { class: 'compare-seen' },
       seenList('files', 'files', seen.files),

@@ -13,8 +13,9 @@ import { withEngine } from '../../engine.js';
 export const MAX_POPUP_ROWS = 8;
 
 /**
- * The path with its matched characters marked. `indices` count characters (Rust `char`s,
- * i.e. code points), not UTF-16 units, so the path is split with `Array.from`.
+ * The path with its matched characters marked. `indices` are UTF-16 units, as JS strings
+ * index; the path is walked a character at a time (`Array.from`) so that a character outside
+ * the BMP is never split, each one matched when its first unit is.
  * @param {string} path
  * @param {number[]} indices
  * @returns {(Node | string)[]}
@@ -29,13 +30,15 @@ export function highlighted(path, indices) {
     if (run !== '') parts.push(runMatched ? h('mark', {}, run) : run);
     run = '';
   };
-  Array.from(path).forEach((char, i) => {
-    if (matched.has(i) !== runMatched) {
+  let unit = 0;
+  for (const char of Array.from(path)) {
+    if (matched.has(unit) !== runMatched) {
       flush();
-      runMatched = matched.has(i);
+      runMatched = matched.has(unit);
     }
     run += char;
-  });
+    unit += char.length;
+  }
   flush();
   return parts;
 }
