@@ -15,7 +15,7 @@ BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve package test test-package check test-rust nostd \
         test-node test-fuzz typecheck test-browser bench size screenshot fmt fuzz replay \
-        conformance-setup conformance conformance-codex-setup conformance-codex import-lab
+        conformance-setup conformance conformance-claude-current conformance-codex-setup conformance-codex conformance-codex-long import-lab
 
 help:
 	@echo "make serve   build pkg/ (release) and serve the playground"
@@ -27,7 +27,9 @@ help:
 	@echo "make size    gzipped size of the wasm module"
 	@echo "make screenshot  retake the playground's pictures (web/playground*.png) for the README"
 	@echo "make conformance  run the real Claude Code against a mock API and compare its requests with ours (make test runs it)"
-	@echo "make conformance-codex  the same with the real Codex CLI against a mock Responses API"
+	@echo "make conformance-claude-current  the same against the current release, 2.1.332 (not in make test yet)"
+	@echo "make conformance-codex  the same with the real Codex CLI (0.139.0 and 0.171.0, 100 generated sessions each) against a mock Responses API"
+	@echo "make conformance-codex-long  the Codex lab with its whole generated corpus (200 sessions per release)"
 
 # ---- set-up: each step installs only what is missing ---------------------------------------
 setup: setup-rust setup-node setup-browser
@@ -61,7 +63,7 @@ setup-browser:
 # starts the server at once. The set-up steps are order-only: they install what is missing but
 # never make a fresh build look stale.
 WASM_INPUTS := Cargo.toml Cargo.lock .cargo/config.toml crate/Cargo.toml crate/wasm/Cargo.toml \
-  $(shell find crate/src crate/wasm/src -type f)
+  crate/wasm/npm/guard-glue.mjs $(shell find crate/src crate/wasm/src -type f)
 PKG_WASM := pkg/context_assembly_bg.wasm
 PKG_STAGING := target/pkg-staging
 
@@ -73,6 +75,8 @@ $(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
 	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm
 	rm -rf $(PKG_STAGING)
 	wasm-bindgen --target web --out-dir $(PKG_STAGING) --out-name context_assembly $(WASM_ARTIFACT)
+	# The error contract the glue lacks: before init(), on a freed object, free() twice.
+	node crate/wasm/npm/guard-glue.mjs $(PKG_STAGING)/context_assembly.js
 	# --converge repeats the passes until nothing shrinks; --low-memory-unused is safe because
 	# Rust's wasm layout puts data at 1 MiB with the stack below it, so the first KiB is never
 	# addressed.
@@ -82,6 +86,7 @@ $(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
 	# other and relink on every switch).
 	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm --no-default-features --target-dir $(LITE_TARGET_DIR)
 	wasm-bindgen --target web --out-dir $(PKG_STAGING)/lite --out-name context_assembly_lite $(LITE_ARTIFACT)
+	node crate/wasm/npm/guard-glue.mjs $(PKG_STAGING)/lite/context_assembly_lite.js
 	$(BIN)/wasm-opt -O3 --converge --low-memory-unused $(PKG_STAGING)/lite/context_assembly_lite_bg.wasm -o $(PKG_STAGING)/lite/context_assembly_lite_bg.wasm
 	rm -rf pkg
 	mv $(PKG_STAGING) pkg
@@ -91,14 +96,15 @@ serve: pkg
 	python3 -m http.server $(PORT) --bind 127.0.0.1
 
 # The npm package `context-assembly` (target/npm/, never committed): pkg/ plus the entries per
-# runtime and the Worker API from crate/wasm/npm/, the licences, the changelog and a package
-# README; its version is crate/Cargo.toml's.
+# runtime, the Worker API and the CodeMirror editor from crate/wasm/npm/, the licences, the
+# changelog and a package README that carries the README's editor guide; its version is
+# crate/Cargo.toml's.
 NPM_DIR := target/npm
 NPM_TEMPLATES := $(shell find crate/wasm/npm -type f)
 
 package: $(NPM_DIR)/package.json
 
-$(NPM_DIR)/package.json: $(PKG_WASM) $(NPM_TEMPLATES) CHANGELOG.md LICENSE-MIT LICENSE-APACHE | setup-node
+$(NPM_DIR)/package.json: $(PKG_WASM) $(NPM_TEMPLATES) README.md CHANGELOG.md LICENSE-MIT LICENSE-APACHE | setup-node
 	node crate/wasm/npm/build.mjs
 
 # ---- tests ------------------------------------------------------------------------------------
@@ -152,14 +158,20 @@ test-package: package setup-browser setup-node
 
 # ---- the conformance lab ----------------------------------------------------------------------
 # The real clients, pinned by their own lockfile so the lab never follows a moving release.
-# npm unpacks Claude Code's vendored ripgrep without its exec bit; the lab gives it back, since
-# Glob's order is that ripgrep's (rg 14 sorts --sort=modified across the tree, rg 13 per
-# directory). The system ripgrep is the fallback for a platform the package ships no rg for.
+# Claude Code: the seed's release 2.1.88 (oracles/, the npm wrapper with its JavaScript bundle)
+# and the current 2.1.332 (oracles-claude-2.1.332/, only its linux-x64 native build, so that
+# `npm ci` accepts the lockfile). npm unpacks 2.1.88's vendored ripgrep without its exec bit; the
+# lab gives it back, since Glob's order is that ripgrep's (rg 14 sorts --sort=modified across the
+# tree, rg 13 per directory). The system ripgrep is the fallback for a platform the package ships
+# no rg for.
 ORACLES := tests/conformance/oracles
+CLAUDE_ORACLE_DIRS := $(ORACLES) tests/conformance/oracles-claude-2.1.332
 CLAUDE_RG := $(ORACLES)/node_modules/@anthropic-ai/claude-code/vendor/ripgrep
 
 conformance-setup:
-	@if [ ! -d $(ORACLES)/node_modules ]; then npm ci --prefix $(ORACLES) --no-audit --no-fund; fi
+	@for dir in $(CLAUDE_ORACLE_DIRS); do \
+	  if [ ! -d $$dir/node_modules ]; then npm ci --prefix $$dir --no-audit --no-fund; fi; \
+	done
 	@chmod +x $(CLAUDE_RG)/*-linux/rg $(CLAUDE_RG)/*-darwin/rg 2>/dev/null || true
 	@if ! command -v rg >/dev/null; then \
 	  echo "installing Debian's ripgrep"; \
@@ -167,24 +179,46 @@ conformance-setup:
 	fi
 
 # The drivable teaching scenarios, the lab's own, 200 generated sessions and the self-test (which
-# reuses the lab scenarios' recordings). Recordings and target/conformance/report.json stay under
-# target/: vendor requests are never committed.
+# reuses the lab scenarios' recordings), against the release the engine is held to (2.1.88, profile
+# claude-code-2.1.88). Recordings and target/conformance/report.json stay under target/: vendor
+# requests are never committed.
 conformance: pkg conformance-setup
-	node tests/conformance/run.mjs --all
+	node tests/conformance/run.mjs --client 2.1.88 --all
 
-# The real Codex CLI: only its linux-x64 build, so `npm ci` accepts the lockfile (see its package.json).
+# The current release (2.1.332, profile claude-code): the teaching and lab scenarios and
+# CLAUDE_CURRENT_SESSIONS generated ones; the report goes to
+# target/conformance/report-claude-2.1.332.json. Not part of `make test` until it passes.
+CLAUDE_CURRENT_SESSIONS ?= 1-100
+conformance-claude-current: pkg conformance-setup
+	node tests/conformance/run.mjs --client 2.1.332 --generated $(CLAUDE_CURRENT_SESSIONS) --all
+
+# The real Codex CLI, one directory per pinned release (oracles-codex/<version>/, each with its own
+# lockfile): the seed's 0.139.0 and the current 0.171.0. Only the linux-x64 build, so `npm ci`
+# accepts the lockfile (see oracles-codex/0.139.0/package.json).
 ORACLE_CODEX := tests/conformance/oracles-codex
+CODEX_SEED := 0.139.0
+CODEX_CURRENT := 0.171.0
 
 conformance-codex-setup:
-	@if [ ! -d $(ORACLE_CODEX)/node_modules ]; then npm ci --prefix $(ORACLE_CODEX) --no-audit --no-fund; fi
+	@for dir in $(ORACLE_CODEX)/*/; do \
+	  if [ ! -d "$$dir/node_modules" ]; then npm ci --prefix "$$dir" --no-audit --no-fund; fi; \
+	done
 
 # CODEX_SESSIONS: how many seeded sessions (tests/conformance/codex-generate.mjs) join the lab's own
-# and the drivable teaching scenarios; make test runs this target as it is.
-CODEX_SESSIONS ?= 200
+# and the drivable teaching scenarios, for each release; make test runs 100 per release, `make
+# conformance-codex-long` the whole corpus of 200. Both releases keep their rollout logs for the
+# import lab.
+CODEX_SESSIONS ?= 100
+CODEX_CORPUS := 200
 
 conformance-codex: pkg conformance-codex-setup
-	node tests/conformance/codex-run.mjs --generated=$(CODEX_SESSIONS)
-	node tests/conformance/codex-run.mjs --self-test
+	node tests/conformance/codex-run.mjs --client $(CODEX_SEED) --generated=$(CODEX_SESSIONS)
+	node tests/conformance/codex-run.mjs --client $(CODEX_CURRENT) --generated=$(CODEX_SESSIONS)
+	node tests/conformance/codex-run.mjs --client $(CODEX_SEED) --self-test
+	node tests/conformance/codex-run.mjs --client $(CODEX_CURRENT) --self-test
+
+conformance-codex-long:
+	$(MAKE) conformance-codex CODEX_SESSIONS=$(CODEX_CORPUS)
 
 # The session logs both clients wrote during the labs (kept beside the recordings): each must
 # import and match its lab scenario (IMPORT_LAB_REQUIRED: no logs is a failure here), then the
@@ -200,6 +234,8 @@ bench: pkg
 	node tests/bench/run.mjs
 	node tests/bench/trace.mjs
 	node tests/bench/import-memory.mjs
+	node tests/bench/editor.mjs
+	node tests/bench/session-growth.mjs
 
 # Sizes and their budgets: the full module, and the lite one (the per-keystroke engines).
 size: pkg

@@ -12,7 +12,7 @@ use core::fmt;
 /// let err = "claude".parse::<ProfileName>().unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     r#"unknown profile "claude": expected one of "claude-code", "codex", "recommended", "world-state", "opencode-style", "aider-style""#
+///     r#"unknown profile "claude": expected one of "claude-code", "codex", "claude-code-2.1.88", "codex-0.139.0", "recommended", "world-state", "opencode-style", "aider-style""#
 /// );
 /// assert!(matches!(err, Error::UnknownProfile { .. }));
 /// ```
@@ -23,6 +23,8 @@ pub enum Error {
     UnknownProfile {
         /// The name that was given.
         given: String,
+        /// The presets' names, as the message lists them (`"claude-code", "codex", …`).
+        expected: String,
     },
     /// A token-counting method that does not exist.
     UnknownTokenMethod {
@@ -61,10 +63,9 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::UnknownProfile { given } => write!(
-                f,
-                "unknown profile {given:?}: expected one of \"claude-code\", \"codex\", \"recommended\", \"world-state\", \"opencode-style\", \"aider-style\""
-            ),
+            Error::UnknownProfile { given, expected } => {
+                write!(f, "unknown profile {given:?}: expected one of {expected}")
+            }
             Error::UnknownTokenMethod { given } => write!(
                 f,
                 "unknown token method {given:?}: expected one of \"claude-code\", \"codex\", \"calibrated\", \"cl100k\""

@@ -161,3 +161,16 @@ pub struct McpResource {
     /// Its text contents; `None` renders the "no content" form.
     pub text: Option<String>,
 }
+
+/// A tool the model can call, as the `tools` channel carries it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolDefinition {
+    /// Its name.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// Its input's JSON Schema, compact JSON.
+    pub input_schema: String,
+    /// Loaded on demand: only its name is announced (`deferred_tools_delta`).
+    pub deferred: bool,
+}

@@ -83,8 +83,13 @@ fn anthropic_bodies_carry_the_request_and_two_breakpoints() {
             ours + request.user_context.len(),
             "{name}: every block once"
         );
+        // `system` only for the harness's notes, which Claude Code 2.1.332 sends so.
         for message in messages {
-            assert!(["user", "assistant"].contains(&message["role"].as_str().unwrap()));
+            let role = message["role"].as_str().unwrap();
+            assert!(["user", "assistant", "system"].contains(&role), "{name}");
+            if role == "system" {
+                assert!(request.messages.iter().any(|m| m.role.as_str() == "system"));
+            }
         }
         let last_message = messages.len() - 1;
         let last_block = messages[last_message]["content"].as_array().unwrap().len() - 1;
@@ -209,4 +214,32 @@ fn bad_input_names_the_field_and_what_is_allowed() {
         r#"options.api: unknown API "openai-chat": expected one of "anthropic-messages", "openai-responses""#
     );
     assert!("openai-chat".parse::<ApiName>().is_err());
+}
+
+#[test]
+fn a_stand_in_block_reads_back_with_its_release_and_measured_size() {
+    let request = parse_request(
+        r#"{"system":[{"type":"text","channel":"system","category":"system","text":"(our words)","tokens":15000,
+            "standIn":{"release":"Claude Code 2.1.332","tokens":15000}}],"messages":[]}"#,
+    )
+    .unwrap();
+    let stand_in = request.system[0].stand_in.as_ref().unwrap();
+    assert_eq!(
+        (stand_in.release.as_str(), stand_in.tokens),
+        ("Claude Code 2.1.332", 15_000)
+    );
+    let json = serde_json::to_string(&request).unwrap();
+    assert!(
+        json.contains(r#""standIn":{"release":"Claude Code 2.1.332","tokens":15000}"#),
+        "{json}"
+    );
+    assert_eq!(parse_request(&json).unwrap(), request);
+    let error = parse_request(
+        r#"{"system":[{"type":"text","text":"x","standIn":{"release":"r"}}],"messages":[]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "request.system[0].standIn.tokens: required field is missing"
+    );
 }

@@ -2,7 +2,7 @@
 //! and placement of the post-compact attachments (Q58), the survival report, bad input,
 //! auto-compaction, and the cheap policies' report — for `claude-code` and `recommended`.
 
-use context_assembly::attachment::AttachmentKind;
+use context_assembly::attachment::{AttachmentKind, AttachmentRules};
 use context_assembly::compact::policies::masking::MaskingParams;
 use context_assembly::compact::restore::{
     POST_COMPACT_MAX_FILES_TO_RESTORE, POST_COMPACT_MAX_TOKENS_PER_FILE, POST_COMPACT_TOKEN_BUDGET,
@@ -107,7 +107,7 @@ fn fate(report: &CompactionReport, item: &str) -> Fate {
 
 #[test]
 fn planning_an_empty_transcript_does_nothing_and_says_why() {
-    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    let mut s = session(Profile::claude_code_2_1_88(), SessionConfig::default());
     let plan = s.plan_compaction(full(), 0);
     assert!(!plan.applies);
     assert!(plan.reason.contains("nothing to compact"));
@@ -118,7 +118,7 @@ fn planning_an_empty_transcript_does_nothing_and_says_why() {
 
 #[test]
 fn planning_changes_nothing_and_applying_clears_then_restores() {
-    let mut s = worked_session(Profile::claude_code(), 7, 20);
+    let mut s = worked_session(Profile::claude_code_2_1_88(), 7, 20);
     let before = s.current_request(14_000);
     let plan = s.plan_compaction(full(), 14_000);
     assert_eq!(
@@ -159,7 +159,7 @@ fn a_file_under_the_limit_is_restored_though_its_rendering_is_over() {
     // 340 lines of 56 characters: 4,845 tokens of content, over 5,000 once numbered, noted
     // and wrapped. The original's restore gates the content, so the file comes back whole.
     let line = "x".repeat(56) + "\n";
-    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    let mut s = session(Profile::claude_code_2_1_88(), SessionConfig::default());
     s.write_file("src/big.ts", line.repeat(340).as_str(), 1_000)
         .unwrap();
     s.submit("read it", 2_000);
@@ -173,7 +173,7 @@ fn a_file_under_the_limit_is_restored_though_its_rendering_is_over() {
 
 #[test]
 fn restored_files_respect_the_slot_and_token_limits() {
-    let mut s = worked_session(Profile::claude_code(), 9, 900);
+    let mut s = worked_session(Profile::claude_code_2_1_88(), 9, 900);
     let report = s.compact(full(), None, 14_000).unwrap();
     assert!(report.restored.len() <= POST_COMPACT_MAX_FILES_TO_RESTORE);
     assert!(report
@@ -191,8 +191,14 @@ fn restored_files_respect_the_slot_and_token_limits() {
 
 #[test]
 fn q58_attachments_float_above_the_summary_in_the_original_and_follow_it_when_fixed() {
+    // 2.1.88 floats them (Q58); 2.1.332's rules no longer do.
+    let release_2_1_332 = Profile {
+        attachments: AttachmentRules::claude_code_2_1_332(),
+        ..Profile::claude_code()
+    };
     for (profile, summary_first) in [
-        (Profile::claude_code(), false),
+        (Profile::claude_code_2_1_88(), false),
+        (release_2_1_332, true),
         (Profile::recommended(), true),
     ] {
         let mut s = worked_session(profile, 2, 5);
@@ -224,7 +230,7 @@ fn q58_attachments_float_above_the_summary_in_the_original_and_follow_it_when_fi
 
 #[test]
 fn plan_mode_and_the_plan_file_come_back_after_the_files() {
-    let mut s = worked_session(Profile::claude_code(), 2, 5);
+    let mut s = worked_session(Profile::claude_code_2_1_88(), 2, 5);
     s.write_file("~/.claude/plans/plan.md", "1. fix it\n", 13_500)
         .unwrap();
     s.set_mode(PermissionMode::Plan);
@@ -235,7 +241,7 @@ fn plan_mode_and_the_plan_file_come_back_after_the_files() {
 
 #[test]
 fn a_blank_or_oversized_summary_is_refused_and_nothing_changes() {
-    let mut s = worked_session(Profile::claude_code(), 2, 5);
+    let mut s = worked_session(Profile::claude_code_2_1_88(), 2, 5);
     let before = s.current_request(14_000);
     let plan = s.plan_compaction(full(), 14_000);
     let blank = s.apply_compaction(
@@ -262,7 +268,7 @@ fn a_blank_or_oversized_summary_is_refused_and_nothing_changes() {
 
 #[test]
 fn a_host_summary_is_formatted_and_a_stale_plan_is_refused() {
-    let mut s = worked_session(Profile::claude_code(), 1, 5);
+    let mut s = worked_session(Profile::claude_code_2_1_88(), 1, 5);
     let plan = s.plan_compaction(full(), 14_000);
     s.submit("one more thing", 14_500);
     let stale = s.apply_compaction(&plan, None, 15_000).unwrap_err();
@@ -281,7 +287,7 @@ fn a_host_summary_is_formatted_and_a_stale_plan_is_refused() {
 
 #[test]
 fn invoked_skills_are_reinjected_newest_first() {
-    let mut s = worked_session(Profile::claude_code(), 1, 5);
+    let mut s = worked_session(Profile::claude_code_2_1_88(), 1, 5);
     s.submit("use the skills", 14_000);
     let skill = |id: &str, name: &str, body: &str| {
         let invocation = ToolInvocation::External {
@@ -319,7 +325,7 @@ fn invoked_skills_are_reinjected_newest_first() {
 
 #[test]
 fn session_memory_compaction_keeps_the_file_state_and_a_tail() {
-    let mut s = worked_session(Profile::claude_code(), 3, 400);
+    let mut s = worked_session(Profile::claude_code_2_1_88(), 3, 400);
     for i in 0..6 {
         s.submit(&format!("explain part {i}"), 14_000 + i * 10);
         let answer = ResponseBlock::Text(text(250, "answer"));
@@ -346,7 +352,7 @@ fn session_memory_gives_way_to_full_compaction_when_its_tail_is_too_large() {
         auto_compact: false,
         ..SessionConfig::default()
     };
-    let mut s = session(Profile::claude_code(), config);
+    let mut s = session(Profile::claude_code_2_1_88(), config);
     for i in 0..4 {
         s.write_file(
             &format!("f{i}.ts"),
@@ -383,7 +389,7 @@ fn session_memory_gives_way_to_full_compaction_when_its_tail_is_too_large() {
 
 #[test]
 fn masking_reports_the_same_shape_and_keeps_the_prefix_before_the_first_mask() {
-    let mut s = worked_session(Profile::claude_code(), 4, 30);
+    let mut s = worked_session(Profile::claude_code_2_1_88(), 4, 30);
     let options = CompactionOptions {
         policy: Policy::Masking(MaskingParams {
             n: 2,
@@ -405,7 +411,7 @@ fn the_memory_tool_warns_before_the_first_clearing() {
     use context_assembly::compact::policies::clear_tool_uses::{
         ClearToolUsesParams, Trigger as Clear,
     };
-    let mut s = worked_session(Profile::claude_code(), 5, 30);
+    let mut s = worked_session(Profile::claude_code_2_1_88(), 5, 30);
     let params = ClearToolUsesParams {
         trigger: Clear::ToolUses(2),
         keep_tool_uses: 1,
@@ -435,7 +441,7 @@ fn auto_compaction_fires_at_the_threshold_and_the_breaker_resets_per_turn() {
         output_reserve: 8_000,
         ..SessionConfig::default()
     };
-    let mut s = session(Profile::claude_code(), config);
+    let mut s = session(Profile::claude_code_2_1_88(), config);
     s.write_file("big.ts", text(1_100, "big").as_str(), 1)
         .unwrap();
     s.submit("read big.ts", 1_000);
@@ -523,7 +529,7 @@ proptest! {
     /// from its result.
     #[test]
     fn limits_and_pairs_hold_for_every_policy(files in 1usize..12, lines in proptest::collection::vec(1usize..1_200, 12), policy in 0usize..5) {
-        let mut s = session(Profile::claude_code(), SessionConfig::default());
+        let mut s = session(Profile::claude_code_2_1_88(), SessionConfig::default());
         for (i, count) in lines.iter().take(files).enumerate() {
             s.write_file(&format!("f{i}.ts"), text(*count, "x").as_str(), i as u64).unwrap();
         }
@@ -596,7 +602,7 @@ fn q57_the_breaker_stops_failing_auto_compactions_per_turn_or_for_the_session() 
     };
     let three_then_open = ["failed", "failed", "failed", "skipped", "skipped"];
     // Claude Code forgets the failures when the human turn begins, and compacts again.
-    let (verdicts, after, compactions) = attempts(Profile::claude_code(), 3_300);
+    let (verdicts, after, compactions) = attempts(Profile::claude_code_2_1_88(), 3_300);
     assert_eq!(verdicts, three_then_open);
     assert_eq!((after, compactions), (None, 1));
     // Fixed, the breaker is the session's: it stays open. (Recommended waits for the
@@ -607,4 +613,34 @@ fn q57_the_breaker_stops_failing_auto_compactions_per_turn_or_for_the_session() 
     // Codex has no breaker: it tries every time.
     let (verdicts, _, _) = attempts(Profile::codex(), 4_300);
     assert_eq!(verdicts, ["failed"; 5]);
+}
+
+/// Issue 31: prompts the model never answers used to make an extractive summary quoting
+/// every one of them, until the summary alone passed the threshold and every later turn
+/// compacted again, over a longer summary each time (1,500 prompts took 12 s natively for
+/// their last 500). The user's messages are quoted up to a cap, so a compaction leaves the
+/// context under the threshold and the next one waits for the window to fill again.
+#[test]
+fn unanswered_prompts_compact_only_as_often_as_the_window_fills() {
+    let config = SessionConfig {
+        context_window: 100_000,
+        ..SessionConfig::default()
+    };
+    let mut s = session(Profile::recommended(), config);
+    let prompt = "the build fails again; ".repeat(45);
+    let mut compactions = 0;
+    for turn in 1..=700u64 {
+        let turn = s.submit(&prompt, 1_000 * turn);
+        if turn.compaction.iter().any(|report| report.applied) {
+            compactions += 1;
+            let request = turn.request.expect("a turn sends a request");
+            assert!(
+                request.tokens.total < request.window.autocompact,
+                "{} tokens after a compaction, threshold {}",
+                request.tokens.total,
+                request.window.autocompact
+            );
+        }
+    }
+    assert!((2..=6).contains(&compactions), "{compactions} compactions");
 }

@@ -1,11 +1,15 @@
 //! The profile comparison: the cache split adds up at every request of every profile, the
 //! first request reads nothing from a cache, Codex's settings diffs send fewer context
-//! tokens than the full context every turn, and bad input is named.
+//! tokens than the full context every turn, bad input is named, and a comparison replayed as
+//! the scenario says is, step for step, the accounting of the scenario's own replay.
 
 use std::fs;
 use std::path::PathBuf;
 
-use context_assembly::scenario::{compare_profiles, parse_scenario, run_scenario, Scenario};
+use context_assembly::scenario::{
+    account_trace, compare_profiles, compare_profiles_reporting, parse_scenario, run_scenario,
+    CompareOptions, Scenario, UsageSource,
+};
 use context_assembly::ProfileName;
 
 const ALL: [ProfileName; 3] = [
@@ -133,4 +137,41 @@ fn codex_counts_each_block_as_the_item_it_is_sent_as() {
         by_channel.system + by_channel.tools + by_channel.user_context + by_channel.messages,
         request.tokens.total
     );
+}
+
+#[test]
+fn a_comparison_replayed_as_the_scenario_says_is_the_replay_s_own_accounting() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../web/scenarios");
+    let as_written = CompareOptions {
+        usage: UsageSource::Scenario,
+        ..CompareOptions::default()
+    };
+    for entry in fs::read_dir(&dir).unwrap() {
+        let file = entry.unwrap().file_name().into_string().unwrap();
+        if !file.ends_with(".json") || file == "index.json" || file.contains("schema") {
+            continue;
+        }
+        let mut scenario = scenario(&file);
+        for name in [ProfileName::ClaudeCode, ProfileName::Codex] {
+            if scenario.profile != name {
+                scenario.profile = name;
+                scenario.switches.clear();
+            }
+            let trace = run_scenario(&scenario).unwrap();
+            let own = account_trace(&scenario, &trace);
+            let compared =
+                compare_profiles_reporting(&scenario, &[name], &as_written, &mut |_| Ok(()))
+                    .unwrap();
+            assert_eq!(compared.runs[0].1, own, "{file} under {}", name.as_str());
+            let compactions: Vec<usize> = (trace.steps.iter().enumerate())
+                .filter(|(_, step)| step.turn.compaction.iter().any(|c| c.applied))
+                .map(|(index, _)| index)
+                .collect();
+            let compared: Vec<usize> = (own.steps.iter())
+                .filter(|step| step.compacted.is_some())
+                .map(|step| step.step)
+                .collect();
+            assert_eq!(compared, compactions, "{file} under {}", name.as_str());
+        }
+    }
 }

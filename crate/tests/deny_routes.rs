@@ -121,7 +121,7 @@ fn first_result(turn: &Turn) -> &str {
 fn eager_case(files: &[(&str, &str)], deny: &[&str], config: SessionConfig, covered: &[&str]) {
     for (profile, denies) in [
         (Profile::recommended(), true),
-        (Profile::claude_code(), false),
+        (Profile::claude_code_2_1_88(), false),
     ] {
         let mut s = session_with(profile, deny, config.clone());
         for (path, text) in files {
@@ -238,7 +238,7 @@ fn what_a_denied_memory_file_includes_is_left_out_with_it() {
 fn nested_memory_of_a_denied_directory() {
     for (profile, denies) in [
         (Profile::recommended(), true),
-        (Profile::claude_code(), false),
+        (Profile::claude_code_2_1_88(), false),
     ] {
         let mut s = session(profile, &["Read(./src/CLAUDE.md)"]);
         s.write_file("src/CLAUDE.md", "SECRET-MARKER-nested\n", 1_000)
@@ -268,7 +268,7 @@ fn relevant_memories_in_a_denied_directory() {
     };
     for (profile, denies) in [
         (Profile::recommended(), true),
-        (Profile::claude_code(), false),
+        (Profile::claude_code_2_1_88(), false),
     ] {
         let mut s = session_with(profile, &["Read(~/memory/**)"], config.clone());
         s.write_file(
@@ -314,7 +314,7 @@ fn worked(s: &mut Session) {
 fn a_denied_plan_file_after_a_summary() {
     for (profile, denies) in [
         (Profile::recommended(), true),
-        (Profile::claude_code(), false),
+        (Profile::claude_code_2_1_88(), false),
     ] {
         let mut s = session(profile, &["Read(~/.claude/plans/**)"]);
         s.write_file("~/.claude/plans/plan.md", "1. SECRET-MARKER-plan\n", 1_000)
@@ -353,7 +353,7 @@ fn tool_session(profile: Profile) -> Session {
 #[test]
 fn glob_and_grep_never_name_or_match_denied_files() {
     // The original hides denied files from both tools (§2.5 item 4): no switch.
-    for profile in [Profile::recommended(), Profile::claude_code()] {
+    for profile in [Profile::recommended(), Profile::claude_code_2_1_88()] {
         let mut s = tool_session(profile);
         let listed = s.respond(vec![glob("**/*.txt")], 3_000).unwrap();
         assert_eq!(first_result(&listed), "src/app.txt");
@@ -394,7 +394,7 @@ fn claude_code_edits_a_denied_memory_file_it_seeded_as_the_original_does() {
     // The original's Read rules gate reads only; a CLAUDE.md seeded into the read-file
     // state is editable, so Edit's answer depends on the text (refuse_writes_to_denied_files
     // off).
-    let mut s = session(Profile::claude_code(), &["Read(./CLAUDE.md)"]);
+    let mut s = session(Profile::claude_code_2_1_88(), &["Read(./CLAUDE.md)"]);
     s.write_file("CLAUDE.md", "Use tabs.\n", 1_000).unwrap();
     s.submit("hello", 2_000);
     let absent = edit(&mut s, "CLAUDE.md", "spaces");
@@ -414,7 +414,7 @@ fn claude_code_edits_a_denied_memory_file_it_seeded_as_the_original_does() {
 
 #[test]
 fn mentions_of_a_denied_file_directory_or_range() {
-    for profile in [Profile::recommended(), Profile::claude_code()] {
+    for profile in [Profile::recommended(), Profile::claude_code_2_1_88()] {
         let mut s = session(profile, &["Read(./secrets/**)"]);
         s.write_file("secrets/key.txt", "a\nSECRET-MARKER-mention\n", 1_000)
             .unwrap();
@@ -432,7 +432,7 @@ fn a_directory_listing_hides_denied_names_under_recommended() {
     // `secrets/` denies the contents, not the directory, so the directory can be listed.
     for (profile, hides) in [
         (Profile::recommended(), true),
-        (Profile::claude_code(), false),
+        (Profile::claude_code_2_1_88(), false),
     ] {
         let mut s = session(profile, &["Read(secrets/)"]);
         s.write_file("secrets/SECRET-MARKER-name.txt", "x\n", 1_000)
@@ -461,7 +461,7 @@ fn the_read_tool_refuses_every_spelling() {
         "secrets/key.txt/",
         "/p/./secrets/./key.txt",
     ];
-    for profile in [Profile::recommended(), Profile::claude_code()] {
+    for profile in [Profile::recommended(), Profile::claude_code_2_1_88()] {
         let mut s = tool_session(profile);
         for (i, spelling) in spellings.iter().enumerate() {
             let turn = s.respond(vec![read(spelling)], 3_000 + i as u64).unwrap();
@@ -487,7 +487,7 @@ fn a_changed_denied_memory_file_sends_no_snippet() {
     // claude-code seeds the denied CLAUDE.md into the read-file state (and sends it, Q15);
     // a later change to it is checked against the deny rules, as the original's
     // getChangedFiles does.
-    for profile in [Profile::recommended(), Profile::claude_code()] {
+    for profile in [Profile::recommended(), Profile::claude_code_2_1_88()] {
         let mut s = session(profile, &["Read(./CLAUDE.md)"]);
         s.write_file("CLAUDE.md", "Use tabs.\n", 1_000).unwrap();
         s.submit("hello", 2_000);
@@ -500,7 +500,7 @@ fn a_changed_denied_memory_file_sends_no_snippet() {
 
 #[test]
 fn a_file_renamed_into_a_denied_directory_is_not_followed() {
-    for profile in [Profile::recommended(), Profile::claude_code()] {
+    for profile in [Profile::recommended(), Profile::claude_code_2_1_88()] {
         let mut s = session(profile, &["Read(./secrets/**)"]);
         s.mkdir("secrets", 1_000).unwrap();
         s.write_file("notes.txt", "plain\n", 1_000).unwrap();
@@ -531,7 +531,7 @@ fn the_restore_after_a_summary_skips_a_denied_memory_file() {
     // so no restored `file` attachment carries it.
     for (profile, seeded) in [
         (Profile::recommended(), false),
-        (Profile::claude_code(), true),
+        (Profile::claude_code_2_1_88(), true),
     ] {
         let mut s = session(profile, &["Read(./.claude/**)"]);
         s.write_file(".claude/CLAUDE.md", "SECRET-MARKER-restore\n", 1_000)
@@ -566,7 +566,7 @@ const NFC: bool = cfg!(feature = "nfc");
 #[test]
 fn an_nfd_rule_denies_the_nfc_path_and_an_nfc_rule_an_nfd_spelling() {
     for (rule_dir, spelt_dir) in [(NFD_DIR, NFC_DIR), (NFC_DIR, NFD_DIR), (NFD_DIR, NFD_DIR)] {
-        for profile in [Profile::recommended(), Profile::claude_code()] {
+        for profile in [Profile::recommended(), Profile::claude_code_2_1_88()] {
             let rule = format!("Read(./{rule_dir}/**)");
             let mut s = session(profile, &[rule.as_str()]);
             s.write_file(&format!("{NFC_DIR}/key.txt"), "SECRET-MARKER-nfc\n", 1_000)
@@ -673,7 +673,7 @@ proptest! {
 #[test]
 fn an_ide_selection_or_opened_file_in_a_denied_file_is_not_sent() {
     use context_assembly::session::IdeSelection;
-    for profile in [Profile::recommended(), Profile::claude_code()] {
+    for profile in [Profile::recommended(), Profile::claude_code_2_1_88()] {
         let mut s = session(profile, &["Read(~/.ssh/**)"]);
         s.write_file("~/.ssh/id_rsa", "SECRET-MARKER-ide\n", 1_000)
             .unwrap();

@@ -5,6 +5,7 @@
 //! JavaScript reference on jsdiff gives (`node tests/gen/diff-differential.mjs`).
 
 use context_assembly::diff::{diff_snippet, BudgetFallback, SnippetRules};
+use context_assembly::tokens::{estimate_tokens, TokenMethod};
 use proptest::prelude::*;
 use serde::Deserialize;
 
@@ -119,21 +120,15 @@ fn file() -> impl Strategy<Value = String> {
 
 fn any_rules() -> impl Strategy<Value = SnippetRules> {
     (
-        0usize..10,
-        0usize..400,
-        any::<bool>(),
-        any::<bool>(),
-        0u64..3000,
-        any::<bool>(),
+        (0usize..10, 0usize..400, 0u64..120),
+        (any::<bool>(), any::<bool>(), 0u64..3000, any::<bool>()),
+        (any::<bool>(), any::<bool>(), any::<bool>()),
     )
         .prop_map(
             |(
-                context_lines,
-                max_len,
-                number_from_new_file,
-                exact_truncated_count,
-                work_budget,
-                keep,
+                (context_lines, max_len, max_tokens),
+                (number_from_new_file, exact_truncated_count, work_budget, keep),
+                (mark_removed_lines, ignore_final_newline_change, cap_in_tokens),
             )| {
                 SnippetRules {
                     context_lines,
@@ -146,6 +141,10 @@ fn any_rules() -> impl Strategy<Value = SnippetRules> {
                     } else {
                         BudgetFallback::NoSnippet
                     },
+                    mark_removed_lines,
+                    ignore_final_newline_change,
+                    cap_in_tokens,
+                    max_tokens,
                 }
             },
         )
@@ -160,8 +159,13 @@ proptest! {
         prop_assert!(snippet.work <= rules.work_budget);
         let marker = snippet
             .truncated_lines
-            .map_or(0, |n| utf16_len(&format!("\n\n... [{n} lines truncated] ...")));
-        prop_assert!(utf16_len(&snippet.text) <= rules.max_len + marker);
+            .map(|n| format!("\n\n... [{n} lines truncated] ..."));
+        let kept = snippet.text.strip_suffix(marker.as_deref().unwrap_or_default()).unwrap_or(&snippet.text);
+        if rules.cap_in_tokens {
+            prop_assert!(estimate_tokens(kept, TokenMethod::Calibrated, None) <= rules.max_tokens);
+        } else {
+            prop_assert!(utf16_len(kept) <= rules.max_len);
+        }
         prop_assert_eq!(&snippet, &diff_snippet(&before, &after, &rules));
         prop_assert_eq!(diff_snippet(&before, &before, &rules).text, "");
     }
@@ -190,7 +194,7 @@ proptest! {
     /// whether the search finished or the fallback replaced the middle.
     #[test]
     fn no_added_line_is_lost(before in file(), after in file(), work_budget in 0u64..500) {
-        let rules = SnippetRules { work_budget, max_len: usize::MAX, ..SnippetRules::recommended() };
+        let rules = SnippetRules { work_budget, max_len: usize::MAX, max_tokens: u64::MAX, ..SnippetRules::recommended() };
         let snippet = diff_snippet(&before, &after, &rules);
         for line in after.split_inclusive('\n') {
             if !before.split_inclusive('\n').any(|old| old == line) {
@@ -198,5 +202,35 @@ proptest! {
                 prop_assert!(snippet.text.contains(shown), "{line:?} missing from {:?}", snippet.text);
             }
         }
+    }
+
+    /// Q36 fixed: a line of the old file whose text the new one lacks shows, marked, whatever
+    /// the script (when the search finished: a replaced middle is not marked).
+    #[test]
+    fn no_removed_line_is_hidden_when_marked(before in file(), after in file(), work_budget in 0u64..500) {
+        let rules = SnippetRules { work_budget, max_len: usize::MAX, max_tokens: u64::MAX, ..SnippetRules::recommended() };
+        let snippet = diff_snippet(&before, &after, &rules);
+        prop_assume!(!snippet.budget_exhausted);
+        let text_of = |line: &str| line.trim_end_matches('\n').trim_end_matches('\r').to_string();
+        let same_but_final_newline = before.strip_suffix('\n').unwrap_or(&before) == after.strip_suffix('\n').unwrap_or(&after);
+        for line in before.split_inclusive('\n') {
+            // A line whose text is still in the file may have changed its line break alone.
+            let still_there = after.split_inclusive('\n').any(|new| text_of(new) == text_of(line));
+            if !still_there && !same_but_final_newline {
+                let shown = format!("-\t{}", line.trim_end_matches('\n').trim_end_matches('\r'));
+                prop_assert!(snippet.text.contains(&shown), "{line:?} missing from {:?}", snippet.text);
+            }
+        }
+    }
+
+    /// Q37 fixed: a final newline added or removed is no change.
+    #[test]
+    fn a_final_newline_alone_is_no_change(body in file()) {
+        let rules = SnippetRules::recommended();
+        let without = body.trim_end_matches(['\n', '\r']).to_string();
+        let with = format!("{without}\n");
+        let snippet = diff_snippet(&without, &with, &rules);
+        prop_assert_eq!(snippet.text, "");
+        prop_assert!(snippet.final_newline_only);
     }
 }

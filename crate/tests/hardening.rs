@@ -59,7 +59,7 @@ proptest! {
     /// request the session sent when the step ran.
     #[test]
     fn a_shared_trace_gives_back_every_request_the_session_sent(
-        profile in prop::sample::select(vec!["claude-code", "codex", "recommended", "world-state", "opencode-style", "aider-style"]),
+        profile in prop::sample::select(vec!["claude-code", "codex", "claude-code-2.1.88", "codex-0.139.0", "recommended", "world-state", "opencode-style", "aider-style"]),
         steps in prop::collection::vec(step(), 1..24),
     ) {
         let json = scenario(profile, steps).to_string();

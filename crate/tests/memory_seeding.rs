@@ -44,7 +44,7 @@ fn workspace(profile: Profile) -> Session {
 
 #[test]
 fn startup_seeds_eager_memory_just_before_the_first_prompt() {
-    let mut s = workspace(Profile::claude_code());
+    let mut s = workspace(Profile::claude_code_2_1_88());
     // The mention loads src/CLAUDE.md in the first turn, stamped with the turn's time.
     s.submit("look at @src/a.ts", 1_000);
     let stamp = |path: &str| row(&s, path).map(|r| r.timestamp);
@@ -69,7 +69,7 @@ fn startup_seeds_eager_memory_just_before_the_first_prompt() {
 fn startup_never_precedes_a_memory_file_nor_time_zero() {
     // A memory file written in the prompt's own millisecond existed at startup: the seed
     // is not older than it, so no change is reported.
-    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    let mut s = session(Profile::claude_code_2_1_88(), SessionConfig::default());
     s.write_file("CLAUDE.md", "Use tabs.\n", 1_000).unwrap();
     let turn = s.submit("hello", 1_000);
     assert_eq!(row(&s, "/p/CLAUDE.md").map(|r| r.timestamp), Some(1_000));
@@ -78,7 +78,7 @@ fn startup_never_precedes_a_memory_file_nor_time_zero() {
         .iter()
         .all(|a| a.kind != AttachmentKind::EditedTextFile));
     // No millisecond comes before 0.
-    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    let mut s = session(Profile::claude_code_2_1_88(), SessionConfig::default());
     s.write_file("CLAUDE.md", "Use tabs.\n", 0).unwrap();
     s.submit("hello", 0);
     assert_eq!(row(&s, "/p/CLAUDE.md").map(|r| r.timestamp), Some(0));
@@ -87,7 +87,7 @@ fn startup_never_precedes_a_memory_file_nor_time_zero() {
 #[test]
 fn a_compaction_does_not_seed_eager_memory_again_unless_fixed() {
     for (reseed, seeded_after) in [(false, false), (true, true)] {
-        let mut profile = Profile::claude_code();
+        let mut profile = Profile::claude_code_2_1_88();
         profile.file_context.reseed_memory_after_compaction = reseed;
         let mut s = session(profile, SessionConfig::default());
         s.write_file("CLAUDE.md", "Use tabs.\n", 0).unwrap();
@@ -114,7 +114,7 @@ fn a_restored_include_keeps_its_restore_entry_and_a_mention_of_it_is_already_rea
     // Seed 100 of the lab: the @include is restored after the compaction, stamped with its
     // mtime; the client does not seed it again, so the next prompt's mention of it is
     // already read and sends nothing.
-    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    let mut s = session(Profile::claude_code_2_1_88(), SessionConfig::default());
     s.write_file("CLAUDE.md", "See @docs/style.md\n", 0)
         .unwrap();
     s.write_file("docs/style.md", "Use tabs.\n", 0).unwrap();
@@ -140,7 +140,7 @@ fn a_restored_include_keeps_its_restore_entry_and_a_mention_of_it_is_already_rea
 #[test]
 fn a_mid_turn_auto_compaction_keeps_the_turns_user_context_unless_fixed() {
     for (kept, expected) in [(true, "Use tabs."), (false, "Use spaces.")] {
-        let mut profile = Profile::claude_code();
+        let mut profile = Profile::claude_code_2_1_88();
         profile.attachments.user_context_kept_through_turn = kept;
         let config = SessionConfig {
             context_window: 30_000,

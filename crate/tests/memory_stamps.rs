@@ -15,7 +15,11 @@ use context_assembly::session::{CompactionOptions, ResponseBlock, Session, Sessi
 use context_assembly::Profile;
 
 fn session() -> Session {
-    common::session_in(Profile::claude_code(), None, SessionConfig::default())
+    common::session_in(
+        Profile::claude_code_2_1_88(),
+        None,
+        SessionConfig::default(),
+    )
 }
 
 /// Reads `path` in one round (its nested memory loads in the next pass, at 10_001), then

@@ -60,7 +60,7 @@ fn busy_session() -> Session {
         output_style: Some("Explanatory".into()),
         ..SessionConfig::default()
     };
-    let mut session = session_with(Profile::claude_code(), config);
+    let mut session = session_with(Profile::claude_code_2_1_88(), config);
     session
         .write_file("src/CLAUDE.md", "Nested rules.\n", 1_000)
         .unwrap();
@@ -169,7 +169,7 @@ fn a_failing_collector_is_a_decision_and_the_others_go_on() {
         memory_dir: Some("/home/user/memory".into()),
         ..SessionConfig::default()
     };
-    let mut session = session_with(Profile::claude_code(), config);
+    let mut session = session_with(Profile::claude_code_2_1_88(), config);
     session
         .write_file(
             "/home/user/memory/deploys.md",
@@ -203,7 +203,7 @@ fn a_failing_collector_is_a_decision_and_the_others_go_on() {
 
 #[test]
 fn the_work_budget_cancels_file_work_and_says_so() {
-    let mut profile = Profile::claude_code();
+    let mut profile = Profile::claude_code_2_1_88();
     profile.attachments.work_budget = 1_000;
     let mut session = session_with(profile, SessionConfig::default());
     let body = "x".repeat(600);
@@ -229,7 +229,7 @@ fn switching_attachments_off_leaves_only_queued_commands() {
         disable_attachments: true,
         ..SessionConfig::default()
     };
-    let mut session = session_with(Profile::claude_code(), config);
+    let mut session = session_with(Profile::claude_code_2_1_88(), config);
     session.write_file("a.txt", "a\n", 1_000).unwrap();
     session.queue_command("one more thing");
     session.set_critical_reminder(Some("Be careful.".into()));
@@ -240,7 +240,7 @@ fn switching_attachments_off_leaves_only_queued_commands() {
 
 #[test]
 fn a_plan_rejected_without_feedback_ends_the_turn() {
-    let mut session = session_with(Profile::claude_code(), SessionConfig::default());
+    let mut session = session_with(Profile::claude_code_2_1_88(), SessionConfig::default());
     session.set_mode(PermissionMode::Plan);
     session.submit("plan it", 1_000);
     let reject = ResponseBlock::ToolUse(ToolCall {
@@ -263,7 +263,7 @@ fn a_plan_rejected_without_feedback_ends_the_turn() {
 
 #[test]
 fn mid_turn_attachments_fold_into_the_last_tool_result() {
-    let mut session = session_with(Profile::claude_code(), SessionConfig::default());
+    let mut session = session_with(Profile::claude_code_2_1_88(), SessionConfig::default());
     session.write("a.txt", "a\n", 1_500).unwrap(); // the agent's Write: the file is watched
     session.submit("go", 2_000);
     session.write_file("a.txt", "changed\n", 2_500).unwrap();
@@ -282,7 +282,7 @@ fn mid_turn_attachments_fold_into_the_last_tool_result() {
 
 #[test]
 fn host_run_tools_await_their_results_and_a_bad_batch_changes_nothing() {
-    let mut session = session_with(Profile::claude_code(), SessionConfig::default());
+    let mut session = session_with(Profile::claude_code_2_1_88(), SessionConfig::default());
     session.submit("run both", 1_000);
     let bash = |id: &str| {
         ResponseBlock::ToolUse(ToolCall {

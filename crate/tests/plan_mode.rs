@@ -76,7 +76,7 @@ fn kinds(turn: &Turn) -> Vec<&str> {
 
 #[test]
 fn the_plan_file_can_be_edited_in_plan_mode_and_no_other_file() {
-    for profile in [Profile::claude_code(), Profile::recommended()] {
+    for profile in [Profile::claude_code_2_1_88(), Profile::recommended()] {
         let mut session = session(profile);
         session.write_file("src/a.ts", "a\n", 500).unwrap();
         session.set_mode(PermissionMode::Plan);
@@ -115,7 +115,7 @@ fn the_plan_file_can_be_edited_in_plan_mode_and_no_other_file() {
 
 /// The session after a plan rejected without feedback, and the next human turn.
 fn rejected_then_prompt() -> (Session, Turn) {
-    let mut session = session(Profile::claude_code());
+    let mut session = session(Profile::claude_code_2_1_88());
     session.set_mode(PermissionMode::Plan);
     session.submit("plan it", 1_000);
     let stopped = session
@@ -149,7 +149,7 @@ fn a_plan_rejected_without_feedback_interrupts_the_turn() {
 #[test]
 fn a_rejection_with_feedback_or_an_approval_does_not_interrupt() {
     for (approved, feedback) in [(false, Some("Also the README.")), (true, None)] {
-        let mut session = session(Profile::claude_code());
+        let mut session = session(Profile::claude_code_2_1_88());
         session.set_mode(PermissionMode::Plan);
         session.submit("plan it", 1_000);
         let turn = session
@@ -189,7 +189,7 @@ fn the_interruption_counts_as_a_human_turn_for_plan_mode() {
 
 #[test]
 fn an_approved_plan_is_written_back_and_its_next_read_is_the_unchanged_stub() {
-    let mut session = session(Profile::claude_code());
+    let mut session = session(Profile::claude_code_2_1_88());
     session.set_mode(PermissionMode::Plan);
     session.submit("plan it", 1_000);
     session
@@ -219,7 +219,7 @@ fn an_approved_plan_is_written_back_and_its_next_read_is_the_unchanged_stub() {
 
 #[test]
 fn a_rejected_plan_is_not_written_back() {
-    let mut session = session(Profile::claude_code());
+    let mut session = session(Profile::claude_code_2_1_88());
     session.set_mode(PermissionMode::Plan);
     session.submit("plan it", 1_000);
     session
@@ -235,7 +235,7 @@ fn a_rejected_plan_is_not_written_back() {
 fn calls_after_a_stopping_rejection_are_not_run() {
     // The original cancels the calls queued after the one the user stopped at: they get an
     // error result and do nothing, and a host-run call is not waited for.
-    let mut session = session(Profile::claude_code());
+    let mut session = session(Profile::claude_code_2_1_88());
     session.set_mode(PermissionMode::Plan);
     session.submit("plan it", 1_000);
     let bash = ResponseBlock::ToolUse(ToolCall {

@@ -461,7 +461,7 @@ fn an_empty_key_and_a_long_value_stay_readable_in_messages() {
     assert_eq!(
         message(&format!(r#"{{"profile":"{long}","steps":[]}}"#)),
         format!(
-            r#"profile: unknown profile "{}…": expected one of "claude-code", "codex", "recommended", "world-state", "opencode-style", "aider-style""#,
+            r#"profile: unknown profile "{}…": expected one of "claude-code", "codex", "claude-code-2.1.88", "codex-0.139.0", "recommended", "world-state", "opencode-style", "aider-style""#,
             "x".repeat(40)
         )
     );

@@ -57,7 +57,7 @@ fn verdict_of(turn: &Turn, subject: &str) -> Option<&'static str> {
 
 #[test]
 fn an_edit_outside_the_agent_comes_back_as_a_snippet_once() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write_file("a.txt", lines(30), 1_000).unwrap();
     s.read("a.txt", None, None, 2_000).unwrap();
     let edited = s.edit("a.txt", "line1\n", "LINE1\n", 3_000).unwrap();
@@ -89,7 +89,7 @@ fn an_edit_outside_the_agent_comes_back_as_a_snippet_once() {
 #[test]
 fn files_only_read_are_watched_only_when_the_fix_is_on() {
     for (profile, watched) in [
-        (Profile::claude_code(), false),
+        (Profile::claude_code_2_1_88(), false),
         (Profile::recommended(), true),
     ] {
         let mut s = session(profile, &[]);
@@ -104,7 +104,7 @@ fn files_only_read_are_watched_only_when_the_fix_is_on() {
 #[test]
 fn a_change_that_keeps_its_mtime_is_caught_only_by_content_comparison() {
     for (profile, caught) in [
-        (Profile::claude_code(), false),
+        (Profile::claude_code_2_1_88(), false),
         (Profile::recommended(), true),
     ] {
         let mut s = session(profile, &[]);
@@ -116,7 +116,7 @@ fn a_change_that_keeps_its_mtime_is_caught_only_by_content_comparison() {
 
 #[test]
 fn a_touch_without_a_change_says_nothing() {
-    for profile in [Profile::claude_code(), Profile::recommended()] {
+    for profile in [Profile::claude_code_2_1_88(), Profile::recommended()] {
         let mut s = session(profile, &[]);
         s.write("a.txt", "x\n", 1_000).unwrap();
         s.write_file("a.txt", "x\n", 5_000).unwrap();
@@ -129,7 +129,7 @@ fn a_touch_without_a_change_says_nothing() {
 #[test]
 fn deleted_and_emptied_files_get_a_note_only_with_the_fix() {
     for (profile, noted) in [
-        (Profile::claude_code(), false),
+        (Profile::claude_code_2_1_88(), false),
         (Profile::recommended(), true),
     ] {
         let mut s = session(profile, &[]);
@@ -147,7 +147,7 @@ fn deleted_and_emptied_files_get_a_note_only_with_the_fix() {
 
 #[test]
 fn a_transient_error_keeps_the_entry_and_the_change_arrives_later() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write("a.txt", "x\n", 1_000).unwrap();
     s.write_file("a.txt", "y\n", 2_000).unwrap();
     s.set_transient_error("a.txt", Some(TransientError::Busy))
@@ -161,7 +161,7 @@ fn a_transient_error_keeps_the_entry_and_the_change_arrives_later() {
 
 #[test]
 fn mentions_become_file_attachments_with_ranges() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write_file("src/a.ts", "l1\nl2\nl3\nl4\n", 1_000).unwrap();
     let turn = s.submit("look at @src/a.ts#L2-3", 2_000);
     assert_eq!(kinds(&turn), ["file"]);
@@ -186,7 +186,7 @@ fn mentions_become_file_attachments_with_ranges() {
 fn one_file_mentioned_twice_in_a_prompt_attaches_each_time_in_the_original() {
     // Q2: the original checks "already read" for all of a prompt's mentions before it
     // records any of them, so every spelling and every range of one file attaches.
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write_file("src/a.ts", "l1\nl2\nl3\nl4\nl5\nl6\n", 1_000)
         .unwrap();
     let turn = s.submit("compare @src/a.ts#L1-2 with @src/a.ts#L5-6", 2_000);
@@ -217,7 +217,7 @@ fn one_file_mentioned_twice_in_a_prompt_attaches_each_time_in_the_original() {
 
 #[test]
 fn an_unchanged_file_already_read_sends_nothing_in_the_original() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write_file("a.txt", "a\nb\n", 1_000).unwrap();
     s.read("a.txt", None, Some(1), 2_000).unwrap();
     let turn = s.submit("@a.txt", 3_000);
@@ -234,7 +234,7 @@ fn an_unchanged_file_already_read_sends_nothing_in_the_original() {
 
 #[test]
 fn deny_rules_keep_mentions_out_at_any_depth_in_the_original() {
-    let mut s = session(Profile::claude_code(), &["Read(./.env)"]);
+    let mut s = session(Profile::claude_code_2_1_88(), &["Read(./.env)"]);
     s.write_file(".env", "SECRET=1\n", 1_000).unwrap();
     s.write_file("a/b/.env", "SECRET=2\n", 1_000).unwrap();
     let turn = s.submit("@.env and @a/b/.env", 2_000);
@@ -264,7 +264,7 @@ fn deny_rules_keep_mentions_out_at_any_depth_in_the_original() {
 
 #[test]
 fn a_directory_mention_lists_at_most_1000_entries() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     for i in 0..1005 {
         s.write_file(&format!("big/f{i:04}"), "", 1_000).unwrap();
     }
@@ -285,7 +285,7 @@ fn an_oversized_mention_is_dropped_by_the_original_and_truncated_by_the_fix() {
         .map(|i| format!("line {i} of a large file\n"))
         .collect();
     for (profile, expected) in [
-        (Profile::claude_code(), "too-large"),
+        (Profile::claude_code_2_1_88(), "too-large"),
         (Profile::recommended(), "truncated"),
     ] {
         let mut s = session(profile, &[]);
@@ -297,7 +297,7 @@ fn an_oversized_mention_is_dropped_by_the_original_and_truncated_by_the_fix() {
 
 #[test]
 fn missing_files_agents_and_resources_are_decisions_not_silence() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     let turn = s.submit(
         "@nope.ts @agent-reviewer @agent-ghost @docs:guide @docs:other",
         1_000,
@@ -311,7 +311,7 @@ fn missing_files_agents_and_resources_are_decisions_not_silence() {
 
 #[test]
 fn a_read_brings_in_nested_memory_once() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write_file("src/CLAUDE.md", "---\npaths: x\n---\nUse tabs.\n", 1_000)
         .unwrap();
     s.write_file("src/a.ts", "x\n", 1_000).unwrap();
@@ -337,7 +337,7 @@ fn a_read_brings_in_nested_memory_once() {
 
 #[test]
 fn the_agent_must_read_before_it_writes_and_see_external_changes() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write_file("a.txt", "x\n", 1_000).unwrap();
     assert!(s.edit("a.txt", "x", "y", 2_000).unwrap().is_error);
     s.read("a.txt", None, None, 3_000).unwrap();
@@ -353,7 +353,7 @@ fn the_agent_must_read_before_it_writes_and_see_external_changes() {
 
 #[test]
 fn reading_the_same_unchanged_range_again_returns_the_stub() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write_file("a.txt", "x\n", 1_000).unwrap();
     let first = s.read("a.txt", None, None, 2_000).unwrap();
     assert!(first.content.starts_with("1\tx\n2\t"));
@@ -375,13 +375,13 @@ fn codex_sends_no_file_context() {
 
 #[test]
 fn paths_that_escape_the_root_or_hold_nul_are_errors_naming_the_path() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     for bad in ["../../../etc/passwd", "a\0b", "//server/share"] {
         let error = s.write_file(bad, "x", 1).unwrap_err().to_string();
         assert!(error.contains(&format!("{bad:?}")), "{error}");
     }
     assert!(Session::new(SessionOptions {
-        profile: Profile::claude_code(),
+        profile: Profile::claude_code_2_1_88(),
         cwd: "relative".into(),
         home: None,
         config: SessionConfig::default(),
@@ -400,7 +400,7 @@ fn png(width: u32, height: u32) -> Vec<u8> {
 
 #[test]
 fn a_mentioned_image_shows_its_ladder_as_decisions_and_costs_its_estimate() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write_file("shot.png", png(800, 600), 1_000).unwrap();
     let turn = s.submit("see @shot.png", 2_000);
     assert_eq!(kinds(&turn), ["file"]);
@@ -444,7 +444,7 @@ fn a_changed_image_is_noted_only_when_images_are_tracked() {
 
 #[test]
 fn invalid_utf8_is_binary_with_a_decision_not_a_panic() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write_file("blob.txt", vec![0x66, 0xff, 0xfe, 0x00], 1_000)
         .unwrap();
     let turn = s.submit("@blob.txt", 2_000);
@@ -491,7 +491,7 @@ mod generated {
             ops in prop::collection::vec(op(), 1..120),
             recommended in any::<bool>(),
         ) {
-            let profile = if recommended { Profile::recommended() } else { Profile::claude_code() };
+            let profile = if recommended { Profile::recommended() } else { Profile::claude_code_2_1_88() };
             let method = profile.token_method;
             let mut s = session(profile, &["Read(secret/**)"]);
             for (step, op) in ops.into_iter().enumerate() {
@@ -526,7 +526,7 @@ mod generated {
 #[test]
 fn the_change_scan_reverses_recency_in_the_original_only() {
     for (profile, reversed) in [
-        (Profile::claude_code(), true),
+        (Profile::claude_code_2_1_88(), true),
         (Profile::recommended(), false),
     ] {
         let mut s = session(profile, &[]);
@@ -552,7 +552,7 @@ fn a_change_too_large_to_read_is_silent_in_the_original_and_noted_once_by_the_fi
         .map(|i| format!("line {i} of a file that is too large\n"))
         .collect();
     for (profile, noted) in [
-        (Profile::claude_code(), false),
+        (Profile::claude_code_2_1_88(), false),
         (Profile::recommended(), true),
     ] {
         let mut s = session(profile, &[]);
@@ -588,7 +588,7 @@ fn a_mention_over_the_token_gate_is_cut_to_2000_lines_with_a_note() {
         .map(|i| format!("line number {i} of a long file\n"))
         .collect();
     for (profile, range) in [
-        (Profile::claude_code(), "its first 2000 lines"),
+        (Profile::claude_code_2_1_88(), "its first 2000 lines"),
         (Profile::recommended(), "lines 1 to 2000"),
     ] {
         let mut s = session(profile, &[]);
@@ -639,7 +639,7 @@ fn glob_lists_oldest_first_and_grep_newest_first_relative_to_the_cwd() {
             invocation,
         })
     };
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     // Tree order is a, b, c; modification order is b, c, a.
     s.write_file("src/a.ts", "needle\n", 3_000).unwrap();
     s.write_file("src/b.ts", "needle\n", 1_000).unwrap();
@@ -684,7 +684,7 @@ fn grep_matches_a_regular_expression_and_prints_lines_in_content_mode() {
             },
         })
     };
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write_file("src/a.ts", "let needle = 1;\nother\nneeedle()\n", 1_000)
         .unwrap();
     s.write_file("src/b.ts", "no match here\n", 2_000).unwrap();
@@ -741,7 +741,7 @@ fn a_mentioned_file_is_sent_as_a_call_note_message_then_its_result_in_the_origin
             })
             .collect()
     };
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write_file("src/a.ts", "l1\nl2\nl3\nl4\n", 1_000).unwrap();
     s.write_file("src/b.ts", "b1\n", 1_000).unwrap();
     s.submit("hello", 2_000);
@@ -798,7 +798,7 @@ fn a_mentioned_file_is_sent_as_a_call_note_message_then_its_result_in_the_origin
 #[test]
 fn a_headless_session_never_seeds_claude_md_so_its_change_is_not_reported() {
     for (headless, reported) in [(false, true), (true, false)] {
-        let mut profile = Profile::claude_code();
+        let mut profile = Profile::claude_code_2_1_88();
         profile.file_context.headless = headless;
         let mut s = Session::new(SessionOptions {
             profile,

@@ -80,7 +80,7 @@ fn bash_output_loses_leading_blank_lines_and_trailing_whitespace() {
 
 #[test]
 fn any_tool_with_an_empty_output_says_so() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.submit("ask", 1_000);
     let result = run(&mut s, "AskUserQuestion", bash("  "), 2_000);
     assert_eq!(result.content, "(AskUserQuestion completed with no output)");
@@ -91,7 +91,7 @@ fn any_tool_with_an_empty_output_says_so() {
 
 #[test]
 fn grep_names_one_file_in_the_singular() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.write_file("a.ts", "needle\n", 1_000).unwrap();
     s.write_file("b.ts", "needle\n", 1_000).unwrap();
     s.submit("search", 2_000);
@@ -108,7 +108,7 @@ fn grep_names_one_file_in_the_singular() {
 
 #[test]
 fn grep_breaks_mtime_ties_by_locale_order_of_the_paths() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     // Tree order (a directory's files before its subdirectories, bytes): Z.ts, b.ts, a/x.ts.
     for path in [
         "Z.ts", "b.ts", "a/x.ts", "A.ts", "a.ts", "a-b.ts", "a_b.ts", "new.ts",
@@ -126,7 +126,7 @@ fn grep_breaks_mtime_ties_by_locale_order_of_the_paths() {
 
 #[test]
 fn glob_matches_its_pattern_relative_to_the_cwd_whatever_the_path() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     for (index, path) in ["src/main.ts", "src/util.ts", "src/lib/a.ts", "docs/x.md"]
         .into_iter()
         .enumerate()
@@ -165,7 +165,7 @@ fn todo(content: &str, active_form: Option<&str>) -> TodoItem {
 
 #[test]
 fn todo_write_requires_an_active_form_on_every_item() {
-    let mut s = session(Profile::claude_code(), &[]);
+    let mut s = session(Profile::claude_code_2_1_88(), &[]);
     s.submit("plan", 1_000);
     let todos = vec![
         todo("Run tests", Some("Running tests")),
@@ -236,7 +236,7 @@ fn a_tool_wide_deny_rule_removes_the_tool() {
 
 #[test]
 fn a_tool_wide_read_deny_stops_mentions_only_under_recommended() {
-    let mut s = session(Profile::claude_code(), &["Read"]);
+    let mut s = session(Profile::claude_code_2_1_88(), &["Read"]);
     s.write_file("a.ts", "secret\n", 1_000).unwrap();
     let turn = s.submit("look at @a.ts", 2_000);
     assert!(

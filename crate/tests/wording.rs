@@ -44,7 +44,11 @@ fn file_notes() -> Vec<(&'static str, String)> {
         ),
         (
             "files::edited_file_note",
-            files::edited_file_note("/p/a.ts", "3\tconst b = 2;"),
+            files::edited_file_note("/p/a.ts", "3\tconst b = 2;", false),
+        ),
+        (
+            "files::edited_file_note (removals marked)",
+            files::edited_file_note("/p/a.ts", "3\tconst b = 2;\n-\tconst c = 3;", true),
         ),
         (
             "files::pdf_reference_note",
@@ -359,6 +363,23 @@ fn memory_and_context() -> Vec<(&'static str, String)> {
             "context::USER_CONTEXT_CAUTION",
             context::USER_CONTEXT_CAUTION.into(),
         ),
+        (
+            "context::environment_note",
+            context::environment_note(&context::EnvironmentFacts {
+                cwd: "/project",
+                platform: "linux",
+                git_repository: true,
+            }),
+        ),
+        (
+            "context::instructions_note",
+            context::instructions_note("Contents of /project/CLAUDE.md:\n\nUse tabs."),
+        ),
+        (
+            "context::session_context_note",
+            context::session_context_note("Current branch: main\n\nStatus:\n(clean)"),
+        ),
+        ("context::attribution_note", context::attribution_note()),
     ]
 }
 

@@ -1,14 +1,31 @@
 // The JavaScript reference for change snippets: Claude Code's `getSnippetForTwoFileDiff`
-// (spec claude-code.md §5.2–5.3) on the npm package `diff` (jsdiff), with the two switches of
-// the `recommended` profile. The Rust `diff` module must match it byte for byte; the
+// (spec claude-code.md §5.2–5.3) on the npm package `diff` (jsdiff), with the switches of the
+// `recommended` profile (Q33, Q34, Q36, Q37 and Q41 fixed; the token count Q41's cap reads is
+// the caller's, since the calibrated estimate exists only in the engine). The Rust `diff` module must match it byte for byte; the
 // differential fixture (tests/gen/diff-differential.mjs) and the benchmark are built on it.
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { structuredPatch } from 'diff';
+import { initSync, estimateTokens } from '../../pkg/context_assembly.js';
+
+initSync({ module: readFileSync(new URL('../../pkg/context_assembly_bg.wasm', import.meta.url)) });
 
 // IMPORTANT: the same constants live in crate/src/diff (SnippetRules::claude_code()).
 const CONTEXT_LINES = 8;
 const MAX_LEN = 8192;
 const DIFF_TIMEOUT_MS = 5_000;
+// IMPORTANT: the same cap lives in crate/src/diff (SnippetRules::max_tokens).
+const MAX_TOKENS = 2048;
+
+/** The options that make the reference the `recommended` profile's snippet. */
+export const RECOMMENDED = Object.freeze({
+  newNumbering: true,
+  exactCount: true,
+  markRemoved: true,
+  ignoreFinalNewline: true,
+  maxTokens: MAX_TOKENS,
+  countTokens: (/** @type {string} */ text) => estimateTokens(text, { method: 'calibrated' }),
+});
 
 /** `addLineNumbers` in its compact format (spec §3.5). */
 function addLineNumbers({ content, startLine }) {
@@ -30,13 +47,73 @@ function countChar(text, char, from) {
 }
 
 /**
+ * A hunk with its removed lines in place (Q36 fixed): kept lines numbered from `startLine`,
+ * removed ones marked `-`, line breaks dropped; a removed line whose text comes back among
+ * the same change's added lines (another line break) is not shown as removed.
+ * @param {{ lines: string[] }} hunk
+ * @param {number} startLine
+ */
+function markedHunk(hunk, startLine) {
+  const lines = hunk.lines.filter((line) => !line.startsWith('\\'));
+  const textOf = (/** @type {string} */ line) => line.slice(1).replace(/\r$/, '');
+  let number = startLine;
+  const out = [];
+  lines.forEach((line, index) => {
+    if (line.startsWith('-')) {
+      const change = [];
+      for (const other of lines.slice(index)) {
+        if (other.startsWith(' ')) break;
+        change.push(other);
+      }
+      if (change.some((other) => other.startsWith('+') && textOf(other) === textOf(line))) return;
+      out.push(`-\t${textOf(line)}`);
+    } else {
+      out.push(`${number++}\t${textOf(line)}`);
+    }
+  });
+  return out.join('\n');
+}
+
+/**
+ * The longest prefix of `full` (cut at a line break when one fits) within `maxTokens` tokens.
+ * @param {string} full
+ * @param {number} maxTokens
+ * @param {(text: string) => number} countTokens
+ */
+function tokenCut(full, maxTokens, countTokens) {
+  let fitting = -1;
+  for (let at = full.indexOf('\n'); at !== -1; at = full.indexOf('\n', at + 1)) {
+    if (countTokens(full.slice(0, at)) > maxTokens) break;
+    fitting = at;
+  }
+  if (fitting > 0) return { kept: full.slice(0, fitting), onLine: true };
+  const chars = Array.from(full);
+  let kept = '';
+  for (const char of chars) {
+    if (countTokens(kept + char) > maxTokens) break;
+    kept += char;
+  }
+  return { kept, onLine: false };
+}
+
+/**
  * @param {string} before
  * @param {string} after
- * @param {{ newNumbering?: boolean, exactCount?: boolean, timeout?: number }} [options]
- *   newNumbering: Q33 fix (number from hunk.newStart); exactCount: Q34 fix.
+ * @param {{ newNumbering?: boolean, exactCount?: boolean, markRemoved?: boolean,
+ *   ignoreFinalNewline?: boolean, maxTokens?: number, countTokens?: (text: string) => number,
+ *   timeout?: number }} [options]
+ *   newNumbering: Q33 fix (number from hunk.newStart); exactCount: Q34 fix; markRemoved: Q36
+ *   fix; ignoreFinalNewline: Q37 fix; maxTokens with countTokens: Q41 fix (the cap in tokens).
  * @returns {string}
  */
-export function referenceSnippet(before, after, { newNumbering = false, exactCount = false, timeout = DIFF_TIMEOUT_MS } = {}) {
+export function referenceSnippet(before, after, {
+  newNumbering = false, exactCount = false, markRemoved = false, ignoreFinalNewline = false,
+  maxTokens = undefined, countTokens = undefined, timeout = DIFF_TIMEOUT_MS,
+} = {}) {
+  const withoutFinalNewline = (/** @type {string} */ text) => text.replace(/\r?\n$/, '');
+  if (ignoreFinalNewline && before !== after && withoutFinalNewline(before) === withoutFinalNewline(after)) {
+    return '';
+  }
   const patch = structuredPatch('file.txt', 'file.txt', before, after, undefined, undefined, {
     context: CONTEXT_LINES,
     timeout,
@@ -45,15 +122,25 @@ export function referenceSnippet(before, after, { newNumbering = false, exactCou
     return '';
   }
   const full = patch.hunks
-    .map((hunk) => ({
-      startLine: newNumbering ? hunk.newStart : hunk.oldStart,
-      content: hunk.lines
-        .filter((line) => !line.startsWith('-') && !line.startsWith('\\'))
-        .map((line) => line.slice(1))
-        .join('\n'),
-    }))
-    .map(addLineNumbers)
+    .map((hunk) => {
+      const startLine = newNumbering ? hunk.newStart : hunk.oldStart;
+      if (markRemoved) return markedHunk(hunk, startLine);
+      return addLineNumbers({
+        startLine,
+        content: hunk.lines
+          .filter((line) => !line.startsWith('-') && !line.startsWith('\\'))
+          .map((line) => line.slice(1))
+          .join('\n'),
+      });
+    })
     .join('\n...\n');
+  if (maxTokens !== undefined && countTokens !== undefined) {
+    if (countTokens(full) <= maxTokens) return full;
+    const { kept, onLine } = tokenCut(full, maxTokens, countTokens);
+    let remaining = countChar(full, '\n', kept.length) + 1;
+    if (exactCount && onLine) remaining -= 1;
+    return `${kept}\n\n... [${remaining} lines truncated] ...`;
+  }
   if (full.length <= MAX_LEN) {
     return full;
   }

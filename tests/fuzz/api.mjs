@@ -62,11 +62,14 @@ const SMALL_SNAPSHOT = JSON.stringify({
 /** @type {Entry[]} */
 export const FUNCTIONS = [
   { name: 'profileNames', args: [] },
+  { name: 'profileReleases', args: [] },
   { name: 'defaultPrices', args: [{ name: 'profile', valid: 'codex' }] },
   { name: 'version', args: [] },
   { name: 'emissionOrder', args: [] },
   { name: 'atToken', args: [{ name: 'text', valid: 'see @src/a' }, { name: 'caret', valid: 8 }] },
-  { name: 'completionInsertion', args: [{ name: 'path', valid: 'src/a b.ts' }, { name: 'asMention', valid: true }] },
+  { name: 'completionInsertion', args: [{ name: 'path', valid: 'src/a b.ts' }, { name: 'asMention', valid: true },
+    { name: 'options', valid: { profile: 'claude-code' }, keys: ['profile'] }] },
+  { name: 'mentionKinds', args: [] },
   { name: 'searchPaths', args: [
     { name: 'paths', valid: ['src/', 'src/app.ts', 'docs/a.md'] }, { name: 'query', valid: 'app' },
     { name: 'options', valid: { limit: 5 }, keys: ['limit'] }] },
@@ -87,7 +90,7 @@ export const FUNCTIONS = [
     { name: 'options', valid: { profile: 'recommended' }, keys: ['profile'] }] },
   { name: 'estimateTokens', args: [
     { name: 'text', valid: 'fn main() {}\n' },
-    { name: 'options', valid: { method: 'calibrated', ext: 'rs' }, keys: ['method', 'ext'] }] },
+    { name: 'options', valid: { method: 'calibrated', ext: 'rs' }, keys: ['profile', 'method', 'ext'] }] },
   { name: 'diffSnippet', args: [
     { name: 'before', valid: 'a\nb\nc\n' }, { name: 'after', valid: 'a\nB\nc\n' },
     { name: 'options', valid: { profile: 'claude-code' }, keys: ['profile'] }] },
@@ -99,7 +102,7 @@ export const FUNCTIONS = [
       keys: ['profile', 'contextWindow', 'maxOutputTokens', 'autocompactPctOverride', 'autoCompactTokenLimit'] }] },
   { name: 'runScenario', args: [{ name: 'scenario', valid: SMALL_SCENARIO }, { name: 'options', valid: {}, keys: ['onProgress'] }] },
   { name: 'redactScenario', args: [
-    { name: 'scenario', valid: SMALL_SCENARIO }, { name: 'options', valid: { paths: 'hash' }, keys: ['paths'] }] },
+    { name: 'scenario', valid: SMALL_SCENARIO }, { name: 'options', valid: { paths: 'hash', key: 'a fuzzed key, 0123456789' }, keys: ['paths', 'key'] }] },
   { name: 'compactScenario', args: [
     { name: 'scenario', valid: SMALL_SCENARIO },
     { name: 'options', valid: { policy: 'claude-code.full', instructions: 'Keep the paths.' } },

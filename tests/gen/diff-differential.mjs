@@ -1,11 +1,12 @@
 // Writes tests/fixtures/diff-differential.json: random file pairs with the snippet the
-// JavaScript reference (tests/bench/diff-reference.mjs, on jsdiff) gives for each profile.
+// JavaScript reference (tests/bench/diff-reference.mjs, on jsdiff) gives for each profile
+// (recommended's token cap counts with the engine's calibrated estimate: build pkg/ first).
 // Deterministic: the same seed gives the same file. Run from the repository root:
 //   node tests/gen/diff-differential.mjs
 // Small line alphabets make equally short edit scripts common, so the cases exercise
 // jsdiff's tie-breaking, which the Rust port must reproduce exactly.
 import { writeFileSync } from 'node:fs';
-import { referenceSnippet } from '../bench/diff-reference.mjs';
+import { referenceSnippet, RECOMMENDED } from '../bench/diff-reference.mjs';
 import { seededRandom } from './random.mjs';
 
 const SEED = 0x5eed_d1ff;
@@ -88,7 +89,7 @@ for (let i = 0; i < CASES; i++) {
     before,
     after,
     claudeCode: referenceSnippet(before, after),
-    recommended: referenceSnippet(before, after, { newNumbering: true, exactCount: true }),
+    recommended: referenceSnippet(before, after, RECOMMENDED),
   });
 }
 const json = JSON.stringify({ cases });

@@ -62,7 +62,7 @@ test('bad input: an Error naming the field and what is allowed', () => {
   assert.throws(() => engine.toApiRequest(request, { api: 'anthropic-messages', maxTokens: 0 }), /toApiRequest: options\.maxTokens: expected a whole number from 1/);
   assert.throws(() => engine.toApiRequest({ ...request, messages: 'none' }, { api: 'anthropic-messages' }),
     /toApiRequest: request\.messages: expected an array, got string/);
-  const broken = { ...request, messages: [{ role: 'system', content: [] }] };
-  assert.throws(() => engine.toApiRequest(broken, { api: 'anthropic-messages' }), /request\.messages\[0\]\.role: unknown role "system": expected one of "developer", "user", "assistant"/);
+  const broken = { ...request, messages: [{ role: 'robot', content: [] }] };
+  assert.throws(() => engine.toApiRequest(broken, { api: 'anthropic-messages' }), /request\.messages\[0\]\.role: unknown role "robot": expected one of "developer", "user", "assistant", "system"/);
   assert.throws(() => engine.toApiRequest(42, { api: 'anthropic-messages' }), /toApiRequest: argument `request` must be a JSON string or an object, got number/);
 });

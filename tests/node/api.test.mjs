@@ -8,7 +8,14 @@ test('exports the documented functions', () => {
   for (const name of ['extractMentions', 'estimateTokens', 'diffSnippet', 'diffSnippetReport', 'profileNames']) {
     assert.equal(typeof engine[name], 'function', name);
   }
-  assert.deepEqual(engine.profileNames(), ['claude-code', 'codex', 'recommended', 'world-state', 'opencode-style', 'aider-style']);
+  assert.deepEqual(engine.profileNames(), ['claude-code', 'codex', 'claude-code-2.1.88', 'codex-0.139.0', 'recommended', 'world-state', 'opencode-style', 'aider-style']);
+  assert.deepEqual(engine.profileReleases().slice(0, 5), [
+    { name: 'claude-code', client: 'claude-code', version: '2.1.332' },
+    { name: 'codex', client: 'codex', version: '0.171.0' },
+    { name: 'claude-code-2.1.88', client: 'claude-code', version: '2.1.88' },
+    { name: 'codex-0.139.0', client: 'codex', version: '0.139.0' },
+    { name: 'recommended' },
+  ]);
 });
 
 test('defaults: recommended profile, calibrated method', () => {
@@ -28,11 +35,11 @@ test('mention offsets are UTF-16 code units', () => {
 
 test('an unknown profile or method throws an Error naming the allowed values', () => {
   assert.throws(() => engine.extractMentions('x', { profile: 'claude' }),
-    (e) => e instanceof Error && /unknown profile "claude".*"claude-code", "codex", "recommended"/.test(e.message));
+    (e) => e instanceof Error && /unknown profile "claude".*"claude-code", "codex", "claude-code-2.1.88", "codex-0.139.0", "recommended"/.test(e.message));
   assert.throws(() => engine.diffSnippet('a', 'b', { profile: 'Codex' }), /unknown profile "Codex"/);
   assert.throws(() => engine.estimateTokens('x', { method: 'tiktoken' }),
     (e) => e instanceof Error && /unknown token method "tiktoken".*"claude-code", "codex", "calibrated", "cl100k"/.test(e.message));
-  assert.throws(() => engine.estimateTokens('x', { methd: 'codex' }), /unknown option "methd": allowed options are "method", "ext"/);
+  assert.throws(() => engine.estimateTokens('x', { methd: 'codex' }), /unknown option "methd": allowed options are "profile", "method", "ext"/);
 });
 
 test('non-string arguments throw and never abort the module', () => {

@@ -144,3 +144,17 @@ test('compareProfiles runs opencode-style and aider-style: each compacts the way
   const aider = policies('aider-style');
   assert.ok(aider.length > 0 && aider.every((policy) => policy === 'aider.budgets'), aider.join(', '));
 });
+
+test('runScenario\'s cacheAccount is compareProfiles of the scenario under its own profile, as the scenario says', () => {
+  for (const file of ['external-edit.json', 'auto-compaction.json', 'codex-context.json']) {
+    const text = read(`web/scenarios/${file}`);
+    const profile = JSON.parse(text).profile;
+    const trace = engine.runScenario(text, { cacheAccount: true });
+    const compared = engine.compareProfiles(text, [profile], { usage: 'scenario' })[profile];
+    assert.deepEqual(trace.cacheAccount, compared, file);
+    assert.ok(trace.cacheAccount.steps.every((step) => typeof step.cache.reason === 'string' && step.cache.reason !== ''), `${file}: every request says why`);
+  }
+  assert.equal(engine.runScenario(read('web/scenarios/external-edit.json')).cacheAccount, undefined, 'only when asked for');
+  assert.throws(() => engine.runScenario(read('web/scenarios/external-edit.json'), { cacheAccount: 1 }), /cacheAccount.*boolean/);
+  assert.throws(() => engine.compareProfiles(read('web/scenarios/external-edit.json'), ['codex'], { usage: 'guessed' }), /options\.usage: unknown usage/);
+});

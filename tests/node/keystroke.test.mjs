@@ -13,15 +13,18 @@ lite.initSync({ module: readFileSync(resolve(ROOT, 'pkg/lite/context_assembly_li
 const TEXT = 'Franççais 😀 @a.ts, @"b c.md"#L1-2, @srv:res/x and @agent-rev 日本 @a.ts @café#L3';
 const KINDS = ['file', 'mcpResource', 'agent'];
 
-/** `extractMentions`' mentions as [start, end, kind code] triples, in its list order. */
+/** `extractMentions`' mentions as [start, end, kind code] triples, sorted by start. */
 function triples(mentions) {
   const lists = [mentions.files, mentions.mcpResources, mentions.agents];
-  return lists.flatMap((list, kind) => list.flatMap((m) => [m.start, m.end, kind]));
+  return lists.flatMap((list, kind) => list.map((m) => [m.start, m.end, kind]))
+    .sort((a, b) => a[0] - b[0]).flat();
 }
 
 for (const [name, api] of [['full', engine], ['lite', lite]]) {
-  test(`${name}: extractMentionSpans is extractMentions' spans and kinds`, () => {
-    for (const profile of ['claude-code', 'codex', 'recommended']) {
+  test(`${name}: extractMentionSpans is extractMentions' spans and kinds, sorted`, () => {
+    // One reading per token (codex, recommended): every mention, in text order. claude-code's
+    // tokens read several ways are given once (tests/node/editor-vocabulary.test.mjs).
+    for (const profile of ['codex', 'recommended']) {
       const spans = api.extractMentionSpans(TEXT, { profile });
       assert.ok(spans instanceof Uint32Array);
       assert.deepEqual([...spans], triples(api.extractMentions(TEXT, { profile })), profile);

@@ -77,8 +77,8 @@ test('compaction and expiry are named from the options', () => {
 
 test('bad input is an Error naming the argument and the field', () => {
   const request = requests('external-edit.json', 'claude-code')[0].request;
-  assert.throws(() => engine.requestDiff(request, { messages: [{ role: 'system', content: [] }] }, {}),
-    (/** @type {any} */ e) => e instanceof Error && /^requestDiff: argument `next`: request\.messages\[0\]\.role: unknown role "system"/.test(e.message));
+  assert.throws(() => engine.requestDiff(request, { messages: [{ role: 'robot', content: [] }] }, {}),
+    (/** @type {any} */ e) => e instanceof Error && /^requestDiff: argument `next`: request\.messages\[0\]\.role: unknown role "robot"/.test(e.message));
   assert.throws(() => engine.requestDiff(request, request, { ttl: 5 }),
     (/** @type {any} */ e) => e instanceof Error && /options\.ttl: unknown field/.test(e.message));
   assert.throws(() => engine.requestDiff(request, request, { elapsedMs: -1 }),

@@ -72,7 +72,7 @@ test('the constructor validates its options', () => {
   throwsError(() => new Session({ cwd: '/p', cdw: '/q' }),
     /new Session: unknown option "cdw": allowed options are "profile", "cwd", "home", "config"/);
   throwsError(() => new Session({ cwd: '/p', profile: 'claude' }),
-    /new Session: unknown profile "claude".*"claude-code", "codex", "recommended"/);
+    /new Session: unknown profile "claude".*"claude-code", "codex", "claude-code-2.1.88", "codex-0.139.0", "recommended"/);
   throwsError(() => new Session({ cwd: '/p', home: null }), /new Session: option `home` must be a string, got null/);
   throwsError(() => new Session({ cwd: '/p', config: [] }), /^new Session: config: expected an object, got array$/);
   throwsError(() => new Session({ cwd: '/p', config: { dney: [] } }),
@@ -155,6 +155,8 @@ test('every other argument is checked and named', () => {
       /^setTransientError: argument `kind` must be "EACCES", "EBUSY" or null/);
   }
   throwsError(() => session.setTransientError('a.txt', 'EPERM'), /got "EPERM"$/);
+  // An empty path would fail every later look inside the working directory (issue 31).
+  throwsError(() => session.setTransientError('', 'EBUSY'), /^setTransientError: path "": is empty/);
   throwsError(() => session.read('a.txt', 'all', 2), /^read: options must be an object, got string/);
   throwsError(() => session.read('a.txt', { offest: 1 }, 2), /^read: unknown option "offest": allowed options are "offset", "limit"/);
   for (const offset of [-1, 1.5, NaN, '1', MAX_TIME + 2]) {

@@ -78,3 +78,17 @@ test('the scenario handed to the views carries the picked profile; text that is 
   store.edit({ text, profile: '' });
   assert.equal(store.scenario(), text);
 });
+
+test('another scenario opened gets a new number; edits of it keep it', () => {
+  const { store, count } = countedStore();
+  const first = scenario('deny-rule.json');
+  store.open(first, '');
+  const opened = store.state.opened;
+  store.edit({ text: `${first} ` });
+  store.edit({ profile: 'codex' });
+  assert.equal(store.state.opened, opened, 'an edit is the same scenario');
+  store.open(first, '');
+  assert.equal(store.state.opened, opened + 1, 'opening the same text again is another scenario');
+  assert.equal(store.state.profile, '');
+  assert.equal(count.replays, 0, 'opening replays nothing until replay');
+});

@@ -94,6 +94,14 @@
 //!   GPT-5.6; GPT-5.6 and later add explicit breakpoints, a 30-minute TTL and a charge for
 //!   writes, which this model does not cover.
 //!
+//! # Why a request read what it read
+//!
+//! [`cache_model_explained`] gives each request's figures with a [`CacheExplanation`]: why it
+//! read what it read ([`CacheRead`]: a hit, the first request, a prefix under the minimum, an
+//! expired entry, a changed prefix, an entry beyond the lookback, no breakpoint), what it
+//! wrote, and where its breakpoints and the part read end, so that a view of one request and
+//! a view of the session's costs are two readings of one model.
+//!
 //! # Invariants
 //!
 //! For every step, `cached + written + uncached == sent`, where `sent` is the sum of the
@@ -119,12 +127,14 @@
 //! ```
 
 mod anthropic;
+mod explain;
 mod openai;
 mod prices;
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
+pub use explain::{Breakpoint, BreakpointState, CacheExplanation, CacheRead, ExplainedStep};
 pub use prices::PriceTable;
 #[cfg(feature = "serde")]
 pub use prices::{parse_price_table, PRICE_KEYS};
@@ -304,32 +314,65 @@ pub fn cache_model(
     provider: &Provider,
     prices: &PriceTable,
 ) -> Vec<StepCost> {
+    cache_model_explained(requests, provider, prices)
+        .into_iter()
+        .map(|step| step.cost)
+        .collect()
+}
+
+/// [`cache_model`], with each request's reason: why it read what it read (or nothing: the
+/// first request, a prefix under the minimum, an entry expired, a prefix changed, an entry
+/// beyond the lookback), what it wrote, and where its breakpoints and the part read end.
+///
+/// # Example
+/// ```
+/// use context_assembly::cache::{cache_model_explained, CacheRead, PriceTable, PromptShape, Provider, Segment};
+/// let small = Segment { key: 1, tokens: 700, breakpoint: true };
+/// let at = |at_ms| PromptShape { segments: vec![small], at_ms, output_tokens: 0 };
+/// let steps = cache_model_explained(&[at(0), at(1_000)], &Provider::anthropic(), &PriceTable::claude_sonnet());
+/// // The same 700 tokens twice, and nothing is ever cached: they are under the minimum.
+/// assert_eq!((steps[1].cost.cached, steps[1].why.read), (0, CacheRead::BelowMinimum));
+/// assert!(steps[1].why.reason.contains("under the provider's 1,024-token minimum"));
+/// ```
+pub fn cache_model_explained(
+    requests: &[PromptShape],
+    provider: &Provider,
+    prices: &PriceTable,
+) -> Vec<ExplainedStep> {
     let ttl_ms = match provider {
         Provider::Anthropic(rules) => rules.ttl.millis(),
         Provider::OpenAi(rules) => rules.ttl_ms,
     };
     let mut entries = Entries::new(ttl_ms);
+    let mut previous: Option<Prefixes> = None;
     requests
         .iter()
         .map(|request| {
             let prefixes = Prefixes::of(&request.segments);
-            let (cached, written) = match provider {
+            let before = previous.as_ref();
+            let outcome = match provider {
                 Provider::Anthropic(rules) => {
-                    anthropic::step(request, &prefixes, rules, &mut entries)
+                    anthropic::step(request, &prefixes, before, rules, &mut entries)
                 }
-                Provider::OpenAi(rules) => openai::step(request, &prefixes, rules, &mut entries),
+                Provider::OpenAi(rules) => {
+                    openai::step(request, &prefixes, before, rules, &mut entries)
+                }
             };
             let sent = prefixes.total();
-            let mut step = StepCost {
+            let mut cost = StepCost {
                 sent,
-                cached,
-                written,
-                uncached: sent - cached - written,
+                cached: outcome.cached,
+                written: outcome.written,
+                uncached: sent - outcome.cached - outcome.written,
                 output: request.output_tokens,
                 cost_micro_usd: 0,
             };
-            step.cost_micro_usd = prices.cost_micro_usd(&step, write_rate(provider, prices));
-            step
+            cost.cost_micro_usd = prices.cost_micro_usd(&cost, write_rate(provider, prices));
+            previous = Some(prefixes);
+            ExplainedStep {
+                cost,
+                why: outcome.why,
+            }
         })
         .collect()
 }
@@ -430,6 +473,15 @@ impl Prefixes {
     fn id(&self, block: usize) -> (usize, u64) {
         (block, self.hashes.get(block).copied().unwrap_or(0))
     }
+
+    /// How many leading blocks this request has in common with `other`.
+    fn shared_with(&self, other: &Prefixes) -> usize {
+        self.hashes
+            .iter()
+            .zip(&other.hashes)
+            .take_while(|(a, b)| a == b)
+            .count()
+    }
 }
 
 /// The simulated cache: when each prefix was last used.
@@ -451,6 +503,16 @@ impl Entries {
         self.last_used
             .get(&id)
             .is_some_and(|&used| at_ms.saturating_sub(used) < self.ttl_ms)
+    }
+
+    /// When the entry was last used, live or not; `None` when there never was one.
+    fn last_used(&self, id: (usize, u64)) -> Option<u64> {
+        self.last_used.get(&id).copied()
+    }
+
+    /// Nothing was ever cached.
+    fn is_empty(&self) -> bool {
+        self.last_used.is_empty()
     }
 
     /// Writes or refreshes the entry at `at_ms`.

@@ -25,6 +25,9 @@ named_enum! {
     DateChange => "date_change",
     /// The prompt asks for more thinking.
     UltrathinkEffort => "ultrathink_effort",
+    /// 2.1.332: the environment, on the session's first pass (after a compaction the
+    /// compaction attaches it).
+    Environment => "environment",
     /// Tools loaded on demand, announced by name.
     DeferredToolsDelta => "deferred_tools_delta",
     /// Agent types added or removed.
@@ -39,6 +42,9 @@ named_enum! {
     SkillListing => "skill_listing",
     /// Plan mode's reminders, throttled by human turns (§7.5).
     PlanMode => "plan_mode",
+    /// 2.1.332: the session's context when it is built (the first pass, the first after a
+    /// compaction): CLAUDE.md, the repository's state, the date, the attribution.
+    SessionContext => "session_context",
     /// Leaving plan mode.
     PlanModeExit => "plan_mode_exit",
     /// Auto mode's reminders.
@@ -126,6 +132,7 @@ pub const EMISSION_ORDER: &[EmissionEntry] = &[
     entry(C::QueuedCommands, AllThreads, &[K::QueuedCommand]),
     entry(C::DateChange, AllThreads, &[K::DateChange]),
     entry(C::UltrathinkEffort, AllThreads, &[K::UltrathinkEffort]),
+    entry(C::Environment, AllThreads, &[K::Environment]),
     entry(C::DeferredToolsDelta, AllThreads, &[K::DeferredToolsDelta]),
     entry(C::AgentListingDelta, AllThreads, &[K::AgentListingDelta]),
     entry(
@@ -147,6 +154,16 @@ pub const EMISSION_ORDER: &[EmissionEntry] = &[
     entry(C::NestedMemory, AllThreads, &[K::NestedMemory]),
     entry(C::SkillListing, AllThreads, &[K::SkillListing]),
     entry(C::PlanMode, AllThreads, &[K::PlanMode, K::PlanModeReentry]),
+    entry(
+        C::SessionContext,
+        AllThreads,
+        &[
+            K::Instructions,
+            K::SessionContext,
+            K::Date,
+            K::RemoteSessionChange,
+        ],
+    ),
     entry(C::PlanModeExit, AllThreads, &[K::PlanModeExit]),
     entry(C::AutoMode, AllThreads, &[K::AutoMode]),
     entry(C::AutoModeExit, AllThreads, &[K::AutoModeExit]),
@@ -177,7 +194,12 @@ impl CollectorId {
     /// collectors, which run over the workspace ([`super::file_context`]).
     pub fn reminder(self) -> Option<Producer> {
         let producer: Producer = match self {
-            C::Mentions | C::ChangedFiles | C::NestedMemory | C::OpenedFileMemory => return None,
+            C::Mentions
+            | C::ChangedFiles
+            | C::NestedMemory
+            | C::OpenedFileMemory
+            | C::Environment
+            | C::SessionContext => return None,
             C::QueuedCommands => reminders::queued_commands,
             C::DateChange => reminders::date_change,
             C::UltrathinkEffort => reminders::ultrathink_effort,

@@ -33,11 +33,16 @@
 //! * **Q35, an emptied file gives no snippet**: `"a\nb\n"` → `""` gives `""`, because
 //!   nothing of the new file is left to show. Kept: the caller sees the empty text.
 //! * **Q36, deletions are invisible.** Removed lines are left out; a deletion shows only as
-//!   its surrounding context (`"a\nb\nc\n"` → `"a\nc\n"` gives `1\ta\n2\tc`). Kept as is:
-//!   the snippet format has no room for removals.
+//!   its surrounding context (`"a\nb\nc\n"` → `"a\nc\n"` gives `1\ta\n2\tc`).
+//!   [`SnippetRules::mark_removed_lines`] shows each removed line in its place, marked `-`
+//!   where a number would stand (it is no longer in the file): `1\ta\n-\tb\n2\tc`.
 //! * **Q37, a newline-at-end-of-file change is reported** as a hunk that shows no
-//!   difference: `"x\n"` → `"x"` gives `1\tx`. Kept as is.
-//! * **Q41, the "bytes" cap counts UTF-16 units.** Kept as is in both profiles.
+//!   difference: `"x\n"` → `"x"` gives `1\tx`. [`SnippetRules::ignore_final_newline_change`]
+//!   treats it as no change: the lines the model reads are the same.
+//! * **Q41, the "bytes" cap counts UTF-16 units.** [`SnippetRules::cap_in_tokens`] caps the
+//!   snippet at [`SnippetRules::max_tokens`] tokens of the calibrated estimate instead: the
+//!   unit the model reads and the context is measured in, the same for every script (8192
+//!   UTF-16 units are about 2,000 tokens of code but 8,000 of Chinese).
 //!
 //! One deviation, forced by Rust strings: when the cap falls on a line longer than the cap
 //! (a hard cut at 8192 units) in the middle of a surrogate pair, the original keeps half
@@ -113,6 +118,18 @@ pub struct SnippetRules {
     pub work_budget: u64,
     /// What a diff that ran out of work gives.
     pub on_budget_exhausted: BudgetFallback,
+    /// Q36: removed lines are shown in their place, marked `-` instead of a number (the
+    /// original leaves them out, so a deletion is invisible).
+    pub mark_removed_lines: bool,
+    /// Q37: a change of the final newline alone is no change (the original reports a hunk
+    /// that shows no difference).
+    pub ignore_final_newline_change: bool,
+    /// Q41: the cap counts tokens of the calibrated estimate ([`SnippetRules::max_tokens`])
+    /// rather than UTF-16 units ([`SnippetRules::max_len`]).
+    pub cap_in_tokens: bool,
+    /// The cap in tokens, when [`SnippetRules::cap_in_tokens`] (2,048: the original's 8192
+    /// units at four characters a token).
+    pub max_tokens: u64,
 }
 
 impl SnippetRules {
@@ -125,15 +142,23 @@ impl SnippetRules {
             exact_truncated_count: false,
             work_budget: WORK_BUDGET,
             on_budget_exhausted: BudgetFallback::NoSnippet,
+            mark_removed_lines: false,
+            ignore_final_newline_change: false,
+            cap_in_tokens: false,
+            max_tokens: 2048,
         }
     }
 
-    /// Claude Code's snippet with Q33 and Q34 fixed and a change never lost to the budget.
+    /// Claude Code's snippet with Q33, Q34, Q36, Q37 and Q41 fixed and a change never lost to
+    /// the budget.
     pub fn recommended() -> SnippetRules {
         SnippetRules {
             number_from_new_file: true,
             exact_truncated_count: true,
             on_budget_exhausted: BudgetFallback::ReplaceMiddle,
+            mark_removed_lines: true,
+            ignore_final_newline_change: true,
+            cap_in_tokens: true,
             ..SnippetRules::claude_code()
         }
     }
@@ -154,6 +179,8 @@ pub struct Snippet {
     pub work: u64,
     /// The search ran out of work and the fallback decided the text.
     pub budget_exhausted: bool,
+    /// The texts differ in their final newline alone, which the rules ignore (Q37).
+    pub final_newline_only: bool,
 }
 
 /// The snippet for a file that changed from `before` to `after`.
@@ -174,9 +201,29 @@ pub struct Snippet {
 ///
 /// let starved = SnippetRules { work_budget: 1, ..SnippetRules::recommended() };
 /// let snippet = diff_snippet("a\nb\nc\n", "a\nB\nc\n", &starved);
-/// assert_eq!(snippet.text, "1\ta\n2\tB\n3\tc");
+/// assert_eq!(snippet.text, "1\ta\n2\tB\n3\tc"); // a replaced middle marks no removal
+///
+/// // recommended shows what went (Q36) and ignores a final newline alone (Q37).
+/// let rules = SnippetRules::recommended();
+/// assert_eq!(diff_snippet("a\nb\nc\nd\ne\n", "a\nb\nd\ne\n", &rules).text,
+///            "1\ta\n2\tb\n-\tc\n3\td\n4\te");
+/// let eof = diff_snippet("x\n", "x", &rules);
+/// assert!(eof.text.is_empty() && eof.final_newline_only);
 /// ```
 pub fn diff_snippet(before: &str, after: &str, rules: &SnippetRules) -> Snippet {
+    if rules.ignore_final_newline_change
+        && before != after
+        && without_final_newline(before) == without_final_newline(after)
+    {
+        return Snippet {
+            text: String::new(),
+            hunks: 0,
+            truncated_lines: None,
+            work: 0,
+            budget_exhausted: false,
+            final_newline_only: true,
+        };
+    }
     let old = split_lines(before);
     let new = split_lines(after);
     let (old_ids, new_ids) = intern(&old, &new);
@@ -190,15 +237,32 @@ pub fn diff_snippet(before: &str, after: &str, rules: &SnippetRules) -> Snippet 
         },
     };
     let hunks = build_hunks(&runs, &old, &new, rules.context_lines);
-    let full = snippet::join_hunks(hunks.iter().map(|hunk| (hunk, start_of(hunk, rules))));
-    let capped = snippet::cap(full, rules.max_len, rules.exact_truncated_count);
+    // A replaced middle is no real diff: marking every old line of it would push the new
+    // lines, the change itself, past the cap.
+    let full = snippet::join_hunks(
+        hunks.iter().map(|hunk| (hunk, start_of(hunk, rules))),
+        rules.mark_removed_lines && !budget_exhausted,
+    );
+    let limit = match rules.cap_in_tokens {
+        true => snippet::Limit::Tokens(rules.max_tokens),
+        false => snippet::Limit::Utf16Units(rules.max_len),
+    };
+    let capped = snippet::cap(full, limit, rules.exact_truncated_count);
     Snippet {
         text: capped.text,
         hunks: hunks.len(),
         truncated_lines: capped.truncated_lines,
         work: found.work,
         budget_exhausted,
+        final_newline_only: false,
     }
+}
+
+/// `text` without one final line break (`\r\n` or `\n`).
+fn without_final_newline(text: &str) -> &str {
+    text.strip_suffix("\r\n")
+        .or_else(|| text.strip_suffix('\n'))
+        .unwrap_or(text)
 }
 
 fn start_of(hunk: &Hunk<'_>, rules: &SnippetRules) -> usize {

@@ -67,6 +67,11 @@ fn reason(snippet: &Snippet, rules: &SnippetRules) -> String {
             ),
         };
     }
+    if snippet.final_newline_only {
+        return "only the final newline changed: the lines the model reads are the same, so \
+                this is no change (Q37 fixed)"
+            .into();
+    }
     if snippet.text.is_empty() {
         return if snippet.hunks == 0 {
             "the two texts have the same lines: nothing changed".into()
@@ -80,13 +85,26 @@ fn reason(snippet: &Snippet, rules: &SnippetRules) -> String {
         1 => "1 hunk".into(),
         n => format!("{n} hunks"),
     };
+    let removals = if rules.mark_removed_lines {
+        ", removed lines marked -"
+    } else {
+        ""
+    };
+    let cap = if rules.cap_in_tokens {
+        format!("{}-token cap", rules.max_tokens)
+    } else {
+        format!("{}-unit cap", rules.max_len)
+    };
     match snippet.truncated_lines {
         Some(lines) => format!(
-            "{hunks} with {} lines of context, cut at the {}-unit cap; the marker counts {lines} \
-             lines",
-            rules.context_lines, rules.max_len
+            "{hunks} with {} lines of context{removals}, cut at the {cap}; the marker counts \
+             {lines} lines",
+            rules.context_lines
         ),
-        None => format!("{hunks} with {} lines of context", rules.context_lines),
+        None => format!(
+            "{hunks} with {} lines of context{removals}",
+            rules.context_lines
+        ),
     }
 }
 
@@ -135,5 +153,21 @@ mod tests {
             assert!(starved.budget_exhausted);
             assert!(starved.reason.contains(says), "{}", starved.reason);
         }
+    }
+
+    #[test]
+    fn recommended_says_what_it_fixed() {
+        let rules = SnippetRules::recommended();
+        assert!(report("x\n", "x", &rules)
+            .reason
+            .contains("only the final newline"));
+        assert_eq!(
+            report("a\nb\n", "a\n", &rules).reason,
+            "1 hunk with 8 lines of context, removed lines marked -"
+        );
+        let long: String = (0..3000).map(|n| format!("line {n}\n")).collect();
+        assert!(report("", &long, &rules)
+            .reason
+            .contains("cut at the 2048-token cap"));
     }
 }

@@ -15,7 +15,7 @@ pub const MAX_PATH_PATTERNS: usize = 256;
 /// must hold a newline and the content starts after its last newline; the content ends at
 /// the first `---` anywhere after that (even mid-line), and the greedy `\s*` then eats
 /// every whitespace character that follows, blank lines included.
-pub(super) fn split_frontmatter(text: &str) -> Option<(&str, usize)> {
+pub(crate) fn split_frontmatter(text: &str) -> Option<(&str, usize)> {
     let after_open = text.strip_prefix("---")?;
     let run = whitespace_run(after_open);
     let last_newline = after_open[..run].rfind('\n')?;

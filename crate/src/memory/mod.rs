@@ -79,6 +79,9 @@ use crate::wording::memory::{
 };
 
 pub use eager::{eager_memory, render_claude_md};
+/// Redaction (scenario, behind `serde`) splits memory files as the loader does.
+#[cfg(feature = "serde")]
+pub(crate) use frontmatter::split_frontmatter;
 pub use frontmatter::MAX_PATH_PATTERNS;
 pub use index::{truncate_memory_index, IndexTruncation, MAX_INDEX_LINES, MAX_INDEX_UNITS};
 

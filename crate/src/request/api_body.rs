@@ -369,6 +369,7 @@ fn anthropic_messages(messages: &[Spliced<'_>]) -> Result<Vec<AnthropicMessage>,
         out.push(AnthropicMessage {
             role: match message.role {
                 Role::Assistant => Role::Assistant,
+                Role::System => Role::System,
                 Role::User | Role::Developer => Role::User,
             },
             content,
@@ -417,7 +418,7 @@ fn input_items(messages: &[Spliced<'_>]) -> Result<Vec<InputItem>, Error> {
                 BlockType::Text | BlockType::ToolDefinition => {
                     parts.push(match message.role {
                         Role::Assistant => InputPart::Output { text },
-                        Role::User | Role::Developer => InputPart::Input { text },
+                        Role::User | Role::Developer | Role::System => InputPart::Input { text },
                     });
                     continue;
                 }

@@ -5,16 +5,13 @@
 //! context in the history (codex.md §0.7), its blocks counted as the Responses API items
 //! they travel as (§3.5).
 
-use alloc::rc::Rc;
 use alloc::vec::Vec;
 
 use super::{
-    system_blocks, tool_blocks, user_context_block, Block, BlockType, Category, Channel,
-    Environment, Message, MessageCache, Request, ToolDefinition,
+    system_blocks, tool_blocks, user_context_block, Block, Category, Channel, Environment,
+    MessageCache, Request, ToolDefinition,
 };
 use crate::attachment::AttachmentRules;
-use crate::codex::history_tokens::estimate_item_tokens;
-use crate::codex::items::Item;
 use crate::compact::thresholds::WindowThresholds;
 use crate::tokens::TokenMethod;
 use crate::transcript::Transcript;
@@ -65,10 +62,14 @@ pub fn build_request(
     let method = parts.method;
     let tools = tool_blocks(parts.tools, method);
     let (system, user_context) = match &parts.context {
+        // 2.1.332 sends the environment, CLAUDE.md and the date as attachments instead.
+        RequestContext::ClaudeCode { .. } if parts.attachments.context_as_attachments => {
+            (system_blocks(parts.static_prompt, None, method), Vec::new())
+        }
         RequestContext::ClaudeCode { env, claude_md } => {
             let user_context = user_context_block(*claude_md, env.date, parts.attachments, method);
             (
-                system_blocks(parts.static_prompt, env, method),
+                system_blocks(parts.static_prompt, Some(env), method),
                 Vec::from([user_context]),
             )
         }
@@ -82,45 +83,14 @@ pub fn build_request(
             (Vec::from([block.in_channel(Channel::System)]), Vec::new())
         }
     };
-    let (mut messages, splice) = cache.assemble(transcript.messages(), parts.attachments, method);
-    if matches!(parts.context, RequestContext::Codex { item_tokens: true }) {
-        messages = messages
-            .iter()
-            .map(|m| Rc::new(counted_as_items(m)))
-            .collect();
-    }
+    let as_items = matches!(parts.context, RequestContext::Codex { item_tokens: true });
+    let messages = cache.assemble(transcript.messages(), parts.attachments, method, as_items);
     Request::new(
         system,
         tools,
         user_context,
-        (messages, splice),
+        messages,
         parts.thresholds,
         parts.context_window,
     )
-}
-
-/// `message` with each block counted as the Responses API item it travels as (§3.5): a text
-/// part as a message of its own, a call as a `function_call`, a result as a
-/// `function_call_output`. A developer bundle's envelope is counted once per part.
-fn counted_as_items(message: &Message) -> Message {
-    let role = message.role;
-    let mut counted = message.clone();
-    for block in &mut counted.content {
-        let item = match block.block_type {
-            BlockType::ToolUse => Item::FunctionCall {
-                name: block.source.clone(),
-                arguments: block.text.clone(),
-                call_id: block.tool_use_id.clone().unwrap_or_default(),
-            },
-            BlockType::ToolResult => Item::FunctionCallOutput {
-                call_id: block.tool_use_id.clone().unwrap_or_default(),
-                output: block.text.clone(),
-            },
-            BlockType::Text | BlockType::Thinking | BlockType::ToolDefinition => {
-                Item::text(role, &block.text)
-            }
-        };
-        block.tokens = estimate_item_tokens(&item) + block.media_tokens;
-    }
-    counted
 }

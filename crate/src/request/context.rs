@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 
 use super::{Block, BlockType, Category, Channel};
 use crate::attachment::AttachmentRules;
+use crate::host::ToolDefinition;
 use crate::tokens::TokenMethod;
 use crate::wording::context::{current_date, USER_CONTEXT_CAUTION, USER_CONTEXT_INTRO};
 use crate::wording::json_string;
@@ -24,25 +25,23 @@ pub struct Environment<'a> {
     pub git_status: Option<&'a str>,
 }
 
-/// A tool the model can call, as the `tools` channel carries it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolDefinition {
-    /// Its name.
-    pub name: String,
-    /// What it does.
-    pub description: String,
-    /// Its input's JSON Schema, compact JSON.
-    pub input_schema: String,
-    /// Loaded on demand: only its name is announced (`deferred_tools_delta`).
-    pub deferred: bool,
-}
-
-/// The system prompt: the static part, then the environment after the cache boundary.
+/// The system prompt: the static part, then the environment after the cache boundary; the
+/// static part alone when `env` is `None` (2.1.332, which sends the environment as an
+/// attachment: [`environment_note`](crate::wording::context::environment_note)).
 pub fn system_blocks(
     static_prompt: &str,
-    env: &Environment<'_>,
+    env: Option<&Environment<'_>>,
     method: TokenMethod,
 ) -> Vec<Block> {
+    let static_part = Block::text(
+        "system_static",
+        Category::System,
+        static_prompt.into(),
+        method,
+    );
+    let Some(env) = env else {
+        return Vec::from([static_part.in_channel(Channel::System)]);
+    };
     let mut lines = format!(
         "<env>\nWorking directory: {}\nPlatform: {}\nToday's date: {}\n</env>",
         env.cwd, env.platform, env.date
@@ -55,12 +54,6 @@ pub fn system_blocks(
     }
     let mut dynamic = Block::text("environment", Category::System, lines, method);
     dynamic.cache_boundary = true;
-    let static_part = Block::text(
-        "system_static",
-        Category::System,
-        static_prompt.into(),
-        method,
-    );
     Vec::from([
         static_part.in_channel(Channel::System),
         dynamic.in_channel(Channel::System),

@@ -20,11 +20,14 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+/// The tools a host declares, as the `tools` channel carries them (declared in `host`, below the
+/// layers that count them).
+pub use crate::host::ToolDefinition;
 #[cfg(feature = "serde")]
 pub use api_body::{api_body, AnthropicBody, ApiBody, ApiBodyOptions, ApiName, OpenAiBody};
 pub use assemble::{assemble_messages, MessageCache};
 pub use build::{build_request, RequestContext, RequestParts};
-pub use context::{system_blocks, tool_blocks, user_context_block, Environment, ToolDefinition};
+pub use context::{system_blocks, tool_blocks, user_context_block, Environment};
 pub use diff::{
     request_diff, AlignedBlock, BlockChange, CacheBreak, CacheVerdict, PrefixKept, RequestDiff,
     RequestDiffOptions, WordOp, WordSpan, MAX_INLINE_WORDS,
@@ -97,18 +100,42 @@ pub struct Block {
     /// each folded attachment, in order; `text` is what the model sees of them together.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub parts: Vec<Block>,
+    /// The block stands in for text a client release sends that we may not copy (its system
+    /// prompt, its tools' descriptions): `text` is ours, `tokens` the size measured on that
+    /// release, so meters, caches and costs see the real prefix.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub stand_in: Option<StandIn>,
+}
+
+/// What a stand-in block stands for: the client release whose text it models, and that
+/// text's size as measured on the release.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct StandIn {
+    /// The client and its version, as a reader names it (`Claude Code 2.1.332`).
+    pub release: String,
+    /// Tokens the release's own text measured.
+    pub tokens: u64,
 }
 
 impl Block {
     /// A text block counted with `method`.
     pub fn text(source: &str, category: Category, text: String, method: TokenMethod) -> Block {
+        let mut block = Block::uncounted(source, category, text);
+        block.tokens = estimate_tokens(&block.text, method, None);
+        block
+    }
+
+    /// A text block whose `tokens` are not counted yet (0): the caller counts it when its
+    /// text is final.
+    pub(crate) fn uncounted(source: &str, category: Category, text: String) -> Block {
         Block {
             block_type: BlockType::Text,
             source: source.into(),
             channel: Channel::Messages,
             category,
             frequency: None,
-            tokens: estimate_tokens(&text, method, None),
+            tokens: 0,
             media_tokens: 0,
             reminder: text.starts_with("<system-reminder>"),
             text,
@@ -116,6 +143,7 @@ impl Block {
             tool_use_id: None,
             is_error: false,
             parts: Vec::new(),
+            stand_in: None,
         }
     }
 
@@ -128,18 +156,19 @@ impl Block {
         self
     }
 
-    /// Recounts `tokens` after `text` changed.
-    pub(crate) fn recount(&mut self, method: TokenMethod) {
+    /// Recounts `tokens` after `text` changed, `count` counting a text: the block's own, or
+    /// for a tool call its name followed by its input's JSON, as the original counts a call
+    /// (§6.2).
+    pub(crate) fn recount_with(&mut self, count: impl FnOnce(&str) -> u64) {
         self.tokens = if !self.parts.is_empty() {
             self.parts.iter().map(|part| part.tokens).sum()
         } else if self.block_type == BlockType::ToolUse {
-            // The original counts a call as its name followed by its input's JSON (§6.2).
             let mut call = String::with_capacity(self.source.len() + self.text.len());
             call.push_str(&self.source);
             call.push_str(&self.text);
-            estimate_tokens(&call, method, None)
+            count(&call)
         } else {
-            estimate_tokens(&self.text, method, None) + self.media_tokens
+            count(&self.text) + self.media_tokens
         };
     }
 }

@@ -25,9 +25,13 @@ pub(super) struct BillingCounter {
 }
 
 impl BillingCounter {
-    /// One block, keyed as the cache keys it.
+    /// One block, keyed as the cache keys it. A stand-in is billed at the size measured on
+    /// the release it stands in for: its text is ours, and shorter.
     pub(super) fn tokens(&mut self, key: u64, block: &Block) -> u64 {
-        self.count(key, &block.text) + block.media_tokens
+        match &block.stand_in {
+            Some(stand_in) => stand_in.tokens,
+            None => self.count(key, &block.text) + block.media_tokens,
+        }
     }
 
     /// A text, under `key`.
@@ -67,5 +71,28 @@ pub(super) fn simulated_usage(request_tokens: u64, blocks: &[AssistantStep]) -> 
         input_tokens: request_tokens,
         output_tokens: response_tokens(blocks),
         ..ProviderUsage::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::{Category, StandIn};
+
+    #[test]
+    fn a_stand_in_is_billed_at_its_measured_size() {
+        let mut block = Block::text(
+            "system_static",
+            Category::System,
+            "ours".into(),
+            BILLING_TOKENS,
+        );
+        let mut billing = BillingCounter::default();
+        assert_eq!(billing.tokens(1, &block), 1);
+        block.stand_in = Some(StandIn {
+            release: "Claude Code 2.1.332".into(),
+            tokens: 15_000,
+        });
+        assert_eq!(billing.tokens(2, &block), 15_000);
     }
 }

@@ -10,8 +10,11 @@ use serde::ser::SerializeMap;
 
 use super::billing::{response_tokens, BillingCounter, BILLING_TOKENS};
 use super::recall::{recall_all, recall_in, Fact, FactRecall, FactState, RecallCounts};
-use super::{run_scenario_reporting, Action, Scenario, StepsDone};
-use crate::cache::{cache_model, totals, PriceTable, PromptShape, Provider, Segment, StepCost};
+use super::{run_scenario_reporting, Action, Scenario, StepsDone, Trace};
+use crate::cache::{
+    cache_model_explained, totals, CacheExplanation, PriceTable, PromptShape, Provider, Segment,
+    StepCost,
+};
 use crate::compact::report::CompactionReport;
 use crate::request::{cache_key, Request};
 use crate::session::{Fate, ItemKind};
@@ -41,6 +44,8 @@ pub struct CompareStep {
     /// (included in this step's figures): see [`summary_call`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary_call: Option<StepCost>,
+    /// Why the request's own input split as it did (its summary call's aside).
+    pub cache: CacheExplanation,
 }
 
 /// What a profile can still see after a compaction.
@@ -90,6 +95,38 @@ impl serde::Serialize for Comparison {
     }
 }
 
+crate::vocabulary::named_enum! {
+    /// Where the usage a profile's client reads comes from in a comparison.
+    pub enum UsageSource {
+    /// The provider reports it: every assistant step without usage reports the billed count
+    /// of the request it answers, as `simulateUsage` does (the default: profiles that size
+    /// their context from reported usage compact where their real clients would).
+    Simulated => "simulated",
+    /// As the scenario says (its own `simulateUsage`): each profile replays exactly as a
+    /// replay of the scenario under that profile does, so a comparison and a view of one
+    /// replay agree on every compaction.
+    Scenario => "scenario",
+    }
+}
+
+/// How a comparison replays and prices its profiles.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompareOptions {
+    /// Price tables that replace a profile's default ones.
+    pub prices: Vec<(ProfileName, PriceTable)>,
+    /// Where the usage the clients read comes from.
+    pub usage: UsageSource,
+}
+
+impl Default for CompareOptions {
+    fn default() -> Self {
+        CompareOptions {
+            prices: Vec::new(),
+            usage: UsageSource::Simulated,
+        }
+    }
+}
+
 /// The provider whose cache a profile's requests meet: OpenAI's automatic prefix cache for
 /// a profile that assembles Codex's context, Anthropic's breakpoints otherwise.
 pub fn provider_for(profile: &Profile) -> Provider {
@@ -129,21 +166,44 @@ pub fn compare_profiles(
     profiles: &[ProfileName],
     prices: &[(ProfileName, PriceTable)],
 ) -> Result<Comparison, Error> {
-    compare_profiles_reporting(scenario, profiles, prices, &mut |_| Ok(()))
+    let options = CompareOptions {
+        prices: prices.to_vec(),
+        ..CompareOptions::default()
+    };
+    compare_profiles_reporting(scenario, profiles, &options, &mut |_| Ok(()))
 }
 
-/// [`compare_profiles`], telling `progress` after every step of every profile's replay
-/// (`total` is the steps times the profiles); an error from `progress` stops the comparison
-/// with that error.
+/// [`compare_profiles`] with all its options (the usage the clients read among them),
+/// telling `progress` after every step of every profile's replay (`total` is the steps
+/// times the profiles); an error from `progress` stops the comparison with that error.
 ///
 /// # Errors
 /// As [`compare_profiles`], or `progress`'s.
+///
+/// # Example
+/// ```
+/// use context_assembly::scenario::{
+///     compare_profiles_reporting, parse_scenario, run_scenario, CompareOptions, UsageSource,
+/// };
+/// use context_assembly::ProfileName;
+/// let text = r#"{"steps":[{"kind":"user","prompt":"hi"},
+///   {"kind":"assistant","blocks":[{"type":"text","text":"hello"}]},
+///   {"kind":"user","prompt":"again"}]}"#;
+/// let scenario = parse_scenario(text).unwrap();
+/// let options = CompareOptions { usage: UsageSource::Scenario, ..CompareOptions::default() };
+/// let names = [ProfileName::ClaudeCode];
+/// let comparison = compare_profiles_reporting(&scenario, &names, &options, &mut |_| Ok(())).unwrap();
+/// // Replayed as the scenario says, the comparison's requests are the replay's.
+/// let replayed = run_scenario(&scenario).unwrap();
+/// assert_eq!(comparison.runs[0].1.steps.len(), (0..3).filter(|&i| replayed.request(i).is_some()).count());
+/// ```
 pub fn compare_profiles_reporting(
     scenario: &Scenario,
     profiles: &[ProfileName],
-    prices: &[(ProfileName, PriceTable)],
+    options: &CompareOptions,
     progress: &mut dyn FnMut(StepsDone) -> Result<(), Error>,
 ) -> Result<Comparison, Error> {
+    let prices = options.prices.as_slice();
     let steps = scenario.steps.len();
     let total = steps * profiles.len();
     let mut runs = Vec::new();
@@ -155,9 +215,12 @@ pub fn compare_profiles_reporting(
             });
         }
         let mut own = scenario.clone();
-        // The comparison is the provider's view: it bills with one counter, and reports
-        // that count as usage to every client that reads it.
-        own.simulate_usage = true;
+        // The comparison is the provider's view: it bills with one counter, and (unless
+        // asked to replay as the scenario says) reports that count as usage to every client
+        // that reads it.
+        if options.usage == UsageSource::Simulated {
+            own.simulate_usage = true;
+        }
         if own.profile != *name {
             own.profile = *name;
             own.switches.clear();
@@ -191,12 +254,41 @@ fn profile_run(
         },
         other => other,
     })?;
+    Ok(account(scenario, &trace, profile, prices))
+}
+
+/// A replay's requests priced as [`compare_profiles`] prices them, each with why it read what
+/// it read from the cache: the accounting a view of one replay shows beside its requests, so
+/// that it and a comparison agree step for step. `trace` is `scenario`'s replay under
+/// `profile`.
+///
+/// # Example
+/// ```
+/// use context_assembly::scenario::{account_trace, parse_scenario, run_scenario};
+/// let scenario = parse_scenario(r#"{"steps":[{"kind":"user","prompt":"hi"}]}"#).unwrap();
+/// let run = account_trace(&scenario, &run_scenario(&scenario).unwrap());
+/// // A short request is never cached, and the accounting says why.
+/// assert_eq!(run.steps[0].cache.read.as_str(), "below-minimum");
+/// ```
+pub fn account_trace(scenario: &Scenario, trace: &Trace) -> ProfileRun {
+    let profile = Profile::preset(scenario.profile);
+    account(scenario, trace, &profile, &prices_for(&profile))
+}
+
+fn account(
+    scenario: &Scenario,
+    trace: &Trace,
+    profile: &Profile,
+    prices: &PriceTable,
+) -> ProfileRun {
     let mut billing = BillingCounter::default();
     let mut facts = FactsSeen::new(&scenario.facts);
     let mut shapes: Vec<PromptShape> = Vec::new();
     // Which shapes are summary calls: their cost goes to the step of their compaction.
     let mut summary_calls = Vec::new();
-    let mut steps = Vec::new();
+    // Each request's step, when it was sent, its attachments, its compaction and recall:
+    // what its `CompareStep` holds besides the cache's figures.
+    let mut seen_at = Vec::new();
     let mut last = None;
     for (index, step) in trace.steps.iter().enumerate() {
         let Some(request) = trace.request(index) else {
@@ -225,34 +317,38 @@ fn profile_run(
                 .filter_map(|report| summary_of(report).map(String::from)),
         );
         let recall = facts.look(&request, compacted.is_some());
+        seen_at.push((index, step, compacted, recall));
+        last = Some(request);
+    }
+    let explained = cache_model_explained(&shapes, &provider_for(profile), prices);
+    let costs: Vec<StepCost> = explained.iter().map(|step| step.cost).collect();
+    let mut summary_call = None;
+    let mut requests = seen_at.into_iter();
+    let mut steps = Vec::with_capacity(requests.len());
+    for (explained, is_summary_call) in explained.into_iter().zip(summary_calls) {
+        if is_summary_call {
+            summary_call = Some(explained.cost);
+            continue;
+        }
+        let Some((index, step, compacted, recall)) = requests.next() else {
+            break;
+        };
         steps.push(CompareStep {
             step: index,
             at_ms: step.at_ms,
-            cost: StepCost::default(),
+            cost: totals(&[summary_call.unwrap_or_default(), explained.cost]),
             attachments: step.turn.attachments.len(),
             compacted,
             recall,
-            summary_call: None,
+            summary_call: summary_call.take(),
+            cache: explained.why,
         });
-        last = Some(request);
     }
-    let costs = cache_model(&shapes, &provider_for(profile), prices);
-    let mut costs_of_steps = costs.iter().zip(&summary_calls);
-    for step in &mut steps {
-        for (cost, is_summary_call) in costs_of_steps.by_ref() {
-            if *is_summary_call {
-                step.summary_call = Some(*cost);
-                continue;
-            }
-            step.cost = totals(&[step.summary_call.unwrap_or_default(), *cost]);
-            break;
-        }
-    }
-    Ok(ProfileRun {
+    ProfileRun {
         steps,
         totals: totals(&costs),
         recall: last.map_or_else(Vec::new, |request| facts.recall_all(&request)),
-    })
+    }
 }
 
 /// The summary a compaction asked the model for, if it asked: a policy that only clears

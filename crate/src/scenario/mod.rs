@@ -25,7 +25,7 @@ mod parse;
 mod plan;
 mod preview;
 mod recall;
-mod redact;
+pub mod redact;
 mod run;
 mod snapshot;
 mod switches;
@@ -42,12 +42,12 @@ use crate::ProfileName;
 
 pub use billing::BILLING_TOKENS;
 pub use compare::{
-    compare_profiles, compare_profiles_reporting, prices_for, provider_for, CompactionSeen,
-    CompareStep, Comparison, ProfileRun,
+    account_trace, compare_profiles, compare_profiles_reporting, prices_for, provider_for,
+    CompactionSeen, CompareOptions, CompareStep, Comparison, ProfileRun, UsageSource,
 };
 pub use import::{
     import_session, import_session_reporting, ImportWarning, Imported, InjectedItem, LogFormat,
-    Progress, RecordedUsage, SessionImporter, WarningKind,
+    Progress, RecordedUsage, SessionImporter, WarningKind, MAX_LINE_BYTES, MAX_LINE_VALUES,
 };
 pub use parse::{
     parse_api_body_options, parse_compaction_options, parse_compare_options, parse_profile_names,
@@ -57,11 +57,16 @@ pub use parse::{
 pub use plan::kept_plan_of;
 pub use preview::{compaction_preview, CompactionPreview};
 pub use recall::{recall_all, recall_in, Fact, FactKind, FactRecall, FactState, RecallCounts};
-pub use redact::{redact_scenario, PathMode, RedactOptions, Redacted, Replaced};
+pub use redact::{
+    redact_scenario, PathMode, RedactOptions, Redacted, RedactionKey, Replaced, UNKEYED_WARNING,
+};
 pub use run::{
     apply_step, replay_session, run_scenario, run_scenario_reporting, StepsDone, MAX_CLOCK_MS,
 };
-pub use snapshot::{JournaledSession, SessionSpec, SNAPSHOT_FORMAT_VERSION};
+pub use snapshot::{
+    JournaledSession, RestoreOptions, SessionSpec, OLDEST_SNAPSHOT_FORMAT_VERSION,
+    SNAPSHOT_FORMAT_VERSION,
+};
 pub use switches::{apply_switches, Switches, SECTIONS};
 pub use trace::{StepTrace, Trace, BLOCK_OVERHEAD, MAX_TRACE_BYTES};
 

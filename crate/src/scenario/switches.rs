@@ -64,6 +64,9 @@ switches!(crate::mention::MentionRules {
 switches!(crate::diff::SnippetRules {
     number_from_new_file => "numberFromNewFile",
     exact_truncated_count => "exactTruncatedCount",
+    mark_removed_lines => "markRemovedLines",
+    ignore_final_newline_change => "ignoreFinalNewlineChange",
+    cap_in_tokens => "capInTokens",
 });
 
 switches!(crate::path::ExpandRules {
@@ -139,6 +142,8 @@ switches!(crate::attachment::AttachmentRules {
     merge_user_messages => "mergeUserMessages",
     user_context_without_indent => "userContextWithoutIndent",
     user_context_kept_through_turn => "userContextKeptThroughTurn",
+    notes_as_system_messages => "notesAsSystemMessages",
+    context_as_attachments => "contextAsAttachments",
 });
 
 switches!(crate::compact::rules::CompactionRules {
@@ -166,6 +171,7 @@ switches!(crate::codex::rules::CodexRules {
     wrap_exec_command_output => "wrapExecCommandOutput",
     wrap_shell_output => "wrapShellOutput",
     local_compaction => "localCompaction",
+    context_before_last_user_message => "contextBeforeLastUserMessage",
     remote_compaction => "remoteCompaction",
     remote_compaction_v2 => "remoteCompactionV2",
     reread_edited_after_compaction => "rereadEditedAfterCompaction",
@@ -184,6 +190,8 @@ switches!(crate::codex::context::ContextRules {
     announce_mode_clear => "announceModeClear",
     granular_diffs => "granularDiffs",
     developer_instructions_first => "developerInstructionsFirst",
+    skills_before_permissions => "skillsBeforePermissions",
+    protect_aws_folder => "protectAwsFolder",
 });
 
 /// Sets each `(section.field, value)` on `profile`.

@@ -141,7 +141,7 @@ impl Session {
         let transcript = &mut self.conversation.transcript;
         let kept: Vec<Message> = transcript.messages()[..keep].to_vec();
         transcript.replace(kept);
-        self.conversation.messages.clear();
+        self.conversation.transcript_rewritten();
     }
 }
 

@@ -8,10 +8,12 @@ use alloc::vec::Vec;
 use crate::attachment::{Decision, Verdict};
 use crate::collectors::reminders::ReminderState;
 use crate::compact::context_size::ProviderUsage;
+use crate::compact::policies::total_tokens;
 use crate::host::{
     BackgroundStatus, DiagnosticFile, IdeSelection, PermissionMode, TaskItem, TodoItem,
 };
 use crate::request::MessageCache;
+use crate::tokens::TokenMethod;
 use crate::transcript::{ToolResultBlock, Transcript};
 
 /// The user context as first computed: the CLAUDE.md text and the date (memoised like the
@@ -20,6 +22,15 @@ use crate::transcript::{ToolResultBlock, Transcript};
 pub(super) struct UserContext {
     pub(super) claude_md: Option<String>,
     pub(super) date: String,
+}
+
+/// The tokens of the transcript's first `records` records (`compact::policies::total_tokens`),
+/// extended as records are appended, so that a trigger reading the whole history every turn
+/// counts each record once.
+#[derive(Debug, Clone, Copy, Default)]
+struct HistoryTokens {
+    records: usize,
+    tokens: u64,
 }
 
 /// The tool calls of one response, each with its result once known.
@@ -44,7 +55,10 @@ impl PendingCalls {
 #[derive(Debug, Default, Clone)]
 pub(super) struct Conversation {
     pub(super) transcript: Transcript,
+    /// The transcript's messages as the last request assembled them.
     pub(super) messages: MessageCache,
+    /// The tokens of the transcript's first records, as Aider's trigger counts them.
+    history: HistoryTokens,
     pub(super) mode: PermissionMode,
     /// The mode to return to when plan mode ends with an approval.
     pub(super) mode_before_plan: PermissionMode,
@@ -72,6 +86,9 @@ pub(super) struct Conversation {
     /// Every tool-use id of the session, given or generated.
     pub(super) tool_ids: BTreeSet<String>,
     pub(super) user_context: Option<UserContext>,
+    /// The user context was computed anew and, where the profile sends it as attachments
+    /// (`context_as_attachments`, 2.1.332), the next pass has not sent it yet.
+    pub(super) user_context_unsent: bool,
     /// A compaction inside the turn cleared the user context for the next human turn; the
     /// turn's remaining requests keep it (`user_context_kept_through_turn`).
     pub(super) user_context_expired: bool,
@@ -114,6 +131,26 @@ impl Conversation {
             mode,
             ..Conversation::default()
         }
+    }
+
+    /// What was derived from the transcript's records is forgotten: a compaction or a
+    /// rollback rewrote them (appending keeps it).
+    pub(super) fn transcript_rewritten(&mut self) {
+        self.messages.clear();
+        self.history = HistoryTokens::default();
+    }
+
+    /// The transcript's tokens (`compact::policies::total_tokens`), counting only the
+    /// records appended since the last call.
+    pub(super) fn history_tokens(&mut self, method: TokenMethod) -> u64 {
+        let records = self.transcript.messages();
+        if records.len() < self.history.records {
+            self.history = HistoryTokens::default();
+        }
+        let new = records.get(self.history.records..).unwrap_or_default();
+        self.history.tokens += total_tokens(new, method);
+        self.history.records = records.len();
+        self.history.tokens
     }
 
     /// Changes the permission mode. Entering and leaving plan or auto mode arms the

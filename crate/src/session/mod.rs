@@ -47,7 +47,6 @@ use alloc::vec::Vec;
 use crate::compact::thresholds::{
     compaction_thresholds, ThresholdFormula, WindowInput, WindowThresholds,
 };
-use crate::request::ToolDefinition;
 use crate::vfs::{Content, DirEntry, Stat, TransientError};
 use crate::workspace::{Workspace, WorkspaceOptions, WorkspaceRules};
 use crate::{Error, Profile};
@@ -294,6 +293,12 @@ impl Session {
     /// NUL, a `..` above the root, a leading `//`.
     pub fn expand(&self, path: &str) -> Result<String, Error> {
         self.workspace.expand(path)
+    }
+
+    /// The Read deny rule covering `path` (as given: `~/x`, relative), if one does
+    /// ([`Workspace::denial_rule`]).
+    pub fn denial_rule(&self, path: &str) -> Option<String> {
+        self.workspace.denial_rule(path)
     }
 
     /// Creates or overwrites a file ([`Workspace::write_file`]).

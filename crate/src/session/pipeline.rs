@@ -13,7 +13,9 @@ use alloc::vec::Vec;
 use super::conversation::UserContext;
 use super::turn::{Round, Turn};
 use super::{local_date, Session};
-use crate::attachment::{Collected, Verdict};
+use crate::attachment::{AttachmentKind, Collected, Verdict};
+use crate::codex::context::SandboxMode;
+use crate::codex::prefix::WebSearch;
 use crate::collectors::file_context::FileContext;
 use crate::collectors::relevant_memories::MemoryPrefetch;
 use crate::collectors::reminders::{self, PassInput, Producer};
@@ -26,7 +28,8 @@ use crate::request::{
 };
 use crate::transcript::Record;
 use crate::vfs::EntryKind;
-use crate::wording::context::SYSTEM_PROMPT;
+use crate::wording;
+use crate::wording::context::{environment_note, EnvironmentFacts, SYSTEM_PROMPT};
 
 /// What the reminder collectors of one pass read, computed once for the pass.
 pub(super) struct PassFacts {
@@ -187,6 +190,13 @@ impl Session {
                             .opened_file_memory(&opened_file, at_ms, out);
                     }
                 }
+                CollectorId::Environment if self.session_context_due() => {
+                    self.environment(out);
+                }
+                CollectorId::SessionContext if self.session_context_due() => {
+                    self.session_context(at_ms, out);
+                }
+                CollectorId::Environment | CollectorId::SessionContext => {}
                 reminder => {
                     if let (Some(producer), Some(facts)) = (reminder.reminder(), facts) {
                         self.run_reminder(producer, prompt, facts, out);
@@ -194,6 +204,95 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// Whether this pass sends the session's context as attachments (2.1.332,
+    /// [`AttachmentRules::context_as_attachments`]): the first pass after the user context
+    /// was computed, on the session's start or after a compaction expired it.
+    ///
+    /// [`AttachmentRules::context_as_attachments`]: crate::attachment::AttachmentRules
+    fn session_context_due(&self) -> bool {
+        let rules = &self.profile.attachments;
+        rules.context_as_attachments && rules.reminders && self.conversation.user_context_unsent
+    }
+
+    /// 2.1.332's environment note: the working directory, whether it is a repository, the
+    /// platform.
+    fn environment(&self, out: &mut Collected) {
+        let facts = EnvironmentFacts {
+            cwd: &self.workspace.cwd,
+            platform: &self.config.platform,
+            git_repository: self.config.git_status.is_some(),
+        };
+        let method = self.profile.token_method;
+        out.attach(
+            AttachmentKind::Environment,
+            None,
+            environment_note(&facts),
+            method,
+        );
+        out.decide(
+            "environment",
+            Verdict::Included,
+            "the session's context is built (its first pass, or the first after a compaction): \
+             this release sends the environment as a note, not in the system prompt"
+                .into(),
+            None,
+        );
+    }
+
+    /// 2.1.332's session context: the CLAUDE.md files and rules, the repository's state,
+    /// the date and the commit attribution, each an attachment of its own. Computing it
+    /// fixes the user context until the next compaction (§7.7).
+    fn session_context(&mut self, at_ms: u64, out: &mut Collected) {
+        let method = self.profile.token_method;
+        let context = self.user_context(at_ms);
+        self.conversation.user_context_unsent = false;
+        let reason = "the session's context is built (its first pass, or the first after a \
+                      compaction)";
+        match &context.claude_md {
+            Some(claude_md) => {
+                let text = wording::context::instructions_note(claude_md);
+                out.attach(AttachmentKind::Instructions, None, text, method);
+                out.decide("instructions", Verdict::Included, reason.into(), None);
+            }
+            None => out.decide(
+                "instructions",
+                Verdict::Skipped,
+                "no CLAUDE.md or rules file with content was loaded".into(),
+                None,
+            ),
+        }
+        match self.config.git_status.as_deref() {
+            Some(status) => {
+                let text = wording::context::session_context_note(status);
+                out.attach(AttachmentKind::SessionContext, None, text, method);
+                out.decide("session_context", Verdict::Included, reason.into(), None);
+            }
+            None => out.decide(
+                "session_context",
+                Verdict::Skipped,
+                "the working directory is not in a git repository".into(),
+                None,
+            ),
+        }
+        // The date note says what the user context's date section says (§7.7).
+        let date = wording::context::current_date(&context.date);
+        out.attach(AttachmentKind::Date, None, date, method);
+        out.decide("date", Verdict::Included, reason.into(), None);
+        let attribution = wording::context::attribution_note();
+        out.attach(
+            AttachmentKind::RemoteSessionChange,
+            None,
+            attribution,
+            method,
+        );
+        out.decide(
+            "remote_session_change",
+            Verdict::Included,
+            reason.into(),
+            None,
+        );
     }
 
     /// The file collectors' input for this session.
@@ -314,8 +413,13 @@ impl Session {
 
     /// The request the model receives now.
     pub(super) fn request(&mut self, at_ms: u64) -> Request {
-        let static_prompt =
-            (self.config.system_prompt.clone()).unwrap_or_else(|| SYSTEM_PROMPT.into());
+        // A host's own prompt wins; a client release's profile sends the stand-in of its
+        // measured base instructions.
+        let static_prompt = match (&self.config.system_prompt, self.profile.codex.prefix) {
+            (Some(prompt), _) => prompt.clone(),
+            (None, Some(prefix)) => prefix.base_instructions(),
+            (None, None) => SYSTEM_PROMPT.into(),
+        };
         let tools = self.tool_definitions();
         // Codex records its context (the environment, AGENTS.md) in the history.
         let user_context = match self.profile.codex.turn_context {
@@ -373,6 +477,7 @@ impl Session {
             date: local_date(at_ms, self.config.utc_offset_minutes),
         };
         self.conversation.user_context = Some(context.clone());
+        self.conversation.user_context_unsent = true;
         context
     }
 
@@ -382,10 +487,32 @@ impl Session {
         (self.conversation).expire_user_context(inside_turn && kept_through_turn);
     }
 
-    /// The tools the model has ([`offered_tools`]).
+    /// The tools the model has ([`offered_tools`]): the host's, else the stand-ins of a client
+    /// release's measured tools, else the built-in set.
     pub(super) fn tool_definitions(&self) -> Vec<ToolDefinition> {
         let config = &self.config;
-        offered_tools(&config.tools, &config.deferred_tools, &self.workspace.deny)
+        let settings = self.conversation.codex.settings();
+        let web_search = WebSearch {
+            web_access: settings.sandbox_mode == SandboxMode::DangerFullAccess,
+            image_search: (self.profile.codex.context.catalogue).searches_images(&settings.model),
+        };
+        let stand_ins: Vec<ToolDefinition> =
+            match (config.tools.is_empty(), self.profile.codex.prefix) {
+                (true, Some(prefix)) => (prefix.tools(web_search).into_iter())
+                    .map(|tool| ToolDefinition {
+                        name: tool.name,
+                        description: tool.description,
+                        input_schema: tool.input_schema,
+                        deferred: false,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+        let configured = match stand_ins.is_empty() {
+            true => &config.tools,
+            false => &stand_ins,
+        };
+        offered_tools(configured, &config.deferred_tools, &self.workspace.deny)
     }
 
     /// The compaction thresholds of the configured window, by the profile's formula and the

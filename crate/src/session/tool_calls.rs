@@ -10,9 +10,7 @@ use super::conversation::{Conversation, PendingCalls};
 use super::turn::{ResponseBlock, ToolCall};
 use crate::codex::normalize::ABORTED_OUTPUT;
 use crate::codex::rules::CodexRules;
-use crate::codex::truncate::{
-    exec_command_output_as, format_shell_output, truncate_for_record, truncation_policy_for_model,
-};
+use crate::codex::truncate::{exec_command_output_as, format_shell_output, truncate_for_record};
 use crate::js;
 use crate::transcript::{Record, ToolResultBlock};
 use crate::wording;
@@ -29,7 +27,7 @@ impl Conversation {
         mut result: ToolResultBlock,
     ) -> ToolResultBlock {
         let model = &self.codex.settings().model;
-        let policy = (codex.truncation).unwrap_or_else(|| truncation_policy_for_model(model));
+        let policy = codex.truncation_for(model);
         let name = self.call_name(&result.tool_use_id);
         let exit_code = i32::from(result.is_error);
         if codex.wrap_shell_output && matches!(name, Some("shell" | "shell_command")) {

@@ -49,12 +49,17 @@ pub fn truncation_note(path: &str, first_line: u64, lines: u64, state_real_range
 }
 
 /// A file changed outside the agent (§5.5), with its snippet.
-pub fn edited_file_note(path: &str, snippet: &str) -> String {
+pub fn edited_file_note(path: &str, snippet: &str, removals_marked: bool) -> String {
+    let numbers = if removals_marked {
+        "with line numbers (a removed line shows - in place of its number)"
+    } else {
+        "with line numbers"
+    };
     wrap(&format!(
         "{path} was changed outside this conversation, by the user or by a tool such as a \
          linter. Treat the change as intended: keep it in mind and do not undo it unless \
          the user asks you to. The user knows about it, so do not bring it up. The changed \
-         region, with line numbers:\n{snippet}"
+         region, {numbers}:\n{snippet}"
     ))
 }
 
@@ -191,7 +196,7 @@ mod tests {
         for text in [
             call_note("Read", "{}"),
             tool_result("Read", "1\ta"),
-            edited_file_note("/p/a", "1\ta"),
+            edited_file_note("/p/a", "1\ta", false),
             pdf_reference_note("/p/a.pdf", 12, "1.2MB"),
             agent_note("reviewer"),
             truncation_note("/p/a", 1, 2000, false),

@@ -39,6 +39,22 @@ pub fn wrap(content: &str) -> String {
     format!("<system-reminder>\n{content}\n</system-reminder>")
 }
 
+/// The content of a note wrapped by [`wrap`], trimmed, or the trimmed text when it is not
+/// wrapped: what 2.1.332 sends of a note in a `system`-role message, which has no wrapper.
+///
+/// ```
+/// use context_assembly::wording::{unwrap_reminder, wrap};
+/// assert_eq!(unwrap_reminder(&wrap("a\n\nb")), "a\n\nb");
+/// assert_eq!(unwrap_reminder("  plain\n"), "plain");
+/// ```
+pub fn unwrap_reminder(text: &str) -> &str {
+    let trimmed = text.trim();
+    trimmed
+        .strip_prefix("<system-reminder>")
+        .and_then(|rest| rest.strip_suffix("</system-reminder>"))
+        .map_or(trimmed, str::trim)
+}
+
 /// A JSON string literal, as `JSON.stringify` writes a string: how the originals quote paths
 /// and inputs inside sentences.
 pub fn json_string(value: &str) -> String {

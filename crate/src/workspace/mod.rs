@@ -235,12 +235,21 @@ impl Workspace {
     /// Makes reads of `path` fail (EACCES, EBUSY) until cleared with `None`.
     ///
     /// # Errors
-    /// A bad path.
+    /// A bad path, or an empty one: it would expand to the working directory and fail
+    /// every later look inside it, which no host means by "no path".
     pub fn set_transient_error(
         &mut self,
         path: &str,
         kind: Option<TransientError>,
     ) -> Result<(), Error> {
+        if path.is_empty() {
+            return Err(Error::InvalidPath {
+                path: String::new(),
+                reason: "is empty: name the file or directory whose reads should fail (the \
+                         working directory is \".\")"
+                    .into(),
+            });
+        }
         let abs = self.expand(path)?;
         self.vfs.set_transient_error(&abs, kind).map_err(fs_error)
     }

@@ -1,5 +1,9 @@
 /** A preset profile. */
-export type ProfileName = "claude-code" | "codex" | "recommended" | "world-state" | "opencode-style" | "aider-style";
+export type ProfileName = "claude-code" | "codex" | "claude-code-2.1.88" | "codex-0.139.0" | "recommended" | "world-state" | "opencode-style" | "aider-style";
+/** A client whose releases the presets reproduce. */
+export type Client = "claude-code" | "codex";
+/** A preset and the client release it reproduces: `claude-code` and `codex` follow the current releases, the versioned names keep earlier ones; our own profiles name none. */
+export interface ProfileRelease { name: ProfileName; client?: Client; version?: string }
 /** A token-counting method. */
 export type TokenMethod = "claude-code" | "codex" | "calibrated" | "cl100k";
 
@@ -24,14 +28,15 @@ export interface AgentMention { raw: string; agentType: string; start: number; e
 export interface Mentions { files: FileMention[]; mcpResources: McpMention[]; agents: AgentMention[] }
 
 export interface MentionOptions { profile?: ProfileName }
-/** What a mention names. Its position in this union is its code in `extractMentionSpans`: file 0, mcpResource 1, agent 2. */
+/** What a mention names. Its position in this union, and in `mentionKinds()`, is its code in `extractMentionSpans`: file 0, mcpResource 1, agent 2. */
 export type MentionKind = "file" | "mcpResource" | "agent";
 /** The mention under a cursor (`mentionAt`): its kind, then its fields as in `Mentions`. */
 export type MentionAt =
   | ({ kind: "file" } & FileMention)
   | ({ kind: "mcpResource" } & McpMention)
   | ({ kind: "agent" } & AgentMention);
-export interface TokenOptions { method?: TokenMethod; ext?: string }
+/** How `estimateTokens` counts: as `profile`'s requests count a prompt of the text (default `recommended`), or with one token `method`, to which alone the file's extension `ext` applies (claude-code halves the divisor for JSON). */
+export interface TokenOptions { profile?: ProfileName; method?: TokenMethod; ext?: string }
 export interface DiffOptions { profile?: ProfileName }
 
 /** The options of `compactionThresholds`. */
@@ -139,12 +144,34 @@ export interface PriceTableInput { inputPerMTok: number; cachedInputPerMTok: num
 /** Called after every replayed step with how many are done of how many (in a comparison, every profile's steps); a callback that throws stops the call with an Error. */
 export type ProgressCallback = (done: number, total: number) => void;
 /** The options of `runScenario`. */
-export interface RunOptions { onProgress?: ProgressCallback }
-export interface CompareOptions { prices?: { [profile: string]: PriceTableInput }; onProgress?: ProgressCallback }
+export interface RunOptions {
+  onProgress?: ProgressCallback;
+  /** Also price the replay's requests as `compareProfiles` does (the trace's `cacheAccount`), each with why it read what it read from the prompt cache. */
+  cacheAccount?: boolean;
+}
+/** Where the usage a profile's client reads comes from in a comparison: `simulated` (the default) reports the billed count of each request as the provider would; `scenario` replays as the scenario's own `simulateUsage` says, exactly as `runScenario` under that profile does. */
+export type UsageSource = "simulated" | "scenario";
+export interface CompareOptions { prices?: { [profile: string]: PriceTableInput }; usage?: UsageSource; onProgress?: ProgressCallback }
 /** The input tokens of requests split by how the provider's prompt cache charges them; `cached + written + uncached = sent`. */
 export interface StepCost { sent: number; cached: number; written: number; uncached: number; output: number; costMicroUsd: number }
 /** What a profile can still see after a compaction. */
 export interface CompactionSeen { policy: PolicyId; tokensBefore: number; tokensAfter: number; files: string[]; instructions: string[]; recentMessages: number }
+/** Why a request read what it read from the prompt cache. */
+export type CacheRead = "hit" | "first-request" | "below-minimum" | "expired" | "prefix-changed" | "beyond-lookback" | "no-breakpoint";
+/** What became of the prefix a breakpoint ends: read from the cache, written to it, or under the provider's minimum and not cached. */
+export type BreakpointState = "read" | "written" | "too-small";
+/** A breakpoint of a request: its block in the order the provider renders the request (tools, system, user context, then the messages' blocks), the tokens of the prefix up to it, and what became of that prefix. */
+export interface CacheBreakpoint { block: number; tokens: number; state: BreakpointState }
+/** Why one request's input split as it did. */
+export interface CacheExplanation {
+  read: CacheRead;
+  /** The reading and the writing, with the figures. */
+  reason: string;
+  /** The last block of the part read (OpenAI: of the prefix shared with an earlier request, before rounding), in the order the provider renders the request. */
+  readThrough?: number;
+  /** The breakpoints honoured (Anthropic); absent for OpenAI. */
+  breakpoints?: CacheBreakpoint[];
+}
 /** One request of one profile. */
 export interface CompareStep extends StepCost {
   step: number; atMs: number; attachments: number; compacted?: CompactionSeen;
@@ -152,11 +179,19 @@ export interface CompareStep extends StepCost {
   recall?: RecallCounts;
   /** The request that asked the model for this step's compaction summary (included in the step's figures). */
   summaryCall?: StepCost;
+  /** Why the request's own input split as it did (its summary call's aside). */
+  cache: CacheExplanation;
 }
+/** One profile's requests and totals. */
+export interface ProfileRun { steps: CompareStep[]; totals: StepCost; recall: FactRecall[] }
 /** Each profile's requests and totals. */
-export type Comparison = { [profile: string]: { steps: CompareStep[]; totals: StepCost; recall: FactRecall[] } };
+export type Comparison = { [profile: string]: ProfileRun };
 /** A replayed scenario. A step's `turn.request` is built when it is read (the trace holds each message once), so read it where it is needed rather than copying every step's. */
-export interface Trace { steps: StepTrace[] }
+export interface Trace {
+  steps: StepTrace[];
+  /** With `cacheAccount`: the requests priced as `compareProfiles` prices them under the scenario's own profile, with `usage: "scenario"`. */
+  cacheAccount?: ProfileRun;
+}
 
 /** What a session knows besides its files; every field may be left out. */
 export interface SessionConfig {
@@ -209,6 +244,8 @@ export interface SessionConfig {
 export interface McpResourceConfig { server: string; uri: string; name?: string; description?: string; text?: string }
 /** The options of `new Session`. `cwd` and `home` are absolute paths. */
 export interface SessionOptions { profile?: ProfileName; cwd: string; home?: string; config?: SessionConfig }
+/** What a host imposes on a snapshot it restores: each given field replaces the snapshot's whole (its deny rules, window, every setting). */
+export interface RestoreOptions { profile?: ProfileName; config?: SessionConfig }
 /** A simulated transient failure: a permission hiccup or an editor's atomic-save window. */
 export type TransientErrorKind = "EACCES" | "EBUSY";
 /** One entry of a directory listing. */
@@ -220,10 +257,10 @@ export interface ReadOptions { offset?: number; limit?: number }
 /** What a tool call returns to the model. */
 export interface ToolResult { isError: boolean; content: string }
 /** How often a kind of attachment is produced. */
-export type Frequency = "throttled" | "delta" | "first-then-incremental" | "event" | "prefetch";
+export type Frequency = "throttled" | "delta" | "first-then-incremental" | "event" | "prefetch" | "session-start";
 /** Something added to the model's context, rendered as the model sees it ("" for kinds that render to nothing). */
 /** The kind of an attachment, as the original names it (a closed catalogue). */
-export type AttachmentKind = "agent_listing_delta" | "agent_mention" | "already_read_file" | "auto_mode" | "auto_mode_exit" | "budget_usd" | "changed_file_too_large" | "compact_file_reference" | "compaction_reminder" | "critical_system_reminder" | "date_change" | "deferred_tools_delta" | "deleted_file" | "diagnostics" | "directory" | "dynamic_skill" | "edited_image_file" | "edited_text_file" | "emptied_file" | "file" | "invoked_skills" | "mcp_instructions_delta" | "mcp_resource" | "memory_warning" | "nested_memory" | "opened_file_in_ide" | "output_style" | "output_token_usage" | "pdf_reference" | "plan_file_reference" | "plan_mode" | "plan_mode_exit" | "plan_mode_reentry" | "queued_command" | "relevant_memories" | "selected_lines_in_ide" | "skill_listing" | "task_reminder" | "task_status" | "todo_reminder" | "token_usage" | "ultrathink_effort";
+export type AttachmentKind = "agent_listing_delta" | "agent_mention" | "already_read_file" | "at_mention_reference" | "auto_mode" | "auto_mode_exit" | "budget_usd" | "changed_file_too_large" | "compact_file_reference" | "compaction_reminder" | "critical_system_reminder" | "date" | "date_change" | "deferred_tools_delta" | "deleted_file" | "diagnostics" | "directory" | "dynamic_skill" | "edited_image_file" | "edited_text_file" | "emptied_file" | "environment" | "file" | "instructions" | "invoked_skills" | "mcp_instructions_delta" | "mcp_resource" | "memory_warning" | "nested_memory" | "opened_file_in_ide" | "output_style" | "output_token_usage" | "pdf_reference" | "plan_file_reference" | "plan_mode" | "plan_mode_exit" | "plan_mode_reentry" | "queued_command" | "relevant_memories" | "remote_session_change" | "selected_lines_in_ide" | "session_context" | "skill_listing" | "task_reminder" | "task_status" | "todo_reminder" | "token_usage" | "ultrathink_effort";
 export interface Attachment { kind: AttachmentKind; frequency: Frequency; path?: string; tokens: number; text: string; payloadUnits?: number }
 /** What a decision concluded. */
 export type Verdict = "included" | "truncated" | "silent" | "denied" | "too-large" | "already-in-context" | "unchanged" | "evicted" | "skipped" | "not-found" | "failed" | "throttled" | "over-budget" | "excluded" | "cleared" | "masked" | "dropped" | "replaced" | "not-applied" | "deferred" | "needed" | "kept" | "moved";
@@ -258,9 +295,13 @@ export interface Block {
   isError?: boolean;
   /** A tool result with attachments folded into it (Q50): the output, then each attachment. */
   parts?: Block[];
+  /** The block stands in for text a client release sends that we may not copy (its system prompt, its tools' descriptions): `text` is ours, `tokens` the size measured on `release`. */
+  standIn?: StandIn;
 }
+/** What a stand-in block stands for: the client release (`Claude Code 2.1.332`) and the size its own text measured. */
+export interface StandIn { release: string; tokens: number }
 /** A message of the request (`developer`: the harness's instructions in a Codex request). */
-export interface RequestMessage { role: "developer" | "user" | "assistant"; content: Block[] }
+export interface RequestMessage { role: "developer" | "user" | "assistant" | "system"; content: Block[] }
 /** Tokens per channel; they sum to `total`. */
 export interface ByChannel { system: number; tools: number; userContext: number; messages: number }
 /** Tokens per category; they sum to `total`. */
@@ -285,10 +326,10 @@ export interface ApiRequestOptions { api: ApiName; model?: string; maxTokens?: n
 /** An Anthropic content block; `cache_control` marks a prompt-cache breakpoint (the end of the static system prompt, the last block of the last message). */
 export type AnthropicContentBlock = ({ type: "text"; text: string } | { type: "thinking"; thinking: string } | { type: "tool_use"; id: string; name: string; input: Json } | { type: "tool_result"; tool_use_id: string; content: string; is_error?: true }) & { cache_control?: { type: "ephemeral" } };
 /** The body of `POST /v1/messages` for one of our requests (the user context spliced into the messages; a `developer` message sent as `user`). */
-export interface AnthropicMessagesBody { model: string; max_tokens: number; system: AnthropicContentBlock[]; tools: { name: string; description: string; input_schema: Json }[]; messages: { role: "user" | "assistant"; content: AnthropicContentBlock[] }[]; stream: true }
+export interface AnthropicMessagesBody { model: string; max_tokens: number; system: AnthropicContentBlock[]; tools: { name: string; description: string; input_schema: Json }[]; messages: { role: "user" | "assistant" | "system"; content: AnthropicContentBlock[] }[]; stream: true }
 /** An input item of the Responses API. */
 export type ResponsesInputItem =
-  | { type: "message"; role: "developer" | "user" | "assistant"; content: { type: "input_text" | "output_text"; text: string }[] }
+  | { type: "message"; role: "developer" | "user" | "assistant" | "system"; content: { type: "input_text" | "output_text"; text: string }[] }
   | { type: "function_call"; call_id: string; name: string; arguments: string }
   | { type: "function_call_output"; call_id: string; output: string }
   | { type: "reasoning"; summary: { type: "summary_text"; text: string }[] };
@@ -319,7 +360,7 @@ export interface Turn { round: Round; attachments: Attachment[]; decisions: Deci
 /** What `Session.submitFigures` returns: the turn without its request, and the request's token totals and window. */
 export type TurnFigures = Omit<Turn, "request"> & { tokens?: Request["tokens"]; window?: Request["window"] };
 /** A compaction policy's id. */
-export type PolicyId = "claude-code.full" | "claude-code.session_memory" | "claude-code.partial" | "claude-code.microcompact" | "claude-code.tool_result_budget" | "opencode.prune" | "swe.observation_mask" | "anthropic.clear_tool_uses" | "cline.truncate" | "codex.local" | "codex.remote" | "opencode.summary" | "cline.file_tracker" | "opencode.read_guard" | "aider.budgets" | "continue.counting" | "cline.condense" | "openai.compaction";
+export type PolicyId = "claude-code.full" | "claude-code.session_memory" | "claude-code.partial" | "claude-code.microcompact" | "claude-code.tool_result_budget" | "opencode.prune" | "swe.observation_mask" | "anthropic.clear_tool_uses" | "anthropic.clear_thinking" | "cline.truncate" | "codex.local" | "codex.remote" | "opencode.summary" | "cline.file_tracker" | "opencode.read_guard" | "aider.budgets" | "continue.counting" | "cline.condense" | "openai.compaction";
 /** What to compact with (web/scenarios/FORMAT.md, the `compact` step): the policy's knobs go in `params` under their camelCase names. */
 export interface CompactionOptions { policy?: PolicyId; trigger?: Trigger; instructions?: string; pivot?: number; direction?: "from" | "upTo"; params?: { [key: string]: Json } }
 /** An attachment a summary policy adds after the summary. */
@@ -364,7 +405,7 @@ export interface CompactionReport {
 export interface AtToken { start: number; end: number; query: string }
 /** The options of `searchFiles` and `searchPaths`: how many matches to return (default 20). */
 export interface SearchOptions { limit?: number }
-/** One match of `searchFiles`: the path relative to the cwd, and the character positions that matched. */
+/** One match of `searchFiles`: the path relative to the cwd, and the positions of the path that matched, in UTF-16 code units as JS strings index (`path[i]`; a character outside the BMP takes two). */
 export interface SearchMatch { path: string; kind: "file" | "directory"; score: number; indices: number[] }
 /** What a query past the search's caps (1,024 characters, 8 atoms) had left out, and why. */
 export interface QueryCut { charsIgnored: number; atomsIgnored: number; reason: string }
@@ -382,18 +423,18 @@ export interface ImportSessionOptions extends ImportOptions { onProgress?: Progr
 export interface RecordedUsage { line: number; step: number | null; summary: boolean; inputTokens: number; cacheCreationTokens: number; cacheReadTokens: number; outputTokens: number; sessionTotalTokens: number | null; contextWindow: number | null; injected: InjectedItem[] | null }
 /** An item an imported log shows was injected into a request: its kind as the log names it (an attachment's type, `meta`, `reminder`, a Codex context tag) and a short label. `injected` is `null` where the log does not record injected items. */
 export interface InjectedItem { kind: string; label: string }
-/** A log line that could not be used as it was, or a note on what the scenario knows only in part. */
-export interface ImportWarning { line: number; kind: "bad-line" | "truncated-line" | "unknown" | "sidechain" | "abandoned-branch" | "left-out" | "partial-file" | "over-limit"; message: string }
+/** A log line that could not be used as it was, or a note on what the scenario knows only in part; the message says what was kept. `line-too-long`: a line over 32 MiB (`MAX_LINE_BYTES`), or over 1 MiB and holding more than 524,288 JSON values (`MAX_LINE_VALUES`), is not read and never held whole, so a line costs the import a bounded amount of memory whatever its length (a Claude Code record refused so still keeps its place in the thread); `duplicate-id`: a tool call (or its result) seen twice under one id, kept once when it is the same call written again, else both kept with the later renamed `<id>~2`; `no-result`: a call the log holds no result for, replayed with an empty output. */
+export interface ImportWarning { line: number; kind: "bad-line" | "truncated-line" | "unknown" | "sidechain" | "abandoned-branch" | "left-out" | "partial-file" | "over-limit" | "line-too-long" | "duplicate-id" | "no-result"; message: string }
 /** An imported session log: the scenario as JSON text (for the player's editor), the usage per request, and warnings. */
 export interface ImportResult { format: "claude-code" | "codex"; scenarioJson: string; recorded: RecordedUsage[]; warnings: ImportWarning[] }
-/** The options of `redactScenario`: keep the paths as written (the default) or hash them word by word (extensions, dot-names and memory files' names stay). */
-export interface RedactOptions { paths?: "keep" | "hash" }
-/** A scenario redacted for sharing: the JSON text, what was done to paths, and how many texts of each kind had words replaced. */
-export interface Redaction { scenarioJson: string; paths: "keep" | "hash"; replaced: { files: number; prompts: number; assistantTexts: number; toolInputs: number; toolOutputs: number; otherTexts: number; words: number; paths: number } }
+/** The options of `redactScenario`: keep the paths as written but for the home directory's user name (the default) or hash every component (the engine's own names and a short list of extensions stay); `key`, at least 16 characters drawn at random (e.g. 16 bytes of `crypto.getRandomValues` as hex), keys the stand-ins so that nobody can recompute one to confirm a guess. */
+export interface RedactOptions { paths?: "keep" | "hash"; key?: string }
+/** A scenario redacted for sharing: the JSON text, what was done to paths, whether a key was used (without one, `warning` says the result is open to guessing), and how many texts of each kind had words replaced. */
+export interface Redaction { scenarioJson: string; paths: "keep" | "hash"; keyed: boolean; warning: string | null; replaced: { files: number; prompts: number; assistantTexts: number; toolInputs: number; toolOutputs: number; otherTexts: number; words: number; paths: number } }
 /** How far a streamed import has got. */
 export interface ImportProgress { lines: number; bytes: number }
 /** A collector of the attachment pass. */
-export type CollectorId = "mentions" | "queued_commands" | "date_change" | "ultrathink_effort" | "deferred_tools_delta" | "agent_listing_delta" | "mcp_instructions_delta" | "changed_files" | "nested_memory" | "skill_listing" | "plan_mode" | "plan_mode_exit" | "auto_mode" | "auto_mode_exit" | "todo_reminders" | "critical_system_reminder" | "compaction_reminder" | "ide_selection" | "opened_file_memory" | "ide_opened_file" | "output_style" | "diagnostics" | "token_usage" | "budget_usd" | "output_token_usage" | "task_status";
+export type CollectorId = "mentions" | "queued_commands" | "date_change" | "ultrathink_effort" | "environment" | "deferred_tools_delta" | "agent_listing_delta" | "mcp_instructions_delta" | "changed_files" | "nested_memory" | "skill_listing" | "plan_mode" | "session_context" | "plan_mode_exit" | "auto_mode" | "auto_mode_exit" | "todo_reminders" | "critical_system_reminder" | "compaction_reminder" | "ide_selection" | "opened_file_memory" | "ide_opened_file" | "output_style" | "diagnostics" | "token_usage" | "budget_usd" | "output_token_usage" | "task_status";
 /** When a collector runs: on a human turn only before the others, on every thread, or on the main thread only. */
 export type Phase = "prompt" | "all-threads" | "main-thread";
 /** One row of the emission order: the collector, its phase, the attachment kinds it may produce. */

@@ -244,6 +244,16 @@ impl Options {
         Failure::new(format!("option `{key}` must be {expected}, got {got}"))
     }
 
+    /// An optional boolean, `false` when absent.
+    pub fn flag(&self, key: &str) -> Result<bool, Failure> {
+        match self.value(key)? {
+            None => Ok(false),
+            Some(value) => value
+                .as_bool()
+                .ok_or_else(|| Self::invalid(key, "a boolean", &type_name(&value))),
+        }
+    }
+
     /// An optional string.
     pub fn string(&self, key: &str) -> Result<Option<String>, Failure> {
         self.value(key)?
@@ -278,6 +288,17 @@ impl Options {
                 &format!("an integer from {min} to {max}"),
                 &describe(&value),
             )),
+        }
+    }
+
+    /// An optional name the core parses (a profile, a token method): `None` when absent.
+    pub fn optional_name<T>(&self, key: &str) -> Result<Option<T>, Failure>
+    where
+        T: core::str::FromStr<Err = context_assembly::Error>,
+    {
+        match self.string(key)? {
+            None => Ok(None),
+            Some(name) => Ok(Some(name.parse()?)),
         }
     }
 

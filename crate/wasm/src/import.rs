@@ -35,7 +35,8 @@ pub fn import_session_js(
 }
 
 /// A session log read in chunks: memory stays bounded by what the scenario keeps, whatever
-/// the file's size.
+/// the file's size, and by the per-line limit whatever its lines' lengths (a longer line is
+/// refused with a warning, never held whole).
 #[wasm_bindgen]
 pub struct SessionImport(Option<SessionImporter>);
 

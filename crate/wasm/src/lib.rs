@@ -172,18 +172,28 @@ pub fn at_token(
     })
 }
 
-/// What replaces an accepted `@` token (codex.md §6.2): the path, quoted when it holds
-/// whitespace and no `"`, then a space; with `asMention`, prefixed with `@`.
+/// What replaces an accepted `@` token (codex.md §6.2), then a space: with `asMention`
+/// (default: whether the profile attaches mentioned files), `@` and the path spelled so that
+/// the profile's grammar (default `recommended`) reads it back as this path; without, the path
+/// as Codex inserts it (quoted when it holds whitespace and no `"`).
 #[wasm_bindgen(js_name = completionInsertion, unchecked_return_type = "string")]
 pub fn completion_insertion(
     path: JsString,
-    #[wasm_bindgen(js_name = asMention, unchecked_param_type = "boolean | undefined")]
+    #[wasm_bindgen(js_name = asMention, unchecked_optional_param_type = "boolean | null")]
     as_mention: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "MentionOptions | null")] options: Option<
+        JsValue,
+    >,
 ) -> Result<JsValue, JsValue> {
     export("completionInsertion", || {
         let path = args::text("path", &path)?;
-        let as_mention = args::flag("asMention", &as_mention)?;
-        Ok(search::composer::insertion(&path, as_mention))
+        let as_mention = match as_mention.is_undefined() || as_mention.is_null() {
+            true => None,
+            false => Some(args::flag("asMention", &as_mention)?),
+        };
+        let options = Options::parse(&options.unwrap_or_default(), &["profile"])?;
+        let profile = Profile::preset(options.name("profile")?);
+        Ok(profile.completion_insertion(&path, as_mention))
     })
 }
 
@@ -199,7 +209,7 @@ pub fn search_paths(
         let paths = args::string_list("paths", &paths)?;
         let query = args::text("query", &query)?;
         let limit = search_limit(&options)?;
-        Ok(search::search_paths(&candidates(paths), &query, limit))
+        Ok(search::search_paths(&candidates(paths), &query, limit).in_utf16())
     })
 }
 
@@ -260,7 +270,7 @@ impl FileSearcherJs {
     ) -> Result<JsValue, JsValue> {
         export("search", || {
             let query = args::text("query", &query)?;
-            Ok(self.0.search(&query, search_limit(&options)?))
+            Ok(self.0.search(&query, search_limit(&options)?).in_utf16())
         })
     }
 }
@@ -280,6 +290,14 @@ pub fn emission_order() -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = profileNames, unchecked_return_type = "ProfileName[]")]
 pub fn profile_names() -> Result<JsValue, JsValue> {
     export("profileNames", || Ok(ProfileName::ALL))
+}
+
+/// The preset profiles with the client release each reproduces (`null` for our own).
+#[wasm_bindgen(js_name = profileReleases, unchecked_return_type = "ProfileRelease[]")]
+pub fn profile_releases() -> Result<JsValue, JsValue> {
+    export("profileReleases", || {
+        Ok(ProfileName::ALL.map(context_assembly::profile::ProfileRelease::of))
+    })
 }
 
 /// The compaction thresholds of a context window under a profile's formula (spec
@@ -338,9 +356,11 @@ pub fn extract_mentions(
     })
 }
 
-/// The mentions of `extractMentions` in compact form: a `Uint32Array` of `[start, end, kind]`
-/// triples (UTF-16 offsets; kind codes as `MentionKind` lists them), files first, then MCP
-/// resources, then agents. No JS string or object is built: the cheap call for highlighting.
+/// The mentions of `extractMentions` in compact form, as an editor highlights them: a
+/// `Uint32Array` of `[start, end, kind]` triples (UTF-16 offsets; kind codes index
+/// `mentionKinds()`), sorted by start and disjoint: a token read several ways is given once,
+/// by the reading that starts first and, among those, the most specific. No JS string or
+/// object is built: the cheap call for highlighting.
 #[wasm_bindgen(js_name = extractMentionSpans, unchecked_return_type = "Uint32Array")]
 pub fn extract_mention_spans(
     text: JsString,
@@ -355,6 +375,12 @@ pub fn extract_mention_spans(
         let spans = mention::mention_spans_utf16(&text, &profile.mentions);
         Ok(mentions::flat_spans(&spans))
     })
+}
+
+/// The kinds of mention by their code in `extractMentionSpans`: `mentionKinds()[code]`.
+#[wasm_bindgen(js_name = mentionKinds, unchecked_return_type = "MentionKind[]")]
+pub fn mention_kinds() -> Result<JsValue, JsValue> {
+    export("mentionKinds", || Ok(mention::MentionKind::ALL))
 }
 
 /// The one mention whose span touches `cursor` (a UTF-16 offset; both edges count), or
@@ -378,7 +404,8 @@ pub fn mention_at(
     })
 }
 
-/// Estimates the tokens of `text` (default method `calibrated`).
+/// Estimates the tokens of `text`: as the profile's requests count a prompt of it (default
+/// `recommended`), or with one token method (`method`, with the file's extension `ext`).
 #[wasm_bindgen(js_name = estimateTokens, unchecked_return_type = "number")]
 pub fn estimate_tokens_js(
     text: JsString,
@@ -386,13 +413,26 @@ pub fn estimate_tokens_js(
 ) -> Result<JsValue, JsValue> {
     export("estimateTokens", || {
         let text = args::text("text", &text)?;
-        let options = Options::parse(&options.unwrap_or_default(), &["method", "ext"])?;
-        let method: TokenMethod = options.name("method")?;
-        Ok(estimate_tokens(
-            &text,
-            method,
-            options.string("ext")?.as_deref(),
-        ))
+        let options = Options::parse(&options.unwrap_or_default(), &["profile", "method", "ext"])?;
+        let profile: Option<ProfileName> = options.optional_name("profile")?;
+        let method: Option<TokenMethod> = options.optional_name("method")?;
+        let ext = options.string("ext")?;
+        match (profile, method) {
+            (None, Some(method)) => Ok(estimate_tokens(&text, method, ext.as_deref())),
+            (Some(_), Some(_)) => Err(Failure::new(
+                "options `profile` and `method` are exclusive: a profile counts with its own \
+                 method"
+                    .into(),
+            )),
+            (_, None) if ext.is_some() => Err(Failure::new(
+                "option `ext` goes with `method`: a profile counts a prompt, which has no file \
+                 extension"
+                    .into(),
+            )),
+            (profile, None) => {
+                Ok(Profile::preset(profile.unwrap_or_default()).prompt_tokens(&text))
+            }
+        }
     })
 }
 

@@ -3,10 +3,11 @@
 
 use context_assembly::request::{api_body, request_diff};
 use context_assembly::scenario::{
-    compaction_preview, compare_profiles_reporting, parse_api_body_options,
+    account_trace, compaction_preview, compare_profiles_reporting, parse_api_body_options,
     parse_compaction_options, parse_compare_options, parse_profile_names, parse_request,
     parse_request_diff_options, parse_scenario, prices_for, redact_scenario,
-    run_scenario_reporting, PathMode, RedactOptions, Trace,
+    run_scenario_reporting, CompareOptions, PathMode, ProfileRun, RedactOptions, RedactionKey,
+    Trace,
 };
 use context_assembly::session::PolicyId;
 use context_assembly::{Profile, ProfileName};
@@ -23,7 +24,9 @@ extern "C" {
 }
 
 /// Replays a scenario (a JSON string, or an object that is serialised with `JSON.stringify`)
-/// and returns one step per scenario step, each with its turn and request.
+/// and returns one step per scenario step, each with its turn and request; with
+/// `options.cacheAccount`, also its requests priced as `compareProfiles` prices them, each
+/// with why it read what it read from the prompt cache.
 #[wasm_bindgen(js_name = runScenario, unchecked_return_type = "Trace")]
 pub fn run_scenario_js(
     #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
@@ -32,29 +35,46 @@ pub fn run_scenario_js(
     let options = options.unwrap_or(JsValue::UNDEFINED);
     let shared = export("runScenario", || {
         let scenario = parse_scenario(&args::json("scenario", &scenario)?)?;
-        args::Options::parse(&options, &["onProgress"])?;
+        let account = args::Options::parse(&options, &["onProgress", "cacheAccount"])?
+            .flag("cacheAccount")?;
         let callback = args::progress_callback(&options)?;
         let mut progress = |done| args::report_progress(callback.as_ref(), done, "step");
-        Ok(SharedTrace(run_scenario_reporting(
-            &scenario,
-            &mut progress,
-        )?))
+        let trace = run_scenario_reporting(&scenario, &mut progress)?;
+        let account = account.then(|| account_trace(&scenario, &trace));
+        Ok(SharedTrace { trace, account })
     })?;
     Ok(lazy_trace(&shared))
 }
 
-/// A trace that crosses shared: every message once, each request by reference.
-struct SharedTrace(Trace);
+/// A trace that crosses shared: every message once, each request by reference; with its
+/// cache accounting when asked for.
+struct SharedTrace {
+    trace: Trace,
+    account: Option<ProfileRun>,
+}
 
 impl Serialize for SharedTrace {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.shared().serialize(serializer)
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct View<'a, T: Serialize> {
+            #[serde(flatten)]
+            trace: T,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            cache_account: Option<&'a ProfileRun>,
+        }
+        View {
+            trace: self.trace.shared(),
+            cache_account: self.account.as_ref(),
+        }
+        .serialize(serializer)
     }
 }
 
-/// `scenario` for sharing: its content words replaced by stand-ins that every token method
-/// counts alike, so it replays to the same totals; `options.paths` keeps (default) or hashes
-/// the paths.
+/// `scenario` for sharing: its text replaced by stand-ins that every token method counts
+/// alike, so it replays to the same totals; `options.paths` keeps (default) or hashes the
+/// paths, `options.key` (at least 16 characters, drawn at random) keys the stand-ins so they
+/// cannot be recomputed to confirm a guess.
 #[wasm_bindgen(js_name = redactScenario, unchecked_return_type = "Redaction")]
 pub fn redact_scenario_js(
     #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
@@ -62,13 +82,20 @@ pub fn redact_scenario_js(
 ) -> Result<JsValue, JsValue> {
     export("redactScenario", || {
         let scenario = args::json("scenario", &scenario)?;
-        let paths = args::Options::parse(&options, &["paths"])?
+        let options = args::Options::parse(&options, &["paths", "key"])?;
+        let paths = options
             .string("paths")?
             .as_deref()
             .map(str::parse::<PathMode>)
             .transpose()?;
+        let key = options
+            .string("key")?
+            .as_deref()
+            .map(RedactionKey::new)
+            .transpose()?;
         let options = RedactOptions {
-            paths: paths.unwrap_or(RedactOptions::default().paths),
+            paths: paths.unwrap_or_default(),
+            key,
         };
         Ok(redact_scenario(&scenario, options)?)
     })
@@ -81,7 +108,7 @@ pub fn compact_scenario_js(
     #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
     #[wasm_bindgen(unchecked_param_type = "CompactionOptions & { summary?: string }")]
     options: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number | undefined")] steps: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number")] steps: JsValue,
 ) -> Result<JsValue, JsValue> {
     export("compactScenario", || {
         let scenario = args::json("scenario", &scenario)?;
@@ -105,21 +132,21 @@ pub fn compact_scenario_js(
 pub fn compare_profiles_js(
     #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ProfileName[]")] profiles: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CompareOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CompareOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     export("compareProfiles", || {
         let scenario = parse_scenario(&args::json("scenario", &scenario)?)?;
         let names = profile_list(&profiles)?;
         let callback = args::progress_callback(&options)?;
-        let prices = match options.is_undefined() || options.is_null() {
-            true => Vec::new(),
+        let options = match options.is_undefined() || options.is_null() {
+            true => CompareOptions::default(),
             false => parse_compare_options(&args::json("options", &options)?)?,
         };
         let mut progress = |done| args::report_progress(callback.as_ref(), done, "step");
         Ok(compare_profiles_reporting(
             &scenario,
             &names,
-            &prices,
+            &options,
             &mut progress,
         )?)
     })

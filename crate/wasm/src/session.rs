@@ -2,7 +2,7 @@
 //! Edit and Write tools, human turns and tool rounds), with each turn's attachments and
 //! decisions crossing back as plain objects.
 
-use context_assembly::scenario::{JournaledSession, SessionSpec};
+use context_assembly::scenario::{JournaledSession, RestoreOptions, SessionSpec};
 use context_assembly::search::{DEFAULT_LIMIT, MAX_LIMIT};
 use context_assembly::session::TurnFigures;
 use js_sys::{JsString, Number};
@@ -132,14 +132,14 @@ impl SessionJs {
     pub fn search_files(
         &mut self,
         query: JsString,
-        #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SearchOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         export("searchFiles", || {
             let query = args::text("query", &query)?;
             let options = Options::parse(&options, &["limit"])?;
             let limit = options.integer("limit", 0, MAX_LIMIT as u64)?;
             let limit = limit.map_or(DEFAULT_LIMIT, |n| n as usize);
-            Ok(self.0.search_files(&query, limit))
+            Ok(self.0.search_files(&query, limit).in_utf16())
         })
     }
 
@@ -305,7 +305,7 @@ impl SessionJs {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "CompactionPlan")] plan: JsValue,
         #[wasm_bindgen(js_name = atMs)] at_ms: Number,
-        #[wasm_bindgen(unchecked_param_type = "string | undefined")] summary: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] summary: JsValue,
     ) -> Result<JsValue, JsValue> {
         export("applyCompaction", || {
             // A plan is the object planCompaction returned, never its JSON text.
@@ -332,18 +332,34 @@ impl SessionJs {
 
     /// The session as JSON text: how it started and every act since, versioned
     /// (`formatVersion`). `Session.restore` brings back an equal session, in this page or
-    /// another; the text grows with the session (it holds every act's input).
+    /// another; the text grows with the session's turns (it holds every act's input; saves
+    /// of a file nothing looked at in between coalesce).
     #[wasm_bindgen(unchecked_return_type = "string")]
     pub fn snapshot(&self) -> Result<JsValue, JsValue> {
         export("snapshot", || Ok(self.0.snapshot()))
     }
 
-    /// The session a `snapshot()` was taken of, replayed act by act.
-    pub fn restore(snapshot: JsString) -> Result<SessionJs, JsValue> {
+    /// The session a `snapshot()` was taken of, replayed act by act. The snapshot is trusted
+    /// (its profile, config and deny rules) unless `options` gives the host's own `profile`
+    /// or `config`, which then replace the snapshot's.
+    pub fn restore(
+        snapshot: JsString,
+        #[wasm_bindgen(unchecked_optional_param_type = "RestoreOptions")] options: JsValue,
+    ) -> Result<SessionJs, JsValue> {
         let restored = || {
-            Ok(JournaledSession::restore(&args::text(
-                "snapshot", &snapshot,
-            )?)?)
+            let snapshot = args::text("snapshot", &snapshot)?;
+            let options = Options::parse(&options, &["profile", "config"])?;
+            let host = RestoreOptions {
+                profile: match options.string("profile")? {
+                    None => None,
+                    Some(name) => Some(name.parse()?),
+                },
+                config: match options.value("config")? {
+                    None => None,
+                    Some(config) => Some(args::json("config", &config)?),
+                },
+            };
+            Ok(JournaledSession::restore_with(&snapshot, &host)?)
         };
         restored()
             .map(SessionJs)

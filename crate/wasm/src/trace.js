@@ -38,5 +38,5 @@ export function lazyTrace(shared) {
       },
     });
   }
-  return { steps };
+  return shared.cacheAccount === undefined ? { steps } : { steps, cacheAccount: shared.cacheAccount };
 }

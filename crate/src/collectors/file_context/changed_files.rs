@@ -199,29 +199,33 @@ impl FileContext<'_> {
                     .into(),
                 Some(format!("work {}", snippet.work)),
             );
+        } else if done.text.is_empty() && rules.note_emptied_files {
+            // A short note rather than every removed line: the whole file went.
+            turn.attach(
+                AttachmentKind::EmptiedFile,
+                Some(key),
+                file_gone_note(key, "emptied"),
+                self.token_method,
+            );
+            turn.decide(key, Verdict::Included, "the file was emptied".into(), None);
         } else if snippet.text.is_empty() {
-            let emptied = done.text.is_empty();
-            if emptied && rules.note_emptied_files {
-                turn.attach(
-                    AttachmentKind::EmptiedFile,
-                    Some(key),
-                    file_gone_note(key, "emptied"),
-                    self.token_method,
-                );
-                turn.decide(key, Verdict::Included, "the file was emptied".into(), None);
+            let reason = if snippet.final_newline_only {
+                "only the final newline changed: the lines are the same, so nothing is sent (Q37 fixed)"
+            } else if done.text.is_empty() {
+                "the file was emptied; deleted lines are not shown, so the original sends nothing (Q35)"
             } else {
-                let reason = if emptied {
-                    "the file was emptied; deleted lines are not shown, so the original sends nothing (Q35)"
-                } else {
-                    "touched, or only lines deleted: the snippet shows nothing, so nothing is sent"
-                };
-                turn.decide(key, Verdict::Unchanged, reason.into(), None);
-            }
+                "touched, or only lines deleted: the snippet shows nothing, so nothing is sent"
+            };
+            turn.decide(key, Verdict::Unchanged, reason.into(), None);
         } else {
+            let marks_removals = self
+                .change_snippets
+                .is_some_and(|snippet_rules| snippet_rules.mark_removed_lines)
+                && snippet.text.lines().any(|line| line.starts_with("-\t"));
             turn.attach(
                 AttachmentKind::EditedTextFile,
                 Some(key),
-                edited_file_note(key, &snippet.text),
+                edited_file_note(key, &snippet.text, marks_removals),
                 self.token_method,
             );
             let hunks = match snippet.hunks {

@@ -25,8 +25,9 @@ const DESCRIPTION_WEIGHT: u64 = 3;
 const FILE_NAME_WEIGHT: u64 = 2;
 const BODY_WEIGHT: u64 = 1;
 
-/// Words too common to tell memories apart, sorted for a binary search.
-const STOP_WORDS: [&str; 72] = [
+/// Words too common to tell memories apart, sorted for a binary search. Redaction keeps them
+/// (they are words the scorer reads, not content), so a redacted prompt scores alike.
+pub const STOP_WORDS: [&str; 72] = [
     "about", "after", "again", "all", "also", "and", "any", "are", "been", "before", "being",
     "but", "can", "could", "did", "does", "doing", "done", "for", "from", "get", "had", "has",
     "have", "her", "here", "his", "how", "into", "its", "just", "let", "lets", "like", "make",

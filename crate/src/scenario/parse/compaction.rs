@@ -11,6 +11,7 @@ use super::read::{boolean, names, natural, one_of, string, Fields, MAX_WHOLE};
 use crate::compact::microcompact::MicrocompactRules;
 use crate::compact::partial::PartialDirection;
 use crate::compact::policies::aider_budgets::AiderBudgetsParams;
+use crate::compact::policies::clear_thinking::{ClearThinkingParams, KeepThinking};
 use crate::compact::policies::clear_tool_uses::{
     ClearToolInputs, ClearToolUsesParams, Trigger as ClearTrigger,
 };
@@ -190,6 +191,21 @@ fn policy(id: PolicyId, fields: &Fields<'_, '_>) -> Result<Policy, Error> {
             "clearToolInputs",
             "memoryTool",
         ])?)?,
+        PolicyId::ClearThinking => {
+            let p = read(&["keepThinkingTurns", "keepAll"])?;
+            let keep = match (
+                p.optional("keepThinkingTurns", natural(0, max))?,
+                p.or("keepAll", false, boolean)?,
+            ) {
+                (Some(_), true) => {
+                    return Err(p.error("give keepThinkingTurns or keepAll, not both"))
+                }
+                (_, true) => KeepThinking::All,
+                (Some(turns), false) => KeepThinking::ThinkingTurns(turns),
+                (None, false) => ClearThinkingParams::default().keep,
+            };
+            Policy::ClearThinking(ClearThinkingParams { keep })
+        }
         PolicyId::CodexLocal | PolicyId::CodexRemote => {
             let p = read(&["midTurn"])?;
             Policy::Codex {

@@ -1,6 +1,6 @@
 //! The arguments of a profile comparison as a host gives them in JSON (the JS API's
-//! `compareProfiles`): the profiles to compare, and price tables that replace a profile's
-//! default ones.
+//! `compareProfiles`): the profiles to compare, price tables that replace a profile's
+//! default ones, and where the usage the clients read comes from.
 
 use alloc::format;
 use alloc::string::ToString;
@@ -10,8 +10,20 @@ use super::json::Json;
 use super::path::Path;
 use super::read::{each, list, object, one_of, Fields};
 use super::PROFILES;
-use crate::cache::{parse_price_table, PriceTable};
+use crate::cache::parse_price_table;
+use crate::scenario::{CompareOptions, UsageSource};
 use crate::{Error, ProfileName};
+
+/// The names `options.usage` takes.
+const USAGE: [(&str, UsageSource); UsageSource::ALL.len()] = {
+    let mut table = [("", UsageSource::Simulated); UsageSource::ALL.len()];
+    let mut i = 0;
+    while i < table.len() {
+        table[i] = (UsageSource::ALL[i].as_str(), UsageSource::ALL[i]);
+        i += 1;
+    }
+    table
+};
 
 /// Reads the profiles to compare, a JSON array of profile names.
 ///
@@ -32,26 +44,33 @@ pub fn parse_profile_names(json: &str) -> Result<Vec<ProfileName>, Error> {
     each(&tree, &path, one_of("profile", &PROFILES))
 }
 
-/// Reads a comparison's options, `{ "prices": { "<profile>": <price table> } }`: the price
-/// tables that replace the profiles' defaults.
+/// Reads a comparison's options, `{ "prices": { "<profile>": <price table> }, "usage":
+/// "simulated" | "scenario" }`: the price tables that replace the profiles' defaults, and
+/// where the usage the clients read comes from (`simulated` unless given).
 ///
 /// # Errors
-/// Invalid JSON, an unknown key or profile, a bad price table; each names its place
+/// Invalid JSON, an unknown key, profile or usage, a bad price table; each names its place
 /// (`options.prices.codex: prices.extra: unknown field …`).
 ///
 /// # Example
 /// ```
-/// use context_assembly::scenario::parse_compare_options;
+/// use context_assembly::scenario::{parse_compare_options, UsageSource};
 /// let error = parse_compare_options(r#"{ "prices": { "nobody": {} } }"#).unwrap_err();
 /// assert!(error.to_string().starts_with("options.prices.nobody: unknown profile"));
+/// let options = parse_compare_options(r#"{ "usage": "scenario" }"#).unwrap();
+/// assert_eq!(options.usage, UsageSource::Scenario);
 /// ```
-pub fn parse_compare_options(json: &str) -> Result<Vec<(ProfileName, PriceTable)>, Error> {
+pub fn parse_compare_options(json: &str) -> Result<CompareOptions, Error> {
     let path = Path::Root.key("options");
     let tree = parse(json, &path)?;
-    let fields = Fields::new(&tree, &path, &["prices"])?;
+    let fields = Fields::new(&tree, &path, &["prices", "usage"])?;
+    let usage = fields.or("usage", UsageSource::Simulated, one_of("usage", &USAGE))?;
     let path = path.key("prices");
     let Some(prices) = fields.get("prices") else {
-        return Ok(Vec::new());
+        return Ok(CompareOptions {
+            prices: Vec::new(),
+            usage,
+        });
     };
     let mut tables = Vec::new();
     for (name, table) in object(prices, &path)? {
@@ -64,7 +83,10 @@ pub fn parse_compare_options(json: &str) -> Result<Vec<(ProfileName, PriceTable)
         let table = parse_price_table(&table.to_compact());
         tables.push((*profile, table.map_err(|e| path.error(e.to_string()))?));
     }
-    Ok(tables)
+    Ok(CompareOptions {
+        prices: tables,
+        usage,
+    })
 }
 
 fn parse(json: &str, path: &Path<'_>) -> Result<Json, Error> {

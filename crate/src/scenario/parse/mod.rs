@@ -32,9 +32,8 @@ pub use compare::{parse_compare_options, parse_profile_names};
 use json::check_tree;
 pub(crate) use json::{parse_json, Json};
 use path::{Path, Quoted};
-use read::{
-    absolute, array, boolean, each, mismatch, name, natural, one_of, string, Fields, MAX_WHOLE,
-};
+pub(crate) use read::MAX_WHOLE;
+use read::{absolute, array, boolean, each, mismatch, name, natural, one_of, string, Fields};
 pub use request::{parse_api_body_options, parse_request, parse_request_diff_options};
 
 /// The largest scenario text accepted, in bytes (64 MiB).
@@ -104,14 +103,15 @@ pub const STEP_KINDS: &[&str] = &steps::KIND_NAMES;
 const DEFAULT_START_MS: u64 = 1_764_547_200_000;
 const DEFAULT_STEP_MS: u64 = 1_000;
 
-const PROFILES: [(&str, ProfileName); 6] = [
-    (ProfileName::ClaudeCode.as_str(), ProfileName::ClaudeCode),
-    (ProfileName::Codex.as_str(), ProfileName::Codex),
-    (ProfileName::Recommended.as_str(), ProfileName::Recommended),
-    (ProfileName::WorldState.as_str(), ProfileName::WorldState),
-    (ProfileName::OpenCode.as_str(), ProfileName::OpenCode),
-    (ProfileName::Aider.as_str(), ProfileName::Aider),
-];
+const PROFILES: [(&str, ProfileName); ProfileName::ALL.len()] = {
+    let mut table = [("", ProfileName::Recommended); ProfileName::ALL.len()];
+    let mut index = 0;
+    while index < table.len() {
+        table[index] = (ProfileName::ALL[index].as_str(), ProfileName::ALL[index]);
+        index += 1;
+    }
+    table
+};
 
 /// Parses a scenario.
 ///
@@ -233,6 +233,14 @@ fn scenario(value: &Json, path: &Path<'_>) -> Result<Scenario, Error> {
     };
     steps::check_tool_ids(&scenario.steps)?;
     Ok(scenario)
+}
+
+/// Reads one step as a scenario's `steps` reads it, with the checks every value of a
+/// document gets (no key twice, no string over the limit); error paths start at the step.
+pub(crate) fn read_step(value: &Json) -> Result<super::Step, Error> {
+    let root = Path::Root;
+    check_tree(value, &root)?;
+    steps::step(value, &root)
 }
 
 fn switches(value: &Json, path: &Path<'_>) -> Result<Vec<(String, bool)>, Error> {

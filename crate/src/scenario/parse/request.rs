@@ -18,7 +18,7 @@ use super::read::{boolean, each, list, mismatch, name, natural, string, Fields, 
 use crate::codex::items::Role;
 use crate::request::{
     ApiBodyOptions, ApiName, Block, BlockType, Category, Channel, Message, Request,
-    RequestDiffOptions, Splice,
+    RequestDiffOptions, Splice, StandIn,
 };
 use crate::Error;
 
@@ -34,7 +34,7 @@ const REQUEST_KEYS: [&str; 7] = [
 ];
 
 /// The keys of a serialised [`Block`].
-const BLOCK_KEYS: [&str; 13] = [
+const BLOCK_KEYS: [&str; 14] = [
     "type",
     "source",
     "channel",
@@ -48,6 +48,7 @@ const BLOCK_KEYS: [&str; 13] = [
     "toolUseId",
     "isError",
     "parts",
+    "standIn",
 ];
 
 /// Reads a request from its JSON, as the engine serialises it.
@@ -62,8 +63,8 @@ const BLOCK_KEYS: [&str; 13] = [
 /// use context_assembly::scenario::parse_request;
 /// let request = parse_request(r#"{ "messages": [{ "role": "user", "content": [{ "type": "text", "text": "hi" }] }] }"#).unwrap();
 /// assert_eq!(request.messages[0].content[0].text, "hi");
-/// let error = parse_request(r#"{ "messages": [{ "role": "system", "content": [] }] }"#).unwrap_err();
-/// assert!(error.to_string().starts_with("request.messages[0].role: unknown role \"system\""));
+/// let error = parse_request(r#"{ "messages": [{ "role": "robot", "content": [] }] }"#).unwrap_err();
+/// assert!(error.to_string().starts_with("request.messages[0].role: unknown role \"robot\""));
 /// ```
 pub fn parse_request(json: &str) -> Result<Request, Error> {
     let path = Path::Root.key("request");
@@ -176,9 +177,18 @@ fn block(channel: Channel) -> impl Fn(&Json, &Path<'_>) -> Result<Block, Error> 
             parts: fields.or("parts", Vec::new(), |value, path| {
                 each(value, path, block(channel))
             })?,
+            stand_in: fields.optional("standIn", stand_in)?,
             text,
         })
     }
+}
+
+fn stand_in(value: &Json, path: &Path<'_>) -> Result<StandIn, Error> {
+    let fields = Fields::new(value, path, &["release", "tokens"])?;
+    Ok(StandIn {
+        release: fields.required("release", string)?,
+        tokens: fields.required("tokens", natural(0, MAX_WHOLE.unsigned_abs()))?,
+    })
 }
 
 fn splice(value: &Json, path: &Path<'_>) -> Result<Splice, Error> {

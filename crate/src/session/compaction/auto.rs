@@ -11,7 +11,7 @@
 use alloc::format;
 
 use crate::attachment::{Collected, Verdict};
-use crate::compact::auto_policy::{aider_history_over_budget, AutoPolicy};
+use crate::compact::auto_policy::{history_over_budget, AutoPolicy};
 use crate::compact::context_size::{anchored_context_size, ContextSize, UsageAnchor};
 use crate::compact::options::{CompactionOptions, Policy, Trigger};
 use crate::compact::report::CompactionReport;
@@ -91,10 +91,9 @@ impl Session {
         let auto = self.profile.compaction.auto_policy;
         // Aider measures the history against its budget, the others the context.
         let (step, measured, limit) = match auto {
-            AutoPolicy::Aider => match aider_history_over_budget(
-                self.conversation.transcript.messages(),
+            AutoPolicy::Aider => match history_over_budget(
+                self.conversation.history_tokens(self.profile.token_method),
                 self.config.context_window,
-                self.profile.token_method,
             ) {
                 Some(over) => (
                     Some(AutoCompactStep::Compact(over.reason())),

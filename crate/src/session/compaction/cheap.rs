@@ -13,6 +13,7 @@ use crate::compact::cheap::{cheap_outcome, CheapInputs, CheapOutcome, FileFacts}
 use crate::compact::options::{CompactionOptions, Policy};
 use crate::compact::report::{CompactionPlan, CompactionReport, SummarySource};
 use crate::compact::summary::format_compact_summary;
+use crate::request::tool_blocks;
 use crate::session::Session;
 use crate::tokens::estimate_tokens;
 use crate::transcript::Record;
@@ -92,7 +93,7 @@ impl Session {
                 let _ = self.workspace.vfs.write_file(&saved.path, content, at_ms);
             }
         }
-        self.conversation.messages.clear();
+        self.conversation.transcript_rewritten();
         let after = self.peek_request(at_ms);
         let reason = plan.reason.clone();
         let mut report = report_of(plan, true, reason, &before, &after, decisions);
@@ -117,6 +118,10 @@ impl Session {
             Policy::FileTracker | Policy::ReadGuard | Policy::AiderBudgets(_) => self.file_facts(),
             _ => Vec::new(),
         };
+        let tools = match options.policy {
+            Policy::ContinueCounting(_) => self.tool_definitions(),
+            _ => Vec::new(),
+        };
         let inputs = CheapInputs {
             request_tokens,
             at_ms,
@@ -125,6 +130,11 @@ impl Session {
             context_window: self.config.context_window,
             method: self.profile.token_method,
             files: &files,
+            tool_tokens: tool_blocks(&tools, self.profile.token_method)
+                .iter()
+                .map(|block| block.tokens)
+                .sum(),
+            tools: &tools,
             instructions: options.instructions.as_deref(),
         };
         let records = self.conversation.transcript.messages();

@@ -34,6 +34,7 @@ const REREAD_FILES: usize = 5;
 impl Session {
     /// Fills a Codex compaction's plan.
     pub(super) fn plan_codex(&mut self, plan: &mut CompactionPlan, remote: bool, mid_turn: bool) {
+        let mid_turn = self.context_goes_before_last_user_message(mid_turn);
         let items = self.conversation.transcript.codex_items();
         let users = collect_user_messages(&items);
         let history = self.codex_history(&items, "", remote, mid_turn, 0);
@@ -53,6 +54,7 @@ impl Session {
         mid_turn: bool,
         at_ms: u64,
     ) -> Result<CompactionReport, Error> {
+        let mid_turn = self.context_goes_before_last_user_message(mid_turn);
         let (before, snapshot) = self.before_compaction(at_ms);
         let transcript = &mut self.conversation.transcript;
         let suffix = codex_summary_suffix(summary, transcript.messages())?;
@@ -68,7 +70,7 @@ impl Session {
         if self.profile.codex.reread_edited_after_compaction {
             self.reread_edited(&mut decisions);
         }
-        self.conversation.messages.clear();
+        self.conversation.transcript_rewritten();
         let after = self.peek_request(at_ms);
         let reason = format!(
             "{} user messages kept and the summary{}",
@@ -90,6 +92,12 @@ impl Session {
         self.survival()
             .finish_report(&mut report, &snapshot, request_tokens(&after));
         Ok(report)
+    }
+
+    /// Whether this compaction puts the initial context before the last real user message,
+    /// as a mid-turn one does: under `context_before_last_user_message`, every one does.
+    fn context_goes_before_last_user_message(&self, mid_turn: bool) -> bool {
+        mid_turn || self.profile.codex.context_before_last_user_message
     }
 
     /// The replacement history, initial context included where the phase puts it.

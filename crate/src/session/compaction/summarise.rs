@@ -218,7 +218,7 @@ impl Session {
         // §9.11: the user context (CLAUDE.md, the date) is computed again, for the next
         // request or, after an auto-compaction inside a turn, the next human turn.
         self.expire_user_context(auto);
-        self.conversation.messages.clear();
+        self.conversation.transcript_rewritten();
         let after = self.peek_request(at_ms);
         let mut reason = format!(
             "{} records were replaced by a summary ({source}); {} kept, {} attachments follow",
