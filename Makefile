@@ -15,7 +15,8 @@ BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve package test test-package check test-rust nostd \
         test-node test-fuzz typecheck test-browser bench size screenshot fmt fuzz replay \
-        conformance-setup conformance conformance-claude-current conformance-codex-setup conformance-codex conformance-codex-long import-lab
+        conformance-setup conformance conformance-claude-current conformance-codex-setup conformance-codex conformance-codex-long import-lab \
+        cost-table cost-table-check conformance-figures
 
 help:
 	@echo "make serve   build pkg/ (release) and serve the playground"
@@ -24,12 +25,14 @@ help:
 	@echo "make package  the npm package context-assembly in target/npm/ (npm pack it from there)"
 	@echo "make fuzz    the long fuzz run of the JS API: SEEDS=1-12500 (100,000 cases) unless given; make test runs 1-600"
 	@echo "make bench   benchmarks (not part of make test)"
+	@echo "make cost-table  rewrite the README's cost table from the long scenarios (make test checks it)"
 	@echo "make size    gzipped size of the wasm module"
 	@echo "make screenshot  retake the playground's pictures (web/playground*.png) for the README"
 	@echo "make conformance  run the real Claude Code against a mock API and compare its requests with ours (make test runs it)"
 	@echo "make conformance-claude-current  the same against the current release, 2.1.332 (not in make test yet)"
 	@echo "make conformance-codex  the same with the real Codex CLI (0.139.0 and 0.171.0, 100 generated sessions each) against a mock Responses API"
 	@echo "make conformance-codex-long  the Codex lab with its whole generated corpus (200 sessions per release)"
+	@echo "make conformance-figures  run the four labs and write their figures into docs/conformance.md"
 
 # ---- set-up: each step installs only what is missing ---------------------------------------
 setup: setup-rust setup-node setup-browser
@@ -108,7 +111,7 @@ $(NPM_DIR)/package.json: $(PKG_WASM) $(NPM_TEMPLATES) README.md CHANGELOG.md LIC
 	node crate/wasm/npm/build.mjs
 
 # ---- tests ------------------------------------------------------------------------------------
-test: setup check test-rust nostd pkg test-node test-fuzz conformance conformance-codex import-lab typecheck test-browser test-package
+test: setup check test-rust nostd pkg test-node test-fuzz cost-table-check conformance conformance-codex import-lab typecheck test-browser test-package
 	@echo "make test: every check passed"
 
 check: setup-rust
@@ -131,6 +134,18 @@ test-node: pkg
 # native runner. `make test` runs a short run of a few thousand cases.
 SEEDS ?= 1-12500
 FUZZ_SHORT_SEEDS := 1-600
+
+# The README's one cost table (crate/examples/cost.rs): `cost-table` rewrites it from the
+# scenarios below, `cost-table-check` fails when the README's is not what the engine gives.
+COST_SCENARIOS := web/scenarios/long-short-prompts.json web/scenarios/long-tool-output.json \
+  web/scenarios/long-settings.json web/scenarios/auto-compaction.json web/scenarios/cheap-stage.json
+COST_EXAMPLE := cargo run --quiet --release -p context-assembly --features serde --example cost --
+
+cost-table: setup-rust
+	$(COST_EXAMPLE) --readme README.md $(COST_SCENARIOS)
+
+cost-table-check: setup-rust
+	$(COST_EXAMPLE) --readme README.md --check $(COST_SCENARIOS)
 
 # The native side of the fuzz suite's native = wasm check.
 replay:
@@ -219,6 +234,11 @@ conformance-codex: pkg conformance-codex-setup
 
 conformance-codex-long:
 	$(MAKE) conformance-codex CODEX_SESSIONS=$(CODEX_CORPUS)
+
+# The one set of conformance figures: the four labs, then their reports written into
+# docs/conformance.md (tests/conformance/figures.mjs). The README links there.
+conformance-figures: conformance conformance-claude-current conformance-codex
+	node tests/conformance/figures.mjs --write docs/conformance.md
 
 # The session logs both clients wrote during the labs (kept beside the recordings): each must
 # import and match its lab scenario (IMPORT_LAB_REQUIRED: no logs is a failure here), then the
