@@ -8,7 +8,7 @@ use std::time::Instant;
 use context_assembly::diff::{diff_snippet, SnippetRules};
 use context_assembly::mention::{extract_mentions, MentionRules};
 use context_assembly::scenario::{
-    compare_profiles, parse_scenario, prices_for, run_scenario, Scenario,
+    compare_profiles, parse_scenario, run_scenario, Scenario,
 };
 use context_assembly::search::{search_paths, Candidate};
 use context_assembly::session::{
@@ -465,11 +465,6 @@ const LONG_SCENARIOS: [(&str, &str); 3] = [
     ),
 ];
 
-/// Dollars from micro-dollars.
-fn dollars(micro: u64) -> f64 {
-    micro as f64 / 1e6
-}
-
 /// Tokens of Codex's context items (initial context and settings updates) over every
 /// request of a run.
 fn codex_context_tokens(scenario: &Scenario, resend: bool) -> (u64, u64) {
@@ -500,28 +495,6 @@ fn bench_compare(_: &mut Lcg) {
         ProfileName::Codex,
         ProfileName::Recommended,
     ];
-    println!("\n## Profiles compared on the long scenarios (default prices: Claude Sonnet for Claude Code's profiles, GPT-5 for Codex)\n");
-    println!("| scenario | profile | requests | tokens sent | cached | cost | cost without a cache |\n|---|---|--:|--:|--:|--:|--:|");
-    for (label, json) in LONG_SCENARIOS {
-        let scenario = parse_scenario(json).expect("a valid scenario");
-        let comparison = compare_profiles(&scenario, &all, &[]).expect("compares");
-        for (name, run) in &comparison.runs {
-            let t = &run.totals;
-            let prices = prices_for(&Profile::preset(*name));
-            let uncached = (t.sent as f64 * prices.input_per_mtok as f64
-                + t.output as f64 * prices.output_per_mtok as f64)
-                / 1e12;
-            println!(
-                "| {label} | {} | {} | {} | {:.1} % | ${:.4} | ${:.4} |",
-                name.as_str(),
-                run.steps.len(),
-                t.sent,
-                100.0 * t.cached as f64 / t.sent.max(1) as f64,
-                dollars(t.cost_micro_usd),
-                uncached
-            );
-        }
-    }
     println!("\n## Codex: settings diffs against re-sending the whole initial context every turn\n\n| scenario | context tokens, diffs | context tokens, full every turn | context saved | all input saved |\n|---|--:|--:|--:|--:|");
     for (label, json) in LONG_SCENARIOS {
         let scenario = parse_scenario(json).expect("a valid scenario");
