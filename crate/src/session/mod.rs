@@ -76,6 +76,9 @@ pub struct SessionConfig {
     pub deferred_tools: Vec<String>,
     /// Skills the Skill tool can run.
     pub skills: Vec<Skill>,
+    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`: the skill listing's budget in characters; `None`:
+    /// the profile's share of the context window (§7.10).
+    pub skill_listing_char_budget: Option<u64>,
     /// Connected MCP servers and their instructions.
     pub mcp_servers: Vec<McpServer>,
     /// The model's id, when the host names one: [`SessionConfig::for_model`] takes the
@@ -142,6 +145,7 @@ impl Default for SessionConfig {
             tools: Vec::new(),
             deferred_tools: Vec::new(),
             skills: Vec::new(),
+            skill_listing_char_budget: None,
             mcp_servers: Vec::new(),
             model: None,
             context_window: 200_000,

@@ -233,6 +233,8 @@ export interface SessionConfig {
   deferredTools?: string[];
   /** Skills the Skill tool can run (listed by `skill_listing`). */
   skills?: { name: string; description: string }[];
+  /** SLASH_COMMAND_TOOL_CHAR_BUDGET: the skill listing's budget in characters (default: 1% of the window at 4 characters a token). */
+  skillListingCharBudget?: number;
   /** Connected MCP servers and their instructions (`mcp_instructions_delta`). */
   mcpServers?: { name: string; instructions?: string }[];
   /** The model's id; with it, `contextWindow` and `outputReserve` default to Claude Code's tables (claude-code.md §9.1). */

@@ -78,6 +78,7 @@ pub(crate) fn config(value: &Json, path: &Path<'_>) -> Result<SessionConfig, Err
         tools: fields.or("tools", default.tools, |v, p| each(v, p, tool))?,
         deferred_tools: fields.or("deferredTools", default.deferred_tools, names)?,
         skills: fields.or("skills", default.skills, |v, p| each(v, p, skill))?,
+        skill_listing_char_budget: fields.optional("skillListingCharBudget", natural(1, max))?,
         mcp_servers: fields.or("mcpServers", default.mcp_servers, |v, p| {
             each(v, p, mcp_server)
         })?,

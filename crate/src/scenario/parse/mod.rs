@@ -72,6 +72,7 @@ pub const CONFIG_KEYS: &[&str] = &[
     "tools",
     "deferredTools",
     "skills",
+    "skillListingCharBudget",
     "mcpServers",
     "model",
     "contextWindow",
