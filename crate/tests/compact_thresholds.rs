@@ -620,3 +620,416 @@ proptest! {
         prop_assert_eq!(again.results, out.results);
     }
 }
+
+// ------------------------------------------- a model's window and output limit (§9.1)
+
+mod model_windows {
+    use context_assembly::compact::model_window::*;
+    use context_assembly::compact::thresholds::*;
+    use context_assembly::scenario::parse_session_config;
+    use context_assembly::session::SessionConfig;
+    use proptest::prelude::*;
+
+    fn window(model: &str, overrides: WindowOverrides) -> ModelWindow {
+        claude_code_model_window(model, &overrides)
+    }
+
+    fn plain(model: &str) -> ModelWindow {
+        window(model, WindowOverrides::default())
+    }
+
+    #[test]
+    fn the_constants_are_the_specs() {
+        assert_eq!(ONE_MILLION_CONTEXT_WINDOW, 1_000_000);
+        assert_eq!(CAPPED_DEFAULT_MAX_TOKENS, 8_000);
+        assert_eq!(CAPABILITY_WINDOW_FLOOR, 100_000);
+        assert_eq!(ONE_MILLION_BETA_MODELS, ["claude-sonnet-4", "opus-4-6"]);
+        assert_eq!(ONE_MILLION_EXPERIMENT_MODELS, ["sonnet-4-6"]);
+        assert_eq!(
+            (OTHER_MODEL_OUTPUT.default, OTHER_MODEL_OUTPUT.upper),
+            (32_000, 64_000)
+        );
+    }
+
+    /// claude-code.md §9.1: `getMaxOutputTokensForModel`'s per-model default (upper limit),
+    /// and the reserve it leaves: 20,000 for every Claude 4.x model, 8,192 for 3.5.
+    #[test]
+    fn every_output_row_of_the_spec() {
+        let rows: [(&str, u64, u64, u64); 14] = [
+            ("claude-opus-4-6", 64_000, 128_000, 20_000),
+            ("claude-sonnet-4-6", 32_000, 128_000, 20_000),
+            ("claude-opus-4-5-20251101", 32_000, 64_000, 20_000),
+            ("claude-sonnet-4-5-20250929", 32_000, 64_000, 20_000),
+            ("claude-sonnet-4-20250514", 32_000, 64_000, 20_000),
+            ("claude-haiku-4-5", 32_000, 64_000, 20_000),
+            ("claude-opus-4-1-20250805", 32_000, 32_000, 20_000),
+            ("claude-opus-4-20250514", 32_000, 32_000, 20_000),
+            ("claude-3-7-sonnet-20250219", 32_000, 64_000, 20_000),
+            ("claude-3-5-sonnet-20241022", 8_192, 8_192, 8_192),
+            ("claude-3-5-haiku-20241022", 8_192, 8_192, 8_192),
+            // Provider spellings and capitals land on their row.
+            ("us.anthropic.claude-opus-4-6-v1", 64_000, 128_000, 20_000),
+            ("Claude-Sonnet-4-6[1M]", 32_000, 128_000, 20_000),
+            ("claude-opus-4-6[1m]", 64_000, 128_000, 20_000),
+        ];
+        for (model, default, upper, reserve) in rows {
+            let w = plain(model);
+            assert_eq!(
+                (
+                    w.max_output_tokens,
+                    w.output_upper_limit,
+                    w.output_reserve(),
+                    w.known_model
+                ),
+                (default, upper, reserve, true),
+                "{model}"
+            );
+            assert!(
+                w.output_reason.contains("row"),
+                "{model}: {}",
+                w.output_reason
+            );
+        }
+    }
+
+    /// claude-code.md §9.1: an id no row names gets the fallback row (32k, 64k), a 200,000
+    /// window, and reasons that say so.
+    #[test]
+    fn an_unknown_model_falls_back_with_a_reason() {
+        for model in ["gpt-5.5", "my-local-model", "", "claude-next"] {
+            let w = plain(model);
+            assert_eq!(
+                (
+                    w.context_window,
+                    w.max_output_tokens,
+                    w.output_upper_limit,
+                    w.known_model
+                ),
+                (200_000, 32_000, 64_000, false),
+                "{model:?}"
+            );
+            assert!(
+                w.output_reason.contains("no row of the output table"),
+                "{}",
+                w.output_reason
+            );
+            assert!(
+                w.window_reason.contains("the default of 200000"),
+                "{}",
+                w.window_reason
+            );
+            assert_eq!(w.output_reserve(), 20_000);
+        }
+    }
+
+    /// claude-code.md §9.1, the window's first match: (1) the host's override, (2) `[1m]`,
+    /// (3) the capability table from 100k, (4) the 1M beta for a model that takes it, (5) the
+    /// Sonnet 4.6 experiment, (6) 200,000.
+    #[test]
+    fn the_window_is_the_first_rule_that_applies() {
+        let o = WindowOverrides::default;
+        // (2) the suffix, in any case, whatever the model.
+        assert_eq!(plain("claude-opus-4-6[1m]").context_window, 1_000_000);
+        assert_eq!(plain("claude-sonnet-4-5[1M]").context_window, 1_000_000);
+        assert_eq!(plain("my-model[1m]").context_window, 1_000_000);
+        assert_eq!(plain("claude-opus-4-6").context_window, 200_000);
+        // (1) beats (2).
+        let host = WindowOverrides {
+            max_context_tokens: Some(50_000),
+            ..o()
+        };
+        let w = window("claude-opus-4-6[1m]", host);
+        assert_eq!(w.context_window, 50_000);
+        assert!(w.window_reason.contains("override"));
+        // (2) beats (3); (3) counts from 100k only.
+        let cap = |tokens| WindowOverrides {
+            capability_max_input_tokens: Some(tokens),
+            ..o()
+        };
+        assert_eq!(
+            window("claude-opus-4-6[1m]", cap(300_000)).context_window,
+            1_000_000
+        );
+        assert_eq!(
+            window("claude-opus-4-6", cap(300_000)).context_window,
+            300_000
+        );
+        assert_eq!(
+            window("claude-opus-4-6", cap(100_000)).context_window,
+            100_000
+        );
+        assert_eq!(
+            window("claude-opus-4-6", cap(99_999)).context_window,
+            200_000
+        );
+        // (4) the beta, for `claude-sonnet-4*` and `opus-4-6` only.
+        let beta = WindowOverrides {
+            context_1m_beta: true,
+            ..o()
+        };
+        for (model, expected) in [
+            ("claude-sonnet-4-20250514", 1_000_000),
+            ("claude-sonnet-4-6", 1_000_000),
+            ("claude-opus-4-6", 1_000_000),
+            ("claude-opus-4-5", 200_000),
+            ("claude-haiku-4-5", 200_000),
+            ("claude-3-7-sonnet-20250219", 200_000),
+        ] {
+            assert_eq!(window(model, beta).context_window, expected, "{model}");
+        }
+        // (3) beats (4).
+        let both = WindowOverrides {
+            capability_max_input_tokens: Some(150_000),
+            ..beta
+        };
+        assert_eq!(window("claude-sonnet-4-6", both).context_window, 150_000);
+        // (5) the experiment, for sonnet-4-6 only.
+        let experiment = WindowOverrides {
+            sonnet_1m_experiment: true,
+            ..o()
+        };
+        assert_eq!(
+            window("claude-sonnet-4-6", experiment).context_window,
+            1_000_000
+        );
+        assert_eq!(
+            window("claude-sonnet-4-5", experiment).context_window,
+            200_000
+        );
+    }
+
+    /// claude-code.md §9.1 and §10.1: `CLAUDE_CODE_DISABLE_1M_CONTEXT` turns every 1M route
+    /// off and cuts a capability limit above 200,000 to 200,000.
+    #[test]
+    fn disabling_the_1m_context_closes_every_route() {
+        let off = WindowOverrides {
+            disable_1m_context: true,
+            context_1m_beta: true,
+            sonnet_1m_experiment: true,
+            ..WindowOverrides::default()
+        };
+        assert_eq!(window("claude-sonnet-4-6[1m]", off).context_window, 200_000);
+        let capped = WindowOverrides {
+            capability_max_input_tokens: Some(1_000_000),
+            ..off
+        };
+        let w = window("claude-sonnet-4-6", capped);
+        assert_eq!(w.context_window, 200_000);
+        assert!(w.window_reason.contains("disabled"), "{}", w.window_reason);
+        let small = WindowOverrides {
+            capability_max_input_tokens: Some(150_000),
+            ..off
+        };
+        assert_eq!(window("claude-sonnet-4-6", small).context_window, 150_000);
+        // The host's own window is not a 1M route.
+        let host = WindowOverrides {
+            max_context_tokens: Some(1_000_000),
+            ..off
+        };
+        assert_eq!(window("claude-sonnet-4-6", host).context_window, 1_000_000);
+    }
+
+    /// claude-code.md §9.1: the capped slot lowers the default to 8k; the env override
+    /// sets the limit within the upper limit; a limit that is not positive is ignored.
+    #[test]
+    fn output_overrides_stay_within_the_upper_limit() {
+        let o = WindowOverrides::default;
+        let capped = WindowOverrides {
+            capped_output_slot: true,
+            ..o()
+        };
+        assert_eq!(window("claude-opus-4-6", capped).max_output_tokens, 8_000);
+        assert_eq!(window("claude-3-5-sonnet", capped).max_output_tokens, 8_000);
+        assert_eq!(window("claude-opus-4-6", capped).output_reserve(), 8_000);
+        let set = |tokens| WindowOverrides {
+            max_output_tokens: Some(tokens),
+            ..o()
+        };
+        assert_eq!(
+            window("claude-opus-4-6", set(100_000)).max_output_tokens,
+            100_000
+        );
+        let over = window("claude-opus-4-6", set(500_000));
+        assert_eq!(over.max_output_tokens, 128_000);
+        assert!(over.output_reason.contains("cut to the upper limit"));
+        assert_eq!(
+            window("claude-opus-4-1", set(40_000)).max_output_tokens,
+            32_000
+        );
+        assert_eq!(
+            window("claude-3-5-haiku", set(4_000)).output_reserve(),
+            4_000
+        );
+        let zero = window("claude-opus-4-6", set(0));
+        assert_eq!(zero.max_output_tokens, 64_000);
+        assert!(zero.output_reason.contains("ignored"));
+        // The override replaces the capped default too.
+        let both = WindowOverrides {
+            max_output_tokens: Some(30_000),
+            ..capped
+        };
+        assert_eq!(window("claude-opus-4-6", both).max_output_tokens, 30_000);
+    }
+
+    /// claude-code.md §9.1: the thresholds of a model the tables resolve, with
+    /// `CLAUDE_CODE_AUTO_COMPACT_WINDOW`, `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` and
+    /// `CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE`.
+    #[test]
+    fn a_model_s_thresholds_with_the_host_s_overrides() {
+        let (config, _) =
+            SessionConfig::for_model("claude-opus-4-6[1m]", WindowOverrides::default());
+        let t = config.thresholds(ThresholdFormula::ClaudeCode);
+        assert_eq!(
+            (t.effective_window, t.autocompact, t.blocking),
+            (980_000, 967_000, Some(977_000))
+        );
+        let (config, why) =
+            SessionConfig::for_model("claude-3-5-sonnet-20241022", WindowOverrides::default());
+        assert_eq!(
+            (config.model.as_deref(), config.output_reserve),
+            (Some("claude-3-5-sonnet-20241022"), 8_192)
+        );
+        assert!(why.known_model);
+        let t = config.thresholds(ThresholdFormula::ClaudeCode);
+        assert_eq!((t.effective_window, t.autocompact), (191_808, 178_808));
+        let overrides = WindowOverrides {
+            auto_compact_window: Some(300_000),
+            autocompact_pct_override: Some(50),
+            blocking_limit_override: Some(250_000),
+            ..WindowOverrides::default()
+        };
+        let (config, _) = SessionConfig::for_model("claude-sonnet-4-6[1m]", overrides);
+        assert_eq!(
+            config.context_window, 1_000_000,
+            "the cap is the thresholds', not the window's"
+        );
+        let t = config.thresholds(ThresholdFormula::ClaudeCode);
+        assert_eq!(
+            (t.effective_window, t.autocompact, t.blocking),
+            (280_000, 140_000, Some(250_000))
+        );
+        // A cap above the window changes nothing; Codex's formula has no blocking level.
+        let wide = WindowOverrides {
+            auto_compact_window: Some(5_000_000),
+            ..overrides
+        };
+        let (config, _) = SessionConfig::for_model("claude-sonnet-4-6", wide);
+        assert_eq!(
+            config
+                .thresholds(ThresholdFormula::ClaudeCode)
+                .effective_window,
+            180_000
+        );
+        assert_eq!(config.thresholds(ThresholdFormula::Codex).blocking, None);
+        // Zero stands for "not set", as the original ignores a value that is not positive.
+        let zeros = WindowOverrides {
+            auto_compact_window: Some(0),
+            blocking_limit_override: Some(0),
+            ..WindowOverrides::default()
+        };
+        let (config, _) = SessionConfig::for_model("claude-opus-4-6", zeros);
+        let t = config.thresholds(ThresholdFormula::ClaudeCode);
+        assert_eq!((t.effective_window, t.blocking), (180_000, Some(177_000)));
+    }
+
+    /// claude-code.md §9.1: a configuration that names a model but no window takes the
+    /// tables'; one that gives a window or a reserve keeps it.
+    #[test]
+    fn a_config_naming_a_model_takes_its_window() {
+        let config = parse_session_config(r#"{ "model": "claude-opus-4-6[1m]" }"#).unwrap();
+        assert_eq!(
+            (config.context_window, config.output_reserve),
+            (1_000_000, 20_000)
+        );
+        let config = parse_session_config(r#"{ "model": "claude-3-5-haiku-20241022" }"#).unwrap();
+        assert_eq!(
+            (config.context_window, config.output_reserve),
+            (200_000, 8_192)
+        );
+        let config = parse_session_config(
+            r#"{ "model": "claude-opus-4-6[1m]", "contextWindow": 300000, "outputReserve": 1000 }"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (config.context_window, config.output_reserve),
+            (300_000, 1_000)
+        );
+        let config = parse_session_config(
+            r#"{ "model": "claude-sonnet-4-6", "windowOverrides": { "context1mBeta": true, "maxOutputTokens": 5000, "blockingLimitOverride": 900000 } }"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (config.context_window, config.output_reserve),
+            (1_000_000, 5_000)
+        );
+        assert_eq!(
+            config.thresholds(ThresholdFormula::ClaudeCode).blocking,
+            Some(900_000)
+        );
+        let config = parse_session_config(
+            r#"{ "model": "claude-sonnet-4-6[1m]", "windowOverrides": { "disable1mContext": true } }"#,
+        )
+        .unwrap();
+        assert_eq!(config.context_window, 200_000);
+        // Without a model, the overrides still shape the thresholds.
+        let config =
+            parse_session_config(r#"{ "windowOverrides": { "autocompactPctOverride": 50 } }"#)
+                .unwrap();
+        assert_eq!(
+            config.thresholds(ThresholdFormula::ClaudeCode).autocompact,
+            90_000
+        );
+    }
+
+    #[test]
+    fn bad_overrides_say_what_is_allowed() {
+        let error = |json: &str| parse_session_config(json).unwrap_err().to_string();
+        assert_eq!(
+            error(r#"{ "windowOverrides": { "autocompactPctOverride": 0 } }"#),
+            "config.windowOverrides.autocompactPctOverride: expected a whole number from 1 to 100, got 0"
+        );
+        assert!(error(r#"{ "windowOverrides": { "maxContextTokens": 10 } }"#)
+            .starts_with("config.windowOverrides.maxContextTokens: expected a whole number from 1000 to 10000000"));
+        assert!(error(r#"{ "windowOverrides": { "disable1M": true } }"#)
+            .starts_with("config.windowOverrides.disable1M: unknown field; expected one of \"maxContextTokens\""));
+        assert_eq!(
+            error(r#"{ "model": "" }"#),
+            parse_session_config(r#"{ "memoryDir": "" }"#)
+                .unwrap_err()
+                .to_string()
+                .replace("memoryDir", "model")
+        );
+    }
+
+    proptest! {
+        /// claude-code.md §9.1: any id resolves, never panics, and within the bounds the
+        /// spec gives: 200k or 1M (or what the host set), an output limit within its upper
+        /// limit, a reserve of at most 20,000.
+        #[test]
+        fn any_id_resolves_within_bounds(
+            model in "[a-zA-Z0-9.\\-\\[\\]]{0,40}",
+            beta: bool,
+            experiment: bool,
+            disable: bool,
+            capped: bool,
+            output in proptest::option::of(0u64..300_000),
+        ) {
+            let overrides = WindowOverrides {
+                context_1m_beta: beta,
+                sonnet_1m_experiment: experiment,
+                disable_1m_context: disable,
+                capped_output_slot: capped,
+                max_output_tokens: output,
+                ..WindowOverrides::default()
+            };
+            let w = claude_code_model_window(&model, &overrides);
+            prop_assert!(w.context_window == 200_000 || (!disable && w.context_window == 1_000_000));
+            prop_assert!(w.max_output_tokens <= w.output_upper_limit);
+            prop_assert!(w.output_reserve() <= MAX_OUTPUT_TOKENS_FOR_SUMMARY);
+            prop_assert!(!w.window_reason.is_empty() && !w.output_reason.is_empty());
+            if model.to_lowercase().contains("[1m]") && !disable {
+                prop_assert_eq!(w.context_window, 1_000_000);
+            }
+        }
+    }
+}

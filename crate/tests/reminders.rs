@@ -1053,3 +1053,209 @@ fn the_emission_order_lists_every_producer_once() {
     assert_eq!(first(Phase::AllThreads), Some(CollectorId::QueuedCommands));
     assert_eq!(first(Phase::MainThread), Some(CollectorId::IdeSelection));
 }
+
+// ------------------------------------ the skill listing over a session (§7.10, §9.3)
+
+mod skills_in_a_session {
+    use context_assembly::attachment::Verdict;
+    use context_assembly::scenario::{parse_scenario, run_scenario};
+    use serde_json::{json, Value};
+
+    /// The entries of every `skill_listing` each step produced, and the over-budget
+    /// decisions, by step.
+    fn listings(scenario: Value) -> Vec<(Vec<String>, Vec<String>)> {
+        let scenario = parse_scenario(&scenario.to_string()).unwrap();
+        let trace = run_scenario(&scenario).unwrap();
+        trace
+            .steps
+            .iter()
+            .map(|step| {
+                let listed = step
+                    .turn
+                    .attachments
+                    .iter()
+                    .filter(|a| a.kind.as_str() == "skill_listing")
+                    .flat_map(|a| super::listing_entries(&a.text))
+                    .map(String::from)
+                    .collect();
+                let over = step
+                    .turn
+                    .decisions
+                    .iter()
+                    .filter(|d| d.verdict == Verdict::OverBudget)
+                    .map(|d| d.subject.clone())
+                    .collect();
+                (listed, over)
+            })
+            .collect()
+    }
+
+    fn skill(name: &str, description: &str) -> Value {
+        json!({ "name": name, "description": description })
+    }
+
+    /// claude-code.md §7.10 and §7.3 (cadence D): the listing goes out once in full; a
+    /// `registry` step that adds skills sends only the new ones, on the next pass, a tool
+    /// round included; a skill taken away and given back is not listed again; after a
+    /// compaction nothing is re-sent (§9.3 item 5: `sentSkillNames` is not cleared), but a
+    /// skill added after it still is.
+    #[test]
+    fn a_registry_step_that_adds_skills_lists_only_the_new_ones() {
+        let steps = listings(json!({
+            "profile": "claude-code",
+            "config": { "skills": [skill("pdf", "Reads PDFs."), skill("lint", "Runs the linter.")] },
+            "steps": [
+                { "kind": "user", "prompt": "hello" },
+                { "kind": "assistant", "blocks": [{ "type": "text", "text": "hi" }] },
+                { "kind": "registry", "skills": [skill("pdf", "Reads PDFs."), skill("lint", "Runs the linter."), skill("deploy", "Ships it.")] },
+                { "kind": "user", "prompt": "again" },
+                { "kind": "assistant", "blocks": [{ "type": "tool_use", "id": "t1", "name": "Bash", "input": { "command": "ls" } }] },
+                { "kind": "registry", "skills": [skill("deploy", "Ships it."), skill("chart", "Draws charts.")] },
+                { "kind": "toolResults", "results": [{ "toolUseId": "t1", "content": "a.ts" }] },
+                { "kind": "assistant", "blocks": [{ "type": "text", "text": "done" }] },
+                { "kind": "registry", "skills": [skill("pdf", "Reads PDFs."), skill("chart", "Draws charts.")] },
+                { "kind": "compact", "summary": "<summary>work so far</summary>" },
+                { "kind": "user", "prompt": "after the summary" },
+                { "kind": "assistant", "blocks": [{ "type": "text", "text": "ok" }] },
+                { "kind": "registry", "skills": [skill("pdf", "Reads PDFs."), skill("review", "Reviews a diff.")] },
+                { "kind": "user", "prompt": "one more" }
+            ]
+        }));
+        let listed: Vec<(usize, Vec<String>)> = steps
+            .iter()
+            .enumerate()
+            .filter(|(_, (listed, _))| !listed.is_empty())
+            .map(|(i, (listed, _))| (i, listed.clone()))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                (
+                    0,
+                    vec![
+                        "- pdf: Reads PDFs.".into(),
+                        "- lint: Runs the linter.".into()
+                    ]
+                ),
+                (3, vec!["- deploy: Ships it.".into()]),
+                (6, vec!["- chart: Draws charts.".into()]),
+                (13, vec!["- review: Reviews a diff.".into()]),
+            ]
+        );
+    }
+
+    /// claude-code.md §7.10: each delta has the whole budget, 1 % of the context window at 4
+    /// characters a token; a new skill over it is left out (and not offered again), a
+    /// later, shorter one still fits. The window is the model's when the configuration names
+    /// one (§9.1): `[1m]` gives 40,000 characters.
+    #[test]
+    fn a_delta_keeps_the_budget_rules() {
+        let long = "x".repeat(250);
+        let entry = |name: &str| format!("- {name}: {long}");
+        let many: Vec<Value> = (0..5).map(|i| skill(&format!("s{i}"), &long)).collect();
+        // 5,000 tokens: a 200-character budget holds none of the 256-character entries.
+        let mut registry: Vec<Value> = many.clone();
+        registry.push(skill("tiny", "t"));
+        let steps = listings(json!({
+            "profile": "claude-code",
+            "config": { "contextWindow": 5000, "outputReserve": 1000, "skills": [skill("a", "first")] },
+            "steps": [
+                { "kind": "user", "prompt": "hello" },
+                { "kind": "assistant", "blocks": [{ "type": "text", "text": "hi" }] },
+                { "kind": "registry", "skills": registry },
+                { "kind": "user", "prompt": "again" },
+                { "kind": "assistant", "blocks": [{ "type": "text", "text": "hi" }] },
+                { "kind": "registry", "skills": [skill("s0", "short now")] },
+                { "kind": "user", "prompt": "and again" }
+            ]
+        }));
+        assert_eq!(steps[0].0, ["- a: first"]);
+        assert_eq!(steps[3].0, ["- tiny: t"]);
+        assert_eq!(steps[3].1, ["s0", "s1", "s2", "s3", "s4"]);
+        assert!(
+            steps[6].0.is_empty() && steps[6].1.is_empty(),
+            "{:?}",
+            steps[6]
+        );
+        // The window a named model gives: 1M tokens, 40,000 characters; the first listing
+        // takes what fits, the delta has the whole budget again.
+        let wide: Vec<Value> = (0..200).map(|i| skill(&format!("w{i}"), &long)).collect();
+        let later: Vec<Value> = (0..200)
+            .map(|i| skill(&format!("w{i}"), &long))
+            .chain((0..100).map(|i| skill(&format!("n{i}"), &long)))
+            .collect();
+        let steps = listings(json!({
+            "profile": "claude-code",
+            "config": { "model": "claude-sonnet-4-6[1m]", "skills": wide },
+            "steps": [
+                { "kind": "user", "prompt": "hello" },
+                { "kind": "assistant", "blocks": [{ "type": "text", "text": "hi" }] },
+                { "kind": "registry", "skills": later },
+                { "kind": "user", "prompt": "again" }
+            ]
+        }));
+        // Entries of 256 to 258 characters and a newline between: 154 fit in 40,000.
+        let mut used = 0;
+        let fit = (0..200)
+            .take_while(|i| {
+                used += entry(&format!("w{i}")).len() + usize::from(*i > 0);
+                used <= 40_000
+            })
+            .count();
+        assert_eq!(fit, 154);
+        assert_eq!(steps[0].0.len(), fit);
+        assert_eq!(steps[0].0[0], entry("w0"));
+        assert_eq!(steps[0].1.len(), 200 - fit);
+        assert_eq!(steps[3].0.len(), 100);
+        assert!(steps[3].0.iter().all(|e| e.starts_with("- n")));
+    }
+}
+
+/// claude-code.md §7.10 and §10.1: `SLASH_COMMAND_TOOL_CHAR_BUDGET`, a host setting, replaces
+/// the window's share as every listing's budget, the deltas' too.
+#[test]
+fn the_host_s_character_budget_replaces_the_window_s_share() {
+    use serde_json::json;
+    let long = "y".repeat(100);
+    let skills = |names: &[&str]| -> Vec<serde_json::Value> {
+        names
+            .iter()
+            .map(|n| json!({ "name": n, "description": long }))
+            .collect()
+    };
+    let scenario = json!({
+        "profile": "claude-code",
+        "config": { "skillListingCharBudget": 250, "skills": skills(&["a", "b", "c"]) },
+        "steps": [
+            { "kind": "user", "prompt": "hello" },
+            { "kind": "assistant", "blocks": [{ "type": "text", "text": "hi" }] },
+            { "kind": "registry", "skills": skills(&["a", "b", "c", "d", "e", "f"]) },
+            { "kind": "user", "prompt": "again" }
+        ]
+    });
+    let scenario = context_assembly::scenario::parse_scenario(&scenario.to_string()).unwrap();
+    let trace = context_assembly::scenario::run_scenario(&scenario).unwrap();
+    let names = |step: usize| -> Vec<String> {
+        let turn = &trace.steps[step].turn;
+        let listing = turn
+            .attachments
+            .iter()
+            .find(|a| a.kind.as_str() == "skill_listing");
+        let entries = listing
+            .map(|a| listing_entries(&a.text))
+            .unwrap_or_default();
+        entries.iter().map(|e| e[2..3].to_string()).collect()
+    };
+    // 105 characters an entry, a newline between: two fit in 250, not three.
+    assert_eq!(names(0), ["a", "b"]);
+    assert_eq!(names(3), ["d", "e"]);
+    let detail = trace.steps[3]
+        .turn
+        .decisions
+        .iter()
+        .find(|d| d.subject == "skill_listing");
+    assert_eq!(
+        detail.and_then(|d| d.detail.as_deref()),
+        Some("211 of 250 characters")
+    );
+}

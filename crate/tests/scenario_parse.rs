@@ -245,8 +245,11 @@ fn every_field_is_read() {
                     instructions: None
                 },
             ],
+            skill_listing_char_budget: None,
+            model: None,
             context_window: 100_000,
             output_reserve: 8000,
+            window_overrides: Default::default(),
             system_prompt: Some("You help.".into()),
             platform: "darwin".into(),
             git_status: Some("M a.ts".into()),
@@ -612,6 +615,10 @@ fn the_schema_and_the_parser_agree_on_every_object_s_keys() {
             r#"{"steps":[],"config":{"ZZZ":0}}"#,
         ),
         (
+            "/$defs/config/properties/windowOverrides/properties",
+            r#"{"steps":[],"config":{"windowOverrides":{"ZZZ":0}}}"#,
+        ),
+        (
             "/$defs/mcpResource/properties",
             r#"{"steps":[],"config":{"mcpResources":[{"ZZZ":0}]}}"#,
         ),
@@ -669,7 +676,7 @@ fn the_schema_and_the_parser_agree_on_every_object_s_keys() {
 fn the_schema_and_the_parser_agree_on_config_keys_and_enums() {
     let schema = schema();
     let config_keys = parser_keys(r#"{"steps":[],"config":{"ZZZ":0}}"#);
-    assert_eq!(config_keys.len(), 28);
+    assert_eq!(config_keys.len(), 31);
     assert_eq!(
         schema.pointer("/properties/config/$ref"),
         Some(&json!("#/$defs/config"))

@@ -5,6 +5,8 @@
 //!   last reported usage plus an estimate of what came after it (§6.3).
 //! * [`thresholds`]: the windows and thresholds of both originals, Claude Code's warning
 //!   state and its auto-compaction circuit breaker (Q57).
+//! * [`model_window`]: a model's window and output limit from its id, with the host's
+//!   stand-ins for the environment variables that change them (§9.1, §10.1).
 //! * [`tool_result_budget`]: the per-message budget that saves oversized tool results aside
 //!   and shows a preview (§9.7). It runs first in Claude Code's query loop.
 //! * [`microcompact`]: after a long pause, old results of compactable tools are cleared
@@ -44,6 +46,7 @@ pub mod context_size;
 pub mod file_restore;
 pub mod kept_tail;
 pub mod microcompact;
+pub mod model_window;
 pub mod options;
 pub mod partial;
 pub mod policies;

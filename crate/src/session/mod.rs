@@ -44,9 +44,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::compact::thresholds::{
-    compaction_thresholds, ThresholdFormula, WindowInput, WindowThresholds,
-};
+use crate::compact::model_window::{claude_code_model_window, ModelWindow, WindowOverrides};
+use crate::compact::thresholds::{compaction_thresholds, ThresholdFormula, WindowThresholds};
 use crate::vfs::{Content, DirEntry, Stat, TransientError};
 use crate::workspace::{Workspace, WorkspaceOptions, WorkspaceRules};
 use crate::{Error, Profile};
@@ -77,13 +76,23 @@ pub struct SessionConfig {
     pub deferred_tools: Vec<String>,
     /// Skills the Skill tool can run.
     pub skills: Vec<Skill>,
+    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`: the skill listing's budget in characters; `None`:
+    /// the profile's share of the context window (§7.10).
+    pub skill_listing_char_budget: Option<u64>,
     /// Connected MCP servers and their instructions.
     pub mcp_servers: Vec<McpServer>,
+    /// The model's id, when the host names one: [`SessionConfig::for_model`] takes the
+    /// window and the output reserve from Claude Code's tables (§9.1).
+    pub model: Option<String>,
     /// The model's context window in tokens.
     pub context_window: u64,
     /// Tokens reserved for the model's output: the effective window is the context window
     /// minus this (§9.1).
     pub output_reserve: u64,
+    /// What the original reads from its environment about windows and thresholds
+    /// (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`, `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, …), set by the
+    /// host (§9.1, §10.1).
+    pub window_overrides: WindowOverrides,
     /// The system prompt's static part; `None`: the built-in one.
     pub system_prompt: Option<String>,
     /// `linux`, `darwin` or `win32`, for the environment block.
@@ -136,9 +145,12 @@ impl Default for SessionConfig {
             tools: Vec::new(),
             deferred_tools: Vec::new(),
             skills: Vec::new(),
+            skill_listing_char_budget: None,
             mcp_servers: Vec::new(),
+            model: None,
             context_window: 200_000,
             output_reserve: 20_000,
+            window_overrides: WindowOverrides::default(),
             system_prompt: None,
             platform: "linux".into(),
             git_status: None,
@@ -163,15 +175,38 @@ impl Default for SessionConfig {
 
 impl SessionConfig {
     /// The compaction thresholds of the configured window and output reserve, by `formula`
-    /// (a profile's).
+    /// (a profile's), with the host's overrides: the auto-compact window, the percentage and
+    /// the blocking limit (§9.1).
     pub fn thresholds(&self, formula: ThresholdFormula) -> WindowThresholds {
-        let window = WindowInput {
-            context_window: self.context_window,
-            max_output_tokens: self.output_reserve,
-            autocompact_pct_override: None,
-            auto_compact_token_limit: None,
+        let overrides = &self.window_overrides;
+        let window = overrides.window_input(self.context_window, self.output_reserve);
+        overrides.adjust(compaction_thresholds(formula, &window))
+    }
+
+    /// A configuration for `model`: its window and output reserve from Claude Code's tables
+    /// under `overrides` (§9.1), and why each is what it is; everything else the default.
+    ///
+    /// # Example
+    /// ```
+    /// use context_assembly::compact::model_window::WindowOverrides;
+    /// use context_assembly::session::SessionConfig;
+    /// let (config, why) = SessionConfig::for_model("claude-sonnet-4-6[1m]", WindowOverrides::default());
+    /// assert_eq!((config.context_window, config.output_reserve), (1_000_000, 20_000));
+    /// assert!(why.window_reason.contains("[1m]"));
+    /// // With the 1M context disabled, the suffix is only a name.
+    /// let off = WindowOverrides { disable_1m_context: true, ..WindowOverrides::default() };
+    /// assert_eq!(SessionConfig::for_model("claude-sonnet-4-6[1m]", off).0.context_window, 200_000);
+    /// ```
+    pub fn for_model(model: &str, overrides: WindowOverrides) -> (SessionConfig, ModelWindow) {
+        let window = claude_code_model_window(model, &overrides);
+        let config = SessionConfig {
+            model: Some(model.into()),
+            context_window: window.context_window,
+            output_reserve: window.output_reserve(),
+            window_overrides: overrides,
+            ..SessionConfig::default()
         };
-        compaction_thresholds(formula, &window)
+        (config, window)
     }
 }
 

@@ -357,6 +357,7 @@ impl Session {
             mcp_servers: &self.config.mcp_servers,
             skills: &self.config.skills,
             context_window: self.config.context_window,
+            skill_char_budget: self.config.skill_listing_char_budget,
             effective_window: facts.effective_window,
             context_tokens: facts.context_tokens,
             last_request_tokens: conversation.last_request_tokens,

@@ -194,6 +194,30 @@ export interface Trace {
 }
 
 /** What a session knows besides its files; every field may be left out. */
+/** The host's stand-ins for Claude Code's window variables and flags (claude-code.md §9.1, §10.1). */
+export interface WindowOverrides {
+  /** CLAUDE_CODE_MAX_CONTEXT_TOKENS: replaces the model's window. */
+  maxContextTokens?: number;
+  /** CLAUDE_CODE_DISABLE_1M_CONTEXT: no million-token window. */
+  disable1mContext?: boolean;
+  /** The capability table's `max_input_tokens`, used from 100000 on. */
+  capabilityMaxInputTokens?: number;
+  /** The request carries the 1M-context beta header. */
+  context1mBeta?: boolean;
+  /** The Sonnet 4.6 1M experiment's treatment is on. */
+  sonnet1mExperiment?: boolean;
+  /** tengu_otk_slot_v1: the default output limit is capped at 8000. */
+  cappedOutputSlot?: boolean;
+  /** CLAUDE_CODE_MAX_OUTPUT_TOKENS: the output limit, at most the model's upper limit. */
+  maxOutputTokens?: number;
+  /** CLAUDE_CODE_AUTO_COMPACT_WINDOW: caps the window the thresholds are computed from. */
+  autoCompactWindow?: number;
+  /** CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: the auto-compact threshold as a percentage; only lowers it. */
+  autocompactPctOverride?: number;
+  /** CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE: the blocking limit in tokens. */
+  blockingLimitOverride?: number;
+}
+
 export interface SessionConfig {
   /** `permissions.deny` rule texts, e.g. `"Read(./.env)"`. */
   deny?: string[];
@@ -209,12 +233,18 @@ export interface SessionConfig {
   deferredTools?: string[];
   /** Skills the Skill tool can run (listed by `skill_listing`). */
   skills?: { name: string; description: string }[];
+  /** SLASH_COMMAND_TOOL_CHAR_BUDGET: the skill listing's budget in characters (default: 1% of the window at 4 characters a token). */
+  skillListingCharBudget?: number;
   /** Connected MCP servers and their instructions (`mcp_instructions_delta`). */
   mcpServers?: { name: string; instructions?: string }[];
-  /** The model's context window in tokens (default 200000). */
+  /** The model's id; with it, `contextWindow` and `outputReserve` default to Claude Code's tables (claude-code.md §9.1). */
+  model?: string;
+  /** The model's context window in tokens (default 200000, or the `model`'s). */
   contextWindow?: number;
-  /** Tokens reserved for output: the effective window is the window minus this (default 20000). */
+  /** Tokens reserved for output: the effective window is the window minus this (default 20000, or the `model`'s). */
   outputReserve?: number;
+  /** What Claude Code reads from its environment and flags about windows and thresholds. */
+  windowOverrides?: WindowOverrides;
   /** The system prompt's static part; absent: the built-in one. */
   systemPrompt?: string;
   platform?: "linux" | "darwin" | "win32";

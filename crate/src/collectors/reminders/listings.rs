@@ -121,7 +121,8 @@ pub fn mcp_instructions_delta(
 /// before; after compaction nothing is listed again. Entries are `- {name}: {desc}`, a
 /// description cut to `skill_description_cap` UTF-16 units with `…` appended (TRUNCATED).
 /// The entries, joined by newlines, fit `skill_budget_percent` % of the context window at 4
-/// characters a token; a skill that does not fit is left out (OVER_BUDGET), a later,
+/// characters a token, or the host's `skill_char_budget` when it gives a positive one; each
+/// listing, a delta too, has the whole budget. A skill that does not fit is left out (OVER_BUDGET), a later,
 /// shorter one may still fit, and a left-out skill is not offered again (the original marks
 /// every new skill as sent before formatting).
 pub fn skill_listing(
@@ -132,7 +133,10 @@ pub fn skill_listing(
     out: &mut Collected,
 ) {
     let first = state.listed_skills.is_empty();
-    let budget = skill_budget(input.context_window, rules.skill_budget_percent);
+    let budget = match input.skill_char_budget {
+        Some(chars) if chars > 0 => usize::try_from(chars).unwrap_or(usize::MAX),
+        _ => skill_budget(input.context_window, rules.skill_budget_percent),
+    };
     let mut used = 0usize;
     let mut entries: Vec<String> = Vec::new();
     for skill in input.skills {

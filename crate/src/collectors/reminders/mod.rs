@@ -85,6 +85,9 @@ pub struct PassInput<'a> {
     pub skills: &'a [Skill],
     /// The model's context window in tokens (sizes the skill listing's budget).
     pub context_window: u64,
+    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`: the skill listing's budget in characters, in place
+    /// of the window's share; `None` or 0: the share.
+    pub skill_char_budget: Option<u64>,
     /// The effective window: the context window minus the output reserve (§9.1).
     pub effective_window: u64,
     /// The conversation's size in tokens as the thresholds read it (§6.3; for
@@ -174,6 +177,7 @@ impl<'a> PassInput<'a> {
             mcp_servers: &[],
             skills: &[],
             context_window: 200_000,
+            skill_char_budget: None,
             effective_window: 180_000,
             context_tokens: 0,
             last_request_tokens: None,

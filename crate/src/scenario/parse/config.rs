@@ -10,6 +10,7 @@ use super::read::{
     whole, Fields, MAX_WHOLE,
 };
 use super::CONFIG_KEYS;
+use crate::compact::model_window::{claude_code_model_window, WindowOverrides};
 use crate::request::ToolDefinition;
 use crate::session::{McpResource, McpServer, PermissionMode, SessionConfig, Skill};
 use crate::Error;
@@ -27,11 +28,37 @@ const PLATFORMS: &[(&str, &str)] = &[("linux", "linux"), ("darwin", "darwin"), (
 const CONTEXT_WINDOW: (u64, u64) = (1_000, 10_000_000);
 const UTC_OFFSET_MINUTES: i64 = 14 * 60;
 
-/// Reads `config`; a field not given keeps its default.
+/// The keys of `config.windowOverrides`.
+pub(crate) const WINDOW_OVERRIDE_KEYS: &[&str] = &[
+    "maxContextTokens",
+    "disable1mContext",
+    "capabilityMaxInputTokens",
+    "context1mBeta",
+    "sonnet1mExperiment",
+    "cappedOutputSlot",
+    "maxOutputTokens",
+    "autoCompactWindow",
+    "autocompactPctOverride",
+    "blockingLimitOverride",
+];
+
+/// Reads `config`; a field not given keeps its default. With a `model`, the window and
+/// the output reserve not given come from Claude Code's tables (§9.1).
 pub(crate) fn config(value: &Json, path: &Path<'_>) -> Result<SessionConfig, Error> {
     let fields = Fields::new(value, path, CONFIG_KEYS)?;
-    let default = SessionConfig::default();
+    let mut default = SessionConfig::default();
     let max = MAX_WHOLE.unsigned_abs();
+    let model = fields.optional("model", name)?;
+    let window_overrides = fields.or(
+        "windowOverrides",
+        WindowOverrides::default(),
+        window_overrides,
+    )?;
+    if let Some(model) = &model {
+        let window = claude_code_model_window(model, &window_overrides);
+        default.context_window = window.context_window;
+        default.output_reserve = window.output_reserve();
+    }
     let context_window = fields.or(
         "contextWindow",
         default.context_window,
@@ -51,11 +78,14 @@ pub(crate) fn config(value: &Json, path: &Path<'_>) -> Result<SessionConfig, Err
         tools: fields.or("tools", default.tools, |v, p| each(v, p, tool))?,
         deferred_tools: fields.or("deferredTools", default.deferred_tools, names)?,
         skills: fields.or("skills", default.skills, |v, p| each(v, p, skill))?,
+        skill_listing_char_budget: fields.optional("skillListingCharBudget", natural(1, max))?,
         mcp_servers: fields.or("mcpServers", default.mcp_servers, |v, p| {
             each(v, p, mcp_server)
         })?,
+        model,
         context_window,
         output_reserve: output_reserve(&fields, path, context_window, default.output_reserve)?,
+        window_overrides,
         system_prompt: fields.optional("systemPrompt", string)?,
         platform: fields
             .optional("platform", one_of("platform", PLATFORMS))?
@@ -112,6 +142,28 @@ fn output_reserve(
             "required field is missing: the default, {default}, is not less than contextWindow ({context_window})"
         ))),
     }
+}
+
+/// `config.windowOverrides`: the host's stand-ins for the original's environment
+/// (§9.1, §10.1). A window is in the range `contextWindow` takes, so that a window the
+/// tables derive from it is one too.
+fn window_overrides(value: &Json, path: &Path<'_>) -> Result<WindowOverrides, Error> {
+    let fields = Fields::new(value, path, WINDOW_OVERRIDE_KEYS)?;
+    let window = || natural(CONTEXT_WINDOW.0, CONTEXT_WINDOW.1);
+    let max = MAX_WHOLE.unsigned_abs();
+    Ok(WindowOverrides {
+        max_context_tokens: fields.optional("maxContextTokens", window())?,
+        disable_1m_context: fields.or("disable1mContext", false, boolean)?,
+        capability_max_input_tokens: fields
+            .optional("capabilityMaxInputTokens", natural(0, CONTEXT_WINDOW.1))?,
+        context_1m_beta: fields.or("context1mBeta", false, boolean)?,
+        sonnet_1m_experiment: fields.or("sonnet1mExperiment", false, boolean)?,
+        capped_output_slot: fields.or("cappedOutputSlot", false, boolean)?,
+        max_output_tokens: fields.optional("maxOutputTokens", natural(1, max))?,
+        auto_compact_window: fields.optional("autoCompactWindow", window())?,
+        autocompact_pct_override: fields.optional("autocompactPctOverride", natural(1, 100))?,
+        blocking_limit_override: fields.optional("blockingLimitOverride", natural(1, max))?,
+    })
 }
 
 fn mcp_resource(value: &Json, path: &Path<'_>) -> Result<McpResource, Error> {

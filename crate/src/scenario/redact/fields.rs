@@ -83,6 +83,7 @@ pub const FIELD_RULES: &[(&str, FieldRule)] = &[
     ("config.mcpServers[].name", Text(OtherTexts)),
     ("config.mcpServers[].instructions", Text(OtherTexts)),
     ("config.systemPrompt", Text(OtherTexts)),
+    ("config.model", Structure),
     ("config.platform", Structure),
     ("config.gitStatus", Text(OtherTexts)),
     ("config.outputStyle", TextUnlessOneOf(&["default"])),
