@@ -293,6 +293,9 @@ pub struct TurnSettingsChange {
     pub shell: Option<String>,
     /// The IANA time zone.
     pub timezone: Option<String>,
+    /// The new model's context window in tokens; it becomes the session's
+    /// ([`crate::session::Session::set_context_window`]).
+    pub context_window: Option<u64>,
 }
 
 impl TurnSettingsChange {

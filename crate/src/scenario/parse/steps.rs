@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::config::{mcp_server, permission_modes, skill};
+use super::config::{mcp_server, permission_modes, skill, CONTEXT_WINDOW};
 use super::json::Json;
 use super::path::{Path, Quoted};
 use super::read::{
@@ -72,6 +72,7 @@ const TURN_SETTINGS_KEYS: &[&str] = &[
     "developerInstructions",
     "shell",
     "timezone",
+    "contextWindow",
 ];
 
 const APPROVAL_POLICIES: &[(&str, ApprovalPolicy)] = &[
@@ -182,6 +183,10 @@ fn turn_settings(fields: &Fields<'_, '_>) -> Result<Action, Error> {
         developer_instructions: fields.optional("developerInstructions", string_or_null)?,
         shell: fields.optional("shell", name)?,
         timezone: fields.optional("timezone", name)?,
+        context_window: fields.optional(
+            "contextWindow",
+            natural(CONTEXT_WINDOW.0, CONTEXT_WINDOW.1),
+        )?,
     };
     Ok(Action::TurnSettings { changes })
 }
