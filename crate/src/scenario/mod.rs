@@ -296,6 +296,10 @@ pub struct TurnSettingsChange {
     /// The new model's context window in tokens; it becomes the session's
     /// ([`crate::session::Session::set_context_window`]).
     pub context_window: Option<u64>,
+    /// The execution environments (two or more, or none for the turn's cwd and shell).
+    pub environments: Option<Vec<crate::codex::context::ExecEnvironment>>,
+    /// The sub-agents `<subagents>` lists.
+    pub subagents: Option<Vec<crate::codex::context::Subagent>>,
 }
 
 impl TurnSettingsChange {
@@ -324,6 +328,12 @@ impl TurnSettingsChange {
         }
         if let Some(value) = &self.developer_instructions {
             settings.developer_instructions.clone_from(value);
+        }
+        if let Some(value) = &self.environments {
+            settings.environments.clone_from(value);
+        }
+        if let Some(value) = &self.subagents {
+            settings.subagents.clone_from(value);
         }
         settings
     }

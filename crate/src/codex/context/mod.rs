@@ -38,8 +38,9 @@ pub use crate::codex::wording::{
 };
 pub use environment::EnvironmentContext;
 pub use settings::{
-    personality_message, ApprovalPolicy, BaseInstructions, ContextRules, NetworkDomains,
-    SandboxMode, Skill, SkillScope, TurnSettings, DEFAULT_PERSONALITY, PERSONALITY_PRESETS,
+    personality_message, ApprovalPolicy, BaseInstructions, ContextRules, ExecEnvironment,
+    NetworkDomains, SandboxMode, Skill, SkillScope, Subagent, TurnSettings, DEFAULT_PERSONALITY,
+    PERSONALITY_PRESETS,
 };
 pub use skills::{skills_instructions, SkillBudget, SkillsInstructions};
 
