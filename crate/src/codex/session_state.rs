@@ -112,6 +112,7 @@ impl CodexState {
             .base_instructions
             .clone_from(&self.base_instructions);
         settings.skills.clone_from(&facts.skills);
+        settings.previous_realtime_active = self.turn_log.last().map(|turn| turn.realtime_active);
         settings
     }
 

@@ -300,6 +300,10 @@ pub struct TurnSettingsChange {
     pub environments: Option<Vec<crate::codex::context::ExecEnvironment>>,
     /// The sub-agents `<subagents>` lists.
     pub subagents: Option<Vec<crate::codex::context::Subagent>>,
+    /// Whether a voice (realtime) conversation is active.
+    pub realtime_active: Option<bool>,
+    /// The text announcing a voice conversation; `Some(None)` goes back to the client's.
+    pub realtime_start_instructions: Option<Option<String>>,
 }
 
 impl TurnSettingsChange {
@@ -334,6 +338,10 @@ impl TurnSettingsChange {
         }
         if let Some(value) = &self.subagents {
             settings.subagents.clone_from(value);
+        }
+        settings.realtime_active = self.realtime_active.unwrap_or(settings.realtime_active);
+        if let Some(value) = &self.realtime_start_instructions {
+            settings.realtime_start_instructions.clone_from(value);
         }
         settings
     }

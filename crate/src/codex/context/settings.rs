@@ -179,6 +179,19 @@ pub struct TurnSettings {
     /// ([`PERSONALITY_PRESETS`]) or a text of its own; `None` for the client's default
     /// ([`DEFAULT_PERSONALITY`]).
     pub personality: Option<String>,
+    /// A voice (realtime) conversation is active in this turn (`realtime_active`, §2.2 row
+    /// 4): its start and end are announced in the developer bundle.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub realtime_active: bool,
+    /// `experimental_realtime_start_instructions`: the text announcing a voice conversation
+    /// in place of the client's; `None`: the client's.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub realtime_start_instructions: Option<String>,
+    /// `previous_turn_settings.realtime_active`: whether the previous regular turn had a
+    /// voice conversation. The session fills it in (`None` before the first turn); a full
+    /// context after a compaction announces the end of one that stopped (§2.2 row 4).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub previous_realtime_active: Option<bool>,
     /// The collaboration mode's developer instructions; `None` or empty for no mode.
     pub collaboration_mode: Option<String>,
     /// Developer instructions from the configuration, sent raw.
@@ -251,6 +264,9 @@ impl Default for TurnSettings {
             model: "gpt-5.3-codex".into(),
             model_instructions: String::new(),
             personality: None,
+            realtime_active: false,
+            realtime_start_instructions: None,
+            previous_realtime_active: None,
             collaboration_mode: None,
             developer_instructions: None,
             skills: Vec::new(),

@@ -75,6 +75,8 @@ const TURN_SETTINGS_KEYS: &[&str] = &[
     "contextWindow",
     "environments",
     "subagents",
+    "realtimeActive",
+    "realtimeStartInstructions",
 ];
 
 const APPROVAL_POLICIES: &[(&str, ApprovalPolicy)] = &[
@@ -191,6 +193,9 @@ fn turn_settings(fields: &Fields<'_, '_>) -> Result<Action, Error> {
         )?,
         environments: fields.optional("environments", environments)?,
         subagents: fields.optional("subagents", |v, p| each(v, p, subagent))?,
+        realtime_active: fields.optional("realtimeActive", boolean)?,
+        realtime_start_instructions: fields
+            .optional("realtimeStartInstructions", string_or_null)?,
     };
     Ok(Action::TurnSettings { changes })
 }
