@@ -311,3 +311,44 @@ fn a_context_window_below_the_output_reserve_is_refused_where_it_was_given() {
     assert!(error.contains("steps[0].contextWindow"), "{error}");
     assert!(error.contains("output reserve (8000)"), "{error}");
 }
+
+/// Two turns of about 30,000 tokens under a 50,000-token window (Codex's limit: 45,000),
+/// with the host's `autoCompact` off and `switches` as given.
+fn over_the_limit_with_auto_compact_off(profile: &str, switches: &str) -> Trace {
+    let json = format!(
+        r#"{{"profile": "{profile}", "cwd": "/repo", "switches": {{{switches}}},
+            "config": {{"contextWindow": 50000, "outputReserve": 8000, "autoCompact": false}},
+            "steps": [
+              {{"kind": "user", "prompt": "{one}"}},
+              {{"kind": "assistant", "blocks": [{{"type": "text", "text": "answer one"}}]}},
+              {{"kind": "user", "prompt": "{two}"}},
+              {{"kind": "assistant", "blocks": [{{"type": "text", "text": "answer two"}}]}},
+              {{"kind": "user", "prompt": "three"}}]}}"#,
+        one = long_prompt("alpha", 25_000),
+        two = long_prompt("beta", 25_000),
+    );
+    run_scenario(&parse_scenario(&json).unwrap()).unwrap()
+}
+
+#[test]
+fn codex_compacts_at_its_limit_even_when_the_host_switched_auto_compaction_off() {
+    // codex.md §4.1, X8: the client's limit can be lowered, never removed, so the host's
+    // switch does not hold under Codex's profiles; the decision says it was ignored.
+    for profile in ["codex", "codex-0.139.0"] {
+        let trace = over_the_limit_with_auto_compact_off(profile, "");
+        let turn = &trace.steps.last().unwrap().turn;
+        assert_eq!(turn.compaction.len(), 1, "{profile}");
+        let (verdict, reason) = last_decision(&trace, "autoCompact").unwrap();
+        assert_eq!(verdict, "skipped");
+        assert!(reason.contains("has no such setting"), "{reason}");
+    }
+    // Claude Code's switch holds, and so does Codex's with the switch honoured
+    let claude = over_the_limit_with_auto_compact_off("claude-code", "");
+    assert!(claude.steps.iter().all(|step| step.turn.compaction.is_empty()));
+    let honoured = over_the_limit_with_auto_compact_off(
+        "codex",
+        r#""compaction.honourAutoCompactSwitch": true"#,
+    );
+    assert!(honoured.steps.iter().all(|step| step.turn.compaction.is_empty()));
+    assert!(last_decision(&honoured, "autoCompact").is_none());
+}

@@ -109,6 +109,9 @@ impl Session {
         out: &mut Collected,
     ) -> Vec<CompactionReport> {
         let subject = "model-downshift compaction";
+        if !self.auto_compact_allowed() {
+            return Vec::new();
+        }
         let codex = &self.conversation.codex;
         let Some(previous) = codex.previous_turn_settings().cloned() else {
             return Vec::new();
@@ -151,6 +154,7 @@ impl Session {
             }
         );
         out.decide(subject, Verdict::Needed, reason, None);
+        self.note_ignored_switch(out);
         // The compaction runs under the previous turn's context: its model, settings and
         // window; the host's settings for this turn come back after it.
         let window = core::mem::replace(&mut self.config.context_window, old_window);
