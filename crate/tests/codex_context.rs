@@ -499,3 +499,94 @@ fn the_default_personality_is_pragmatic_and_baked_into_the_base_instructions() {
         .unwrap()
         .contains("\nBe terse. </personality_spec>"));
 }
+
+fn realtime(active: bool) -> TurnSettings {
+    TurnSettings {
+        realtime_active: active,
+        ..TurnSettings::default()
+    }
+}
+
+fn decision_reason(decisions: &[context_assembly::vocabulary::Decision], subject: &str) -> String {
+    let decision = decisions.iter().find(|d| d.subject == subject).unwrap();
+    format!("{}: {}", decision.verdict.as_str(), decision.reason)
+}
+
+#[test]
+fn a_voice_conversation_is_announced_when_it_starts_and_when_it_ends() {
+    // codex.md §2.2 row 4: false → true sends the start, true → false the end, true → true
+    // nothing; the fragment sits after the collaboration mode, before the personality.
+    let (items, decisions) = build_settings_update_items(&realtime(false), &realtime(true), None);
+    let (role, texts) = parts(&items[0]);
+    assert_eq!(role, Role::Developer);
+    assert_eq!(texts.len(), 1);
+    assert!(texts[0].starts_with("<realtime_conversation>\n"), "{}", texts[0]);
+    assert!(texts[0].ends_with("\n</realtime_conversation>"));
+    assert!(!texts[0].contains("Reason: inactive"));
+    assert!(decision_reason(&decisions, "realtime").starts_with("included"));
+    let (items, decisions) = build_settings_update_items(&realtime(true), &realtime(true), None);
+    assert!(items.is_empty());
+    assert_eq!(
+        decision_reason(&decisions, "realtime"),
+        "unchanged: the voice conversation continues"
+    );
+    let friendly = TurnSettings {
+        collaboration_mode: Some("Plan first.".into()),
+        personality: Some("friendly".into()),
+        ..realtime(false)
+    };
+    let (items, _) = build_settings_update_items(&realtime(true), &friendly, None);
+    let (_, texts) = parts(&items[0]);
+    let tags: Vec<&str> = texts.iter().map(|text| opening_tag(text)).collect();
+    assert_eq!(
+        tags,
+        ["<collaboration_mode>Plan", "<realtime_conversation>", "<personality_spec>"]
+    );
+    assert!(texts[1].ends_with("\n\nReason: inactive\n</realtime_conversation>"), "{}", texts[1]);
+}
+
+#[test]
+fn a_full_context_starts_an_active_voice_conversation_and_ends_one_that_stopped() {
+    // codex.md §1.3 row 5 with §2.2 row 4: without a baseline, an active conversation is
+    // announced (the host's start text, trimmed, when it gives one), and one the previous
+    // turn had and this one has not is ended.
+    let host = TurnSettings {
+        realtime_start_instructions: Some("  Speak slowly.\n".into()),
+        ..realtime(true)
+    };
+    let items = build_initial_context(&host, None, None);
+    let (_, texts) = parts(&items[0]);
+    assert!(texts.contains(&"<realtime_conversation>\nSpeak slowly.\n</realtime_conversation>".to_string()));
+    let stopped = TurnSettings {
+        previous_realtime_active: Some(true),
+        ..realtime(false)
+    };
+    let (_, texts) = parts(&build_initial_context(&stopped, None, None)[0]);
+    assert!(texts.iter().any(|text| text.contains("Reason: inactive")));
+    let (_, texts) = parts(&build_initial_context(&realtime(false), None, None)[0]);
+    assert!(!texts.iter().any(|text| text.contains("<realtime_conversation>")));
+}
+
+#[test]
+fn a_scenario_switches_a_voice_conversation_on_and_off() {
+    use context_assembly::scenario::{parse_scenario, run_scenario};
+    // codex.md §2.2 row 4 through a session: the flag is the host's; after a manual
+    // compaction (no baseline) the full context ends the conversation the previous turn had.
+    let json = r#"{"profile": "codex-0.139.0", "steps": [
+        {"kind": "turnSettings", "realtimeActive": true},
+        {"kind": "user", "prompt": "one"},
+        {"kind": "assistant", "blocks": [{"type": "text", "text": "ok"}]},
+        {"kind": "turnSettings", "realtimeActive": false},
+        {"kind": "compact", "policy": "codex.local"},
+        {"kind": "user", "prompt": "two"}]}"#;
+    let trace = run_scenario(&parse_scenario(json).unwrap()).unwrap();
+    let count = |step: usize, needle: &str| {
+        let request = trace.request(step).unwrap();
+        (request.messages.iter())
+            .flat_map(|message| &message.content)
+            .filter(|block| block.text.starts_with("<realtime_conversation>") && block.text.contains(needle))
+            .count()
+    };
+    assert_eq!(count(1, "</realtime_conversation>"), 1);
+    assert_eq!(count(5, "Reason: inactive"), 1);
+}

@@ -376,3 +376,29 @@ proptest! {
         prop_assert!(collect_user_messages(&items).is_empty());
     }
 }
+
+#[test]
+fn a_thinking_block_counts_as_an_encrypted_reasoning_item() {
+    use context_assembly::request::BlockType;
+    use context_assembly::scenario::{parse_scenario, run_scenario};
+    // codex.md §3.5: a reasoning item counts `len × 3/4 − 650` bytes of its encrypted
+    // content, the reasoning taken as its text in base64: 3,000 bytes of reasoning count
+    // (4,000 × 3/4 − 650) / 4 = 588 tokens, a short one none.
+    let json = format!(
+        r#"{{"profile": "codex", "steps": [
+            {{"kind": "user", "prompt": "one"}},
+            {{"kind": "assistant", "blocks": [{{"type": "thinking", "thinking": "{long}"}},
+                                             {{"type": "thinking", "thinking": "brief"}},
+                                             {{"type": "text", "text": "done"}}]}},
+            {{"kind": "user", "prompt": "two"}}]}}"#,
+        long = "r".repeat(3_000)
+    );
+    let trace = run_scenario(&parse_scenario(&json).unwrap()).unwrap();
+    let request = trace.request(2).unwrap();
+    let thinking: Vec<u64> = (request.messages.iter())
+        .flat_map(|message| &message.content)
+        .filter(|block| block.block_type == BlockType::Thinking)
+        .map(|block| block.tokens)
+        .collect();
+    assert_eq!(thinking, [588, 0]);
+}

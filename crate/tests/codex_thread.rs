@@ -2,6 +2,7 @@
 //! what the next request holds after each, under Codex 0.139.0 (`codex-0.139.0`), whose layout
 //! after a compaction the spec describes (§4.5).
 
+use context_assembly::codex::compact::SUMMARY_PREFIX;
 use context_assembly::scenario::{parse_scenario, run_scenario, Trace};
 
 fn run(steps: &str) -> Trace {
@@ -211,4 +212,143 @@ fn with_fork_full_context_the_fork_sends_the_whole_initial_context() {
             "user: other two"
         ]
     );
+}
+
+/// A long prompt: `tokens` of Codex's estimate (4 bytes a token), one word repeated.
+fn long_prompt(word: &str, tokens: usize) -> String {
+    format!("{word} ").repeat(tokens * 4 / (word.len() + 1))
+}
+
+/// Three turns of about 12,000 tokens each under a 200,000-token window, a turn-settings
+/// step, then a fourth prompt.
+fn downshift(settings: &str) -> Trace {
+    let json = format!(
+        r#"{{"profile": "codex-0.139.0", "cwd": "/repo", "config": {{"contextWindow": 200000}},
+            "files": {{"/repo/.git/HEAD": "ref: refs/heads/main\n"}},
+            "steps": [
+              {{"kind": "user", "prompt": "{one}"}},
+              {{"kind": "assistant", "blocks": [{{"type": "text", "text": "answer one"}}]}},
+              {{"kind": "user", "prompt": "{two}"}},
+              {{"kind": "assistant", "blocks": [{{"type": "text", "text": "answer two"}}]}},
+              {{"kind": "user", "prompt": "{three}"}},
+              {{"kind": "assistant", "blocks": [{{"type": "text", "text": "answer three"}}]}},
+              {{"kind": "turnSettings", {settings}}},
+              {{"kind": "user", "prompt": "four"}}]}}"#,
+        one = long_prompt("alpha", 12_000),
+        two = long_prompt("beta", 12_000),
+        three = long_prompt("gamma", 12_000),
+    );
+    run_scenario(&parse_scenario(&json).unwrap()).unwrap()
+}
+
+/// The last step's decision on `subject`: its verdict and reason.
+fn last_decision(trace: &Trace, subject: &str) -> Option<(String, String)> {
+    let turn = &trace.steps.last().unwrap().turn;
+    (turn.decisions.iter())
+        .find(|decision| decision.subject == subject)
+        .map(|decision| (decision.verdict.as_str().to_string(), decision.reason.clone()))
+}
+
+#[test]
+fn a_switch_to_a_model_with_a_smaller_window_compacts_before_the_turn() {
+    // codex.md §4.2 item 1: 42,000 tokens or so are over the new model's limit (90 % of
+    // 45,000) though far under the old one's, so the history is compacted first, under the
+    // previous model's settings; the incoming message is not summarised (X9) and the
+    // whole initial context follows the summary, the model switch first (§2.5, §2.6).
+    let trace = downshift(
+        r#""model": "gpt-5.4-mini", "modelInstructions": "Small model rules.", "contextWindow": 45000"#,
+    );
+    let turn = &trace.steps.last().unwrap().turn;
+    assert_eq!(turn.compaction.len(), 1, "{:#?}", turn.decisions);
+    assert!(turn.compaction[0].applied);
+    let (verdict, reason) = last_decision(&trace, "model-downshift compaction").unwrap();
+    assert_eq!(verdict, "needed");
+    assert!(reason.contains("gpt-5.3-codex (effective window 190000)"), "{reason}");
+    assert!(reason.contains("gpt-5.4-mini (effective window 42750, auto-compact limit 40500)"), "{reason}");
+    assert!(reason.contains("over the new auto-compact limit"), "{reason}");
+    // the regular pre-turn check then finds the context under the new limit
+    assert!(last_decision(&trace, "auto-compaction").is_none());
+    let summary = turn.compaction[0].summary.as_deref().unwrap();
+    assert!(!summary.contains("four"));
+    // the prompts are long: each line is cut to its first 40 characters
+    let lines: Vec<String> = (last_request(&trace).iter())
+        .map(|line| line.chars().take(40).collect())
+        .collect();
+    let prefix: String = SUMMARY_PREFIX.chars().take(34).collect();
+    let summary_at = (lines.iter())
+        .position(|line| *line == format!("user: {prefix}"))
+        .unwrap();
+    assert_eq!(lines[summary_at - 1], "user: gamma gamma gamma gamma gamma gamm");
+    assert_eq!(lines[summary_at + 1], "developer: <model_switch>", "{lines:#?}");
+    assert_eq!(lines[lines.len() - 2], "user: <environment_context>");
+    assert_eq!(lines[lines.len() - 1], "user: four");
+}
+
+#[test]
+fn no_downshift_compaction_without_a_model_change_a_smaller_window_or_an_overfull_context() {
+    // codex.md §4.2 item 1: each condition is needed. The same model with a smaller window
+    // is the ordinary pre-turn check's (here over the limit: it compacts, as that check);
+    // a larger window, or a context under the new limit, compacts nothing first.
+    let same_model = downshift(r#""contextWindow": 40000"#);
+    assert!(last_decision(&same_model, "model-downshift compaction").is_none());
+    let (verdict, _) = last_decision(&same_model, "auto-compaction").unwrap();
+    assert_eq!(verdict, "needed");
+    let larger = downshift(r#""model": "gpt-5.4", "contextWindow": 1000000"#);
+    assert!(last_decision(&larger, "model-downshift compaction").is_none());
+    assert!(larger.steps.last().unwrap().turn.compaction.is_empty());
+    let fits = downshift(r#""model": "gpt-5.4-mini", "contextWindow": 100000"#);
+    let (verdict, reason) = last_decision(&fits, "model-downshift compaction").unwrap();
+    assert_eq!(verdict, "not-applied");
+    assert!(reason.contains("fits the new model's limit"), "{reason}");
+    assert!(fits.steps.last().unwrap().turn.compaction.is_empty());
+}
+
+#[test]
+fn a_context_window_below_the_output_reserve_is_refused_where_it_was_given() {
+    let json = r#"{"profile": "codex", "config": {"contextWindow": 50000, "outputReserve": 8000},
+        "steps": [{"kind": "turnSettings", "contextWindow": 5000}]}"#;
+    let error = run_scenario(&parse_scenario(json).unwrap()).unwrap_err().to_string();
+    assert!(error.contains("steps[0].contextWindow"), "{error}");
+    assert!(error.contains("output reserve (8000)"), "{error}");
+}
+
+/// Two turns of about 30,000 tokens under a 50,000-token window (Codex's limit: 45,000),
+/// with the host's `autoCompact` off and `switches` as given.
+fn over_the_limit_with_auto_compact_off(profile: &str, switches: &str) -> Trace {
+    let json = format!(
+        r#"{{"profile": "{profile}", "cwd": "/repo", "switches": {{{switches}}},
+            "config": {{"contextWindow": 50000, "outputReserve": 8000, "autoCompact": false}},
+            "steps": [
+              {{"kind": "user", "prompt": "{one}"}},
+              {{"kind": "assistant", "blocks": [{{"type": "text", "text": "answer one"}}]}},
+              {{"kind": "user", "prompt": "{two}"}},
+              {{"kind": "assistant", "blocks": [{{"type": "text", "text": "answer two"}}]}},
+              {{"kind": "user", "prompt": "three"}}]}}"#,
+        one = long_prompt("alpha", 25_000),
+        two = long_prompt("beta", 25_000),
+    );
+    run_scenario(&parse_scenario(&json).unwrap()).unwrap()
+}
+
+#[test]
+fn codex_compacts_at_its_limit_even_when_the_host_switched_auto_compaction_off() {
+    // codex.md §4.1, X8: the client's limit can be lowered, never removed, so the host's
+    // switch does not hold under Codex's profiles; the decision says it was ignored.
+    for profile in ["codex", "codex-0.139.0"] {
+        let trace = over_the_limit_with_auto_compact_off(profile, "");
+        let turn = &trace.steps.last().unwrap().turn;
+        assert_eq!(turn.compaction.len(), 1, "{profile}");
+        let (verdict, reason) = last_decision(&trace, "autoCompact").unwrap();
+        assert_eq!(verdict, "skipped");
+        assert!(reason.contains("has no such setting"), "{reason}");
+    }
+    // Claude Code's switch holds, and so does Codex's with the switch honoured
+    let claude = over_the_limit_with_auto_compact_off("claude-code", "");
+    assert!(claude.steps.iter().all(|step| step.turn.compaction.is_empty()));
+    let honoured = over_the_limit_with_auto_compact_off(
+        "codex",
+        r#""compaction.honourAutoCompactSwitch": true"#,
+    );
+    assert!(honoured.steps.iter().all(|step| step.turn.compaction.is_empty()));
+    assert!(last_decision(&honoured, "autoCompact").is_none());
 }

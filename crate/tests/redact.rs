@@ -753,7 +753,9 @@ fn codex_session(s: &Secrets, in_paths: bool) -> String {
             { "path": module.clone(), "content": format!("fn main() {{}}\n// {t}\n") },
         ],
         "steps": [
-            { "kind": "turnSettings", "modelInstructions": t, "personality": t, "collaborationMode": t, "developerInstructions": t, "shell": "zsh", "timezone": t },
+            { "kind": "turnSettings", "modelInstructions": t, "personality": t, "collaborationMode": t, "developerInstructions": t, "shell": "zsh", "timezone": t,
+              "environments": [{ "id": t, "cwd": format!("{home}/app"), "shell": "bash" }, { "id": "box", "cwd": format!("{home}/box"), "shell": "sh" }],
+              "subagents": [{ "id": "agent-1", "name": t }], "realtimeActive": true, "realtimeStartInstructions": t },
             { "kind": "user", "prompt": format!("{t} {placeholder}"), "pastes": [paste] },
             { "kind": "assistant", "blocks": [{ "type": "tool_use", "name": "apply_patch", "input": { "input": patch } }] },
             { "kind": "assistant", "blocks": [{ "type": "text", "text": t }] }

@@ -417,6 +417,8 @@ fn codex_texts() -> Vec<(&'static str, String)> {
             "codex::model_switch",
             codex::model_switch("Base instructions."),
         ),
+        ("codex::realtime_start", codex::realtime_start(None)),
+        ("codex::realtime_end", codex::realtime_end()),
         (
             "codex::agents_md_instructions",
             codex::agents_md_instructions("/repo", "Use tabs."),

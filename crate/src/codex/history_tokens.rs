@@ -1,9 +1,9 @@
 //! Codex's token estimate of its history (spec codex.md §3.5, X16): the bytes of each item
 //! serialised to JSON, divided by 4 and rounded up, so keys and quoting count as much as text.
 //!
-//! Two kinds of payload are not counted by their length: an inline `data:image/…;base64,` image
-//! counts a flat 7 373 bytes whatever its size, and an opaque `compaction` item counts
-//! `len × 3/4 − 650` bytes of its encrypted content.
+//! Three kinds of payload are not counted by their length: an inline `data:image/…;base64,`
+//! image counts a flat 7 373 bytes whatever its size, and an opaque `compaction` item and a
+//! reasoning item count `len × 3/4 − 650` bytes of their encrypted content.
 //!
 //! ```
 //! use context_assembly::codex::history_tokens::estimate_item_tokens;
@@ -60,6 +60,27 @@ pub fn item_model_visible_bytes(item: &Item) -> u64 {
 /// Codex's estimate for encrypted reasoning and compaction content: `len × 3/4 − 650`, at least 0.
 pub const fn encrypted_content_bytes(len: u64) -> u64 {
     (len.saturating_mul(3) / 4).saturating_sub(ENCRYPTED_CONTENT_DISCOUNT_BYTES)
+}
+
+/// The bytes Codex counts for a reasoning item (§3.5): `len × 3/4 − 650` of its encrypted
+/// content, saturating at 0. The library keeps a model's reasoning as its text, so the
+/// encrypted content is taken to be that text in base64 (4 characters for every 3 bytes):
+/// the item counts about the text's bytes, less 650.
+///
+/// # Example
+/// ```
+/// use context_assembly::codex::history_tokens::reasoning_item_bytes;
+/// assert_eq!(reasoning_item_bytes(&"x".repeat(3_000)), 2_350); // 4 000 × 3/4 − 650
+/// assert_eq!(reasoning_item_bytes("short thought"), 0); // under the discount
+/// ```
+pub fn reasoning_item_bytes(reasoning: &str) -> u64 {
+    let encrypted = len_u64(reasoning).div_ceil(3).saturating_mul(4);
+    encrypted_content_bytes(encrypted)
+}
+
+/// Codex's token estimate of a reasoning item carrying `reasoning` ([`reasoning_item_bytes`]).
+pub fn estimate_reasoning_tokens(reasoning: &str) -> u64 {
+    bytes_to_tokens(reasoning_item_bytes(reasoning))
 }
 
 /// Codex's token estimate of one item: `ceil(model-visible bytes / 4)` (§3.5).

@@ -95,6 +95,12 @@ impl CodexState {
         self.settings = settings;
     }
 
+    /// The settings the previous regular turn recorded (Codex's `previous_turn_settings`,
+    /// with that turn's window); `None` before the first turn.
+    pub fn previous_turn_settings(&self) -> Option<&TurnSettings> {
+        self.turn_log.last()
+    }
+
     /// The settings of a turn now: the host's, with the session's cwd, date, window and
     /// skills, and the base instructions fixed at the first turn.
     pub fn turn_settings(&self, facts: &SessionFacts) -> TurnSettings {
@@ -106,6 +112,7 @@ impl CodexState {
             .base_instructions
             .clone_from(&self.base_instructions);
         settings.skills.clone_from(&facts.skills);
+        settings.previous_realtime_active = self.turn_log.last().map(|turn| turn.realtime_active);
         settings
     }
 

@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use super::context::{
     collaboration_mode_cleared, collaboration_mode_instructions, decide, initial_context, message,
     model_switch_section, permissions_instructions, personality_message, personality_spec,
-    skills_instructions, ContextRules, EnvironmentContext, TurnSettings,
+    realtime_section, skills_instructions, ContextRules, EnvironmentContext, TurnSettings,
 };
 use super::items::{Item, Role};
 use crate::vocabulary::{Decision, Verdict};
@@ -38,8 +38,8 @@ pub fn build_settings_update_items(
 }
 
 /// What a turn with baseline `previous` records before the user's message (§2.2): at most
-/// one developer message — model switch, permissions, collaboration mode, personality, in
-/// that order — then at most one `<environment_context>` user message. `previous_model`
+/// one developer message — model switch, permissions, collaboration mode, realtime start or
+/// end, personality, in that order — then at most one `<environment_context>` user message. `previous_model`
 /// is the previous regular turn's model. The decisions name every field, emitted,
 /// unchanged, or not diffed by design (§2.3).
 ///
@@ -87,6 +87,8 @@ pub fn build_settings_update_items_with(
         next,
         &mut decisions,
     ));
+    let realtime = Some(previous.realtime_active);
+    developer.extend(realtime_section(realtime, next, &mut decisions));
     developer.extend(personality_update(rules, previous, next, &mut decisions));
     if rules.granular_diffs {
         developer.extend(granular_updates(previous, next, &mut decisions));

@@ -136,6 +136,32 @@ pub fn personality_spec(spec: &str) -> String {
     )
 }
 
+/// The start of a voice (realtime) conversation (§1.4 "Realtime"):
+/// `<realtime_conversation>\n{text, trimmed}\n</realtime_conversation>`, the text being the
+/// host's (`experimental_realtime_start_instructions`) or ours.
+pub fn realtime_start(instructions: Option<&str>) -> String {
+    let text = instructions.unwrap_or(
+        "A voice conversation has started: from here on the user's messages are transcribed \
+         speech. Expect recognition errors and missing punctuation, read them for what was \
+         meant, and answer briefly, in a way that reads well aloud.",
+    );
+    format!(
+        "<realtime_conversation>\n{}\n</realtime_conversation>",
+        text.trim()
+    )
+}
+
+/// The end of a voice conversation (§1.4 "Realtime"): two paragraphs, then the reason line
+/// `Reason: inactive`.
+pub fn realtime_end() -> String {
+    String::from(
+        "<realtime_conversation>\nThe voice conversation has ended.\n\nFrom here on the \
+         user's messages are typed, not transcribed: stop allowing for recognition errors or \
+         missing punctuation, and reply as in an ordinary chat.\n\nReason: inactive\n\
+         </realtime_conversation>",
+    )
+}
+
 /// `<model_switch>\n{notice}\n\n{instructions}\n</model_switch>`, carrying the new
 /// model's full base instructions (§1.4, X22).
 pub fn model_switch(instructions: &str) -> String {

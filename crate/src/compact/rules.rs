@@ -51,6 +51,11 @@ pub struct CompactionRules {
     /// §9.2: after three failed auto-compactions in a row, auto-compaction stops trying
     /// (Codex has no such breaker: off).
     pub auto_compact_breaker: bool,
+    /// The host's `auto_compact` switch is honoured: off, no auto-compaction runs (Claude
+    /// Code's `autoCompactEnabled`). Off for Codex, which has no such setting — its limit can
+    /// be lowered but never removed (codex.md §4.1, X8) — so a Codex session compacts at the
+    /// limit whatever the host asked, and says so in a decision.
+    pub honour_auto_compact_switch: bool,
     /// Q57: the breaker's count starts afresh with every human turn, because it lives in
     /// one `query()` call (original); off, it is the session's, so a conversation that cannot
     /// be compacted stops retrying for good.
@@ -99,6 +104,7 @@ impl CompactionRules {
             reinsert_pinned: false,
             restore_budget_percent: 0,
             auto_compact_breaker: true,
+            honour_auto_compact_switch: true,
             breaker_resets_each_human_turn: true,
             keep_command_messages: true,
             manual_restore_loads_nested_memory: false,
@@ -126,6 +132,7 @@ impl CompactionRules {
             reinsert_pinned: true,
             restore_budget_percent: 5,
             auto_compact_breaker: true,
+            honour_auto_compact_switch: true,
             breaker_resets_each_human_turn: false,
             keep_command_messages: false,
             manual_restore_loads_nested_memory: true,

@@ -303,6 +303,8 @@ impl Profile {
             // Codex retries auto-compaction whenever the limit is reached: no breaker.
             compaction: CompactionRules {
                 auto_compact_breaker: false,
+                // Codex has no switch that turns auto-compaction off (codex.md §4.1, X8).
+                honour_auto_compact_switch: false,
                 // Codex counts from the reported usage too, anchored on the last
                 // model-generated item (codex.md §3.6).
                 size_from_reported_usage: true,

@@ -23,7 +23,7 @@ use alloc::vec::Vec;
 
 use super::{Block, BlockType, Category, Message, Splice};
 use crate::attachment::{Attachment, AttachmentRules};
-use crate::codex::history_tokens::estimate_item_tokens;
+use crate::codex::history_tokens::{estimate_item_tokens, estimate_reasoning_tokens};
 use crate::codex::items::{Item, Part, Role, AGENTS_MD_HEADER};
 use crate::codex::session_state::ContextSource;
 use crate::tokens::{estimate_tokens, TokenMethod};
@@ -293,9 +293,14 @@ impl Counter<'_> {
                 call_id: block.tool_use_id.clone().unwrap_or_default(),
                 output: block.text.clone(),
             },
-            BlockType::Text | BlockType::Thinking | BlockType::ToolDefinition => {
-                Item::text(role, &block.text)
+            // A model's reasoning travels as an encrypted reasoning item (codex.md §3.5).
+            BlockType::Thinking => {
+                let text = &block.text;
+                block.tokens = self.remembered(origin, true, || estimate_reasoning_tokens(text))
+                    + block.media_tokens;
+                return;
             }
+            BlockType::Text | BlockType::ToolDefinition => Item::text(role, &block.text),
         };
         block.tokens =
             self.remembered(origin, true, || estimate_item_tokens(&item)) + block.media_tokens;

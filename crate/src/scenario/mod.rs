@@ -293,6 +293,17 @@ pub struct TurnSettingsChange {
     pub shell: Option<String>,
     /// The IANA time zone.
     pub timezone: Option<String>,
+    /// The new model's context window in tokens; it becomes the session's
+    /// ([`crate::session::Session::set_context_window`]).
+    pub context_window: Option<u64>,
+    /// The execution environments (two or more, or none for the turn's cwd and shell).
+    pub environments: Option<Vec<crate::codex::context::ExecEnvironment>>,
+    /// The sub-agents `<subagents>` lists.
+    pub subagents: Option<Vec<crate::codex::context::Subagent>>,
+    /// Whether a voice (realtime) conversation is active.
+    pub realtime_active: Option<bool>,
+    /// The text announcing a voice conversation; `Some(None)` goes back to the client's.
+    pub realtime_start_instructions: Option<Option<String>>,
 }
 
 impl TurnSettingsChange {
@@ -321,6 +332,16 @@ impl TurnSettingsChange {
         }
         if let Some(value) = &self.developer_instructions {
             settings.developer_instructions.clone_from(value);
+        }
+        if let Some(value) = &self.environments {
+            settings.environments.clone_from(value);
+        }
+        if let Some(value) = &self.subagents {
+            settings.subagents.clone_from(value);
+        }
+        settings.realtime_active = self.realtime_active.unwrap_or(settings.realtime_active);
+        if let Some(value) = &self.realtime_start_instructions {
+            settings.realtime_start_instructions.clone_from(value);
         }
         settings
     }

@@ -158,6 +158,7 @@ switches!(crate::compact::rules::CompactionRules {
     prune_when_cache_expires => "pruneWhenCacheExpires",
     reinsert_pinned => "reinsertPinned",
     auto_compact_breaker => "autoCompactBreaker",
+    honour_auto_compact_switch => "honourAutoCompactSwitch",
     breaker_resets_each_human_turn => "breakerResetsEachHumanTurn",
     keep_command_messages => "keepCommandMessages",
     manual_restore_loads_nested_memory => "manualRestoreLoadsNestedMemory",

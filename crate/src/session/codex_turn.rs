@@ -74,8 +74,11 @@ impl Session {
         };
         // Pre-turn compaction runs before the context and the message are recorded, so the
         // incoming message is never summarised (X9).
+        // A switch to a model with a smaller window compacts first (§4.2 item 1), then the
+        // context is checked against the limit as every turn's is.
+        let mut compaction = self.downshift_compact(at_ms, &mut out);
         let tokens = self.peek_request(at_ms).tokens.total;
-        let compaction = self.auto_compact(tokens, at_ms, false, &mut out);
+        compaction.extend(self.auto_compact(tokens, at_ms, false, &mut out));
         let facts = self.codex_facts(at_ms);
         let context =
             (self.conversation.codex).record_turn(&self.profile.codex, &facts, &self.workspace.vfs);

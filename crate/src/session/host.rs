@@ -25,6 +25,28 @@ impl Session {
         self.conversation.set_mode(mode, plan_exists);
     }
 
+    /// The model's context window from now on, in tokens: a switch to a model with another
+    /// window. The thresholds follow it; under Codex's rules a smaller window than the
+    /// previous turn's, with another model, can compact before the next turn (codex.md §4.2).
+    ///
+    /// # Errors
+    /// A window not larger than the session's output reserve, which would leave no room
+    /// for input. The session is unchanged.
+    pub fn set_context_window(&mut self, context_window: u64) -> Result<(), Error> {
+        let reserve = self.config.output_reserve;
+        if context_window <= reserve {
+            return Err(Error::InvalidConfig {
+                field: "contextWindow".into(),
+                reason: alloc::format!(
+                    "{context_window} leaves no room for input: it must be larger than the \
+                     output reserve ({reserve})"
+                ),
+            });
+        }
+        self.config.context_window = context_window;
+        Ok(())
+    }
+
     /// The IDE's selection and the file it shows (`None` clears either).
     pub fn set_ide(&mut self, selection: Option<IdeSelection>, opened_file: Option<String>) {
         self.conversation.selection = selection;

@@ -124,6 +124,8 @@ pub struct SessionConfig {
     /// The permission mode at the start.
     pub permission_mode: PermissionMode,
     /// `autoCompactEnabled`: compact when the context reaches the auto-compact threshold.
+    /// Ignored under a profile whose client has no such switch (Codex: a decision says so;
+    /// `CompactionRules::honour_auto_compact_switch`).
     pub auto_compact: bool,
     /// Files the host pinned: attached again after a summary when the profile's
     /// `reinsert_pinned` is on.

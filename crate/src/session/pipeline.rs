@@ -20,7 +20,7 @@ use crate::collectors::file_context::FileContext;
 use crate::collectors::relevant_memories::MemoryPrefetch;
 use crate::collectors::reminders::{self, PassInput, Producer};
 use crate::collectors::{CollectorId, Phase, EMISSION_ORDER};
-use crate::compact::thresholds::WindowThresholds;
+use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
 use crate::memory::render_claude_md;
 use crate::request::{
     build_request, offered_tools, Environment, Request, RequestContext, RequestParts,
@@ -519,11 +519,20 @@ impl Session {
     /// The compaction thresholds of the configured window, by the profile's formula and the
     /// strategy its auto-compaction follows.
     pub(super) fn thresholds(&self) -> WindowThresholds {
-        let config = &self.config;
-        self.profile.compaction.auto_policy.thresholds(
-            config.thresholds(self.profile.thresholds),
-            config.context_window,
-            config.output_reserve,
-        )
+        self.thresholds_for(self.config.context_window)
+    }
+
+    /// [`Session::thresholds`] of a model whose window is `context_window`, the output
+    /// reserve staying the session's.
+    pub(super) fn thresholds_for(&self, context_window: u64) -> WindowThresholds {
+        let reserve = self.config.output_reserve;
+        let window = WindowInput {
+            context_window,
+            max_output_tokens: reserve,
+            autocompact_pct_override: None,
+            auto_compact_token_limit: None,
+        };
+        let formula = compaction_thresholds(self.profile.thresholds, &window);
+        (self.profile.compaction.auto_policy).thresholds(formula, context_window, reserve)
     }
 }

@@ -105,7 +105,7 @@ export type ScenarioStep =
   | { kind: "usage"; spentUsdCents?: number; outputTokens?: number }
   | { kind: "taskStatus"; taskId: string; description: string; status: "running" | "killed" }
   | ({ kind: "compact"; summary?: string; promptTooLong?: { tokens?: number; maximum?: number }[] } & CompactionOptions)
-  | { kind: "turnSettings"; model?: string; modelInstructions?: string; approvalPolicy?: "never" | "unless-trusted" | "on-failure" | "on-request"; sandboxMode?: "read-only" | "workspace-write" | "danger-full-access"; networkAccess?: boolean; personality?: string | null; collaborationMode?: string | null; developerInstructions?: string | null; shell?: string; timezone?: string }
+  | { kind: "turnSettings"; model?: string; modelInstructions?: string; approvalPolicy?: "never" | "unless-trusted" | "on-failure" | "on-request"; sandboxMode?: "read-only" | "workspace-write" | "danger-full-access"; networkAccess?: boolean; personality?: string | null; collaborationMode?: string | null; developerInstructions?: string | null; shell?: string; timezone?: string; contextWindow?: number; environments?: { id: string; cwd: string; shell: string }[]; subagents?: { id: string; name: string }[]; realtimeActive?: boolean; realtimeStartInstructions?: string | null }
   | { kind: "resume" }
   | { kind: "fork"; beforeUserTurn: number }
   | { kind: "rollback"; turns: number };

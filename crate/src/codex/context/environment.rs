@@ -1,21 +1,26 @@
 //! `<environment_context>` (spec codex.md §1.6) and its diff body (§2.4).
 //!
-//! Modelled: one execution environment (`<cwd>`, `<shell>`), `<current_date>`,
-//! `<timezone>`, `<network>` and `<filesystem>` (the workspace roots and the permission
-//! profile, the only place Codex escapes XML). Not modelled: `<subagents>` and the
-//! multi-environment `<environments>` form; they are never rendered.
+//! One execution environment (`<cwd>`, `<shell>`) or, when the host gives several, the
+//! `<environments>` form; `<current_date>`, `<timezone>`, `<network>`, `<filesystem>` (the
+//! workspace roots and the permission profile, the only place Codex escapes XML) and the
+//! sub-agents' `<subagents>`, which only a full injection states.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::settings::{ContextRules, NetworkDomains, SandboxMode, TurnSettings};
+use super::settings::{
+    ContextRules, ExecEnvironment, NetworkDomains, SandboxMode, Subagent, TurnSettings,
+};
 
 /// The fields one `<environment_context>` states.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnvironmentContext<'a> {
-    /// cwd and shell; `None` in a diff whose cwd did not change.
+    /// cwd and shell; `None` in a diff whose cwd (or environments) did not change.
     pub cwd_and_shell: Option<(&'a str, &'a str)>,
+    /// Several execution environments: when there are two or more, they are stated in
+    /// place of cwd and shell (wherever those would be).
+    pub environments: &'a [ExecEnvironment],
     /// The local date; left out when empty.
     pub current_date: &'a str,
     /// The IANA time zone.
@@ -24,6 +29,8 @@ pub struct EnvironmentContext<'a> {
     pub network: Option<&'a NetworkDomains>,
     /// The rendered `<filesystem>` element ([`filesystem`]).
     pub filesystem: String,
+    /// The sub-agents; empty in a diff, which never states them (§2.4).
+    pub subagents: &'a [Subagent],
 }
 
 impl<'a> EnvironmentContext<'a> {
@@ -35,6 +42,8 @@ impl<'a> EnvironmentContext<'a> {
             timezone: settings.timezone(),
             network: settings.network.as_ref(),
             filesystem: filesystem_under(rules, settings),
+            environments: &settings.environments,
+            subagents: &settings.subagents,
         }
     }
 
@@ -51,9 +60,10 @@ impl<'a> EnvironmentContext<'a> {
             return None;
         }
         let mut context = EnvironmentContext::full(rules, next);
-        if previous.cwd == next.cwd {
+        if !previous.location_differs(next) {
             context.cwd_and_shell = None;
         }
+        context.subagents = &[];
         Some(context)
     }
 
@@ -71,9 +81,15 @@ impl<'a> EnvironmentContext<'a> {
     /// ```
     pub fn render(&self) -> String {
         let mut lines: Vec<String> = Vec::new();
-        if let Some((cwd, shell)) = self.cwd_and_shell {
-            lines.push(format!("  <cwd>{cwd}</cwd>"));
-            lines.push(format!("  <shell>{shell}</shell>"));
+        match self.cwd_and_shell {
+            Some(_) if self.environments.len() >= 2 => {
+                lines.push(format!("  {}", render_environments(self.environments)));
+            }
+            Some((cwd, shell)) => {
+                lines.push(format!("  <cwd>{cwd}</cwd>"));
+                lines.push(format!("  <shell>{shell}</shell>"));
+            }
+            None => {}
         }
         if !self.current_date.is_empty() {
             lines.push(format!(
@@ -86,11 +102,32 @@ impl<'a> EnvironmentContext<'a> {
             lines.push(format!("  {}", render_network(network)));
         }
         lines.push(format!("  {}", self.filesystem));
+        if !self.subagents.is_empty() {
+            lines.push(String::from("  <subagents>"));
+            for agent in self.subagents {
+                lines.push(format!("    - {}: {}", agent.id, agent.name));
+            }
+            lines.push(String::from("  </subagents>"));
+        }
         format!(
             "<environment_context>\n{}\n</environment_context>",
             lines.join("\n")
         )
     }
+}
+
+/// `<environments>`, one `<environment id="…">` with its `<cwd>` and `<shell>` per
+/// environment, on one line, unescaped (only `<filesystem>` is escaped).
+fn render_environments(environments: &[ExecEnvironment]) -> String {
+    let mut out = String::from("<environments>");
+    for environment in environments {
+        out.push_str(&format!(
+            "<environment id=\"{}\"><cwd>{}</cwd><shell>{}</shell></environment>",
+            environment.id, environment.cwd, environment.shell
+        ));
+    }
+    out.push_str("</environments>");
+    out
 }
 
 /// `<network enabled="true">` with `<allowed>` and `<denied>` comma-joined, each left out

@@ -10,9 +10,9 @@
 //!
 //! The result is at most two messages (§1.2): one developer message with one part per
 //! section — model switch, permissions, developer instructions, collaboration mode,
-//! personality, skills — then one contextual user message with AGENTS.md and the
-//! environment. Realtime, apps, plugins, extension contributors and guardian policies are
-//! not modelled. A message without sections is not sent.
+//! realtime, personality, skills — then one contextual user message with AGENTS.md and the
+//! environment. Apps, plugins, extension contributors and guardian policies are not
+//! modelled. A message without sections is not sent.
 //!
 //! ```
 //! use context_assembly::codex::context::{build_initial_context, TurnSettings};
@@ -34,12 +34,13 @@ use crate::vocabulary::{Decision, Verdict};
 
 pub use crate::codex::wording::{
     agents_md_instructions, collaboration_mode_cleared, collaboration_mode_instructions,
-    model_switch, permissions_instructions, personality_spec,
+    model_switch, permissions_instructions, personality_spec, realtime_end, realtime_start,
 };
 pub use environment::EnvironmentContext;
 pub use settings::{
-    personality_message, ApprovalPolicy, BaseInstructions, ContextRules, NetworkDomains,
-    SandboxMode, Skill, SkillScope, TurnSettings, DEFAULT_PERSONALITY, PERSONALITY_PRESETS,
+    personality_message, ApprovalPolicy, BaseInstructions, ContextRules, ExecEnvironment,
+    NetworkDomains, SandboxMode, Skill, SkillScope, Subagent, TurnSettings, DEFAULT_PERSONALITY,
+    PERSONALITY_PRESETS,
 };
 pub use skills::{skills_instructions, SkillBudget, SkillsInstructions};
 
@@ -127,6 +128,7 @@ pub fn initial_context(
         settings.collaboration_mode.as_deref(),
         collaboration_mode_instructions,
     );
+    developer.extend(realtime_section(None, settings, &mut out.decisions));
     developer.extend(personality_section(rules, settings, &mut out.decisions));
     if !rules.skills_before_permissions {
         push_skills(&mut developer, &mut out.decisions);
@@ -179,6 +181,43 @@ pub(crate) fn model_switch_section(
     };
     decide(decisions, "model_switch", verdict, reason);
     None
+}
+
+/// The start or end of a voice conversation (§1.3 row 5, §2.2 row 4), deciding either
+/// way. `baseline` is the flag the baseline recorded (`None` in a full context); without
+/// one, the previous regular turn's flag ([`TurnSettings::previous_realtime_active`]) tells
+/// whether a conversation ended.
+pub(crate) fn realtime_section(
+    baseline: Option<bool>,
+    settings: &TurnSettings,
+    decisions: &mut Vec<Decision>,
+) -> Option<String> {
+    let previous_turn = settings.previous_realtime_active == Some(true);
+    let (verdict, reason, text) = match (baseline, settings.realtime_active) {
+        (Some(true), false) => (
+            Verdict::Included,
+            "the voice conversation of the baseline has ended",
+            Some(realtime_end()),
+        ),
+        (None, false) if previous_turn => (
+            Verdict::Included,
+            "the previous turn had a voice conversation and this one has none",
+            Some(realtime_end()),
+        ),
+        (Some(false) | None, true) => (
+            Verdict::Included,
+            "a voice conversation is active and the history does not say so yet",
+            Some(realtime_start(settings.realtime_start_instructions.as_deref())),
+        ),
+        (Some(true), true) => (
+            Verdict::Unchanged,
+            "the voice conversation continues",
+            None,
+        ),
+        (_, false) => (Verdict::Skipped, "no voice conversation", None),
+    };
+    decide(decisions, "realtime", verdict, reason);
+    text
 }
 
 /// Adds `render(text)` when `text` is set and not empty, deciding either way.

@@ -101,6 +101,28 @@ pub struct NetworkDomains {
     pub denied: Vec<String>,
 }
 
+/// One execution environment of a turn with several (§1.6): where its commands run.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ExecEnvironment {
+    /// The environment's id, as `<environment id="…">` names it.
+    pub id: String,
+    /// Its working directory.
+    pub cwd: String,
+    /// Its shell's name.
+    pub shell: String,
+}
+
+/// A sub-agent the session has spawned, as `<subagents>` lists it (§1.6).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Subagent {
+    /// The agent's id (`agent-1`).
+    pub id: String,
+    /// Its name (`atlas`).
+    pub name: String,
+}
+
 /// Everything a turn's initial context and its settings diffs depend on.
 ///
 /// `Default` is a Codex CLI session as installed: cwd `/repo`, shell `bash`, the date
@@ -139,6 +161,15 @@ pub struct TurnSettings {
     pub exclude_slash_tmp: bool,
     /// Managed network domains, rendered as `<network>`; `None` leaves the tag out.
     pub network: Option<NetworkDomains>,
+    /// The execution environments when there are several: two or more replace `<cwd>` and
+    /// `<shell>` by `<environments>` (§1.6); fewer, the turn's cwd and shell are the one
+    /// environment.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub environments: Vec<ExecEnvironment>,
+    /// The sub-agents, listed in the initial context's `<subagents>` (§1.6) and never in a
+    /// diff (§2.4); empty leaves the element out.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub subagents: Vec<Subagent>,
     /// The model's slug.
     pub model: String,
     /// The model's full base instructions, carried by `<model_switch>` when the model
@@ -148,6 +179,19 @@ pub struct TurnSettings {
     /// ([`PERSONALITY_PRESETS`]) or a text of its own; `None` for the client's default
     /// ([`DEFAULT_PERSONALITY`]).
     pub personality: Option<String>,
+    /// A voice (realtime) conversation is active in this turn (`realtime_active`, §2.2 row
+    /// 4): its start and end are announced in the developer bundle.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub realtime_active: bool,
+    /// `experimental_realtime_start_instructions`: the text announcing a voice conversation
+    /// in place of the client's; `None`: the client's.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub realtime_start_instructions: Option<String>,
+    /// `previous_turn_settings.realtime_active`: whether the previous regular turn had a
+    /// voice conversation. The session fills it in (`None` before the first turn); a full
+    /// context after a compaction announces the end of one that stopped (§2.2 row 4).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub previous_realtime_active: Option<bool>,
     /// The collaboration mode's developer instructions; `None` or empty for no mode.
     pub collaboration_mode: Option<String>,
     /// Developer instructions from the configuration, sent raw.
@@ -215,9 +259,14 @@ impl Default for TurnSettings {
             tmpdir: None,
             exclude_slash_tmp: false,
             network: None,
+            environments: Vec::new(),
+            subagents: Vec::new(),
             model: "gpt-5.3-codex".into(),
             model_instructions: String::new(),
             personality: None,
+            realtime_active: false,
+            realtime_start_instructions: None,
+            previous_realtime_active: None,
             collaboration_mode: None,
             developer_instructions: None,
             skills: Vec::new(),
@@ -266,14 +315,28 @@ impl TurnSettings {
     }
 
     /// Whether `<environment_context>` would differ, ignoring the shell as Codex does
-    /// (`equals_except_shell`, §2.2). The filesystem counts, so a sandbox change re-sends
+    /// (`equals_except_shell`, §2.2), and the sub-agents, which diffs never state (§2.4). The filesystem counts, so a sandbox change re-sends
     /// the environment; the network status does not, as `<filesystem>` does not state it.
     pub fn environment_differs(&self, other: &TurnSettings) -> bool {
-        self.cwd != other.cwd
+        self.location_differs(other)
             || self.current_date != other.current_date
             || self.timezone() != other.timezone()
             || self.network != other.network
             || super::environment::filesystem(self) != super::environment::filesystem(other)
+    }
+
+    /// Whether the place commands run changed: the cwd of a single environment, or the ids
+    /// and cwds of several (§2.2, the environment row); shells are not compared.
+    pub fn location_differs(&self, other: &TurnSettings) -> bool {
+        let places = |settings: &TurnSettings| -> Vec<(String, String)> {
+            match settings.environments.len() >= 2 {
+                true => (settings.environments.iter())
+                    .map(|environment| (environment.id.clone(), environment.cwd.clone()))
+                    .collect(),
+                false => Vec::from([(String::new(), settings.cwd.clone())]),
+            }
+        };
+        places(self) != places(other)
     }
 
     /// Whether commands may use the network: always with full access, never under read-only

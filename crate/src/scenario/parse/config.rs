@@ -25,7 +25,8 @@ pub(crate) fn permission_modes() -> Vec<(&'static str, PermissionMode)> {
 
 const PLATFORMS: &[(&str, &str)] = &[("linux", "linux"), ("darwin", "darwin"), ("win32", "win32")];
 
-const CONTEXT_WINDOW: (u64, u64) = (1_000, 10_000_000);
+/// The context windows a scenario may give, in tokens.
+pub(super) const CONTEXT_WINDOW: (u64, u64) = (1_000, 10_000_000);
 const UTC_OFFSET_MINUTES: i64 = 14 * 60;
 
 /// The keys of `config.windowOverrides`.

@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::config::{mcp_server, permission_modes, skill};
+use super::config::{mcp_server, permission_modes, skill, CONTEXT_WINDOW};
 use super::json::Json;
 use super::path::{Path, Quoted};
 use super::read::{
@@ -13,7 +13,7 @@ use super::read::{
     string, string_or_null, Fields, MAX_WHOLE,
 };
 use super::STEP_KINDS;
-use crate::codex::context::{ApprovalPolicy, SandboxMode};
+use crate::codex::context::{ApprovalPolicy, ExecEnvironment, SandboxMode, Subagent};
 use crate::compact::context_size::ProviderUsage;
 use crate::compact::prompt_too_long::PromptTooLong;
 use crate::scenario::{Action, AssistantStep, Step, ToolCall, TurnSettingsChange};
@@ -72,6 +72,11 @@ const TURN_SETTINGS_KEYS: &[&str] = &[
     "developerInstructions",
     "shell",
     "timezone",
+    "contextWindow",
+    "environments",
+    "subagents",
+    "realtimeActive",
+    "realtimeStartInstructions",
 ];
 
 const APPROVAL_POLICIES: &[(&str, ApprovalPolicy)] = &[
@@ -182,8 +187,55 @@ fn turn_settings(fields: &Fields<'_, '_>) -> Result<Action, Error> {
         developer_instructions: fields.optional("developerInstructions", string_or_null)?,
         shell: fields.optional("shell", name)?,
         timezone: fields.optional("timezone", name)?,
+        context_window: fields.optional(
+            "contextWindow",
+            natural(CONTEXT_WINDOW.0, CONTEXT_WINDOW.1),
+        )?,
+        environments: fields.optional("environments", environments)?,
+        subagents: fields.optional("subagents", |v, p| each(v, p, subagent))?,
+        realtime_active: fields.optional("realtimeActive", boolean)?,
+        realtime_start_instructions: fields
+            .optional("realtimeStartInstructions", string_or_null)?,
     };
     Ok(Action::TurnSettings { changes })
+}
+
+/// `environments`: none (the turn's cwd and shell are the one environment) or two or more,
+/// their ids distinct.
+fn environments(value: &Json, path: &Path<'_>) -> Result<Vec<ExecEnvironment>, Error> {
+    let list = each(value, path, |value, path| {
+        let fields = Fields::new(value, path, &["id", "cwd", "shell"])?;
+        Ok(ExecEnvironment {
+            id: fields.required("id", name)?,
+            cwd: fields.required("cwd", absolute)?,
+            shell: fields.required("shell", name)?,
+        })
+    })?;
+    if list.len() == 1 {
+        return Err(path.error(
+            "expected none or two or more environments, got one: a single environment is the \
+             turn's cwd and shell",
+        ));
+    }
+    for (i, environment) in list.iter().enumerate() {
+        if list[..i].iter().any(|earlier| earlier.id == environment.id) {
+            let here = path.index(i);
+            return Err(here.key("id").error(format!(
+                "duplicate environment id {}",
+                Quoted(&environment.id)
+            )));
+        }
+    }
+    Ok(list)
+}
+
+/// A sub-agent: its id and name.
+fn subagent(value: &Json, path: &Path<'_>) -> Result<Subagent, Error> {
+    let fields = Fields::new(value, path, &["id", "name"])?;
+    Ok(Subagent {
+        id: fields.required("id", name)?,
+        name: fields.required("name", name)?,
+    })
 }
 
 fn fork(fields: &Fields<'_, '_>) -> Result<Action, Error> {

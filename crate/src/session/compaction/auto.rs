@@ -9,6 +9,7 @@
 //! summary at its overflow limit, or Aider's summary of the history over its budget.
 
 use alloc::format;
+use alloc::string::String;
 
 use crate::attachment::{Collected, Verdict};
 use crate::compact::auto_policy::{history_over_budget, AutoPolicy};
@@ -72,7 +73,7 @@ impl Session {
         out: &mut Collected,
     ) -> alloc::vec::Vec<CompactionReport> {
         let mut reports = alloc::vec::Vec::new();
-        if !self.config.auto_compact {
+        if !self.auto_compact_allowed() {
             return reports;
         }
         let thresholds = self.thresholds();
@@ -127,6 +128,7 @@ impl Session {
                     (false, _) => auto.compact_reason(&size.explain(), threshold),
                 };
                 out.decide(subject, Verdict::Needed, reason, None);
+                self.note_ignored_switch(out);
                 false
             }
         };
@@ -181,6 +183,32 @@ impl Session {
             }
         }
         reports
+    }
+
+    /// Whether auto-compaction may run: the host switched it on, or the profile's client has
+    /// no switch for it ([`CompactionRules::honour_auto_compact_switch`]).
+    ///
+    /// [`CompactionRules::honour_auto_compact_switch`]: crate::compact::rules::CompactionRules::honour_auto_compact_switch
+    pub(in crate::session) fn auto_compact_allowed(&self) -> bool {
+        self.config.auto_compact || !self.profile.compaction.honour_auto_compact_switch
+    }
+
+    /// When a compaction runs although the host switched auto-compaction off, the decision
+    /// that says why.
+    pub(in crate::session) fn note_ignored_switch(&self, out: &mut Collected) {
+        if self.config.auto_compact {
+            return;
+        }
+        out.decide(
+            "autoCompact",
+            Verdict::Skipped,
+            String::from(
+                "the host switched auto-compaction off, but this profile's client has no such \
+                 setting: its limit can be lowered, never removed (codex.md §4.1, X8), so the \
+                 context is compacted at the limit all the same",
+            ),
+            None,
+        );
     }
 
     /// Cache-aware: whether a summary costs less than the cheap stage over the cycle each

@@ -19,6 +19,7 @@ use crate::codex::compact::{
 };
 use crate::codex::history_tokens::estimate_item_tokens;
 use crate::codex::items::{Item, Role};
+use crate::compact::options::{CompactionOptions, Policy, Trigger};
 use crate::compact::report::{
     CodexItemKind, CompactionPlan, CompactionReport, PlannedAttachment, PlannedKind, SummarySource,
 };
@@ -92,6 +93,91 @@ impl Session {
         self.survival()
             .finish_report(&mut report, &snapshot, request_tokens(&after));
         Ok(report)
+    }
+
+    /// Codex's model-downshift compaction before a turn (codex.md §4.2 item 1): when the
+    /// turn switches to another model whose effective window is smaller than the previous
+    /// turn's, and the context is over the new model's auto-compact limit (or fills its
+    /// effective window), the history is compacted first under the previous turn's
+    /// settings and window — the model that can still hold it — before the new model's
+    /// context and the user's message are recorded. Like a pre-turn compaction it clears
+    /// the baseline, so the next turn sends the whole initial context, `<model_switch>`
+    /// first (§2.5, §2.6 item 2). The decision says which of the conditions held.
+    pub(in crate::session) fn downshift_compact(
+        &mut self,
+        at_ms: u64,
+        out: &mut Collected,
+    ) -> Vec<CompactionReport> {
+        let subject = "model-downshift compaction";
+        if !self.auto_compact_allowed() {
+            return Vec::new();
+        }
+        let codex = &self.conversation.codex;
+        let Some(previous) = codex.previous_turn_settings().cloned() else {
+            return Vec::new();
+        };
+        let next = codex.settings().clone();
+        let old_window = previous.context_window.unwrap_or(self.config.context_window);
+        let (old, new) = (self.thresholds_for(old_window), self.thresholds());
+        if previous.model == next.model || old.effective_window <= new.effective_window {
+            return Vec::new();
+        }
+        let estimate = self.peek_request(at_ms).tokens.total;
+        let size = self.context_size(estimate);
+        let switch = format!(
+            "the turn switches from {} (effective window {}) to {} (effective window {}, \
+             auto-compact limit {})",
+            previous.model,
+            old.effective_window,
+            next.model,
+            new.effective_window,
+            new.autocompact
+        );
+        if size.tokens <= new.autocompact && size.tokens < new.effective_window {
+            let reason = format!(
+                "{switch}, but the context, {}, fits the new model's limit: nothing to \
+                 compact first (codex.md §4.2)",
+                size.explain()
+            );
+            out.decide(subject, Verdict::NotApplied, reason, None);
+            return Vec::new();
+        }
+        let reason = format!(
+            "{switch}, and the context, {}, is {}: compacted before the turn with the \
+             previous model's settings and window, which still hold it; the incoming message \
+             is not part of it and the next context is sent whole, after the summary \
+             (codex.md §4.2, §2.6)",
+            size.explain(),
+            match size.tokens >= new.effective_window {
+                true => "at or over the new effective window",
+                false => "over the new auto-compact limit",
+            }
+        );
+        out.decide(subject, Verdict::Needed, reason, None);
+        self.note_ignored_switch(out);
+        // The compaction runs under the previous turn's context: its model, settings and
+        // window; the host's settings for this turn come back after it.
+        let window = core::mem::replace(&mut self.config.context_window, old_window);
+        self.conversation.codex.set_settings(previous);
+        let options = CompactionOptions {
+            policy: Policy::automatic(&self.profile.codex, false),
+            trigger: Trigger::Auto,
+            instructions: None,
+        };
+        let result = self.compact(options, None, at_ms);
+        self.config.context_window = window;
+        self.conversation.codex.set_settings(next);
+        match result {
+            Ok(report) if report.applied => Vec::from([report]),
+            Ok(report) => {
+                out.decide(subject, Verdict::Failed, report.reason, None);
+                Vec::new()
+            }
+            Err(error) => {
+                out.decide(subject, Verdict::Failed, format!("{error}"), None);
+                Vec::new()
+            }
+        }
     }
 
     /// Whether this compaction puts the initial context before the last real user message,
