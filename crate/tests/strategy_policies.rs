@@ -258,7 +258,11 @@ fn the_file_tracker_lists_an_outside_change_once_in_the_next_request() {
         &["cline.file_tracker"],
         serde_json::json!([
             user("Look at the code."),
-            tool("r1", "Read", serde_json::json!({ "file_path": "/p/src/a.ts" })),
+            tool(
+                "r1",
+                "Read",
+                serde_json::json!({ "file_path": "/p/src/a.ts" })
+            ),
             done(),
             outside_write("src/a.ts", "export const a = 10;\n"),
             outside_write("src/b.ts", "export const b = 20;\n"),
@@ -269,11 +273,17 @@ fn the_file_tracker_lists_an_outside_change_once_in_the_next_request() {
     );
     assert!(tracker_notes(&trace, 1).is_empty(), "nothing changed yet");
     let notes = tracker_notes(&trace, 5);
-    let expected = format!("<environment_details>\n{HEADING}\n{EXPLANATION}\nsrc/a.ts\n</environment_details>");
+    let expected = format!(
+        "<environment_details>\n{HEADING}\n{EXPLANATION}\nsrc/a.ts\n</environment_details>"
+    );
     // b.ts never entered the context: it is not watched.
-    assert_eq!(notes, [expected.clone()]);
-    assert!(request_has(&trace, 5, &expected), "the section reaches the request");
-    let listed = decision(&trace, 5, "/p/src/a.ts", "cline.file_tracker").expect("a decision for the listed file");
+    assert_eq!(notes, std::slice::from_ref(&expected));
+    assert!(
+        request_has(&trace, 5, &expected),
+        "the section reaches the request"
+    );
+    let listed = decision(&trace, 5, "/p/src/a.ts", "cline.file_tracker")
+        .expect("a decision for the listed file");
     assert_eq!(listed.verdict, Verdict::Included);
     assert!(listed.reason.contains("§4.3–§4.4"), "{}", listed.reason);
     // Drained: the next request lists nothing until another change.
@@ -300,12 +310,18 @@ fn the_file_tracker_ignores_the_agents_own_writes_and_deletions() {
             user("Next."),
         ]),
     );
-    assert!(tracker_notes(&trace, 2).is_empty(), "the agent's own edit is not listed");
+    assert!(
+        tracker_notes(&trace, 2).is_empty(),
+        "the agent's own edit is not listed"
+    );
     assert_eq!(
         tracker_notes(&trace, 6),
-        [format!("<environment_details>\n{HEADING}\n{EXPLANATION}\nsrc/b.ts\n</environment_details>")]
+        [format!(
+            "<environment_details>\n{HEADING}\n{EXPLANATION}\nsrc/b.ts\n</environment_details>"
+        )]
     );
-    let gone = decision(&trace, 6, "/p/src/a.ts", "cline.file_tracker").expect("a decision for the deleted file");
+    let gone = decision(&trace, 6, "/p/src/a.ts", "cline.file_tracker")
+        .expect("a decision for the deleted file");
     assert_eq!(gone.verdict, Verdict::NotFound);
     assert!(gone.reason.contains("§4.6"), "{}", gone.reason);
 }
@@ -334,21 +350,36 @@ fn the_read_guard_refuses_an_edit_of_a_file_never_read() {
         &["opencode.read_guard"],
         serde_json::json!([
             user("Change a."),
-            tool("e1", "Edit", serde_json::json!({
-                "file_path": "src/a.ts", "old_string": "= 1", "new_string": "= 3"
-            })),
+            tool(
+                "e1",
+                "Edit",
+                serde_json::json!({
+                    "file_path": "src/a.ts", "old_string": "= 1", "new_string": "= 3"
+                })
+            ),
             // A new file has nothing to overwrite: the guard lets it be created.
-            tool("w1", "Write", serde_json::json!({ "file_path": "src/new.ts", "content": "x\n" })),
+            tool(
+                "w1",
+                "Write",
+                serde_json::json!({ "file_path": "src/new.ts", "content": "x\n" })
+            ),
         ]),
     );
-    let refusal = GuardError::NeverRead { path: "/p/src/a.ts".into() }.message();
+    let refusal = GuardError::NeverRead {
+        path: "/p/src/a.ts".into(),
+    }
+    .message();
     let result = &trace.steps[1].turn.tool_results[0];
     assert!(result.is_error);
     assert_eq!(result.content, refusal);
-    let denied = decision(&trace, 1, "/p/src/a.ts", "opencode.read_guard").expect("the refusal's decision");
+    let denied =
+        decision(&trace, 1, "/p/src/a.ts", "opencode.read_guard").expect("the refusal's decision");
     assert_eq!(denied.verdict, Verdict::Denied);
     assert!(denied.reason.contains("§8.1, E1"), "{}", denied.reason);
-    assert!(!trace.steps[2].turn.tool_results[0].is_error, "a new file is written");
+    assert!(
+        !trace.steps[2].turn.tool_results[0].is_error,
+        "a new file is written"
+    );
 }
 
 #[test]
@@ -382,19 +413,33 @@ fn the_read_guard_refuses_a_write_over_a_file_changed_since_it_was_read() {
     assert!(result.is_error);
     assert_eq!(
         result.content,
-        GuardError::ModifiedSinceRead { path: "/p/src/a.ts".into(), mtime_ms: written_at, read_ms: read_at }.message()
+        GuardError::ModifiedSinceRead {
+            path: "/p/src/a.ts".into(),
+            mtime_ms: written_at,
+            read_ms: read_at
+        }
+        .message()
     );
     let lines: Vec<&str> = result.content.lines().collect();
     assert_eq!(
         lines[1..4],
-        [format!("Last modification: {written_at}"), format!("Last read: {read_at}"), String::new()]
+        [
+            format!("Last modification: {written_at}"),
+            format!("Last read: {read_at}"),
+            String::new()
+        ]
     );
-    let denied = decision(&trace, 4, "/p/src/a.ts", "opencode.read_guard").expect("the refusal's decision");
+    let denied =
+        decision(&trace, 4, "/p/src/a.ts", "opencode.read_guard").expect("the refusal's decision");
     assert_eq!(denied.verdict, Verdict::Denied);
     assert!(denied.reason.contains("§8.1, E2"), "{}", denied.reason);
     // The file was not changed (the same `= 1` is still there to replace): after a new
     // read the same edit goes through.
-    assert!(!trace.steps[6].turn.tool_results[0].is_error, "{:?}", trace.steps[6].turn.tool_results);
+    assert!(
+        !trace.steps[6].turn.tool_results[0].is_error,
+        "{:?}",
+        trace.steps[6].turn.tool_results
+    );
 }
 
 #[test]
@@ -410,8 +455,17 @@ fn the_policies_are_set_on_a_js_session_as_in_a_scenario() {
     let mut session = JournaledSession::new(spec).unwrap();
     session.write_file("a.ts", "one\n".into(), 1_000).unwrap();
     let refused = session.edit("a.ts", "one", "two", 2_000).unwrap();
-    assert_eq!(refused.content, GuardError::NeverRead { path: "/p/a.ts".into() }.message());
-    assert_eq!(session.session().read_file_text("a.ts").unwrap().as_deref(), Some("one\n"));
+    assert_eq!(
+        refused.content,
+        GuardError::NeverRead {
+            path: "/p/a.ts".into()
+        }
+        .message()
+    );
+    assert_eq!(
+        session.session().read_file_text("a.ts").unwrap().as_deref(),
+        Some("one\n")
+    );
     session.read("a.ts", None, None, 3_000).unwrap();
     session.write_file("a.ts", "uno\n".into(), 4_000).unwrap();
     let turn = session.submit("go on", 5_000).unwrap();
@@ -422,7 +476,11 @@ fn the_policies_are_set_on_a_js_session_as_in_a_scenario() {
     assert_eq!(notes.len(), 1);
     assert!(notes[0].ends_with("\na.ts\n</environment_details>"));
     let denied = (turn.decisions.iter()).find(|d| d.verdict == Verdict::Denied);
-    assert!(denied.is_some_and(|d| d.subject == "/p/a.ts"), "{:#?}", turn.decisions);
+    assert!(
+        denied.is_some_and(|d| d.subject == "/p/a.ts"),
+        "{:#?}",
+        turn.decisions
+    );
 }
 
 #[test]
@@ -440,5 +498,6 @@ fn config_policies_takes_only_the_policies_a_session_keeps_on() {
         error(r#"["opencode.read_guard","opencode.read_guard"]"#),
         "config.policies[1]: \"opencode.read_guard\" is named twice"
     );
-    assert!(error(r#"["cline.tracker"]"#).starts_with("config.policies[0]: unknown policy \"cline.tracker\""));
+    assert!(error(r#"["cline.tracker"]"#)
+        .starts_with("config.policies[0]: unknown policy \"cline.tracker\""));
 }

@@ -84,7 +84,11 @@ impl LivePolicies {
     /// The host deleted `abs`: a watched file raises no change event (§4.6), and the
     /// decision says so.
     pub(super) fn host_deleted(&mut self, abs: &str) {
-        if self.watch.as_ref().is_some_and(|w| w.watched(abs).is_some()) {
+        if self
+            .watch
+            .as_ref()
+            .is_some_and(|w| w.watched(abs).is_some())
+        {
             self.decisions.push(Decision::new(
                 abs,
                 Verdict::NotFound,

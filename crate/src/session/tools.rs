@@ -18,7 +18,13 @@ impl Session {
         at_ms: u64,
     ) -> Result<ToolResult, Error> {
         let result = self.workspace.read(path, offset, limit, at_ms)?;
-        (self.conversation.policies).after_direct_call(&self.workspace, path, false, &result, at_ms);
+        (self.conversation.policies).after_direct_call(
+            &self.workspace,
+            path,
+            false,
+            &result,
+            at_ms,
+        );
         Ok(result)
     }
 
