@@ -501,3 +501,25 @@ fn config_policies_takes_only_the_policies_a_session_keeps_on() {
     assert!(error(r#"["cline.tracker"]"#)
         .starts_with("config.policies[0]: unknown policy \"cline.tracker\""));
 }
+
+#[test]
+fn under_codex_the_list_reaches_a_human_turns_request_too() {
+    // strategies.md §4.4: the list goes with the next request, whichever client's context
+    // the session assembles; Codex's human turn runs no attachment pass of its own.
+    let scenario = serde_json::json!({
+        "profile": "codex",
+        "cwd": "/p",
+        "config": { "policies": ["cline.file_tracker"] },
+        "files": { "src/a.ts": "export const a = 1;\n" },
+        "steps": [
+            user("Look."),
+            tool("r1", "Read", serde_json::json!({ "file_path": "src/a.ts" })),
+            done(),
+            outside_write("src/a.ts", "export const a = 2;\n"),
+            user("Again."),
+        ],
+    });
+    let trace = run_scenario(&parse_scenario(&scenario.to_string()).unwrap()).unwrap();
+    assert_eq!(tracker_notes(&trace, 4).len(), 1);
+    assert!(request_has(&trace, 4, "\nsrc/a.ts\n</environment_details>"));
+}
