@@ -16,7 +16,7 @@ use context_assembly::scenario::{
     parse_compaction_options, parse_scenario, run_scenario, JournaledSession, SessionSpec, Trace,
 };
 use context_assembly::session::{
-    CompactionPlan, ResponseBlock, Session, SessionConfig, SummarySource,
+    CompactionPlan, PolicyId, ResponseBlock, Session, SessionConfig, SessionOptions, SummarySource,
 };
 use context_assembly::vocabulary::{Decision, Verdict};
 use context_assembly::Profile;
@@ -500,6 +500,21 @@ fn config_policies_takes_only_the_policies_a_session_keeps_on() {
     );
     assert!(error(r#"["cline.tracker"]"#)
         .starts_with("config.policies[0]: unknown policy \"cline.tracker\""));
+    // A Rust host's `SessionConfig` is held to the same rule.
+    let config = SessionConfig {
+        policies: vec![PolicyId::FileTracker, PolicyId::OpencodeSummary],
+        ..SessionConfig::default()
+    };
+    let options = SessionOptions {
+        profile: Profile::claude_code(),
+        cwd: "/p".into(),
+        home: None,
+        config,
+    };
+    assert_eq!(
+        Session::new(options).unwrap_err().to_string(),
+        "config.policies[1]: \"opencode.summary\" is a compaction policy, run by a `compact` step; a session keeps on only \"cline.file_tracker\", \"opencode.read_guard\""
+    );
 }
 
 #[test]

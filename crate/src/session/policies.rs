@@ -55,8 +55,8 @@ impl LivePolicies {
                     return Err(Error::InvalidConfig {
                         field,
                         reason: format!(
-                            "\"{}\" is a compaction policy, run by a compaction (a `compact` \
-                             step); a session keeps on only {}",
+                            "\"{}\" is a compaction policy, run by a `compact` step; a \
+                             session keeps on only {}",
                             other.as_str(),
                             allowed()
                         ),
@@ -116,18 +116,19 @@ impl LivePolicies {
         self.agent_read(abs, TrackedOp::AgentEdited, at_ms);
     }
 
-    /// The guard's answer before the agent's Edit (or Write, `overwrite`s only) of `abs`:
-    /// the refusal the model reads, with its decision kept for the next pass; `None` lets
-    /// the call run.
+    /// The guard's answer before the agent's Edit, or Write (`write`), of `abs`: the
+    /// refusal the model reads, with its decision kept for the next pass; `None` lets the
+    /// call run.
     pub(super) fn guard(
         &mut self,
         workspace: &Workspace,
         abs: &str,
-        tool: &str,
+        write: bool,
     ) -> Option<ToolResult> {
         let reads = self.reads.as_ref()?;
         let mtime = workspace.vfs.stat(abs).ok().map(|stat| stat.mtime_ms);
-        if tool == "Write" && mtime.is_none() {
+        let tool = if write { "Write" } else { "Edit" };
+        if write && mtime.is_none() {
             // E1 guards a file against being overwritten: a new file has nothing to lose.
             return None;
         }

@@ -41,7 +41,7 @@ impl Session {
         at_ms: u64,
     ) -> Result<ToolResult, Error> {
         let abs = self.workspace.expand(path)?;
-        if let Some(refusal) = (self.conversation.policies).guard(&self.workspace, &abs, "Edit") {
+        if let Some(refusal) = (self.conversation.policies).guard(&self.workspace, &abs, false) {
             return Ok(refusal);
         }
         let result = self.workspace.edit(path, old, new, at_ms)?;
@@ -56,7 +56,7 @@ impl Session {
     /// Only for a path that cannot be used at all.
     pub fn write(&mut self, path: &str, content: &str, at_ms: u64) -> Result<ToolResult, Error> {
         let abs = self.workspace.expand(path)?;
-        if let Some(refusal) = (self.conversation.policies).guard(&self.workspace, &abs, "Write") {
+        if let Some(refusal) = (self.conversation.policies).guard(&self.workspace, &abs, true) {
             return Ok(refusal);
         }
         let result = self.workspace.write(path, content, at_ms)?;
