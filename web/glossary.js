@@ -49,6 +49,7 @@ export const ATTACHMENT_KINDS = {
   plan_mode_exit: 'Tells the model plan mode is over and it may now make changes.',
   plan_mode_reentry: 'Tells the model it is back in plan mode, with a pointer to the plan it wrote before.',
   queued_command: 'A message the user typed while the model was working, delivered with the next request.',
+  recently_modified_files: 'With the cline.file_tracker policy on: the files changed outside the agent since the last request, listed once by path under # Recently Modified Files in the environment details, with no diff.',
   relevant_memories: 'Notes from the auto-memory directory that look relevant to the prompt, found in the background.',
   remote_session_change: "How to credit the agent in commits and pull requests it writes, sent with the session's context (2.1.332).",
   selected_lines_in_ide: 'The lines the user has selected in the editor, with their text.',

@@ -58,9 +58,11 @@ fn a_remote_compaction_over_the_window_rewrites_trailing_tool_outputs_first() {
            {{"kind": "compact", "policy": "codex.remote"}}"#
     );
     // The tool output (cut to 10,000 tokens when recorded) is over this small window;
-    // auto-compaction is off so that only the manual remote compaction runs.
+    // auto-compaction is off, and the switch that honours it under Codex on (the client has
+    // no such setting, codex.md §4.1), so that only the manual remote compaction runs.
     let json = format!(
         r#"{{"profile": "codex-0.139.0", "config": {{"contextWindow": 8000, "outputReserve": 100, "autoCompact": false}},
+            "switches": {{"compaction.honourAutoCompactSwitch": true}},
             "steps": [{steps}]}}"#
     );
     let trace = run_scenario(&parse_scenario(&json).unwrap()).unwrap();

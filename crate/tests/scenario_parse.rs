@@ -15,7 +15,7 @@ use context_assembly::scenario::{
 };
 use context_assembly::session::{
     BackgroundStatus, Diagnostic, DiagnosticFile, IdeSelection, McpResource, McpServer,
-    PermissionMode, PlanApproval, SessionConfig, Severity, Skill,
+    PermissionMode, PlanApproval, PolicyId, SessionConfig, Severity, Skill,
 };
 use context_assembly::{Error, ProfileName};
 use proptest::prelude::*;
@@ -147,7 +147,8 @@ const FULL: &str = r#"{
     "planFile": "/home/ada/.claude/plans/p.md",
     "memoryDir": "/home/ada/.claude/memory",
     "transcriptPath": "~/.claude/projects/-p/s.jsonl",
-    "permissionMode": "plan"
+    "permissionMode": "plan",
+    "policies": ["opencode.read_guard", "cline.file_tracker"]
   },
   "files": { "z.ts": "last\n", "a.ts": "first\n" },
   "steps": [
@@ -268,6 +269,7 @@ fn every_field_is_read() {
             auto_compact: false,
             pinned: vec!["src/app.ts".into()],
             transcript_path: Some("~/.claude/projects/-p/s.jsonl".into()),
+            policies: vec![PolicyId::ReadGuard, PolicyId::FileTracker],
         }
     );
     let file = |path: &str, content: &str| InitialFile {
@@ -676,7 +678,7 @@ fn the_schema_and_the_parser_agree_on_every_object_s_keys() {
 fn the_schema_and_the_parser_agree_on_config_keys_and_enums() {
     let schema = schema();
     let config_keys = parser_keys(r#"{"steps":[],"config":{"ZZZ":0}}"#);
-    assert_eq!(config_keys.len(), 31);
+    assert_eq!(config_keys.len(), 32);
     assert_eq!(
         schema.pointer("/properties/config/$ref"),
         Some(&json!("#/$defs/config"))
@@ -693,6 +695,10 @@ fn the_schema_and_the_parser_agree_on_config_keys_and_enums() {
         (
             "/$defs/permissionMode/enum",
             r#"{"steps":[],"config":{"permissionMode":"zzz"}}"#,
+        ),
+        (
+            "/$defs/config/properties/policies/items/enum",
+            r#"{"steps":[],"config":{"policies":["zzz"]}}"#,
         ),
         (
             "/$defs/permissionMode/enum",

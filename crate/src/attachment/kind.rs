@@ -180,6 +180,10 @@ attachment_kinds! {
     PlanModeReentry => "plan_mode_reentry", Event, Attachments, false, note;
     /// A command the user queued while the model worked.
     QueuedCommand => "queued_command", Event, Attachments, false, user;
+    /// Files changed outside the agent since it last read or wrote them, as Cline's
+    /// environment details list them (strategies.md §4.4; the `cline.file_tracker`
+    /// policy): paths only.
+    RecentlyModifiedFiles => "recently_modified_files", Event, Attachments, false, note;
     /// Memories relevant to the prompt (§8).
     RelevantMemories => "relevant_memories", Prefetch, Memory, false, user;
     /// The attribution lines the agent adds to commits and pull requests it writes

@@ -75,6 +75,9 @@ named_enum! {
     OutputTokenUsage => "output_token_usage",
     /// Background tasks that finished (where the original's `unified_tasks` runs).
     TaskStatus => "task_status",
+    /// With the `cline.file_tracker` policy on: the files changed outside the agent since
+    /// the last request, in the environment details (strategies.md §4.3–§4.4).
+    RecentlyModifiedFiles => "recently_modified_files",
     }
 }
 
@@ -187,11 +190,17 @@ pub const EMISSION_ORDER: &[EmissionEntry] = &[
     entry(C::BudgetUsd, MainThread, &[K::BudgetUsd]),
     entry(C::OutputTokenUsage, MainThread, &[K::OutputTokenUsage]),
     entry(C::TaskStatus, MainThread, &[K::TaskStatus]),
+    entry(
+        C::RecentlyModifiedFiles,
+        MainThread,
+        &[K::RecentlyModifiedFiles],
+    ),
 ];
 
 impl CollectorId {
     /// The reminder producer behind this collector (§7.3–7.10); `None` for the file
-    /// collectors, which run over the workspace ([`super::file_context`]).
+    /// collectors, which run over the workspace ([`super::file_context`]), and for the
+    /// session's own (the environment, its context, the file tracker's list).
     pub fn reminder(self) -> Option<Producer> {
         let producer: Producer = match self {
             C::Mentions
@@ -199,7 +208,8 @@ impl CollectorId {
             | C::NestedMemory
             | C::OpenedFileMemory
             | C::Environment
-            | C::SessionContext => return None,
+            | C::SessionContext
+            | C::RecentlyModifiedFiles => return None,
             C::QueuedCommands => reminders::queued_commands,
             C::DateChange => reminders::date_change,
             C::UltrathinkEffort => reminders::ultrathink_effort,

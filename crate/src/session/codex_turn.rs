@@ -89,6 +89,13 @@ impl Session {
         self.conversation.transcript.push(Record::Prompt {
             text: prompt.into(),
         });
+        // The policies the session keeps on act here too: what they decided since the last
+        // request, and the file tracker's list after the message (strategies.md §4.4).
+        out.decisions
+            .append(&mut self.conversation.policies.decisions);
+        let listed = out.attachments.len();
+        self.recently_modified_files(&mut out);
+        (self.conversation.transcript).push_attachments(&out.attachments[listed..]);
         let mut turn = Turn::from_collected(Round::HumanTurn, out);
         turn.compaction = compaction;
         turn.request = Some(self.request(at_ms));

@@ -123,6 +123,8 @@ pub(super) struct Conversation {
     pub(super) breaker: crate::compact::thresholds::CompactionBreaker,
     /// Codex's baseline and settings (used when the profile assembles Codex's context).
     pub(super) codex: crate::codex::session_state::CodexState,
+    /// The policies the session keeps on (`SessionConfig::policies`) and their state.
+    pub(super) policies: super::policies::LivePolicies,
 }
 
 impl Conversation {

@@ -108,7 +108,8 @@ impl Session {
         }
     }
 
-    /// Moves a file's mtime without changing its content.
+    /// Moves a file's mtime without changing its content. For `cline.file_tracker` it is
+    /// a change like any other write (strategies.md §4.6: no content hashing).
     ///
     /// # Errors
     /// A bad path, a missing file or a directory.
@@ -118,7 +119,9 @@ impl Session {
         self.workspace
             .vfs
             .write_file(&abs, content, at_ms)
-            .map_err(fs_error)
+            .map_err(fs_error)?;
+        self.conversation.policies.host_changed(&abs);
+        Ok(())
     }
 
     /// The todo list as the agent last wrote it.

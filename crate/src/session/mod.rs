@@ -34,6 +34,7 @@ mod host;
 mod list_tools;
 
 mod pipeline;
+mod policies;
 mod respond;
 mod tool_calls;
 mod tool_dispatch;
@@ -57,6 +58,7 @@ pub use crate::workspace::GrepOutputMode;
 pub use crate::workspace::{FileStateRow, ToolResult, FILE_UNCHANGED_STUB};
 pub use clock::local_date;
 pub use compaction::*;
+pub use policies::SESSION_POLICIES;
 pub use turn::{ResponseBlock, Round, ToolCall, ToolInvocation, Turn, TurnFigures};
 
 /// What the session knows beyond its files: settings, registries, the environment.
@@ -135,6 +137,12 @@ pub struct SessionConfig {
     /// has one (`~/.claude/projects/<cwd slug>/<session id>.jsonl`). `None`: the sentence
     /// is left out.
     pub transcript_path: Option<String>,
+    /// Policies kept on for the whole session, which act on every request or tool call
+    /// rather than compact ([`SESSION_POLICIES`]): `cline.file_tracker` lists the files
+    /// changed outside the agent in the next request (strategies.md §4.3–§4.4),
+    /// `opencode.read_guard` refuses an edit or write of a file not read, or changed since
+    /// it was read (§8.1). Empty: none.
+    pub policies: Vec<PolicyId>,
 }
 
 impl Default for SessionConfig {
@@ -171,6 +179,7 @@ impl Default for SessionConfig {
             auto_compact: true,
             pinned: Vec::new(),
             transcript_path: None,
+            policies: Vec::new(),
         }
     }
 }
@@ -243,7 +252,8 @@ impl Session {
     /// Starts a session: validates the paths and rules, creates cwd and home.
     ///
     /// # Errors
-    /// A cwd or home that is not absolute or escapes the root, or a malformed deny rule.
+    /// A cwd or home that is not absolute or escapes the root, a malformed deny rule, or a
+    /// policy in `config.policies` a session cannot keep on (or named twice).
     pub fn new(options: SessionOptions) -> Result<Session, Error> {
         let SessionOptions {
             profile,
@@ -268,6 +278,7 @@ impl Session {
         };
         let workspace = Workspace::new(&workspace_options, rules)?;
         let mut conversation = conversation::Conversation::new(config.permission_mode);
+        conversation.policies = policies::LivePolicies::new(&config.policies)?;
         conversation.breaker = crate::compact::thresholds::CompactionBreaker::new(
             profile.compaction.breaker_resets_each_human_turn,
         );
@@ -348,7 +359,10 @@ impl Session {
         content: impl Into<Content>,
         mtime_ms: u64,
     ) -> Result<(), Error> {
-        self.workspace.write_file(path, content.into(), mtime_ms)
+        self.workspace.write_file(path, content.into(), mtime_ms)?;
+        let abs = self.workspace.expand(path)?;
+        self.conversation.policies.host_changed(&abs);
+        Ok(())
     }
 
     /// Deletes a file or an empty directory ([`Workspace::delete_file`]).
@@ -356,7 +370,10 @@ impl Session {
     /// # Errors
     /// A bad path, a missing file, a non-empty directory.
     pub fn delete_file(&mut self, path: &str, at_ms: u64) -> Result<(), Error> {
-        self.workspace.delete_file(path, at_ms)
+        self.workspace.delete_file(path, at_ms)?;
+        let abs = self.workspace.expand(path)?;
+        self.conversation.policies.host_deleted(&abs);
+        Ok(())
     }
 
     /// Renames a file or directory ([`Workspace::rename`]).
@@ -364,7 +381,12 @@ impl Session {
     /// # Errors
     /// Bad paths, or what POSIX `rename` refuses.
     pub fn rename(&mut self, from: &str, to: &str, at_ms: u64) -> Result<(), Error> {
-        self.workspace.rename(from, to, at_ms)
+        self.workspace.rename(from, to, at_ms)?;
+        // An editor's atomic save: the watcher (`atomic`, strategies.md §4.1) reports the
+        // file renamed onto as changed; the one renamed away raises no change event.
+        let to = self.workspace.expand(to)?;
+        self.conversation.policies.host_changed(&to);
+        Ok(())
     }
 
     /// Creates a directory and its parents ([`Workspace::mkdir`]).

@@ -113,6 +113,10 @@ impl Session {
             out.decisions
                 .append(&mut self.conversation.context_decisions);
         }
+        // What the session's policies decided since the last pass (a refused write, a
+        // deletion the tracker does not list).
+        out.decisions
+            .append(&mut self.conversation.policies.decisions);
         self.workspace
             .start_pass(self.profile.attachments.work_budget);
         if self.config.disable_attachments {
@@ -131,6 +135,7 @@ impl Session {
         }
         if prompt.is_some() {
             self.run_phase(Phase::Prompt, prompt, at_ms, None, &mut out);
+            self.policies_saw_mentions(&out, at_ms);
             if !self.profile.attachments.reminders {
                 out.decide(
                     "reminders",
@@ -197,6 +202,7 @@ impl Session {
                     self.session_context(at_ms, out);
                 }
                 CollectorId::Environment | CollectorId::SessionContext => {}
+                CollectorId::RecentlyModifiedFiles => self.recently_modified_files(out),
                 reminder => {
                     if let (Some(producer), Some(facts)) = (reminder.reminder(), facts) {
                         self.run_reminder(producer, prompt, facts, out);

@@ -51,11 +51,15 @@ impl ToolDispatch<'_> {
                 file_path,
                 old_string,
                 new_string,
-            } if self.may_change(file_path)? => {
-                (self.workspace).edit(file_path, old_string, new_string, at_ms)?
-            }
+            } if self.may_change(file_path)? => match self.read_guard(file_path, false)? {
+                Some(refusal) => refusal,
+                None => (self.workspace).edit(file_path, old_string, new_string, at_ms)?,
+            },
             ToolInvocation::Write { file_path, content } if self.may_change(file_path)? => {
-                self.workspace.write(file_path, content, at_ms)?
+                match self.read_guard(file_path, true)? {
+                    Some(refusal) => refusal,
+                    None => self.workspace.write(file_path, content, at_ms)?,
+                }
             }
             ToolInvocation::Edit { .. } | ToolInvocation::Write { .. } => {
                 ToolResult::error(wording::plan_mode_blocks_change(&self.plan_file))
@@ -85,7 +89,16 @@ impl ToolDispatch<'_> {
                 ToolResult::ok(tidy_output(self.tidy, &call.name, output))
             }
         };
+        (self.conversation.policies).after_call(self.workspace, &call.invocation, &result, at_ms);
         Ok((result, false))
+    }
+
+    /// With `opencode.read_guard` on, its refusal of an Edit, or Write (`write`), of `path`
+    /// (strategies.md §8.1), given before the tool looks at the file, so the file is left
+    /// as it was.
+    fn read_guard(&mut self, path: &str, write: bool) -> Result<Option<ToolResult>, Error> {
+        let abs = self.workspace.expand(path)?;
+        Ok((self.conversation.policies).guard(self.workspace, &abs, write))
     }
 
     /// Codex's `apply_patch` (codex.md §8.3–§8.5): verified against the files before

@@ -269,7 +269,11 @@ export interface SessionConfig {
   /** Where the host keeps the full transcript; a compaction's summary message points to it. */
   transcriptPath?: string;
   permissionMode?: PermissionModeName;
+  /** Policies kept on for the whole session (each once): `cline.file_tracker` lists the files changed outside the agent in the next request; `opencode.read_guard` refuses an Edit or Write of a file not read, or changed since it was read. */
+  policies?: SessionPolicyId[];
 }
+/** A policy a session keeps on (`SessionConfig.policies`), rather than runs as a compaction. */
+export type SessionPolicyId = "cline.file_tracker" | "opencode.read_guard";
 /** One resource of a connected MCP server. */
 export interface McpResourceConfig { server: string; uri: string; name?: string; description?: string; text?: string }
 /** The options of `new Session`. `cwd` and `home` are absolute paths. */
@@ -290,7 +294,7 @@ export interface ToolResult { isError: boolean; content: string }
 export type Frequency = "throttled" | "delta" | "first-then-incremental" | "event" | "prefetch" | "session-start";
 /** Something added to the model's context, rendered as the model sees it ("" for kinds that render to nothing). */
 /** The kind of an attachment, as the original names it (a closed catalogue). */
-export type AttachmentKind = "agent_listing_delta" | "agent_mention" | "already_read_file" | "at_mention_reference" | "auto_mode" | "auto_mode_exit" | "budget_usd" | "changed_file_too_large" | "compact_file_reference" | "compaction_reminder" | "critical_system_reminder" | "date" | "date_change" | "deferred_tools_delta" | "deleted_file" | "diagnostics" | "directory" | "dynamic_skill" | "edited_image_file" | "edited_text_file" | "emptied_file" | "environment" | "file" | "instructions" | "invoked_skills" | "mcp_instructions_delta" | "mcp_resource" | "memory_warning" | "nested_memory" | "opened_file_in_ide" | "output_style" | "output_token_usage" | "pdf_reference" | "plan_file_reference" | "plan_mode" | "plan_mode_exit" | "plan_mode_reentry" | "queued_command" | "relevant_memories" | "remote_session_change" | "selected_lines_in_ide" | "session_context" | "skill_listing" | "task_reminder" | "task_status" | "todo_reminder" | "token_usage" | "ultrathink_effort";
+export type AttachmentKind = "agent_listing_delta" | "agent_mention" | "already_read_file" | "at_mention_reference" | "auto_mode" | "auto_mode_exit" | "budget_usd" | "changed_file_too_large" | "compact_file_reference" | "compaction_reminder" | "critical_system_reminder" | "date" | "date_change" | "deferred_tools_delta" | "deleted_file" | "diagnostics" | "directory" | "dynamic_skill" | "edited_image_file" | "edited_text_file" | "emptied_file" | "environment" | "file" | "instructions" | "invoked_skills" | "mcp_instructions_delta" | "mcp_resource" | "memory_warning" | "nested_memory" | "opened_file_in_ide" | "output_style" | "output_token_usage" | "pdf_reference" | "plan_file_reference" | "plan_mode" | "plan_mode_exit" | "plan_mode_reentry" | "queued_command" | "recently_modified_files" | "relevant_memories" | "remote_session_change" | "selected_lines_in_ide" | "session_context" | "skill_listing" | "task_reminder" | "task_status" | "todo_reminder" | "token_usage" | "ultrathink_effort";
 export interface Attachment { kind: AttachmentKind; frequency: Frequency; path?: string; tokens: number; text: string; payloadUnits?: number }
 /** What a decision concluded. */
 export type Verdict = "included" | "truncated" | "silent" | "denied" | "too-large" | "already-in-context" | "unchanged" | "evicted" | "skipped" | "not-found" | "failed" | "throttled" | "over-budget" | "excluded" | "cleared" | "masked" | "dropped" | "replaced" | "not-applied" | "deferred" | "needed" | "kept" | "moved";
@@ -464,7 +468,7 @@ export interface Redaction { scenarioJson: string; paths: "keep" | "hash"; keyed
 /** How far a streamed import has got. */
 export interface ImportProgress { lines: number; bytes: number }
 /** A collector of the attachment pass. */
-export type CollectorId = "mentions" | "queued_commands" | "date_change" | "ultrathink_effort" | "environment" | "deferred_tools_delta" | "agent_listing_delta" | "mcp_instructions_delta" | "changed_files" | "nested_memory" | "skill_listing" | "plan_mode" | "session_context" | "plan_mode_exit" | "auto_mode" | "auto_mode_exit" | "todo_reminders" | "critical_system_reminder" | "compaction_reminder" | "ide_selection" | "opened_file_memory" | "ide_opened_file" | "output_style" | "diagnostics" | "token_usage" | "budget_usd" | "output_token_usage" | "task_status";
+export type CollectorId = "mentions" | "queued_commands" | "date_change" | "ultrathink_effort" | "environment" | "deferred_tools_delta" | "agent_listing_delta" | "mcp_instructions_delta" | "changed_files" | "nested_memory" | "skill_listing" | "plan_mode" | "session_context" | "plan_mode_exit" | "auto_mode" | "auto_mode_exit" | "todo_reminders" | "critical_system_reminder" | "compaction_reminder" | "ide_selection" | "opened_file_memory" | "ide_opened_file" | "output_style" | "diagnostics" | "token_usage" | "budget_usd" | "output_token_usage" | "task_status" | "recently_modified_files";
 /** When a collector runs: on a human turn only before the others, on every thread, or on the main thread only. */
 export type Phase = "prompt" | "all-threads" | "main-thread";
 /** One row of the emission order: the collector, its phase, the attachment kinds it may produce. */

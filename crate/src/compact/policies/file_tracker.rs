@@ -13,7 +13,16 @@
 //! or a formatter that rewrites the same bytes counts as an edit; the tracker only warns and
 //! changes no record (dropping superseded reads is `cline.dedupe_reads`' job). A file that is
 //! gone raises no change event in Cline's watcher, so it is reported as not surfaced.
+//!
+//! On a live session the tracker acts ([`FileWatch`], on when the session's
+//! `config.policies` names `cline.file_tracker`): every file whose contents entered the
+//! context is watched; a change the host makes to a watched file is the watcher's event, and
+//! the agent's own writes never raise one (the reference's self-write suppression); the
+//! next request drains the changed paths into an `<environment_details>` block
+//! ([`environment_details`]) and the list starts empty again (§4.3's
+//! `getAndClearRecentlyModifiedFiles`).
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -130,6 +139,82 @@ pub fn section(paths: &[&str]) -> Option<String> {
         text.push_str(path);
     }
     Some(text)
+}
+
+/// The tag Cline's environment details are sent in (§4.4).
+pub const ENVIRONMENT_DETAILS_TAG: &str = "environment_details";
+
+/// The section for `paths` inside the environment details the next request carries
+/// (§4.4); `None` when there are none.
+///
+/// ```
+/// use context_assembly::compact::policies::file_tracker::environment_details;
+/// assert_eq!(environment_details(&[]), None);
+/// let text = environment_details(&["src/a.ts"]).unwrap();
+/// assert!(text.starts_with("<environment_details>\n# Recently Modified Files\n"));
+/// assert!(text.ends_with("\nsrc/a.ts\n</environment_details>"));
+/// ```
+pub fn environment_details(paths: &[&str]) -> Option<String> {
+    let section = section(paths)?;
+    Some(alloc::format!(
+        "<{ENVIRONMENT_DETAILS_TAG}>\n{section}\n</{ENVIRONMENT_DETAILS_TAG}>"
+    ))
+}
+
+/// The tracker's state on a live session (§4.3): the files it watches, how each last
+/// entered the context, and the changes not yet surfaced, in the order they happened.
+///
+/// The host's own edits are the watcher's change events ([`FileWatch::changed`]); the
+/// agent's reads, mentions and writes are [`FileWatch::track`]ed and raise none, which is
+/// the reference's `recentlyEditedByCline` suppression.
+///
+/// ```
+/// use context_assembly::compact::policies::file_tracker::{FileWatch, TrackedOp};
+/// let mut watch = FileWatch::default();
+/// assert!(!watch.changed("/p/a.ts")); // not watched: no event
+/// watch.track("/p/a.ts", TrackedOp::ReadTool);
+/// assert!(watch.changed("/p/a.ts"));
+/// assert!(watch.changed("/p/a.ts")); // a second change lists it once
+/// assert_eq!(watch.drain(), ["/p/a.ts"]);
+/// assert!(watch.drain().is_empty()); // drained: the next request lists nothing
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileWatch {
+    watched: BTreeMap<String, TrackedOp>,
+    recently_modified: Vec<String>,
+}
+
+impl FileWatch {
+    /// `track(path, op)`: the file's contents entered the context; a watcher is on it from
+    /// now on.
+    pub fn track(&mut self, path: &str, op: TrackedOp) {
+        self.watched.insert(path.into(), op);
+    }
+
+    /// The watcher's change event for `path`, written by someone other than the agent.
+    /// A watched file is added to the recently modified files (once until drained) and
+    /// tracked as `user_edited`; returns whether it was watched.
+    pub fn changed(&mut self, path: &str) -> bool {
+        let Some(op) = self.watched.get_mut(path) else {
+            return false;
+        };
+        *op = TrackedOp::UserEdited;
+        if !self.recently_modified.iter().any(|p| p == path) {
+            self.recently_modified.push(path.into());
+        }
+        true
+    }
+
+    /// How `path` last entered the context, if it is watched.
+    pub fn watched(&self, path: &str) -> Option<TrackedOp> {
+        self.watched.get(path).copied()
+    }
+
+    /// `getAndClearRecentlyModifiedFiles`: the changed paths, oldest change first; the list
+    /// is empty afterwards.
+    pub fn drain(&mut self) -> Vec<String> {
+        core::mem::take(&mut self.recently_modified)
+    }
 }
 
 /// Reports every tracked file and the section the next request's environment details would

@@ -25,8 +25,11 @@
 //!
 //! The policies that track, guard or pass through (`cline.file_tracker`, `opencode.read_guard`,
 //! `openai.compaction`) change no record: their decisions say what they would surface or
-//! refuse. The summary policies build their summary with the extractive summariser, since a
-//! preview has no model to ask. Peers' @-mention expansion (§14) is reference behaviour, not
+//! refuse. The tracker and the guard also act when a session keeps them on
+//! (`SessionConfig::policies`): their states, [`file_tracker::FileWatch`] and
+//! [`read_guard::ReadTimes`], feed the next request's list and refuse a stale write. The
+//! summary policies build their summary with the extractive summariser, since a preview has
+//! no model to ask. Peers' @-mention expansion (§14) is reference behaviour, not
 //! a policy: `mention::peers`.
 //!
 //! Every section of spec/strategies.md (and of the two clients' specs), where it lives or why

@@ -8,7 +8,14 @@
 //! positives are a known limit). As a policy it changes no record: it reports, for every
 //! write or edit call in the records and every file the agent has seen, what the guard would
 //! answer now.
+//!
+//! On a live session the guard acts ([`ReadTimes`], on when the session's `config.policies`
+//! names `opencode.read_guard`): the time of every read is kept (the Read tool, a mentioned
+//! file, and the agent's own write, after which OpenCode records a read too), and an Edit,
+//! or a Write over an existing file, that fails the assert is refused: the refusal is the
+//! tool's result and the file is left as it was.
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -76,6 +83,69 @@ impl GuardError {
                 "{path} changed after you last read it.\nLast modification: {mtime_ms}\nLast read: {read_ms}\n\nRead it again before you change it."
             ),
         }
+    }
+}
+
+impl GuardError {
+    /// The decision's reason for a refused call (the model reads [`GuardError::message`]).
+    pub fn reason(&self) -> String {
+        match self {
+            GuardError::NeverRead { .. } => String::from(
+                "refused by opencode.read_guard (strategies.md §8.1, E1): the file was never \
+                 read in this session; the file is left unchanged",
+            ),
+            GuardError::ModifiedSinceRead {
+                mtime_ms, read_ms, ..
+            } => alloc::format!(
+                "refused by opencode.read_guard (strategies.md §8.1, E2): modified at {mtime_ms} \
+                 ms, after the last read at {read_ms} ms; the file is left unchanged"
+            ),
+        }
+    }
+}
+
+/// The guard's state on a live session (§8.1's `read[session][path]`): when each file was
+/// last read, by the session's clock.
+///
+/// ```
+/// use context_assembly::compact::policies::read_guard::{GuardError, ReadTimes};
+/// let mut reads = ReadTimes::default();
+/// assert!(matches!(reads.assert("/p/a.ts", Some(5)), Err(GuardError::NeverRead { .. })));
+/// reads.read("/p/a.ts", 10);
+/// assert_eq!(reads.assert("/p/a.ts", Some(10)), Ok(())); // not later than the read
+/// assert!(matches!(reads.assert("/p/a.ts", Some(11)), Err(GuardError::ModifiedSinceRead { .. })));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadTimes {
+    reads: BTreeMap<String, u64>,
+}
+
+impl ReadTimes {
+    /// Records a read of `path` at `at_ms` (every read sets it).
+    pub fn read(&mut self, path: &str, at_ms: u64) {
+        self.reads.insert(path.into(), at_ms);
+    }
+
+    /// When `path` was last read, if it was.
+    pub fn last_read(&self, path: &str) -> Option<u64> {
+        self.reads.get(path).copied()
+    }
+
+    /// The assert before an edit or write of `path`, whose modification time is
+    /// `mtime_ms` (`None`: it does not exist).
+    ///
+    /// # Errors
+    /// E1 when `path` was never read, E2 when it was modified after the last read.
+    pub fn assert(&self, path: &str, mtime_ms: Option<u64>) -> Result<(), GuardError> {
+        let Some(read_ms) = self.last_read(path) else {
+            return Err(GuardError::NeverRead { path: path.into() });
+        };
+        let read = ReadRecord {
+            path: path.into(),
+            read_ms,
+            mtime_ms,
+        };
+        check(core::slice::from_ref(&read), path)
     }
 }
 

@@ -5,14 +5,17 @@ use alloc::vec::Vec;
 
 use super::json::Json;
 use super::path::Path;
+use super::path::Quoted;
 use super::read::{
-    boolean, compact_object, each, name, names, natural, one_of, string, string_or_null, strings,
-    whole, Fields, MAX_WHOLE,
+    boolean, compact_object, each, list, name, names, natural, one_of, string, string_or_null,
+    strings, whole, Fields, MAX_WHOLE,
 };
 use super::CONFIG_KEYS;
 use crate::compact::model_window::{claude_code_model_window, WindowOverrides};
 use crate::request::ToolDefinition;
-use crate::session::{McpResource, McpServer, PermissionMode, SessionConfig, Skill};
+use crate::session::{
+    McpResource, McpServer, PermissionMode, PolicyId, SessionConfig, Skill, SESSION_POLICIES,
+};
 use crate::Error;
 
 /// The permission modes by their names in settings files.
@@ -114,6 +117,43 @@ pub(crate) fn config(value: &Json, path: &Path<'_>) -> Result<SessionConfig, Err
             default.permission_mode,
             one_of("permission mode", &permission_modes()),
         )?,
+        policies: fields.or("policies", default.policies, policies)?,
+    })
+}
+
+/// `policies`: the policies a session keeps on, each named once; a compaction policy's id
+/// is refused with where such a policy goes instead.
+fn policies(value: &Json, path: &Path<'_>) -> Result<Vec<PolicyId>, Error> {
+    let allowed = || {
+        let names: Vec<&str> = SESSION_POLICIES.iter().map(|p| p.as_str()).collect();
+        list(&names)
+    };
+    let mut chosen: Vec<PolicyId> = Vec::new();
+    each(value, path, |item, here| {
+        let id = string(item, here)?;
+        let policy = match PolicyId::ALL.iter().find(|p| p.as_str() == id) {
+            Some(policy) if SESSION_POLICIES.contains(policy) => *policy,
+            Some(_) => {
+                return Err(here.error(alloc::format!(
+                    "{} is a compaction policy, run by a `compact` step; a session keeps on \
+                     only {}",
+                    Quoted(&id),
+                    allowed()
+                )))
+            }
+            None => {
+                return Err(here.error(alloc::format!(
+                    "unknown policy {}: expected one of {}",
+                    Quoted(&id),
+                    allowed()
+                )))
+            }
+        };
+        if chosen.contains(&policy) {
+            return Err(here.error(alloc::format!("{} is named twice", Quoted(&id))));
+        }
+        chosen.push(policy);
+        Ok(policy)
     })
 }
 

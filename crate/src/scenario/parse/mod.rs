@@ -96,6 +96,7 @@ pub const CONFIG_KEYS: &[&str] = &[
     "autoCompact",
     "pinned",
     "transcriptPath",
+    "policies",
 ];
 
 /// The step kinds, in the order the format documents them.

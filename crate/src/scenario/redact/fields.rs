@@ -92,6 +92,7 @@ pub const FIELD_RULES: &[(&str, FieldRule)] = &[
     ("config.permissionMode", Structure),
     ("config.pinned[]", Path),
     ("config.transcriptPath", Path),
+    ("config.policies[]", Structure),
     ("files.*", FileContent),
     ("files[].path", Path),
     ("files[].content", FileContent),
