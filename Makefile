@@ -236,8 +236,11 @@ conformance-codex-long:
 	$(MAKE) conformance-codex CODEX_SESSIONS=$(CODEX_CORPUS)
 
 # The one set of conformance figures: the four labs, then their reports written into
-# docs/conformance.md (tests/conformance/figures.mjs). The README links there.
-conformance-figures: conformance conformance-claude-current conformance-codex
+# docs/conformance.md (tests/conformance/figures.mjs). The README links there. The current
+# Claude Code release's lab fails while the claude-code preset does not match it (`-`): its
+# report is written all the same, and its figures say how far off it is.
+conformance-figures: conformance conformance-codex
+	-$(MAKE) conformance-claude-current
 	node tests/conformance/figures.mjs --write docs/conformance.md
 
 # The session logs both clients wrote during the labs (kept beside the recordings): each must
