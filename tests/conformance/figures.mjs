@@ -24,7 +24,8 @@ const number = (n) => n.toLocaleString('en-US');
 export function headline(report) {
   const { client, totals, sessions = [] } = report;
   const name = client.name === 'codex' ? 'Codex CLI' : 'Claude Code';
-  const generated = sessions.filter((s) => String(s.name).startsWith('generated/')).length;
+  // The Claude lab names its seeded sessions `generated/N`, the Codex lab `gen/N`.
+  const generated = sessions.filter((s) => /^(generated|gen)\//.test(String(s.name))).length;
   const matched = sessions.filter((s) => (s.requests ?? []).every((r) => r.matched)).length;
   return {
     oracle: `${name} ${client.version}`,

@@ -29,6 +29,11 @@ test('a report becomes a headline row counted from its sessions', () => {
   });
 });
 
+test('both labs\' names for seeded sessions count as generated', () => {
+  const codexNames = { ...report, sessions: report.sessions.map((s) => ({ ...s, name: s.name.replace('generated/', 'gen/') })) };
+  assert.equal(headline(codexNames).sessions, '2 (1 generated)');
+});
+
 test('the figures list areas with items only', () => {
   const text = figures([{ file: 'r.json', report }]);
   assert.match(text, /\| Codex CLI 0\.171\.0 \| `codex` \| 2 \(1 generated\) \| 1 \| 4 of 5 \| 1 \| 0 \| 11 of 12 \|/);
