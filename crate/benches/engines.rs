@@ -7,9 +7,7 @@ use std::time::Instant;
 
 use context_assembly::diff::{diff_snippet, SnippetRules};
 use context_assembly::mention::{extract_mentions, MentionRules};
-use context_assembly::scenario::{
-    compare_profiles, parse_scenario, run_scenario, Scenario,
-};
+use context_assembly::scenario::{compare_profiles, parse_scenario, run_scenario, Scenario};
 use context_assembly::search::{search_paths, Candidate};
 use context_assembly::session::{
     CompactionOptions, Policy, ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall,

@@ -520,7 +520,11 @@ fn a_voice_conversation_is_announced_when_it_starts_and_when_it_ends() {
     let (role, texts) = parts(&items[0]);
     assert_eq!(role, Role::Developer);
     assert_eq!(texts.len(), 1);
-    assert!(texts[0].starts_with("<realtime_conversation>\n"), "{}", texts[0]);
+    assert!(
+        texts[0].starts_with("<realtime_conversation>\n"),
+        "{}",
+        texts[0]
+    );
     assert!(texts[0].ends_with("\n</realtime_conversation>"));
     assert!(!texts[0].contains("Reason: inactive"));
     assert!(decision_reason(&decisions, "realtime").starts_with("included"));
@@ -540,9 +544,17 @@ fn a_voice_conversation_is_announced_when_it_starts_and_when_it_ends() {
     let tags: Vec<&str> = texts.iter().map(|text| opening_tag(text)).collect();
     assert_eq!(
         tags,
-        ["<collaboration_mode>Plan", "<realtime_conversation>", "<personality_spec>"]
+        [
+            "<collaboration_mode>Plan",
+            "<realtime_conversation>",
+            "<personality_spec>"
+        ]
     );
-    assert!(texts[1].ends_with("\n\nReason: inactive\n</realtime_conversation>"), "{}", texts[1]);
+    assert!(
+        texts[1].ends_with("\n\nReason: inactive\n</realtime_conversation>"),
+        "{}",
+        texts[1]
+    );
 }
 
 #[test]
@@ -556,7 +568,8 @@ fn a_full_context_starts_an_active_voice_conversation_and_ends_one_that_stopped(
     };
     let items = build_initial_context(&host, None, None);
     let (_, texts) = parts(&items[0]);
-    assert!(texts.contains(&"<realtime_conversation>\nSpeak slowly.\n</realtime_conversation>".to_string()));
+    assert!(texts
+        .contains(&"<realtime_conversation>\nSpeak slowly.\n</realtime_conversation>".to_string()));
     let stopped = TurnSettings {
         previous_realtime_active: Some(true),
         ..realtime(false)
@@ -564,7 +577,9 @@ fn a_full_context_starts_an_active_voice_conversation_and_ends_one_that_stopped(
     let (_, texts) = parts(&build_initial_context(&stopped, None, None)[0]);
     assert!(texts.iter().any(|text| text.contains("Reason: inactive")));
     let (_, texts) = parts(&build_initial_context(&realtime(false), None, None)[0]);
-    assert!(!texts.iter().any(|text| text.contains("<realtime_conversation>")));
+    assert!(!texts
+        .iter()
+        .any(|text| text.contains("<realtime_conversation>")));
 }
 
 #[test]
@@ -584,7 +599,9 @@ fn a_scenario_switches_a_voice_conversation_on_and_off() {
         let request = trace.request(step).unwrap();
         (request.messages.iter())
             .flat_map(|message| &message.content)
-            .filter(|block| block.text.starts_with("<realtime_conversation>") && block.text.contains(needle))
+            .filter(|block| {
+                block.text.starts_with("<realtime_conversation>") && block.text.contains(needle)
+            })
             .count()
     };
     assert_eq!(count(1, "</realtime_conversation>"), 1);

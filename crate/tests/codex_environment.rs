@@ -254,7 +254,8 @@ fn subagents_are_never_diffed() {
     // codex.md §2.4: a diff never states them, so a new sub-agent alone sends nothing, and a
     // date rollover's diff leaves them out.
     let previous = TurnSettings::default();
-    let (items, _) = build_settings_update_items(&previous, &with_subagents(), Some("gpt-5.3-codex"));
+    let (items, _) =
+        build_settings_update_items(&previous, &with_subagents(), Some("gpt-5.3-codex"));
     assert!(items.is_empty(), "{:?}", texts(&items));
     let next = TurnSettings {
         current_date: "2026-06-10".into(),
@@ -271,7 +272,8 @@ fn subagents_are_never_diffed() {
 fn several_environments_replace_cwd_and_shell() {
     // codex.md §1.6: `<environments>` with one `<environment id>` each, where `<cwd>` and
     // `<shell>` would be.
-    let text = EnvironmentContext::full(&ContextRules::codex(), &with_environments("/srv/app")).render();
+    let text =
+        EnvironmentContext::full(&ContextRules::codex(), &with_environments("/srv/app")).render();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[1],
@@ -291,7 +293,10 @@ fn an_environment_moved_is_a_diff_naming_all_environments_and_a_date_alone_names
     let moved = with_environments("/srv/other");
     let (items, _) = build_settings_update_items(&previous, &moved, Some("gpt-5.3-codex"));
     let body = &texts(&items)[0].1[0];
-    assert!(body.contains("<environment id=\"remote\"><cwd>/srv/other</cwd>"), "{body}");
+    assert!(
+        body.contains("<environment id=\"remote\"><cwd>/srv/other</cwd>"),
+        "{body}"
+    );
     let mut reshelled = with_environments("/srv/app");
     reshelled.environments[1].shell = "fish".into();
     let (items, _) = build_settings_update_items(&previous, &reshelled, Some("gpt-5.3-codex"));
@@ -321,8 +326,12 @@ fn a_scenario_gives_subagents_and_environments_as_turn_settings() {
         .flat_map(|message| &message.content)
         .find(|block| block.text.starts_with("<environment_context>"))
         .unwrap();
-    assert!(environment.text.contains("<environment id=\"box\"><cwd>/box</cwd><shell>sh</shell>"));
-    assert!(environment.text.contains("  <subagents>\n    - agent-1: atlas\n  </subagents>"));
+    assert!(environment
+        .text
+        .contains("<environment id=\"box\"><cwd>/box</cwd><shell>sh</shell>"));
+    assert!(environment
+        .text
+        .contains("  <subagents>\n    - agent-1: atlas\n  </subagents>"));
     let one = r#"{"steps": [{"kind": "turnSettings",
         "environments": [{"id": "local", "cwd": "/repo", "shell": "bash"}]}]}"#;
     let error = parse_scenario(one).unwrap_err().to_string();

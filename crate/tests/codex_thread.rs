@@ -246,7 +246,12 @@ fn last_decision(trace: &Trace, subject: &str) -> Option<(String, String)> {
     let turn = &trace.steps.last().unwrap().turn;
     (turn.decisions.iter())
         .find(|decision| decision.subject == subject)
-        .map(|decision| (decision.verdict.as_str().to_string(), decision.reason.clone()))
+        .map(|decision| {
+            (
+                decision.verdict.as_str().to_string(),
+                decision.reason.clone(),
+            )
+        })
 }
 
 #[test]
@@ -263,9 +268,18 @@ fn a_switch_to_a_model_with_a_smaller_window_compacts_before_the_turn() {
     assert!(turn.compaction[0].applied);
     let (verdict, reason) = last_decision(&trace, "model-downshift compaction").unwrap();
     assert_eq!(verdict, "needed");
-    assert!(reason.contains("gpt-5.3-codex (effective window 190000)"), "{reason}");
-    assert!(reason.contains("gpt-5.4-mini (effective window 42750, auto-compact limit 40500)"), "{reason}");
-    assert!(reason.contains("over the new auto-compact limit"), "{reason}");
+    assert!(
+        reason.contains("gpt-5.3-codex (effective window 190000)"),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("gpt-5.4-mini (effective window 42750, auto-compact limit 40500)"),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("over the new auto-compact limit"),
+        "{reason}"
+    );
     // the regular pre-turn check then finds the context under the new limit
     assert!(last_decision(&trace, "auto-compaction").is_none());
     let summary = turn.compaction[0].summary.as_deref().unwrap();
@@ -278,8 +292,15 @@ fn a_switch_to_a_model_with_a_smaller_window_compacts_before_the_turn() {
     let summary_at = (lines.iter())
         .position(|line| *line == format!("user: {prefix}"))
         .unwrap();
-    assert_eq!(lines[summary_at - 1], "user: gamma gamma gamma gamma gamma gamm");
-    assert_eq!(lines[summary_at + 1], "developer: <model_switch>", "{lines:#?}");
+    assert_eq!(
+        lines[summary_at - 1],
+        "user: gamma gamma gamma gamma gamma gamm"
+    );
+    assert_eq!(
+        lines[summary_at + 1],
+        "developer: <model_switch>",
+        "{lines:#?}"
+    );
     assert_eq!(lines[lines.len() - 2], "user: <environment_context>");
     assert_eq!(lines[lines.len() - 1], "user: four");
 }
@@ -307,7 +328,9 @@ fn no_downshift_compaction_without_a_model_change_a_smaller_window_or_an_overful
 fn a_context_window_below_the_output_reserve_is_refused_where_it_was_given() {
     let json = r#"{"profile": "codex", "config": {"contextWindow": 50000, "outputReserve": 8000},
         "steps": [{"kind": "turnSettings", "contextWindow": 5000}]}"#;
-    let error = run_scenario(&parse_scenario(json).unwrap()).unwrap_err().to_string();
+    let error = run_scenario(&parse_scenario(json).unwrap())
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("steps[0].contextWindow"), "{error}");
     assert!(error.contains("output reserve (8000)"), "{error}");
 }
@@ -344,11 +367,17 @@ fn codex_compacts_at_its_limit_even_when_the_host_switched_auto_compaction_off()
     }
     // Claude Code's switch holds, and so does Codex's with the switch honoured
     let claude = over_the_limit_with_auto_compact_off("claude-code", "");
-    assert!(claude.steps.iter().all(|step| step.turn.compaction.is_empty()));
+    assert!(claude
+        .steps
+        .iter()
+        .all(|step| step.turn.compaction.is_empty()));
     let honoured = over_the_limit_with_auto_compact_off(
         "codex",
         r#""compaction.honourAutoCompactSwitch": true"#,
     );
-    assert!(honoured.steps.iter().all(|step| step.turn.compaction.is_empty()));
+    assert!(honoured
+        .steps
+        .iter()
+        .all(|step| step.turn.compaction.is_empty()));
     assert!(last_decision(&honoured, "autoCompact").is_none());
 }

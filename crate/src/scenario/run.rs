@@ -378,7 +378,9 @@ fn apply(session: &mut Session, action: &Action, at_ms: u64, path: &str) -> Resu
         Action::TurnSettings { changes } => {
             let settings = changes.apply(session.turn_settings().clone());
             if let Some(window) = changes.context_window {
-                session.set_context_window(window).map_err(|error| at(path, error))?;
+                session
+                    .set_context_window(window)
+                    .map_err(|error| at(path, error))?;
             }
             session.set_turn_settings(settings);
             Ok(event)

@@ -207,13 +207,11 @@ pub(crate) fn realtime_section(
         (Some(false) | None, true) => (
             Verdict::Included,
             "a voice conversation is active and the history does not say so yet",
-            Some(realtime_start(settings.realtime_start_instructions.as_deref())),
+            Some(realtime_start(
+                settings.realtime_start_instructions.as_deref(),
+            )),
         ),
-        (Some(true), true) => (
-            Verdict::Unchanged,
-            "the voice conversation continues",
-            None,
-        ),
+        (Some(true), true) => (Verdict::Unchanged, "the voice conversation continues", None),
         (_, false) => (Verdict::Skipped, "no voice conversation", None),
     };
     decide(decisions, "realtime", verdict, reason);

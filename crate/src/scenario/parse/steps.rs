@@ -187,10 +187,8 @@ fn turn_settings(fields: &Fields<'_, '_>) -> Result<Action, Error> {
         developer_instructions: fields.optional("developerInstructions", string_or_null)?,
         shell: fields.optional("shell", name)?,
         timezone: fields.optional("timezone", name)?,
-        context_window: fields.optional(
-            "contextWindow",
-            natural(CONTEXT_WINDOW.0, CONTEXT_WINDOW.1),
-        )?,
+        context_window: fields
+            .optional("contextWindow", natural(CONTEXT_WINDOW.0, CONTEXT_WINDOW.1))?,
         environments: fields.optional("environments", environments)?,
         subagents: fields.optional("subagents", |v, p| each(v, p, subagent))?,
         realtime_active: fields.optional("realtimeActive", boolean)?,

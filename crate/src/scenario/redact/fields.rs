@@ -216,7 +216,10 @@ pub const FIELD_RULES: &[(&str, FieldRule)] = &[
     ("steps[turnSettings].environments[].shell", Structure),
     ("steps[turnSettings].subagents[].id", Structure),
     ("steps[turnSettings].subagents[].name", Text(OtherTexts)),
-    ("steps[turnSettings].realtimeStartInstructions", Text(OtherTexts)),
+    (
+        "steps[turnSettings].realtimeStartInstructions",
+        Text(OtherTexts),
+    ),
     ("steps[resume].kind", Structure),
     ("steps[fork].kind", Structure),
     ("steps[rollback].kind", Structure),

@@ -117,7 +117,9 @@ impl Session {
             return Vec::new();
         };
         let next = codex.settings().clone();
-        let old_window = previous.context_window.unwrap_or(self.config.context_window);
+        let old_window = previous
+            .context_window
+            .unwrap_or(self.config.context_window);
         let (old, new) = (self.thresholds_for(old_window), self.thresholds());
         if previous.model == next.model || old.effective_window <= new.effective_window {
             return Vec::new();
@@ -127,11 +129,7 @@ impl Session {
         let switch = format!(
             "the turn switches from {} (effective window {}) to {} (effective window {}, \
              auto-compact limit {})",
-            previous.model,
-            old.effective_window,
-            next.model,
-            new.effective_window,
-            new.autocompact
+            previous.model, old.effective_window, next.model, new.effective_window, new.autocompact
         );
         if size.tokens <= new.autocompact && size.tokens < new.effective_window {
             let reason = format!(
