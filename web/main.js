@@ -44,7 +44,9 @@ try {
   /** @type {ReturnType<typeof setUpShare> | undefined} */
   let share;
   const tabs = setUpTabs(() => void share?.update());
-  share = setUpShare(scenario, player, tabs);
+  /** The pair Compare shows side by side, once Compare is set up. @type {() => [string, string] | undefined} */
+  let shownPair = () => undefined;
+  share = setUpShare(scenario, player, tabs, () => shownPair());
   const keepLink = () => void share?.update();
   player.onStep(keepLink);
   // The store holds the step the player shows, for the views that follow it (compare's side by
@@ -57,6 +59,8 @@ try {
   if (matchMedia('(max-width: 760px)').matches) byId('scenario-about', HTMLDetailsElement).open = false;
   setUpGutter(scenario);
   const compare = setUpCompare(scenario, savedScenario);
+  shownPair = () => compare.shownPair();
+  compare.onPairChange(keepLink);
   setUpAutosave(scenario, player, {
     discarded: keepLink,
     compare: () => {
@@ -73,15 +77,18 @@ try {
   setUpDiff();
   setUpFiles();
   /**
-   * Shows a link's tab; a link to Compare shows its results, so they run on open.
-   * @param {string | undefined} tab
+   * Shows a link's tab; a link to Compare shows its results, so they run on open, and its pair
+   * side by side when it names one.
+   * @param {import('./app/link.js').LinkState} link
    */
-  const showLinkedTab = (tab) => {
+  const showLinkedTab = ({ tab, pair }) => {
     const name = tabName(tab) ?? 'step';
     tabs.show(name);
-    if (name === 'compare') void compare.run();
+    if (name !== 'compare') return;
+    void compare.run();
+    if (pair !== undefined) void compare.showPair(pair);
   };
-  showLinkedTab(linked.tab);
+  showLinkedTab(linked);
   /**
    * Shows everything a link names in this page: its scenario, profile, step and tab.
    * @param {string} fragment
@@ -93,7 +100,7 @@ try {
       return;
     }
     await player.follow(next);
-    showLinkedTab(next.tab);
+    showLinkedTab(next);
     await share.update();
   };
   // A link opened in this page (typed, pasted, or Back to one). The page's own updates

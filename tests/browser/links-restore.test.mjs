@@ -39,3 +39,24 @@ test('a changed hash in an open page shows the scenario, step, profile and tab i
   await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#compaction-step')).value === '2');
   assert.deepEqual(problems, []);
 });
+
+test('a Compare link with a pair shows that pair side by side, and the address keeps the pair shown', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url, { fragment: '#tab=compare&step=4&s=codex-context&pair=claude-code&pair=codex' });
+  await page.waitForSelector('#compare-sbs-results:not([hidden])', { timeout: 30000 });
+  assert.equal(await page.inputValue('#compare-sbs-left'), 'claude-code');
+  assert.equal(await page.inputValue('#compare-sbs-right'), 'codex');
+  assert.match(await page.textContent('#compare-sbs-step') ?? '', /^At step 4 of /);
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).getAll('pair').join() === 'claude-code,codex');
+  // Another pair picked: the address follows, so a link copied now opens it.
+  await page.selectOption('#compare-sbs-right', 'recommended');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).getAll('pair').join() === 'claude-code,recommended');
+  assert.deepEqual(problems, []);
+});
+
+test('a pair naming a profile the engine does not know is said, not shown', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url, { fragment: '#tab=compare&s=codex-context&pair=claude-code&pair=nobody' });
+  await page.waitForSelector('#compare-sbs-error:not([hidden])');
+  assert.match(await page.textContent('#compare-sbs-error') ?? '', /names "nobody", which this engine does not know/);
+  assert.ok(await page.isHidden('#compare-sbs-results'));
+  assert.deepEqual(problems, []);
+});

@@ -4,8 +4,9 @@
 import { integer } from '../format.js';
 
 /**
- * What a link holds. `step` is 0-based here and 1-based in the link, as people count.
- * @typedef {{ file?: string, text?: string, step?: number, profile?: string, tab?: string }} LinkState
+ * What a link holds. `step` is 0-based here and 1-based in the link, as people count. `pair`
+ * is the profiles the Compare tab shows side by side (left, right), when it shows them.
+ * @typedef {{ file?: string, text?: string, step?: number, profile?: string, tab?: string, pair?: [string, string] }} LinkState
  */
 
 /**
@@ -89,17 +90,21 @@ export async function unpackScenario(packed) {
   }
 }
 
+/** What a profile's name may hold in a link; the engine says later whether it knows it. */
+const PROFILE_NAME = /^[\w.-]+$/;
+
 /**
- * A fragment for a state: `#tab=…&step=…&profile=…&s=<id>` or `…&z=<packed JSON>`; `fits` is
+ * A fragment for a state: `#tab=…&step=…&profile=…&pair=<left>&pair=<right>&s=<id>` or `…&z=<packed JSON>`; `fits` is
  * false when the text is longer than a link may hold, and the fragment then leaves it out.
  * @param {LinkState} state
  * @returns {Promise<{ fragment: string, fits: boolean }>}
  */
-export async function fragmentFor({ file, text, step, profile, tab }) {
+export async function fragmentFor({ file, text, step, profile, tab, pair }) {
   const params = new URLSearchParams();
   if (tab !== undefined && tab !== 'step') params.set('tab', tab);
   if (step !== undefined) params.set('step', String(step + 1));
   if (profile !== undefined && profile !== '') params.set('profile', profile);
+  for (const side of pair ?? []) params.append('pair', side);
   let fits = true;
   if (file !== undefined && file !== '') {
     params.set('s', file.replace(/\.json$/, ''));
@@ -127,6 +132,8 @@ export async function stateOf(fragment) {
   if (Number.isInteger(step) && step >= 1) state.step = step - 1;
   const profile = params.get('profile');
   if (profile !== null) state.profile = profile;
+  const pair = params.getAll('pair');
+  if (pair.length === 2 && pair.every((name) => PROFILE_NAME.test(name))) state.pair = [pair[0], pair[1]];
   const id = params.get('s');
   if (id !== null && /^[\w.-]+$/.test(id)) state.file = `${id}.json`;
   const packed = params.get('z');

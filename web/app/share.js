@@ -9,8 +9,9 @@ import { copyText } from './scenario-file.js';
  * @param {import('../store.js').ScenarioStore} store
  * @param {import('../views/scenario.js').ScenarioControls} player
  * @param {{ readonly shown: string }} tabs
+ * @param {() => [string, string] | undefined} shownPair the profiles Compare shows side by side
  */
-export function setUpShare(store, player, tabs) {
+export function setUpShare(store, player, tabs, shownPair) {
   const button = byId('share-link', HTMLButtonElement);
   const status = byId('share-status', HTMLOutputElement);
   /** The latest update; a slower earlier one (packing is async) never overwrites it. */
@@ -26,6 +27,7 @@ export function setUpShare(store, player, tabs) {
     const builtIn = player.builtIn;
     latest = fragmentFor({
       file: builtIn, text: builtIn === '' ? state.text : undefined, step: player.step, profile: state.profile, tab: tabs.shown,
+      pair: tabs.shown === 'compare' ? shownPair() : undefined,
     }).then((link) => {
       if (mine !== generation) return;
       fits = link.fits;
@@ -43,7 +45,7 @@ export function setUpShare(store, player, tabs) {
       return;
     }
     const copied = await copyText(location.href);
-    status.value = copied ? 'Link copied: it opens this scenario, step, profile and tab.' : 'The page may not write to the clipboard: copy the address bar instead.';
+    status.value = copied ? 'Link copied: it opens this scenario, step, profile and tab (and the pair side by side, on Compare).' : 'The page may not write to the clipboard: copy the address bar instead.';
   });
   return { update };
 }

@@ -147,7 +147,8 @@ function ownProfile(text, profiles) {
 /**
  * Wires the side-by-side section of the compare panel: its scenario and profile pickers, its
  * run in the worker, and its step, which follows the player's through the store. Returns the
- * call that sets the reader's kept scenario against the player's.
+ * call that sets the reader's kept scenario against the player's, and what a link needs: the
+ * pair shown, a pair to show, and a listener told when the pair shown changes.
  * @param {ScenarioStore} store
  * @param {() => string | undefined} keptScenario the reader's own scenario kept in this browser
  */
@@ -178,6 +179,9 @@ export function setUpSideBySide(store, keptScenario) {
 
   /** Shows how far the replays are, or nothing when none runs. */
   const busy = busyIndicator({ status, cancelButton, runButton });
+  /** Told when the pair on screen changes (shown, cleared), so that the address follows. @type {(() => void)[]} */
+  const pairListeners = [];
+  const pairChanged = () => { for (const listener of pairListeners) listener(); };
 
   /** The kept scenario can be picked only while there is one. */
   function offerKept() {
@@ -186,11 +190,13 @@ export function setUpSideBySide(store, keptScenario) {
   }
 
   function clearResults() {
+    const wasShown = !results.hidden;
     results.hidden = true;
     summary.replaceChildren();
     table.replaceChildren();
     stepNote.textContent = '';
     delete results.dataset.step;
+    if (wasShown) pairChanged();
   }
 
   /**
@@ -250,6 +256,7 @@ export function setUpSideBySide(store, keptScenario) {
         if (store.state.step === step && pickers.left.value === left && pickers.right.value === right && leftScenario.value === against) {
           showError(error, '');
           render(shown, left, right, againstKept);
+          pairChanged();
           return;
         }
       }
@@ -305,6 +312,36 @@ export function setUpSideBySide(store, keptScenario) {
       pickers.left.value = ownProfile(kept, profiles);
       pickers.right.value = store.state.profile || ownProfile(store.state.text, profiles);
       void show();
+    },
+    /**
+     * The profiles shown side by side, left then right, for a link; nothing when no pair is shown
+     * or the left side is the reader's kept scenario, which a link does not carry.
+     * @returns {[string, string] | undefined}
+     */
+    shownPair() {
+      if (results.hidden || leftScenario.value === 'kept') return undefined;
+      return [pickers.left.value, pickers.right.value];
+    },
+    /**
+     * Shows a link's pair side by side at the player's step, both sides on the player's
+     * scenario; a profile the engine does not know is said, not shown.
+     * @param {[string, string]} pair
+     */
+    async showPair([left, right]) {
+      const known = /** @type {string[]} */ (profiles);
+      const unknown = [left, right].filter((name) => !known.includes(name));
+      if (unknown.length > 0) {
+        showError(error, `The link's side-by-side pair names ${unknown.map((name) => `"${name}"`).join(' and ')}, which this engine does not know: the profiles are ${profiles.join(', ')}.`);
+        return;
+      }
+      leftScenario.value = 'player';
+      pickers.left.value = left;
+      pickers.right.value = right;
+      await show();
+    },
+    /** @param {() => void} listener told when the pair on screen changes */
+    onPairChange(listener) {
+      pairListeners.push(listener);
     },
   };
 }
