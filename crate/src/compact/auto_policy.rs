@@ -58,7 +58,9 @@ pub fn opencode_usable(context_window: u64, max_output_tokens: u64) -> u64 {
 
 impl AutoPolicy {
     /// The thresholds this strategy compacts at: OpenCode's overflow limit is its usable
-    /// window ([`opencode_usable`]); the others keep the profile formula's.
+    /// window ([`opencode_usable`]); Aider's is its history budget
+    /// ([`max_chat_history_tokens`] of the window, in `history_budget`); Claude Code's and
+    /// Codex's summaries keep the profile formula's.
     pub fn thresholds(
         self,
         formula: WindowThresholds,
@@ -70,7 +72,11 @@ impl AutoPolicy {
                 autocompact: opencode_usable(context_window, max_output_tokens),
                 ..formula
             },
-            AutoPolicy::Summary | AutoPolicy::Aider => formula,
+            AutoPolicy::Aider => WindowThresholds {
+                history_budget: Some(max_chat_history_tokens(Some(context_window))),
+                ..formula
+            },
+            AutoPolicy::Summary => formula,
         }
     }
 

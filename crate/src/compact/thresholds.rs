@@ -438,6 +438,11 @@ pub struct WindowThresholds {
     /// The request is refused from here on.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub blocking: Option<u64>,
+    /// Under a strategy that compacts by the size of the conversation's history rather than
+    /// the context's (Aider's, strategies.md §12.8), the history's budget: past it the older
+    /// part is summarised, whatever `autocompact` says.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub history_budget: Option<u64>,
 }
 
 /// The thresholds of a window under `formula`.
@@ -466,6 +471,7 @@ pub fn compaction_thresholds(formula: ThresholdFormula, input: &WindowInput) -> 
                 warning: Some(t.warning),
                 error: Some(t.error),
                 blocking: Some(t.blocking),
+                history_budget: None,
             }
         }
         ThresholdFormula::Codex => {
@@ -481,6 +487,7 @@ pub fn compaction_thresholds(formula: ThresholdFormula, input: &WindowInput) -> 
                 warning: None,
                 error: None,
                 blocking: None,
+                history_budget: None,
             }
         }
     }

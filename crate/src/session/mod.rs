@@ -184,10 +184,41 @@ impl Default for SessionConfig {
     }
 }
 
+/// The thresholds a Session under `profile` compacts at, for a window and output reserve: the
+/// profile's formula, the host's overrides (the auto-compact window, the percentage and the
+/// blocking limit, §9.1), then the profile's auto-compaction strategy (OpenCode's overflow
+/// limit, Aider's history budget). A Session decides by this function, and so does
+/// `compactionThresholds` in JavaScript, so the two cannot disagree.
+///
+/// # Example
+/// ```
+/// use context_assembly::compact::model_window::WindowOverrides;
+/// use context_assembly::session::session_thresholds;
+/// use context_assembly::{Profile, ProfileName};
+/// let none = WindowOverrides::default();
+/// let claude = session_thresholds(&Profile::preset(ProfileName::ClaudeCode), &none, 200_000, 20_000);
+/// assert_eq!(claude.autocompact, 167_000);
+/// let opencode = session_thresholds(&Profile::preset(ProfileName::OpenCode), &none, 200_000, 20_000);
+/// assert_eq!(opencode.autocompact, 180_000); // the window less the output limit
+/// let aider = session_thresholds(&Profile::preset(ProfileName::Aider), &none, 200_000, 20_000);
+/// assert_eq!(aider.history_budget, Some(8_192)); // 200,000 / 16, at most 8,192
+/// ```
+pub fn session_thresholds(
+    profile: &Profile,
+    overrides: &WindowOverrides,
+    context_window: u64,
+    output_reserve: u64,
+) -> WindowThresholds {
+    let window = overrides.window_input(context_window, output_reserve);
+    let formula = overrides.adjust(compaction_thresholds(profile.thresholds, &window));
+    (profile.compaction.auto_policy).thresholds(formula, window.context_window, output_reserve)
+}
+
 impl SessionConfig {
     /// The compaction thresholds of the configured window and output reserve, by `formula`
     /// (a profile's), with the host's overrides: the auto-compact window, the percentage and
-    /// the blocking limit (§9.1).
+    /// the blocking limit (§9.1). A Session also applies its profile's auto-compaction
+    /// strategy: [`session_thresholds`].
     pub fn thresholds(&self, formula: ThresholdFormula) -> WindowThresholds {
         let overrides = &self.window_overrides;
         let window = overrides.window_input(self.context_window, self.output_reserve);

@@ -20,7 +20,7 @@ use crate::collectors::file_context::FileContext;
 use crate::collectors::relevant_memories::MemoryPrefetch;
 use crate::collectors::reminders::{self, PassInput, Producer};
 use crate::collectors::{CollectorId, Phase, EMISSION_ORDER};
-use crate::compact::thresholds::{compaction_thresholds, WindowInput, WindowThresholds};
+use crate::compact::thresholds::WindowThresholds;
 use crate::memory::render_claude_md;
 use crate::request::{
     build_request, offered_tools, Environment, Request, RequestContext, RequestParts,
@@ -531,14 +531,11 @@ impl Session {
     /// [`Session::thresholds`] of a model whose window is `context_window`, the output
     /// reserve staying the session's.
     pub(super) fn thresholds_for(&self, context_window: u64) -> WindowThresholds {
-        let reserve = self.config.output_reserve;
-        let window = WindowInput {
+        super::session_thresholds(
+            &self.profile,
+            &self.config.window_overrides,
             context_window,
-            max_output_tokens: reserve,
-            autocompact_pct_override: None,
-            auto_compact_token_limit: None,
-        };
-        let formula = compaction_thresholds(self.profile.thresholds, &window);
-        (self.profile.compaction.auto_policy).thresholds(formula, context_window, reserve)
+            self.config.output_reserve,
+        )
     }
 }

@@ -41,7 +41,7 @@ export interface DiffOptions { profile?: ProfileName }
 
 /** The options of `compactionThresholds`. */
 export interface ThresholdOptions {
-  /** Whose formula: claude-code and recommended use Claude Code's, codex Codex's (default recommended). */
+  /** Whose thresholds: the profile's formula (Claude Code's or Codex's) and the strategy its auto-compaction follows (OpenCode's overflow limit for opencode-style, Aider's history budget for aider-style), as a Session under it compacts (default recommended). */
   profile?: ProfileName;
   /** The model's context window in tokens. */
   contextWindow: number;
@@ -52,8 +52,8 @@ export interface ThresholdOptions {
   /** Codex's model_auto_compact_token_limit: capped at 90 % of the window (X8). */
   autoCompactTokenLimit?: number;
 }
-/** A window's thresholds in tokens; Codex has no warning, error or blocking level (absent). */
-export interface WindowThresholds { effectiveWindow: number; autocompact: number; warning?: number; error?: number; blocking?: number }
+/** A window's thresholds in tokens; Codex has no warning, error or blocking level (absent). `historyBudget`: under a strategy that compacts by the conversation's history (aider-style), its budget. */
+export interface WindowThresholds { effectiveWindow: number; autocompact: number; warning?: number; error?: number; blocking?: number; historyBudget?: number }
 
 /** A change snippet and how it was made. */
 export interface SnippetReport {

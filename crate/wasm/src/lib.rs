@@ -24,9 +24,12 @@ mod scenario;
 #[cfg(feature = "full")]
 mod session;
 
+use context_assembly::compact::model_window::WindowOverrides;
 use context_assembly::compact::thresholds::{
-    compaction_thresholds, WindowInput, DEFAULT_MAX_OUTPUT_TOKENS,
+    compaction_thresholds, ThresholdFormula, WindowInput, DEFAULT_MAX_OUTPUT_TOKENS,
+    MAX_OUTPUT_TOKENS_FOR_SUMMARY,
 };
+use context_assembly::session::session_thresholds;
 use context_assembly::tokens::{estimate_tokens, TokenMethod};
 use context_assembly::{mention, search, Profile, ProfileName};
 use core::any::Any;
@@ -322,20 +325,31 @@ pub fn compaction_thresholds_js(
                 "option `contextWindow` is required: the model's context window in tokens".into(),
             )
         })?;
-        let autocompact_pct_override = options.integer("autocompactPctOverride", 1, 100)?;
-        let input = WindowInput {
-            context_window,
-            max_output_tokens: options
-                .integer("maxOutputTokens", 0, args::MAX_SAFE_WHOLE)?
-                .unwrap_or(DEFAULT_MAX_OUTPUT_TOKENS),
-            autocompact_pct_override,
-            auto_compact_token_limit: options.integer(
-                "autoCompactTokenLimit",
-                0,
-                args::MAX_SAFE_WHOLE,
-            )?,
+        let max_output_tokens = options
+            .integer("maxOutputTokens", 0, args::MAX_SAFE_WHOLE)?
+            .unwrap_or(DEFAULT_MAX_OUTPUT_TOKENS);
+        // What a Session's `outputReserve` would be for this model (Claude Code reserves at
+        // most 20,000 of the output limit), so that the thresholds are the Session's.
+        let output_reserve = max_output_tokens.min(MAX_OUTPUT_TOKENS_FOR_SUMMARY);
+        let overrides = WindowOverrides {
+            autocompact_pct_override: options.integer("autocompactPctOverride", 1, 100)?,
+            ..WindowOverrides::default()
         };
-        Ok(compaction_thresholds(profile.thresholds, &input))
+        let mut thresholds =
+            session_thresholds(&profile, &overrides, context_window, output_reserve);
+        let token_limit = options.integer("autoCompactTokenLimit", 0, args::MAX_SAFE_WHOLE)?;
+        if let (Some(limit), ThresholdFormula::Codex) = (token_limit, profile.thresholds) {
+            // Codex's `model_auto_compact_token_limit` (X8), a setting of the client's own.
+            let input = WindowInput {
+                context_window,
+                max_output_tokens,
+                autocompact_pct_override: None,
+                auto_compact_token_limit: Some(limit),
+            };
+            thresholds.autocompact =
+                compaction_thresholds(ThresholdFormula::Codex, &input).autocompact;
+        }
+        Ok(thresholds)
     })
 }
 
