@@ -11,7 +11,8 @@
 //!
 //! | module | concept |
 //! |---|---|
-//! | [`profile`] | [`Profile`]: every constant and switch, as data; the three presets |
+//! | [`vocabulary`] | what every layer reports in: decisions with their verdicts and reasons, channels, categories, compaction's policy ids, triggers and fates |
+//! | [`profile`] | [`Profile`]: every constant and switch, as data; the presets |
 //! | [`mention`] | the @-mention grammar: files (quoted, ranges, fragments), MCP resources, agents |
 //! | [`tokens`] | token estimates: Claude Code's, Codex's, and our calibrated one |
 //! | [`diff`] | change snippets: what the model is shown when a file changed on disk |
@@ -21,6 +22,7 @@
 //! | [`read`] | the Read tool: line ranges and numbering, size and token limits, images, PDFs, listings |
 //! | [`file_state`] | the read-file-state LRU: what was read, when, with shared contents |
 //! | [`memory`] | nested memory: the CLAUDE.md and rules files a Read brings in, and why |
+//! | [`host`] | what the host tells a session besides files: modes, the IDE's state, diagnostics, registries, tool definitions, the user's answer to a plan |
 //! | [`workspace`] | one session's files, deny rules, read-file state and memory, with the agent's Read, Edit, Write, Grep and Glob tools and the `@` search's walk over them |
 //! | [`attachment`] | attachments and decisions: the catalogue with frequency classes |
 //! | [`collectors`] | what a pass attaches: the emission order, the file collectors (mentions, changed files, nested and eager memory), the reminders, relevant memories |

@@ -46,8 +46,8 @@ pub struct CodexRules {
     /// Remote compaction (§4.6): the server's answer is an opaque `compaction` item.
     pub remote_compaction: bool,
     /// Remote compaction is v2 (§4.7): a `compaction_trigger` request, and the client keeps
-    /// the real user messages within 64,000 tokens before the `compaction` item. Off in [B]
-    /// (under development), on in [C] (§10.10).
+    /// the real user messages within 64,000 tokens before the `compaction` item. Off in \[B\]
+    /// (under development), on in \[C\] (§10.10).
     pub remote_compaction_v2: bool,
     /// Which tool outputs a remote compaction rewrites to fit the effective window first
     /// (§4.6 step 1, X13).
