@@ -12,7 +12,7 @@
 //! | module | concept |
 //! |---|---|
 //! | [`vocabulary`] | what every layer reports in: decisions with their verdicts and reasons, channels, categories, compaction's policy ids, triggers and fates |
-//! | [`profile`] | [`Profile`]: every constant and switch, as data; the presets |
+//! | [`profile`] | [`Profile`]: every switch, and every constant a preset sets differently, as data; the presets |
 //! | [`mention`] | the @-mention grammar: files (quoted, ranges, fragments), MCP resources, agents |
 //! | [`tokens`] | token estimates: Claude Code's, Codex's, and our calibrated one |
 //! | [`diff`] | change snippets: what the model is shown when a file changed on disk |

@@ -1,4 +1,7 @@
-//! Profiles: every constant and every switch of the engine, as data.
+//! Profiles: every switch of the engine, and every constant a preset sets differently, as data.
+//! Constants no preset changes (the restore limits of `compact::restore`, the binary
+//! extensions of `read`) are `pub const`s in the module that uses them, each citing its spec
+//! section.
 //!
 //! Code reads the knobs of a [`Profile`]; nothing branches on a profile's name. The presets
 //! reproduce Claude Code and OpenAI Codex CLI release by release, quirks included:
