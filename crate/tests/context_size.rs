@@ -147,8 +147,11 @@ fn codex_reads_the_usage_from_its_last_model_item_and_recommended_as_claude_code
 
 #[test]
 fn a_summary_forgets_the_usage_it_replaced() {
-    let at = r#"{ "inputTokens": 16000 }"#;
-    let mut json = scenario("claude-code", &one_call(), at);
+    // An 80,000-token window, threshold 47,000: the usage reaches it with the result's 1,000,
+    // and after the summary the request (the release's prefix of about 23,000 tokens
+    // included) is well under it.
+    let at = r#"{ "inputTokens": 46000 }"#;
+    let mut json = scenario("claude-code", &one_call(), at).replace("50000", "80000");
     // Another round after the compaction: the old usage no longer counts.
     json = json.replace(
         r#"{ "kind": "assistant", "blocks": [{ "type": "text", "text": "done" }] }"#,
@@ -186,14 +189,16 @@ fn the_compaction_reminder_reads_the_same_size() {
 }
 
 /// A session whose first prompt is dense (48,000 characters the calibrated counter takes
-/// for about 31,600 tokens and `length / 4` for 12,000), with `simulateUsage` as given.
+/// for about 31,600 tokens and `length / 4` for 12,000), with `simulateUsage` as given, in an
+/// 80,000-token window (threshold 47,000) after Claude Code 2.1.88's prefix (about 23,300
+/// tokens by `length / 4`, 21,700 by the calibrated counter).
 fn long_prompt(simulate: bool) -> String {
     let prompt = "x=1;y=2;".repeat(6_000);
     format!(
         r#"{{
   "profile": "claude-code",
   "simulateUsage": {simulate},
-  "config": {{ "contextWindow": 50000 }},
+  "config": {{ "contextWindow": 80000 }},
   "steps": [
     {{ "kind": "user", "prompt": "{prompt}" }},
     {{ "kind": "assistant", "blocks": [{}] }},
@@ -206,7 +211,7 @@ fn long_prompt(simulate: bool) -> String {
 
 #[test]
 fn a_simulated_provider_reports_its_count_of_the_request_answered() {
-    // The provider's count of the first request is past the threshold of 17,000.
+    // The provider's count of the first request is past the threshold of 47,000.
     let reported = auto_compaction(&run(&long_prompt(true))).expect("over the threshold");
     assert!(reported.contains("response 0 reported"), "{reported}");
     // Without it, Claude Code has no usage, and its own estimate stays under.
@@ -217,9 +222,9 @@ fn a_simulated_provider_reports_its_count_of_the_request_answered() {
 fn usage_a_step_gives_wins_over_the_simulated_one() {
     let given = long_prompt(true).replacen(
         r#""blocks": [{ "type": "tool_use""#,
-        r#""usage": { "inputTokens": 30000 }, "blocks": [{ "type": "tool_use""#,
+        r#""usage": { "inputTokens": 50000 }, "blocks": [{ "type": "tool_use""#,
         1,
     );
     let reason = auto_compaction(&run(&given)).expect("over the threshold");
-    assert!(reason.contains("response 0 reported 30000"), "{reason}");
+    assert!(reason.contains("response 0 reported 50000"), "{reason}");
 }

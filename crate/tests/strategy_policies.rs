@@ -26,7 +26,13 @@ fn session(context_window: u64) -> Session {
         context_window,
         ..SessionConfig::default()
     };
-    session_in(Profile::claude_code_2_1_88(), None, config)
+    // The engine's own short prefix: these policies' windows are small, and what they do
+    // to the history does not depend on the release's prefix.
+    let profile = Profile {
+        claude_prefix: None,
+        ..Profile::claude_code_2_1_88()
+    };
+    session_in(profile, None, config)
 }
 
 /// `lines` lines of about ten tokens each.

@@ -360,6 +360,10 @@ fn memory_and_context() -> Vec<(&'static str, String)> {
         ),
         ("context::current_date", context::current_date("2026-12-01")),
         (
+            "context::stand_in_label",
+            context::stand_in_label("2.1.88", "system prompt", 11_843),
+        ),
+        (
             "context::USER_CONTEXT_CAUTION",
             context::USER_CONTEXT_CAUTION.into(),
         ),

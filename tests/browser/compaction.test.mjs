@@ -82,7 +82,7 @@ test('claude-code.full on auto-compaction: the context shrinks, the conversation
   await showStep(page, Number(marked) - 1);
   await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#compaction-step')).value === '9');
   assert.match(await page.textContent('#compaction-step-note') ?? '', /^of \d+: follows the player, at step 9: replays the player's steps 1–9, then compacts$/);
-  assert.match(await page.textContent('#scenario-steps li[data-index="9"]') ?? '', /auto-compacted: claude-code\.full, 19,933 → /);
+  assert.match(await page.textContent('#scenario-steps li[data-index="9"]') ?? '', /auto-compacted: claude-code\.full, 42,524 → /);
   assert.ok(await page.isVisible('#compaction-panel .explain'));
   await compact(page, 'claude-code.full');
   assert.equal(await page.isHidden('#compaction-error'), true);

@@ -454,9 +454,10 @@ class Session {
     if (flavour !== 'auto') this.deny();
     if (flavour === 'plan' && r.chance(0.5)) this.config.permissionMode = 'plan';
     if (flavour === 'auto') {
-      // A 40,000-token window: the threshold is 7,000 tokens (20,000 reserved, 13,000 buffer).
-      // The session stays near 2,000 until a read of about 11,000 tokens, far past it.
-      this.config.contextWindow = 40000;
+      // A 65,000-token window: the threshold is 32,000 tokens (20,000 reserved, 13,000
+      // buffer). The session stays near 25,000 (2.1.88's system prompt and tools are about
+      // 23,000 of them) until a read of about 11,000 tokens takes it past the threshold.
+      this.config.contextWindow = 65000;
       this.seedFile('data/big.ts', Array.from({ length: 700 }, (_, i) => `export const row${i} = '${'y'.repeat(50)}';`).join('\n') + '\n');
     }
 

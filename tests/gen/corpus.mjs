@@ -36,11 +36,12 @@ export function generateSession(kind, seed) {
   for (let turn = 0; turn < TURNS; turn += 1) session.turn(turn);
   return {
     name: `generated ${kind} #${seed}`,
-    description: `A generated ${TURNS}-turn ${kind} session (seed ${seed}) in a 60K window, for the cost and recall measures of issue 17.`,
+    description: `A generated ${TURNS}-turn ${kind} session (seed ${seed}) in an 84K window (60K after Claude Code's prefix of about 24K tokens), for the cost and recall measures of issue 17.`,
     profile: 'claude-code',
     cwd: '/work/app',
     stepMs: 15000,
-    config: { contextWindow: 60000, outputReserve: 8000 },
+    // 60K of room once Claude Code 2.1.88's system prompt and tools (about 24K tokens) are sent.
+    config: { contextWindow: 84000, outputReserve: 8000 },
     files,
     facts: [
       { id: 'file', kind: 'file', text: facts.file, reference: 'src/mod0.ts' },

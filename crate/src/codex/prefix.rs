@@ -24,7 +24,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::wording::{stand_in_label, STAND_IN_FILLER};
+use super::wording::stand_in_label;
+use crate::tokens::sized::{filled, sized_text, MeasuredText};
 
 crate::vocabulary::named_enum! {
     /// The release whose measured prefix a profile sends.
@@ -37,22 +38,6 @@ crate::vocabulary::named_enum! {
     }
 }
 
-/// The size of a text, by every measure a token counter reads: UTF-8 bytes (Codex's 4 bytes
-/// per token), characters (all in the Basic Multilingual Plane, so UTF-16 units too), line
-/// breaks and the characters JSON escapes (quotes and backslashes), which a request's JSON
-/// counts twice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MeasuredText {
-    /// UTF-8 bytes.
-    pub bytes: u64,
-    /// Characters.
-    pub chars: u64,
-    /// `\n` characters (the text ends with one).
-    pub line_breaks: u64,
-    /// `"` and `\` characters.
-    pub escaped: u64,
-}
-
 /// One tool definition as the release sends it: its name (a fact) and the UTF-8 size of its
 /// JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +46,8 @@ pub struct MeasuredTool {
     pub name: &'static str,
     /// Its definition's JSON, in bytes.
     pub bytes: u64,
+    /// The calibrated counter's tokens of that JSON, which bill its stand-in.
+    pub tokens: u64,
 }
 
 /// What one release sends before its input.
@@ -70,6 +57,8 @@ pub struct MeasuredPrefix {
     pub release: &'static str,
     /// The base instructions.
     pub base_instructions: MeasuredText,
+    /// The calibrated counter's tokens of the base instructions, which bill their stand-in.
+    pub base_instructions_tokens: u64,
     /// The tools, in the order the release offers them.
     pub tools: &'static [MeasuredTool],
 }
@@ -82,51 +71,64 @@ const CODEX_0_139_0: MeasuredPrefix = MeasuredPrefix {
         chars: 12_343,
         line_breaks: 116,
         escaped: 15,
+        astral: 0,
     },
+    base_instructions_tokens: 2_762,
     tools: &[
         MeasuredTool {
             name: "exec_command",
             bytes: 1_564,
+            tokens: 374,
         },
         MeasuredTool {
             name: "write_stdin",
             bytes: 784,
+            tokens: 182,
         },
         MeasuredTool {
             name: "update_plan",
             bytes: 733,
+            tokens: 169,
         },
         MeasuredTool {
             name: "request_user_input",
             bytes: 1_355,
+            tokens: 312,
         },
         MeasuredTool {
             name: "apply_patch",
             bytes: 838,
+            tokens: 252,
         },
         MeasuredTool {
             name: "view_image",
             bytes: 526,
+            tokens: 120,
         },
         MeasuredTool {
             name: "get_goal",
             bytes: 281,
+            tokens: 66,
         },
         MeasuredTool {
             name: "create_goal",
             bytes: 761,
+            tokens: 169,
         },
         MeasuredTool {
             name: "update_goal",
             bytes: 1_940,
+            tokens: 425,
         },
         MeasuredTool {
             name: "tool_search",
             bytes: 804,
+            tokens: 188,
         },
         MeasuredTool {
             name: "web_search",
             bytes: 49,
+            tokens: 15,
         },
     ],
 };
@@ -139,43 +141,54 @@ const CODEX_0_171_0: MeasuredPrefix = MeasuredPrefix {
         chars: 16_979,
         line_breaks: 195,
         escaped: 27,
+        astral: 0,
     },
+    base_instructions_tokens: 3_807,
     tools: &[
         MeasuredTool {
             name: "exec_command",
             bytes: 1_529,
+            tokens: 365,
         },
         MeasuredTool {
             name: "write_stdin",
             bytes: 784,
+            tokens: 182,
         },
         MeasuredTool {
             name: "request_user_input",
             bytes: 1_355,
+            tokens: 312,
         },
         MeasuredTool {
             name: "view_image",
             bytes: 371,
+            tokens: 82,
         },
         MeasuredTool {
             name: "multi_agent_v1",
             bytes: 10_887,
+            tokens: 2_505,
         },
         MeasuredTool {
             name: "get_goal",
             bytes: 281,
+            tokens: 66,
         },
         MeasuredTool {
             name: "create_goal",
             bytes: 760,
+            tokens: 167,
         },
         MeasuredTool {
             name: "update_goal",
             bytes: 2_172,
+            tokens: 479,
         },
         MeasuredTool {
             name: "web_search",
             bytes: 49,
+            tokens: 15,
         },
     ],
 };
@@ -222,7 +235,7 @@ const STAND_IN_SCHEMA: &str = r#"{"type":"object"}"#;
 /// `request::context::tool_blocks` writes it (`{"name":…,"description":…,"input_schema":…}`,
 /// the two strings quoted); change both together. The description is ASCII without
 /// characters JSON escapes, so its quoted form is two bytes longer.
-const TOOL_BLOCK_ENVELOPE: u64 = 44;
+pub const TOOL_BLOCK_ENVELOPE: u64 = 44;
 
 impl ReleasePrefix {
     /// The release's measures.
@@ -242,7 +255,7 @@ impl ReleasePrefix {
             "base instructions",
             measured.base_instructions.bytes,
         );
-        stand_in_text(&label, measured.base_instructions)
+        sized_text(&label, measured.base_instructions)
     }
 
     /// The stand-in tools, in the release's order: each block as long as the release's
@@ -289,76 +302,20 @@ fn len_u64(text: &str) -> u64 {
     u64::try_from(text.len()).unwrap_or(u64::MAX)
 }
 
-/// `label` cut or filled with [`STAND_IN_FILLER`] to `length` ASCII characters.
-fn filled(label: &str, length: u64) -> String {
-    let length = usize::try_from(length).unwrap_or(usize::MAX);
-    label
-        .chars()
-        .chain(" ".chars())
-        .chain(STAND_IN_FILLER.chars().cycle())
-        .take(length)
-        .collect()
-}
-
-/// A text of exactly `measured`'s size: `label` on the first line, the escaped characters and
-/// the multi-byte ones (each `—`, three bytes, or one `é`, two) on the last, filler in
-/// between, one line break ending each line.
-fn stand_in_text(label: &str, measured: MeasuredText) -> String {
-    let extra_bytes = measured.bytes.saturating_sub(measured.chars);
-    let three_byte = extra_bytes / 2;
-    let two_byte = extra_bytes % 2;
-    let lines = measured.line_breaks.max(1);
-    let fixed = len_u64(label) + measured.escaped + three_byte + two_byte + lines;
-    let filler = measured.chars.saturating_sub(fixed);
-    let mut out = String::with_capacity(usize::try_from(measured.bytes).unwrap_or(0));
-    out.push_str(label);
-    // The filler spread over the lines after the first.
-    let middle = lines - 1;
-    if middle == 0 {
-        out.push_str(&filled("", filler));
-    }
-    for line in 0..middle {
-        let share = filler / middle + u64::from(line < filler % middle);
-        out.push('\n');
-        out.push_str(&filled("", share));
-    }
-    out.extend(core::iter::repeat_n(
-        '"',
-        usize::try_from(measured.escaped).unwrap_or(0),
-    ));
-    out.extend(core::iter::repeat_n(
-        '—',
-        usize::try_from(three_byte).unwrap_or(0),
-    ));
-    out.extend(core::iter::repeat_n(
-        'é',
-        usize::try_from(two_byte).unwrap_or(0),
-    ));
-    out.push('\n');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn measure(text: &str) -> MeasuredText {
-        let count =
-            |f: fn(char) -> bool| u64::try_from(text.chars().filter(|&c| f(c)).count()).unwrap();
-        MeasuredText {
-            bytes: len_u64(text),
-            chars: count(|_| true),
-            line_breaks: count(|c| c == '\n'),
-            escaped: count(|c| c == '"' || c == '\\'),
-        }
-    }
 
     #[test]
     fn each_stand_in_has_exactly_the_measured_size() {
         for release in ReleasePrefix::ALL {
             let measured = release.measured();
             let text = release.base_instructions();
-            assert_eq!(measure(&text), measured.base_instructions, "{release}");
+            assert_eq!(
+                MeasuredText::of(&text),
+                measured.base_instructions,
+                "{release}"
+            );
             assert!(text.ends_with('\n'));
             let blocks = |web_search| -> u64 {
                 (release.tools(web_search).iter())

@@ -283,9 +283,6 @@ pub fn stand_in_label(release: &str, what: &str, bytes: u64) -> String {
     )
 }
 
-/// What fills a stand-in after its label, repeated to the measured size.
-pub const STAND_IN_FILLER: &str = "placeholder ";
-
 #[cfg(test)]
 mod tests {
     use super::*;

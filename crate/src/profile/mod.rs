@@ -33,6 +33,7 @@ use crate::memory::MemoryRules;
 use crate::mention::MentionRules;
 use crate::path::ExpandRules;
 use crate::read::ReadRules;
+use crate::request::prefix::ClaudePrefix;
 use crate::search::composer::insertion;
 
 use crate::tokens::{estimate_tokens, TokenMethod};
@@ -242,6 +243,10 @@ pub struct Profile {
     pub compaction: CompactionRules,
     /// Codex's own context, truncation and compaction (codex.md).
     pub codex: CodexRules,
+    /// The Claude Code release whose system prompt and tools the requests send, as
+    /// stand-ins of their measured size (`request::prefix`); `None`: the engine's own short
+    /// prompt and tools (Codex's releases: `codex.prefix`).
+    pub claude_prefix: Option<ClaudePrefix>,
 }
 
 impl Profile {
@@ -270,6 +275,7 @@ impl Profile {
             thresholds: ThresholdFormula::ClaudeCode,
             compaction: CompactionRules::claude_code(),
             codex: CodexRules::off(),
+            claude_prefix: Some(ClaudePrefix::ClaudeCode2188),
         }
     }
 
@@ -314,6 +320,7 @@ impl Profile {
                 ..CompactionRules::claude_code()
             },
             codex: CodexRules::codex_0_139_0(),
+            claude_prefix: None,
         }
     }
 
@@ -334,6 +341,9 @@ impl Profile {
             thresholds: ThresholdFormula::ClaudeCode,
             compaction: CompactionRules::recommended(),
             codex: CodexRules::off(),
+            // The requests are Claude Code's: the same prefix, so that a comparison with
+            // `claude-code` prices the fixes alone.
+            claude_prefix: Some(ClaudePrefix::ClaudeCode2188),
         }
     }
 

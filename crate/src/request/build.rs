@@ -7,6 +7,7 @@
 
 use alloc::vec::Vec;
 
+use super::prefix::{StandInMarks, BASE_INSTRUCTIONS_SOURCE};
 use super::{
     system_blocks, tool_blocks, user_context_block, Block, Category, Channel, Environment,
     MessageCache, Request, ToolDefinition,
@@ -38,6 +39,11 @@ pub enum RequestContext<'a> {
 pub struct RequestParts<'a> {
     /// The system prompt's static part (Codex: the base instructions).
     pub static_prompt: &'a str,
+    /// The session's guidance before the environment (a release's stand-in), if any.
+    pub guidance: Option<&'a str>,
+    /// The blocks that stand in for a client release's text, marked with what they stand
+    /// for.
+    pub stand_ins: Option<&'a StandInMarks>,
     /// The tools offered ([`super::offered_tools`]).
     pub tools: &'a [ToolDefinition],
     /// The family's context around the messages.
@@ -60,22 +66,23 @@ pub fn build_request(
     cache: &mut MessageCache,
 ) -> Request {
     let method = parts.method;
-    let tools = tool_blocks(parts.tools, method);
-    let (system, user_context) = match &parts.context {
+    let mut tools = tool_blocks(parts.tools, method);
+    let (mut system, user_context) = match &parts.context {
         // 2.1.332 sends the environment, CLAUDE.md and the date as attachments instead.
-        RequestContext::ClaudeCode { .. } if parts.attachments.context_as_attachments => {
-            (system_blocks(parts.static_prompt, None, method), Vec::new())
-        }
+        RequestContext::ClaudeCode { .. } if parts.attachments.context_as_attachments => (
+            system_blocks(parts.static_prompt, None, None, method),
+            Vec::new(),
+        ),
         RequestContext::ClaudeCode { env, claude_md } => {
             let user_context = user_context_block(*claude_md, env.date, parts.attachments, method);
             (
-                system_blocks(parts.static_prompt, Some(env), method),
+                system_blocks(parts.static_prompt, parts.guidance, Some(env), method),
                 Vec::from([user_context]),
             )
         }
         RequestContext::Codex { .. } => {
             let block = Block::text(
-                "base_instructions",
+                BASE_INSTRUCTIONS_SOURCE,
                 Category::System,
                 parts.static_prompt.into(),
                 method,
@@ -83,6 +90,10 @@ pub fn build_request(
             (Vec::from([block.in_channel(Channel::System)]), Vec::new())
         }
     };
+    if let Some(marks) = parts.stand_ins {
+        marks.apply(&mut system, method);
+        marks.apply(&mut tools, method);
+    }
     let as_items = matches!(parts.context, RequestContext::Codex { item_tokens: true });
     let messages = cache.assemble(transcript.messages(), parts.attachments, method, as_items);
     Request::new(

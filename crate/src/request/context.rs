@@ -5,6 +5,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::prefix::{GUIDANCE_SOURCE, STATIC_SOURCE};
 use super::{Block, BlockType, Category, Channel};
 use crate::attachment::AttachmentRules;
 use crate::host::ToolDefinition;
@@ -25,23 +26,33 @@ pub struct Environment<'a> {
     pub git_status: Option<&'a str>,
 }
 
-/// The system prompt: the static part, then the environment after the cache boundary; the
-/// static part alone when `env` is `None` (2.1.332, which sends the environment as an
-/// attachment: [`environment_note`](crate::wording::context::environment_note)).
+/// The system prompt: the static part, then after the cache boundary the session's guidance
+/// when a release's prefix has one (`request::prefix`) and the environment; the static
+/// part alone when `env` is `None` (2.1.332, which sends the environment as an attachment:
+/// [`environment_note`](crate::wording::context::environment_note)).
 pub fn system_blocks(
     static_prompt: &str,
+    guidance: Option<&str>,
     env: Option<&Environment<'_>>,
     method: TokenMethod,
 ) -> Vec<Block> {
     let static_part = Block::text(
-        "system_static",
+        STATIC_SOURCE,
         Category::System,
         static_prompt.into(),
         method,
     );
+    let mut blocks = Vec::from([static_part.in_channel(Channel::System)]);
     let Some(env) = env else {
-        return Vec::from([static_part.in_channel(Channel::System)]);
+        return blocks;
     };
+    // The session's part starts after the cache boundary, as 2.1.88 marks only its static
+    // prompt for the cache: with the guidance, there.
+    if let Some(guidance) = guidance {
+        let mut block = Block::text(GUIDANCE_SOURCE, Category::System, guidance.into(), method);
+        block.cache_boundary = true;
+        blocks.push(block.in_channel(Channel::System));
+    }
     let mut lines = format!(
         "<env>\nWorking directory: {}\nPlatform: {}\nToday's date: {}\n</env>",
         env.cwd, env.platform, env.date
@@ -53,11 +64,9 @@ pub fn system_blocks(
         lines.push_str(status);
     }
     let mut dynamic = Block::text("environment", Category::System, lines, method);
-    dynamic.cache_boundary = true;
-    Vec::from([
-        static_part.in_channel(Channel::System),
-        dynamic.in_channel(Channel::System),
-    ])
+    dynamic.cache_boundary = guidance.is_none();
+    blocks.push(dynamic.in_channel(Channel::System));
+    blocks
 }
 
 /// One block per tool that is not deferred: `{"name","description","input_schema"}`.

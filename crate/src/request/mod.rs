@@ -14,6 +14,7 @@ mod assemble;
 mod build;
 mod context;
 mod diff;
+pub mod prefix;
 mod tools;
 
 use alloc::rc::Rc;

@@ -267,8 +267,8 @@ fn profile_run(
 /// use context_assembly::scenario::{account_trace, parse_scenario, run_scenario};
 /// let scenario = parse_scenario(r#"{"steps":[{"kind":"user","prompt":"hi"}]}"#).unwrap();
 /// let run = account_trace(&scenario, &run_scenario(&scenario).unwrap());
-/// // A short request is never cached, and the accounting says why.
-/// assert_eq!(run.steps[0].cache.read.as_str(), "below-minimum");
+/// // The first request finds nothing cached, and the accounting says why.
+/// assert_eq!(run.steps[0].cache.read.as_str(), "first-request");
 /// ```
 pub fn account_trace(scenario: &Scenario, trace: &Trace) -> ProfileRun {
     let profile = Profile::preset(scenario.profile);

@@ -79,6 +79,8 @@ pub(super) struct Conversation {
     pub(super) surfaced_memories: BTreeSet<String>,
     /// Tokens of the last request (what the API would have reported).
     pub(super) last_request_tokens: Option<u64>,
+    /// The profile's own estimate of the last request's context (`Session::own_estimate`).
+    pub(super) last_own_estimate: Option<u64>,
     /// What the provider reported for each response since the last summary, by response
     /// number (§6.3): a summary replaces the requests they describe, so it clears them.
     pub(super) reported_usage: BTreeMap<u64, ProviderUsage>,

@@ -22,6 +22,7 @@ use crate::collectors::reminders::{self, PassInput, Producer};
 use crate::collectors::{CollectorId, Phase, EMISSION_ORDER};
 use crate::compact::thresholds::WindowThresholds;
 use crate::memory::render_claude_md;
+use crate::request::prefix::{ClaudePrefix, StandInMarks, StandInsUsed};
 use crate::request::{
     build_request, offered_tools, Environment, Request, RequestContext, RequestParts,
     ToolDefinition,
@@ -328,7 +329,7 @@ impl Session {
                 .collect(),
             today: local_date(at_ms, self.config.utc_offset_minutes),
             effective_window: self.thresholds().effective_window,
-            context_tokens: (self.context_size(self.conversation.last_request_tokens.unwrap_or(0)))
+            context_tokens: (self.context_size(self.conversation.last_own_estimate.unwrap_or(0)))
                 .tokens,
         }
     }
@@ -422,10 +423,25 @@ impl Session {
     pub(super) fn request(&mut self, at_ms: u64) -> Request {
         // A host's own prompt wins; a client release's profile sends the stand-in of its
         // measured base instructions.
+        let claude_prefix = self.profile.claude_prefix;
         let static_prompt = match (&self.config.system_prompt, self.profile.codex.prefix) {
             (Some(prompt), _) => prompt.clone(),
             (None, Some(prefix)) => prefix.base_instructions(),
-            (None, None) => SYSTEM_PROMPT.into(),
+            (None, None) => {
+                claude_prefix.map_or_else(|| SYSTEM_PROMPT.into(), ClaudePrefix::static_prompt)
+            }
+        };
+        let used = StandInsUsed {
+            system: self.config.system_prompt.is_none(),
+            tools: self.config.tools.is_empty(),
+        };
+        let guidance = claude_prefix
+            .filter(|_| used.system)
+            .and_then(ClaudePrefix::guidance);
+        let stand_ins = match (self.profile.codex.prefix, claude_prefix) {
+            (Some(prefix), _) => Some(StandInMarks::codex(prefix, used)),
+            (None, Some(prefix)) => Some(StandInMarks::claude_code(prefix, used)),
+            (None, None) => None,
         };
         let tools = self.tool_definitions();
         // Codex records its context (the environment, AGENTS.md) in the history.
@@ -449,6 +465,8 @@ impl Session {
         };
         let parts = RequestParts {
             static_prompt: &static_prompt,
+            guidance: guidance.as_deref(),
+            stand_ins: stand_ins.as_ref(),
             tools: &tools,
             context,
             attachments: &self.profile.attachments,
@@ -459,6 +477,7 @@ impl Session {
         let conversation = &mut self.conversation;
         let request = build_request(&parts, &conversation.transcript, &mut conversation.messages);
         conversation.last_request_tokens = Some(request.tokens.total);
+        self.conversation.last_own_estimate = Some(self.own_estimate(&request));
         request
     }
 
@@ -505,6 +524,9 @@ impl Session {
         };
         let stand_ins: Vec<ToolDefinition> =
             match (config.tools.is_empty(), self.profile.codex.prefix) {
+                (true, None) => {
+                    (self.profile.claude_prefix).map_or_else(Vec::new, ClaudePrefix::tools)
+                }
                 (true, Some(prefix)) => (prefix.tools(web_search).into_iter())
                     .map(|tool| ToolDefinition {
                         name: tool.name,

@@ -72,6 +72,7 @@
 //! Any non-empty text costs at least 1 with `calibrated`.
 
 mod calibrated;
+pub mod sized;
 
 use core::str::FromStr;
 

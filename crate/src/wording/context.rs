@@ -2,6 +2,7 @@
 //! user-context block (claude-code.md §7.11), the memory files and the date in one
 //! `<system-reminder>`.
 
+use alloc::format;
 use alloc::string::String;
 
 /// The built-in static part of the system prompt.
@@ -10,6 +11,15 @@ the tools to read, search and change files; keep changes small and explain what 
 
 /// The block's first line, after the opening tag.
 pub const USER_CONTEXT_INTRO: &str = "The context below may help you answer the user's questions:";
+
+/// The first line of a stand-in for a text of a Claude Code release that the library does
+/// not copy (`request::prefix`): what it stands for and the original's measured length.
+pub fn stand_in_label(release: &str, what: &str, chars: u64) -> String {
+    format!(
+        "Stand-in for the {what} of Claude Code {release}: {chars} characters, as the \
+         conformance lab measured them; the original text is not reproduced here."
+    )
+}
 
 /// The date line of the `# currentDate` section.
 pub fn current_date(date: &str) -> String {

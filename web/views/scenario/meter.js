@@ -2,6 +2,7 @@
 // what is left. The segments add up to the window exactly, so the bar never lies.
 import { byId, h } from '../../dom.js';
 import { integer, tokensText } from '../../format.js';
+import { standInsOf } from './request.js';
 import { CATEGORIES, channelsOf, tokenSplit } from './token-split.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').Request} Request */
@@ -69,11 +70,17 @@ export function renderMeter({ bar, used, caption, legend }, request) {
   // Each category says which of the request's panes its tokens sit in, so the key and the
   // panes below read the same figures.
   const split = tokenSplit(request);
+  // The system prompt and tools a release sends are stand-ins of its measured size: said
+  // where their tokens are shown, with the release and the original's size.
+  /** @type {Record<string, string>} */
+  const standIns = { system: standInsOf(request.system), tools: standInsOf(request.tools) };
   legend.replaceChildren(...segments.map(([name, tokens]) => {
     const where = name === 'free' ? '' : channelsOf(split, /** @type {typeof CATEGORIES[number]} */ (name));
-    return h('li', { 'data-category': name, 'data-tokens': String(tokens) },
+    const standIn = standIns[name] ?? '';
+    return h('li', { 'data-category': name, 'data-tokens': String(tokens), ...(standIn === '' ? {} : { 'data-stand-in': standIn }) },
       h('span', { class: `swatch seg-${name}` }), `${name} `, h('span', { class: 'tok' }, tokensText(tokens)),
-      ...(where === '' ? [] : [' ', h('span', { class: 'note' }, `(${where})`)]));
+      ...(where === '' ? [] : [' ', h('span', { class: 'note' }, `(${where})`)]),
+      ...(standIn === '' ? [] : [' ', h('span', { class: 'note', title: 'our text in place of the release\'s own, at the size measured on it' }, `stand-ins measured on ${standIn}`)]));
   }));
 }
 

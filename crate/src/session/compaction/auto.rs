@@ -24,6 +24,7 @@ use crate::compact::timing::{
 use crate::request::Request;
 use crate::session::Session;
 use crate::tokens::estimate_tokens;
+use crate::transcript::Record;
 
 impl Session {
     /// The request of this round, compacted first when the host placed a compaction before
@@ -45,7 +46,7 @@ impl Session {
                     alloc::vec::Vec::new()
                 }
             },
-            None => self.auto_compact(request.tokens.total, at_ms, mid_turn, out),
+            None => self.auto_compact(self.own_estimate(&request), at_ms, mid_turn, out),
         };
         let request = match reports.is_empty() {
             true => request,
@@ -260,6 +261,27 @@ impl Session {
         );
         out.decide("cheap stage or summary", Verdict::Included, reason, None);
         summarise
+    }
+
+    /// The profile's own estimate of `request`'s context, which the context size falls back
+    /// on when no response reported usage. Codex counts its whole request, base instructions
+    /// and tools included (codex.md §3.5). Claude Code sizes its context from the last
+    /// response's usage, which counts the whole request, system prompt and tools included;
+    /// before any response (since the session began or since the last summary) it estimates
+    /// its message list alone (§6.3, `tokenCountWithEstimation`), which holds neither. So the
+    /// first request of a small window does not compact where the client's does not, and the
+    /// next one counts the prefix as the client's usage does (the conformance lab, whose mock
+    /// reports our request's size as usage).
+    pub(in crate::session) fn own_estimate(&self, request: &Request) -> u64 {
+        let tokens = &request.tokens;
+        let answered = (self.conversation.transcript.messages().iter())
+            .any(|message| matches!(message.record, Record::Assistant { .. }));
+        match self.profile.codex.turn_context || answered {
+            true => tokens.total,
+            false => (tokens.total)
+                .saturating_sub(tokens.by_channel.system)
+                .saturating_sub(tokens.by_channel.tools),
+        }
     }
 
     /// The context size the thresholds read: under `size_from_reported_usage`, the usage the

@@ -187,8 +187,10 @@ impl Session {
     /// The request as it would be sent now, without recording its size as sent.
     pub(super) fn peek_request(&mut self, at_ms: u64) -> Request {
         let sent = self.conversation.last_request_tokens;
+        let estimate = self.conversation.last_own_estimate;
         let request = self.request(at_ms);
         self.conversation.last_request_tokens = sent;
+        self.conversation.last_own_estimate = estimate;
         request
     }
 
