@@ -48,7 +48,8 @@ crate::vocabulary::named_enum! {
 }
 
 /// One part of the prefix as the release sends it: its size, and the tokens the billing
-/// counter reads in the original ([`crate::scenario`]'s one counter, calibrated).
+/// counter reads in the original (the one counter every profile is billed with, calibrated:
+/// `scenario/billing.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeasuredPart {
     /// The original's size.

@@ -80,7 +80,7 @@ export function renderMeter({ bar, used, caption, legend }, request) {
     return h('li', { 'data-category': name, 'data-tokens': String(tokens), ...(standIn === '' ? {} : { 'data-stand-in': standIn }) },
       h('span', { class: `swatch seg-${name}` }), `${name} `, h('span', { class: 'tok' }, tokensText(tokens)),
       ...(where === '' ? [] : [' ', h('span', { class: 'note' }, `(${where})`)]),
-      ...(standIn === '' ? [] : [' ', h('span', { class: 'note', title: 'our text in place of the release\'s own, at the size measured on it' }, `stand-ins measured on ${standIn}`)]));
+      ...(standIn === '' ? [] : [' ', h('span', { class: 'stand-in-note', title: 'our text in place of the release\'s own, at the size measured on it' }, `stand-ins measured on ${standIn}`)]));
   }));
 }
 
