@@ -120,7 +120,7 @@ export const PAGE_WORDS = {
   written: 'Input tokens written to the prompt cache on this request, at a premium (Anthropic: 1.25× the input price), so a later request can read them.',
   uncached: 'Input tokens charged at the full input price: neither read from the cache nor written to it.',
   'prefix kept': 'The part of a request that is the same as the start of the previous one; only a prefix the cache still holds is read from it.',
-  'stand-in': 'Our text in place of a client release\'s own system prompt or tools, counted at the size measured on that release.',
+  'stand-in': 'Our text in place of a client release\'s own system prompt or tools, of the same length, so the meter, the cache and the thresholds see the real prefix; billed at the tokens the calibrated counter measured in the original.',
   'the pass': 'One round of the collectors: each looks at the session and may attach something to the request.',
   'emission order': 'The order the collectors run in, and so the order their attachments appear in the request.',
   collectors: 'The parts of the engine that each produce one kind of attachment (changed files, mentions, reminders…).',

@@ -42,7 +42,7 @@ const sum = (blocks) => blocks.reduce((total, block) => total + block.tokens, 0)
  * @param {StandIn} standIn
  */
 export const standInText = (standIn) =>
-  `stand-in: our text in place of ${standIn.release}'s own, which measured ${tokensText(standIn.tokens)}; counted at that size`;
+  `stand-in: our text in place of ${standIn.release}'s own, of the same length; billed at the original's ${tokensText(standIn.tokens)} (the calibrated counter's)`;
 
 /**
  * The stand-ins among blocks, summed per release: `Claude Code 2.1.332 15,000 tok`.
