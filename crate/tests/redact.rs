@@ -765,17 +765,20 @@ fn codex_session(s: &Secrets, in_paths: bool) -> String {
 }
 
 /// The pieces of `secret` nobody may find again where they stood, with their offsets: its
-/// substrings of four characters, and each two of its digit groups in their order with the
-/// punctuation between them (`767) 188`, `10.209`).
+/// substrings of four characters that hold a letter or a digit, and each two of its digit
+/// groups in their order with the punctuation between them (`767) 188`, `10.209`).
 fn pieces(secret: &str) -> Vec<(usize, &str)> {
     let starts: Vec<usize> = secret
         .char_indices()
         .map(|(at, _)| at)
         .chain([secret.len()])
         .collect();
+    // A window of punctuation alone (a base64 token's `++==` padding) tells nothing: the
+    // redaction keeps punctuation, as the README says, so it is not a piece.
     let mut out: Vec<(usize, &str)> = starts
         .windows(5)
         .map(|w| (w[0], &secret[w[0]..w[4]]))
+        .filter(|(_, piece)| piece.chars().any(char::is_alphanumeric))
         .collect();
     let mut at = 0;
     let mut previous: Option<usize> = None;
