@@ -45,11 +45,6 @@ impl MeasuredText {
             escaped: count(|c| c == '"' || c == '\\'),
         }
     }
-
-    /// UTF-16 code units: what JavaScript's `String.length` counts.
-    pub const fn utf16_units(&self) -> u64 {
-        self.chars + self.astral
-    }
 }
 
 /// `label` cut or filled with [`STAND_IN_FILLER`] to `length` ASCII characters.
