@@ -104,8 +104,12 @@
 //! .unwrap();
 //! session.write_file("CLAUDE.md", "Use tabs.\n", 1_000).unwrap();
 //! let turn = session.submit("hello", 2_000);
+//! // Claude Code 2.1.332 sends the CLAUDE.md files as an attachment of their own.
+//! let instructions = (turn.attachments.iter())
+//!     .find(|attachment| attachment.kind.as_str() == "instructions")
+//!     .unwrap();
+//! assert!(instructions.text.contains("Use tabs."));
 //! let request = turn.request.unwrap();
-//! assert!(request.user_context[0].text.contains("Use tabs."));
 //! let by_channel = &request.tokens.by_channel;
 //! assert_eq!(
 //!     by_channel.system + by_channel.tools + by_channel.user_context + by_channel.messages,

@@ -57,10 +57,10 @@ fn the_split_adds_up_and_nothing_is_cached_before_it_was_sent() {
 }
 
 #[test]
-fn claude_code_compactions_are_reported_with_what_stays_visible() {
+fn claude_code_2_1_88_compactions_are_reported_with_what_stays_visible() {
     let comparison = compare_profiles(
         &scenario("auto-compaction.json"),
-        &[ProfileName::ClaudeCode],
+        &[ProfileName::ClaudeCode2188],
         &[],
     )
     .unwrap();

@@ -196,7 +196,7 @@ fn long_prompt(simulate: bool) -> String {
     let prompt = "x=1;y=2;".repeat(6_000);
     format!(
         r#"{{
-  "profile": "claude-code",
+  "profile": "claude-code-2.1.88",
   "simulateUsage": {simulate},
   "config": {{ "contextWindow": 80000 }},
   "steps": [

@@ -20,7 +20,7 @@ fn compact_after(refusals: &str) -> (CompactionReport, String) {
     }
     let refusals: serde_json::Value = serde_json::from_str(refusals).unwrap();
     steps.push(serde_json::json!({"kind": "compact", "promptTooLong": refusals}));
-    let json = serde_json::json!({"profile": "claude-code", "config": {"autoCompact": false}, "steps": steps});
+    let json = serde_json::json!({"profile": "claude-code-2.1.88", "config": {"autoCompact": false}, "steps": steps});
     let trace = run_scenario(&parse_scenario(&json.to_string()).unwrap()).unwrap();
     let last = trace.steps.len() - 1;
     let report = trace.steps[last].turn.compaction[0].clone();

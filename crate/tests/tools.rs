@@ -219,7 +219,7 @@ fn a_tool_wide_deny_rule_removes_the_tool() {
             !tools.iter().any(|t| t == "Read" || t == "Bash"),
             "{name}: {tools:?}"
         );
-        assert!(tools.iter().any(|t| t == "Grep"), "{name}: {tools:?}");
+        assert!(tools.iter().any(|t| t == "Edit"), "{name}: {tools:?}");
         let read = ToolInvocation::Read {
             file_path: "/p/a.ts".into(),
             offset: None,

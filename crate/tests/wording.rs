@@ -507,6 +507,10 @@ fn tool_answers() -> Vec<(&'static str, String)> {
         ("tools::no_such_task", tools::no_such_task(7)),
         ("tools::no_such_tool", tools::no_such_tool("Bash", "Bash")),
         (
+            "tools::tool_not_offered",
+            tools::tool_not_offered("Glob", "Claude Code 2.1.332"),
+        ),
+        (
             "tools::plan_mode_blocks_change",
             tools::plan_mode_blocks_change("/home/user/.claude/plans/plan.md"),
         ),

@@ -4,7 +4,7 @@
 // changes sent as control requests, plan approvals given through the stdio permission prompt,
 // and `/compact` typed like a prompt.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { FIXED_SUMMARY, startMockAnthropic } from './mock-anthropic.mjs';
@@ -150,6 +150,19 @@ export function scenarioActions(scenario) {
     else actions.push({ kind: step.kind, index, step });
   });
   return actions;
+}
+
+/**
+ * Whether a release that looks for a `.git` above its working directory (2.1.332) takes the
+ * lab's workspaces for a repository: a `.git` left in the temp directory or above it makes it
+ * so on some machines. The lab tells our engine the same (run.mjs), so the comparison does not
+ * depend on the machine.
+ */
+export function workspacesLookLikeRepository() {
+  for (let dir = realpathSync(tmpdir()); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return true;
+    if (dirname(dir) === dir) return false;
+  }
 }
 
 /**

@@ -30,7 +30,7 @@ import { join, resolve } from 'node:path';
 import * as engine from '../../pkg/context_assembly.js';
 import { compareItems, engineItems, formatCompactSummary, oracleItems } from './compare.mjs';
 import { claudeOracle, claudeProfile, CURRENT_CLAUDE, LAB_RELEASE } from './claude-oracles.mjs';
-import { claudeSettings, DEFAULT_HOME, DEFAULT_PLAN_FILE, driveClaude, undrivableReasons } from './drive-claude.mjs';
+import { claudeSettings, DEFAULT_HOME, DEFAULT_PLAN_FILE, driveClaude, undrivableReasons, workspacesLookLikeRepository } from './drive-claude.mjs';
 import { generateScenario, GENERATOR_VERSION } from './generate.mjs';
 import { FIXED_SUMMARY } from './mock-anthropic.mjs';
 import { areaTotals, printAreas, requestTotals } from './areas.mjs';
@@ -117,11 +117,16 @@ const useKnown = (k, name) => {
 };
 
 /**
- * Rewrites of our items into the client's, for known differences (`normalise`). None is
- * needed now: the Bash output and Grep header rewrites went when the engine learnt them.
- * @type {Record<string, (item: any) => any>}
+ * Rewrites for known differences (`normalise`): of our items into the client's, or, for a
+ * fact the client takes from the machine, of both sides' items into a form without it (the
+ * Bash output and Grep header rewrites of our items went when the engine learnt them).
+ * @type {Record<string, { bothSides: boolean, rewrite: (item: any) => any }>}
  */
-const NORMALISERS = {};
+const NORMALISERS = {
+  // The order a directory's entries come in from the file system (2.1.332 lists them so):
+  // the entries are compared, not their order.
+  listingOrder: { bothSides: true, rewrite: (item) => (Array.isArray(item.listing) ? { ...item, listing: [...item.listing].sort() } : item) },
+};
 
 function inScope(k, name, where = {}) {
   const scopes = Array.isArray(k.scenario) ? k.scenario : [k.scenario];
@@ -140,9 +145,10 @@ function lenientItems(name, oracle, ours, where) {
       let out = item;
       for (const k of KNOWN) {
         if (!inScope(k, name, where) || !concerns(k, out)) continue;
-        if (k.normalise && side === 'ours') {
+        const normaliser = k.normalise ? NORMALISERS[k.normalise] : undefined;
+        if (normaliser && (side === 'ours' || normaliser.bothSides)) {
           const before = JSON.stringify(out);
-          out = NORMALISERS[k.normalise](out);
+          out = normaliser.rewrite(out);
           if (JSON.stringify(out) !== before) used.add({ k, before, side });
         }
       }
@@ -206,6 +212,8 @@ const generatedSession = (seed) => ({ name: `generated/${seed}`, seed, load: () 
  * for deny rules is a file of the workspace on both sides (Glob lists it, a directory mention
  * shows it); a compaction the client asks the mock to summarise gets the same summary.
  */
+/** Whether the client takes the lab's temp workspaces for a repository (see engineScenario). */
+const WORKSPACES_IN_REPOSITORY = workspacesLookLikeRepository();
 /** The transcript our side's summary messages name (see engineScenario). */
 const TRANSCRIPT_PATH = '~/.claude/projects/-project/lab-session.jsonl';
 
@@ -214,6 +222,12 @@ function engineScenario(scenario, switches) {
   // The client always keeps a transcript and its summary message names it (§9.3 item 8);
   // the comparison checks that a path is named, not which (the session id is the client's).
   ours.config = { transcriptPath: TRANSCRIPT_PATH, ...(scenario.config ?? {}) };
+  // 2.1.332 sends the repository's state as a reminder of its own when it takes the workspace
+  // for a repository, which it does where a `.git` lies above the temp directory; 2.1.88 puts
+  // it in the system prompt, which is not compared.
+  if (CLIENT !== LAB_RELEASE && WORKSPACES_IN_REPOSITORY && ours.config.gitStatus === undefined) {
+    ours.config.gitStatus = 'Current branch: HEAD\n\nStatus:\n(unavailable)';
+  }
   const settings = claudeSettings(scenario);
   if (settings) {
     const files = Array.isArray(scenario.files) ? scenario.files : Object.entries(scenario.files ?? {}).map(([path, content]) => ({ path, content }));

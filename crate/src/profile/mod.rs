@@ -250,10 +250,35 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// Claude Code's current release, 2.1.332, quirks included.
+    /// The `claude-code` preset. It names the current release, 2.1.332, and still assembles
+    /// as 2.1.88 does: [`Profile::claude_code_2_1_332`] holds what the lab found 2.1.332 to
+    /// do, and becomes the preset once the teaching scenarios, tests and figures built on
+    /// 2.1.88's behaviour have moved with it.
     pub fn claude_code() -> Profile {
         Profile {
             name: ProfileName::ClaudeCode,
+            ..Profile::claude_code_2_1_88()
+        }
+    }
+
+    /// Claude Code 2.1.332 as the conformance lab found it (docs/versions.md): the harness's
+    /// notes in a system-role message, the session's context as attachments, its measured
+    /// prefix, its deferred tools and agent types listed, Glob, Grep and TodoWrite not
+    /// offered, no malware note after a Read and no stub for an unchanged re-read.
+    pub fn claude_code_2_1_332() -> Profile {
+        Profile {
+            name: ProfileName::ClaudeCode,
+            read: ReadRules {
+                malware_note: false,
+                unchanged_stub: false,
+                ..ReadRules::claude_code()
+            },
+            file_context: FileContextRules {
+                malware_reminder_in_attachments: false,
+                ..FileContextRules::claude_code()
+            },
+            attachments: AttachmentRules::claude_code_2_1_332(),
+            claude_prefix: Some(ClaudePrefix::ClaudeCode2332),
             ..Profile::claude_code_2_1_88()
         }
     }
@@ -363,9 +388,9 @@ impl Profile {
     /// usable window (the window less the output limit) its prune clears old tool outputs
     /// with OpenCode's own constants, unscaled, and its anchored summary with a verbatim tail
     /// follows when the prune did not bring the context under that limit. The rest is
-    /// [`Profile::claude_code`] rather than [`Profile::recommended`], so that a comparison
-    /// with `claude-code` differs in the compaction strategy alone (Claude Code's token
-    /// estimate is OpenCode's too: a quarter of the UTF-16 length, §6.6).
+    /// [`Profile::claude_code_2_1_88`] rather than [`Profile::recommended`], so that a
+    /// comparison with `claude-code-2.1.88` differs in the compaction strategy alone (Claude
+    /// Code's token estimate is OpenCode's too: a quarter of the UTF-16 length, §6.6).
     pub fn opencode_style() -> Profile {
         Profile {
             name: ProfileName::OpenCode,
@@ -373,7 +398,7 @@ impl Profile {
                 auto_policy: AutoPolicy::Opencode,
                 ..CompactionRules::claude_code()
             },
-            ..Profile::claude_code()
+            ..Profile::claude_code_2_1_88()
         }
     }
 
@@ -383,8 +408,8 @@ impl Profile {
     /// Each tool round counts as an exchange (Aider has none; the loop calls the model once
     /// a round), and the summary is made before the request rather than in the background.
     /// Aider's other half, files re-read into every request instead of kept in the history
-    /// (§12.5), is not modelled: the request assembly is [`Profile::claude_code`]'s, for the
-    /// same reason as [`Profile::opencode_style`]'s.
+    /// (§12.5), is not modelled: the request assembly is [`Profile::claude_code_2_1_88`]'s,
+    /// for the same reason as [`Profile::opencode_style`]'s.
     pub fn aider_style() -> Profile {
         Profile {
             name: ProfileName::Aider,
@@ -392,7 +417,7 @@ impl Profile {
                 auto_policy: AutoPolicy::Aider,
                 ..CompactionRules::claude_code()
             },
-            ..Profile::claude_code()
+            ..Profile::claude_code_2_1_88()
         }
     }
 

@@ -117,6 +117,13 @@ pub struct ReadRules {
     pub media_tokens_from_size: bool,
     /// Q24: directory names end with `/` in listings (original: no marker).
     pub mark_directories: bool,
+    /// The Read tool's result ends with the note that asks the model to consider whether
+    /// the file is malware (§3.5; Claude Code 2.1.332 no longer sends it).
+    pub malware_note: bool,
+    /// A re-read of a file unchanged since the agent's last full read of it gets a short
+    /// stub instead of the contents (§3.4; Claude Code 2.1.332 sends the contents again, as
+    /// the original does with its dedup kill switch on).
+    pub unchanged_stub: bool,
 }
 
 impl ReadRules {
@@ -133,6 +140,8 @@ impl ReadRules {
             forward_small_pdfs: false,
             media_tokens_from_size: false,
             mark_directories: false,
+            malware_note: true,
+            unchanged_stub: true,
         }
     }
 
@@ -149,6 +158,8 @@ impl ReadRules {
             forward_small_pdfs: true,
             media_tokens_from_size: true,
             mark_directories: true,
+            malware_note: true,
+            unchanged_stub: true,
         }
     }
 }

@@ -15,6 +15,7 @@ mod build;
 mod context;
 mod diff;
 pub mod prefix;
+mod release_offer;
 mod tools;
 
 use alloc::rc::Rc;

@@ -88,6 +88,8 @@ switches!(crate::read::ReadRules {
     forward_small_pdfs => "forwardSmallPdfs",
     media_tokens_from_size => "mediaTokensFromSize",
     mark_directories => "markDirectories",
+    malware_note => "malwareNote",
+    unchanged_stub => "unchangedStub",
 });
 
 switches!(crate::file_state::FileStateRules {

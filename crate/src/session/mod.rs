@@ -21,8 +21,10 @@
 //! session.edit("src/a.ts", "two", "2", 4_000).unwrap(); // the agent's own edit: watched
 //! session.write_file("src/a.ts", "one\n2\nthree\n", 5_000).unwrap(); // the user's
 //! let turn = session.submit("go on", 6_000);
-//! assert_eq!(turn.attachments[0].kind.as_str(), "edited_text_file");
-//! assert!(turn.attachments[0].text.ends_with("1\tone\n2\t2\n3\tthree\n</system-reminder>"));
+//! let note = (turn.attachments.iter())
+//!     .find(|attachment| attachment.kind.as_str() == "edited_text_file")
+//!     .unwrap();
+//! assert!(note.text.ends_with("1\tone\n2\t2\n3\tthree\n</system-reminder>"));
 //! ```
 
 mod clock;

@@ -43,6 +43,10 @@ pub(super) struct PassFacts {
     /// The context's size as the thresholds read it (§6.3): the last reported usage plus
     /// the estimate after it, or the last request's size.
     context_tokens: u64,
+    /// The deferred tools the listing announces: the release's own, then the host's.
+    deferred_tools: Vec<String>,
+    /// The agent types the listing announces: the release's built-in ones, then the host's.
+    agents: Vec<String>,
 }
 
 impl Session {
@@ -331,7 +335,39 @@ impl Session {
             effective_window: self.thresholds().effective_window,
             context_tokens: (self.context_size(self.conversation.last_own_estimate.unwrap_or(0)))
                 .tokens,
+            deferred_tools: self.listed_deferred_tools(),
+            agents: self.listed_agents(),
         }
+    }
+
+    /// The release's deferred tools (when its tools are offered: the host declared none),
+    /// then the host's.
+    fn listed_deferred_tools(&self) -> Vec<String> {
+        let release = self
+            .release_offering()
+            .map_or(&[][..], ClaudePrefix::deferred_tools);
+        (release.iter().map(|name| String::from(*name)))
+            .chain(self.config.deferred_tools.iter().cloned())
+            .collect()
+    }
+
+    /// The release's built-in agent types, then the host's agents.
+    fn listed_agents(&self) -> Vec<String> {
+        let release = self
+            .release_offering()
+            .map_or_else(Vec::new, ClaudePrefix::agent_entries);
+        release
+            .into_iter()
+            .chain(self.config.agents.iter().cloned())
+            .collect()
+    }
+
+    /// The Claude Code release whose offer (deferred tools, agent types, tools dropped) the
+    /// session follows: only a profile that reproduces a release follows one, and none when
+    /// the host declared its own tools.
+    pub(super) fn release_offering(&self) -> Option<ClaudePrefix> {
+        let reproduces_release = self.profile.name.release().is_some();
+        (self.profile.claude_prefix).filter(|_| reproduces_release && self.config.tools.is_empty())
     }
 
     /// Runs one reminder collector over a snapshot of the session.
@@ -359,8 +395,8 @@ impl Session {
             interview_mode: self.config.interview_mode,
             today: &facts.today,
             tool_names: &tool_names,
-            deferred_tools: &self.config.deferred_tools,
-            agents: &self.config.agents,
+            deferred_tools: &facts.deferred_tools,
+            agents: &facts.agents,
             mcp_servers: &self.config.mcp_servers,
             skills: &self.config.skills,
             context_window: self.config.context_window,

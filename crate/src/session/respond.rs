@@ -172,11 +172,13 @@ impl Session {
 
     /// The session's parts a tool call may touch.
     fn tool_dispatch(&mut self) -> ToolDispatch<'_> {
+        let release = self.release_offering();
         ToolDispatch {
             plan_file: self.plan_file(),
             workspace: &mut self.workspace,
             conversation: &mut self.conversation,
             tidy: self.profile.file_context.tidy_tool_output,
+            release,
         }
     }
 }

@@ -11,6 +11,7 @@ use super::turn::{ResponseBlock, ToolCall, ToolInvocation};
 use crate::codex::apply_patch::{verify_patch, FileChange};
 use crate::codex::truncate::{format_shell_output, truncation_policy_for_model};
 use crate::host::{PermissionMode, PlanApproval};
+use crate::request::prefix::ClaudePrefix;
 use crate::vfs::Content;
 use crate::wording::tools as wording;
 use crate::workspace::{ToolResult, Workspace};
@@ -24,6 +25,9 @@ pub(super) struct ToolDispatch<'a> {
     pub(super) plan_file: String,
     /// `tidy_tool_output`: outputs the host gives are tidied as the original's are.
     pub(super) tidy: bool,
+    /// The Claude Code release whose tools are offered: a call to one it does not offer
+    /// fails.
+    pub(super) release: Option<ClaudePrefix>,
 }
 
 impl ToolDispatch<'_> {
@@ -37,6 +41,10 @@ impl ToolDispatch<'_> {
             // The original answers a call to a tool it does not offer before looking at
             // the input; the rule is ours to add, so the model knows why.
             let refusal = wording::no_such_tool(&call.name, rule);
+            return Ok((ToolResult::error(refusal), false));
+        }
+        if let Some(release) = self.release.filter(|release| !release.offers(&call.name)) {
+            let refusal = wording::tool_not_offered(&call.name, &release.release_name());
             return Ok((ToolResult::error(refusal), false));
         }
         let result = match &call.invocation {

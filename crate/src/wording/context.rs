@@ -62,10 +62,12 @@ pub fn instructions_note(claude_md: &str) -> String {
     super::wrap(claude_md)
 }
 
-/// 2.1.332's repository-state reminder: `git status` as the session began.
+/// 2.1.332's repository-state reminder: `git status` as the session began, under the
+/// `# gitStatus` heading 2.1.88's user context gave it.
 pub fn session_context_note(git_status: &str) -> String {
-    let mut text =
-        String::from("The repository as the session began (a snapshot, not kept up to date):\n");
+    let mut text = String::from(
+        "# gitStatus\nThe repository as the session began (a snapshot, not kept up to date):\n",
+    );
     text.push_str(git_status);
     super::wrap(&text)
 }

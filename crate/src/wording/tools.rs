@@ -111,6 +111,12 @@ pub fn no_such_tool(name: &str, rule: &str) -> String {
     )
 }
 
+/// A call to a tool the client release does not offer (Claude Code 2.1.332 dropped Glob,
+/// Grep and TodoWrite).
+pub fn tool_not_offered(name: &str, release: &str) -> String {
+    format!("No such tool available: {name}. {release} does not offer it in this session.")
+}
+
 /// Edit or Write of a file other than the plan file while plan mode is on.
 pub fn plan_mode_blocks_change(plan_file: &str) -> String {
     format!(

@@ -184,13 +184,13 @@ impl Workspace {
         if let Some(denial) = self.deny.check(&abs, &self.cwd) {
             return Ok(ToolResult::error(tools::read_denied(&abs, &denial.rule)));
         }
-        if self.is_unchanged_reread(&abs, offset, limit) {
+        if self.is_unchanged_reread(&abs, offset, limit) && self.rules.read.unchanged_stub {
             return Ok(ToolResult::ok(FILE_UNCHANGED_STUB.into()));
         }
         match self.read_text_file(&abs, offset, limit) {
             Ok(done) => {
                 let mut content = done.read.text.clone();
-                if done.read.notice.is_none() {
+                if done.read.notice.is_none() && self.rules.read.malware_note {
                     content.push_str(&malware_reminder());
                 }
                 self.remember_read(&abs, &done, offset, limit);

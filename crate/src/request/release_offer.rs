@@ -1,0 +1,117 @@
+//! What a Claude Code release offers the model besides its tool definitions: the tools it
+//! defers behind its tool search (only their names are sent, in a listing), the agent types
+//! its agent tool can launch, and the tools of the earlier release it no longer offers at
+//! all, which a model calling them is told do not exist. Names and tool lists are facts the
+//! conformance lab read in the release's requests; the agent types' descriptions are ours.
+//!
+//! ```
+//! use context_assembly::request::prefix::ClaudePrefix;
+//! let current = ClaudePrefix::ClaudeCode2332;
+//! assert!(current.deferred_tools().contains(&"WebFetch"));
+//! assert!(!current.offers("Glob"));
+//! assert!(ClaudePrefix::ClaudeCode2188.offers("Glob"));
+//! assert!(current.agent_entries()[0].starts_with("- claude: "));
+//! ```
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::prefix::ClaudePrefix;
+
+/// A built-in agent type: its name and the tools it may use (facts), what it is for (ours).
+struct AgentType {
+    name: &'static str,
+    purpose: &'static str,
+    tools: &'static str,
+}
+
+/// The tools 2.1.332 defers: listed by name in its system-role message, loaded on demand.
+const DEFERRED_2_1_332: &[&str] = &[
+    "CronCreate",
+    "CronDelete",
+    "CronList",
+    "EnterPlanMode",
+    "EnterWorktree",
+    "ExitPlanMode",
+    "ExitWorktree",
+    "Monitor",
+    "NotebookEdit",
+    "SendMessage",
+    "TaskStop",
+    "WebFetch",
+    "WebSearch",
+];
+
+/// The tools a read-only agent of 2.1.332 may not use.
+const READ_ONLY_AGENT_TOOLS: &str = "All tools except Agent, Artifact, ArtifactComments, \
+                                     ArtifactData, ArtifactCheck, ExitPlanMode, Edit, Write, \
+                                     NotebookEdit";
+
+/// The agent types 2.1.332 lists for its agent tool, in its order.
+const AGENTS_2_1_332: &[AgentType] = &[
+    AgentType {
+        name: "claude",
+        purpose: "a general agent for any task, with every tool",
+        tools: "*",
+    },
+    AgentType {
+        name: "Explore",
+        purpose: "searches and reads the codebase to answer a question; changes nothing",
+        tools: READ_ONLY_AGENT_TOOLS,
+    },
+    AgentType {
+        name: "general-purpose",
+        purpose: "researches and carries out multi-step tasks",
+        tools: "*",
+    },
+    AgentType {
+        name: "Plan",
+        purpose: "designs an implementation plan; changes nothing",
+        tools: READ_ONLY_AGENT_TOOLS,
+    },
+    AgentType {
+        name: "statusline-setup",
+        purpose: "configures the status line",
+        tools: "Read, Edit",
+    },
+];
+
+/// The tools 2.1.88 offered that 2.1.332 neither offers nor defers.
+const DROPPED_BY_2_1_332: &[&str] = &["Glob", "Grep", "TodoWrite"];
+
+impl ClaudePrefix {
+    /// The tools the release defers behind its tool search, by name.
+    pub const fn deferred_tools(self) -> &'static [&'static str] {
+        match self {
+            ClaudePrefix::ClaudeCode2188 => &[],
+            ClaudePrefix::ClaudeCode2332 => DEFERRED_2_1_332,
+        }
+    }
+
+    /// The release's built-in agent types as its listing shows them, one entry each:
+    /// `- name: what it is for (Tools: …)`.
+    pub fn agent_entries(self) -> Vec<String> {
+        let agents: &[AgentType] = match self {
+            ClaudePrefix::ClaudeCode2188 => &[],
+            ClaudePrefix::ClaudeCode2332 => AGENTS_2_1_332,
+        };
+        (agents.iter())
+            .map(|agent| {
+                format!(
+                    "- {}: {} (Tools: {})",
+                    agent.name, agent.purpose, agent.tools
+                )
+            })
+            .collect()
+    }
+
+    /// Whether the release offers `tool` at all (in full or deferred); a call to a tool it
+    /// does not offer gets an error result.
+    pub fn offers(self, tool: &str) -> bool {
+        match self {
+            ClaudePrefix::ClaudeCode2188 => true,
+            ClaudePrefix::ClaudeCode2332 => !DROPPED_BY_2_1_332.contains(&tool),
+        }
+    }
+}
