@@ -1,13 +1,15 @@
-// The glossary: what the words the engine answers with mean — attachment kinds, frequency
-// classes, verdicts and compaction policies — each in a short paragraph of our own. The
-// records are typed by the engine's own unions, so the type check fails when the engine adds
-// a word this page does not explain.
+// The glossary: what the words the page prints mean — the engine's attachment kinds, frequency
+// classes, verdicts, compaction policies, cache reasons and profiles, and the page's own words —
+// each in a short paragraph of our own. The records are typed by the engine's own unions, so
+// the type check fails when the engine adds a word this page does not explain. `findTerms` is
+// where a view's text names one of them; popover.js links each such word to its meanings.
 import { h } from './dom.js';
 import { POLICY_DESCRIPTIONS } from './views/compaction/policies.js';
 
 /** @typedef {import('../pkg/context_assembly.js').AttachmentKind} AttachmentKind */
 /** @typedef {import('../pkg/context_assembly.js').Frequency} Frequency */
 /** @typedef {import('../pkg/context_assembly.js').Verdict} Verdict */
+/** @typedef {import('../pkg/context_assembly.js').ProfileName} ProfileName */
 
 /** @type {Record<AttachmentKind, string>} */
 export const ATTACHMENT_KINDS = {
@@ -112,6 +114,18 @@ export const CACHE_READS = {
   'no-breakpoint': 'The request marks no breakpoint, so the provider caches nothing of it.',
 };
 
+/** The profiles a scenario can run under, as the profile pickers and Compare name them. @type {Record<ProfileName, string>} */
+export const PROFILES = {
+  'claude-code': 'Claude Code as of its current release (2.1.332), quirks (Q…) included: its @-mentions, file watching, reminders and compaction; it estimates a token per four UTF-16 characters (per two in JSON).',
+  codex: 'OpenAI\'s Codex CLI as of its current release (0.171.0), surprises (X…) included: a mention is plain text, the initial context is sent once and then only the settings that changed; it estimates a token per four bytes of UTF-8, rounded up.',
+  'claude-code-2.1.88': 'Claude Code 2.1.88, the release our Claude Code spec was written for, kept under a name that never changes.',
+  'codex-0.139.0': 'Codex CLI 0.139.0, the release our Codex spec was written for, kept under a name that never changes.',
+  recommended: 'Our own profile: Claude Code\'s way of assembling a request with its known defects fixed and the others\' good ideas kept; it counts tokens with the calibrated estimate. The default where no profile is named.',
+  'world-state': 'Codex with its World State snapshot: the settings and environment sent as one snapshot that is diffed from turn to turn.',
+  'opencode-style': 'Claude Code\'s requests compacted as OpenCode does: old tool outputs pruned first, then an anchored summary with a verbatim tail.',
+  'aider-style': 'Claude Code\'s requests with Aider\'s chat-history budget: once the history passes its budget, the older part becomes a summary.',
+};
+
 /** The words the page itself uses, beyond the engine's vocabularies. */
 export const PAGE_WORDS = {
   'prompt cache': 'The provider keeps the start of a request for a while; a later request that starts the same way reads that part at a lower price.',
@@ -125,12 +139,9 @@ export const PAGE_WORDS = {
   'emission order': 'The order the collectors run in, and so the order their attachments appear in the request.',
   collectors: 'The parts of the engine that each produce one kind of attachment (changed files, mentions, reminders…).',
   hunk: 'One contiguous run of changed lines in a diff, with a few unchanged lines around it.',
-  'main thread': 'The user\'s own conversation with the agent, as opposed to the sub-agents it starts.',
-  'all threads': 'The main thread and every sub-agent\'s conversation together.',
+  'main-thread': 'A collector that runs for the user\'s own conversation with the agent only, not for the sub-agents it starts.',
+  'all-threads': 'A collector that runs for the main thread and for every sub-agent\'s conversation alike.',
   'event (step)': 'A scenario step that is not a turn: a file written outside the agent, time passing, a setting changed.',
-  'world-state': 'Codex with its World State snapshot: the settings and environment sent as one snapshot that is diffed from turn to turn.',
-  'opencode-style': 'Claude Code\'s requests compacted as OpenCode does: old tool outputs pruned first, then an anchored summary with a verbatim tail.',
-  'aider-style': 'Claude Code\'s requests with Aider\'s chat-history budget: once the history passes its budget, the older part becomes a summary.',
 };
 
 /**
@@ -144,8 +155,77 @@ export function glossaryGroups() {
     { id: 'glossary-verdicts', title: 'Verdicts', intro: 'What a decision concluded about something the engine considered.', entries: Object.entries(VERDICTS) },
     { id: 'glossary-policies', title: 'Compaction policies', intro: 'The ways a full context can be made smaller.', entries: Object.entries(POLICY_DESCRIPTIONS) },
     { id: 'glossary-cache', title: 'Why the cache read what it read', intro: 'The reasons the cache model gives beside every request, in the strip, the request pane and Compare.', entries: Object.entries(CACHE_READS) },
+    { id: 'glossary-profiles', title: 'Profiles', intro: 'What a scenario can be replayed as: a client release as it is, or a strategy of our own or of another agent.', entries: Object.entries(PROFILES) },
     { id: 'glossary-page', title: 'Words of this page', intro: 'The playground\'s own words for what it shows.', entries: Object.entries(PAGE_WORDS) },
   ];
+}
+
+/**
+ * A term as the page prints it: `event (step)` is printed `event`.
+ * @param {string} term
+ */
+const printed = (term) => term.replace(/ \(.*\)$/, '');
+
+/** The id of a term's entry in the glossary: a word explained in two groups has two. */
+const entryId = (/** @type {string} */ groupId, /** @type {string} */ term) => `${groupId}-${term.replace(/\W+$/, '').replace(/[^\w.-]+/g, '-')}`;
+
+/**
+ * Every meaning a printed word has, in the glossary's order: `throttled` is a frequency class
+ * and a verdict, `event` a frequency class and a kind of step.
+ * @type {Map<string, { group: string, term: string, meaning: string, id: string }[]>}
+ */
+const MEANINGS = new Map();
+for (const group of glossaryGroups()) {
+  for (const [term, meaning] of group.entries) {
+    const word = printed(term);
+    MEANINGS.set(word, [...(MEANINGS.get(word) ?? []), { group: group.title, term, meaning, id: entryId(group.id, term) }]);
+  }
+}
+
+/**
+ * What a word the page prints means, and where the glossary explains it; none for a word it
+ * does not explain.
+ * @param {string} word
+ */
+export function meaningsOf(word) {
+  return MEANINGS.get(word) ?? [];
+}
+
+/**
+ * Words that are also plain English ("kept", "file", "written", "recommended") are terms where
+ * a view prints them alone, as a chip, a column's header or a name; a word of a shape English
+ * does not have (`edited_text_file`, `already-in-context`, `claude-code.full`, "prefix kept")
+ * and the page's jargon below are terms wherever they stand.
+ */
+const JARGON = ['uncached', 'hunk', 'collectors'];
+
+/** A term found in any case (a sentence starts "Prompt cache…") as the glossary spells it. */
+const SPELLINGS = new Map([...MEANINGS.keys()].map((word) => [word.toLowerCase(), word]));
+
+/**
+ * Terms inside a longer text, a phrase broken across lines included; a path's or an
+ * identifier's piece (`src/date_change.ts`) is none.
+ */
+const WITHIN = new RegExp(`(?<![\\w./@-])(?:${[...MEANINGS.keys()]
+  .filter((word) => /[\s_.-]/.test(word) || JARGON.includes(word))
+  .sort((a, b) => b.length - a.length)
+  .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll(' ', '\\s+'))
+  .join('|')})(?![\\w/-]|\\.\\w)`, 'gi');
+
+/**
+ * Where a text names a glossary term: the whole text when it is one, else each term of a shape
+ * no plain word has.
+ * @param {string} text
+ * @returns {{ index: number, length: number, word: string }[]} where it is in `text`, and the
+ *   word as the glossary spells it
+ */
+export function findTerms(text) {
+  const alone = text.trim();
+  if (MEANINGS.has(alone)) return [{ index: text.indexOf(alone), length: alone.length, word: alone }];
+  return [...text.matchAll(WITHIN)].flatMap((match) => {
+    const word = SPELLINGS.get(match[0].toLowerCase().replace(/\s+/g, ' '));
+    return word === undefined ? [] : [{ index: match.index, length: match[0].length, word }];
+  });
 }
 
 /**
@@ -157,5 +237,5 @@ export function renderGlossary(container) {
     h('h3', { id: `${group.id}-title` }, group.title),
     h('p', { class: 'note' }, group.intro),
     h('dl', { class: 'glossary-list' }, ...group.entries.flatMap(([term, meaning]) => [
-      h('dt', { id: `term-${term}` }, h('code', {}, term)), h('dd', {}, meaning)])))));
+      h('dt', { id: entryId(group.id, term), tabindex: '-1' }, h('code', {}, term)), h('dd', {}, meaning)])))));
 }

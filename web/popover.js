@@ -1,37 +1,56 @@
-// Reference popovers: every reference the page shows (Q33, X19, spec/claude-code.md §7) becomes
-// a button that opens our own summary of it. Views render engine text through
-// `withReferences`; the page's own prose is linked once at start (`linkReferences`). One
-// popover serves every button and lives at the end of <body>, so the text of the element a
-// reference sits in stays as it was.
+// Popovers for the words the page shows. Every reference (Q33, X19, spec/claude-code.md §7)
+// becomes a button that opens our own summary of it; every glossary term a view prints
+// (`already-in-context`, "prompt cache", a `cached` column) becomes one that opens its meanings,
+// with the way to its entry in the Glossary tab. Views render engine text through
+// `withReferences`, and pass what they have drawn to `linkTerms`; the page's own prose is
+// linked once at start. One popover serves every button and lives at the end of <body>, so the
+// text of the element a button sits in stays as it was.
 import { h } from './dom.js';
+import { findTerms, meaningsOf } from './glossary.js';
 import { REFERENCE_PATTERN, summaryOf } from './references.js';
 
 /**
- * Where references are left as text: editable or verbatim text, controls and what labels or
- * contains them (a button may not sit inside another control), hidden layers.
+ * Where no button may go: editable or verbatim text, controls and what labels or contains them
+ * (a button may not sit inside another control), pictures, hidden layers.
  */
-const SKIP = 'textarea, input, pre, code, script, style, button, select, option, label, a, summary, [role="option"], [role="listbox"], svg, [aria-hidden="true"], #reference-popover';
+const CONTROLS = 'textarea, input, pre, script, style, button, select, option, label, a, summary, [role="option"], [role="listbox"], svg, [aria-hidden="true"], #reference-popover';
+
+/** Where references are left as text: a `code` is a name or a path, never a citation. */
+const SKIP = `${CONTROLS}, code`;
+
+/**
+ * Where terms are left as text: a term is often printed as `code`, so that stays in; a meter's
+ * picture and the glossary's own entries are out.
+ */
+const TERM_SKIP = `${CONTROLS}, [role="img"], .glossary-list dt`;
 
 /** Text longer than this is user data (a pasted file), never prose or an engine reason. */
 const LONGEST_PROSE = 10_000;
 
+const toGlossary = h('button', { type: 'button', id: 'reference-popover-glossary' }, 'Show in the Glossary');
 const popover = h('div', { id: 'reference-popover', class: 'reference-popover', role: 'dialog', 'aria-labelledby': 'reference-popover-title', hidden: '' },
   h('p', { id: 'reference-popover-title', class: 'reference-popover-title' }),
-  h('p', { id: 'reference-popover-text' }));
+  h('div', { id: 'reference-popover-text' }),
+  toGlossary);
 
 /** @type {HTMLButtonElement | undefined} */
 let openedBy;
 
 /**
- * Shows the summary of `button`'s reference below it.
+ * Shows the summary of `button`'s reference, or the meanings of its term, below it. A term's
+ * popover takes the focus, so that its way to the Glossary is one key away; Escape gives it back.
  * @param {HTMLButtonElement} button
  */
 function open(button) {
   close();
-  const reference = button.dataset.ref ?? '';
+  const { ref: reference, term } = button.dataset;
   const [title, text] = popover.children;
-  title.textContent = reference;
-  text.textContent = summaryOf(reference) ?? '';
+  title.textContent = reference ?? term ?? '';
+  text.replaceChildren(...(term === undefined
+    ? [h('p', {}, summaryOf(reference ?? '') ?? '')]
+    : meaningsOf(term).map((entry) => h('p', {},
+      h('span', { class: 'reference-popover-group' }, `${entry.group}${entry.term === term ? '' : ` — ${entry.term}`}: `), entry.meaning))));
+  toGlossary.hidden = term === undefined;
   if (!popover.isConnected) document.body.append(popover);
   popover.hidden = false;
   const box = button.getBoundingClientRect();
@@ -41,6 +60,7 @@ function open(button) {
   popover.style.top = `${box.bottom + 4 + window.scrollY}px`;
   button.setAttribute('aria-expanded', 'true');
   openedBy = button;
+  if (term !== undefined) toGlossary.focus();
 }
 
 /**
@@ -56,12 +76,14 @@ function close(refocus = false) {
 }
 
 /**
- * A reference as a button that toggles its popover.
- * @param {string} reference
+ * A button that toggles the popover.
+ * @param {'ref' | 'term'} kind its class, and the `data-` that holds what it opens
+ * @param {string} value the reference, or the term as the glossary spells it
+ * @param {string} text what the button shows
  */
-function referenceButton(reference) {
-  const button = h('button', { type: 'button', class: 'ref', 'data-ref': reference, 'aria-expanded': 'false',
-    'aria-controls': 'reference-popover' }, reference);
+function popoverButton(kind, value, text) {
+  const button = h('button', { type: 'button', class: kind, [`data-${kind}`]: value, 'aria-expanded': 'false',
+    'aria-controls': 'reference-popover' }, text);
   button.addEventListener('click', (event) => {
     event.stopPropagation();
     if (openedBy === button) close();
@@ -69,6 +91,19 @@ function referenceButton(reference) {
   });
   return button;
 }
+
+/**
+ * A reference as a button that toggles its popover.
+ * @param {string} reference
+ */
+const referenceButton = (reference) => popoverButton('ref', reference, reference);
+
+/**
+ * A glossary term as a button that opens its meanings, showing the term as printed.
+ * @param {string} word the term as the glossary spells it
+ * @param {string} [text] as the page prints it, if otherwise ("Prompt cache")
+ */
+export const termButton = (word, text = word) => popoverButton('term', word, text);
 
 /**
  * A text as pieces to append: the references we have a summary of become buttons.
@@ -98,32 +133,76 @@ function linkText(node) {
 }
 
 /**
- * Turns every reference under `root` into a popover button, but inside `SKIP`.
+ * The text nodes under `root` (itself, if it is one), but inside `skip`.
  * @param {Node} root
+ * @param {string} skip
+ * @returns {Text[]}
  */
-export function linkReferences(root) {
+function textsUnder(root, skip) {
   const start = root instanceof Element ? root : root.parentElement;
-  if (start === null || start.closest(SKIP) !== null) return;
-  if (root instanceof Text) {
-    linkText(root);
-    return;
-  }
+  if (start === null || start.closest(skip) !== null) return [];
+  if (root instanceof Text) return [root];
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, {
     acceptNode: (node) => node instanceof Element
-      ? (node.matches(SKIP) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP)
+      ? (node.matches(skip) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP)
       : NodeFilter.FILTER_ACCEPT,
   });
   /** @type {Text[]} */
   const texts = [];
   for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-    if (node instanceof Text && REFERENCE_PATTERN.test(node.data)) texts.push(node);
-    REFERENCE_PATTERN.lastIndex = 0;
+    if (node instanceof Text) texts.push(node);
   }
+  return texts;
+}
+
+/**
+ * Turns every reference under `root` into a popover button, but inside `SKIP`.
+ * @param {Node} root
+ */
+export function linkReferences(root) {
+  const texts = textsUnder(root, SKIP).filter((node) => {
+    REFERENCE_PATTERN.lastIndex = 0;
+    return REFERENCE_PATTERN.test(node.data);
+  });
+  REFERENCE_PATTERN.lastIndex = 0;
   texts.forEach(linkText);
 }
 
-/** Closes the popover on Escape (the focus goes back to its reference) and on a click elsewhere. */
+/**
+ * Turns the first time each glossary term appears under `root` into a button that opens its
+ * meanings, but inside `TERM_SKIP`: once per view reads better than a button on every row.
+ * @param {Node} root
+ */
+export function linkTerms(root) {
+  /** @type {Set<string>} */
+  const linked = new Set();
+  for (const node of textsUnder(root, TERM_SKIP)) {
+    if (node.data.length > LONGEST_PROSE) continue;
+    /** @type {(Node | string)[]} */
+    const pieces = [];
+    let last = 0;
+    for (const { index, length, word } of findTerms(node.data)) {
+      if (linked.has(word)) continue;
+      linked.add(word);
+      pieces.push(node.data.slice(last, index), termButton(word, node.data.slice(index, index + length)));
+      last = index + length;
+    }
+    if (pieces.length > 0) node.replaceWith(...[...pieces, node.data.slice(last)].filter((piece) => piece !== ''));
+  }
+}
+
+/**
+ * Closes the popover on Escape (the focus goes back to its reference) and on a click elsewhere;
+ * a term's way to the Glossary shows that tab with the term's first entry focused.
+ */
 export function setUpReferencePopovers() {
+  toGlossary.addEventListener('click', () => {
+    const entry = document.getElementById(meaningsOf(openedBy?.dataset.term ?? '')[0]?.id ?? '');
+    close();
+    document.getElementById('tab-glossary')?.click();
+    entry?.scrollIntoView({ block: 'center' });
+    entry?.focus();
+  });
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && openedBy !== undefined) close(true);
   });

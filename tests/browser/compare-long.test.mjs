@@ -2,6 +2,8 @@
 // the ones the player shows under each profile (before, it said `codex` compacted at step 98
 // where the player and the description say it never does), its steps are numbered from 1 as the
 // player numbers them, and a sentence computed from the figures says what the comparison shows.
+// With every profile ticked its charts stay readable (issue 29, item 4): each line is named at
+// its end in its own colour, and no label runs over another or off the chart.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
@@ -10,6 +12,15 @@ import { launchBrowser, openPlayground, showTab, startServer } from './harness.m
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
 
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
+
+/** WCAG's contrast ratio of two computed colours (`rgb(…)`), as source evaluated in the page. */
+const RATIO = `(a, b) => {
+  const channels = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = (c) => channels(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}`;
 after(async () => { await browser?.close(); await server?.close(); });
 
 test('long-tool-output: Compare\'s compactions are the player\'s under every profile, numbered from 1, with a takeaway', async () => {
@@ -67,4 +78,54 @@ test('the threshold names on Compare\'s size chart never overlap', async () => {
   }));
   assert.deepEqual(overlaps, []);
   assert.deepEqual(problems, []);
+});
+
+test('long-tool-output with every profile ticked: each line is named at its end, no name over another or cut off, at 1280 and 390 px', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page, problems } = await openPlayground(browser.context, server.url, { fragment: '#tab=compare&s=long-tool-output', viewport });
+    await page.waitForSelector('#compare-results:not([hidden])', { timeout: 60000 });
+    const profiles = await page.$eval('#compare-results', (results) => (results.getAttribute('data-profiles') ?? '').split(' '));
+    assert.ok(profiles.length >= 6, `${viewport.width} px: every profile is compared (${profiles})`);
+    for (const scheme of /** @type {const} */ (['light', 'dark'])) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const charts = await page.$$eval('#compare-results svg.chart', (svgs, ratio) => svgs.map((svg) => {
+        const contrast = /** @type {(a: string, b: string) => number} */ (eval(ratio));
+        const background = getComputedStyle(svg.closest('section') ?? document.body).backgroundColor;
+        const frame = svg.getBoundingClientRect();
+        const labels = [...svg.querySelectorAll('.chart-label')].map((label) => ({
+          text: label.textContent ?? '', profile: label.getAttribute('data-profile'), axis: label.getAttribute('data-axis'), box: label.getBoundingClientRect().toJSON(),
+          contrast: contrast(getComputedStyle(label).fill, background),
+        }));
+        return {
+          id: svg.id,
+          frame: frame.toJSON(),
+          series: [...svg.querySelectorAll('g.chart-series')].map((group) => group.getAttribute('data-profile')),
+          labels,
+          steps: [...svg.querySelectorAll('.chart-point title')].map((title) => Number(/step (\d+)\)$/.exec(title.textContent ?? '')?.[1])),
+        };
+      }), RATIO);
+      for (const chart of charts) {
+        const where = `${viewport.width} px, ${scheme}, ${chart.id}`;
+        assert.deepEqual(chart.series, profiles, `${where}: a line per profile`);
+        const named = chart.labels.filter((label) => label.profile !== null);
+        assert.deepEqual(named.map((label) => label.profile).sort(), [...profiles].sort(), `${where}: each line is named once`);
+        for (const label of named) {
+          assert.equal(label.text, label.profile, `${where}: the name is the profile's`);
+          assert.ok(label.contrast >= 4.5, `${where}: ${label.profile}'s name has contrast ${label.contrast.toFixed(2)}`);
+        }
+        const { frame } = chart;
+        const cut = chart.labels.filter(({ box }) => box.left < frame.left - 0.5 || box.right > frame.right + 0.5
+          || box.top < frame.top - 0.5 || box.bottom > frame.bottom + 0.5).map((label) => label.text);
+        assert.deepEqual(cut, [], `${where}: every label is inside the chart`);
+        const overlaps = chart.labels.flatMap((a, i) => chart.labels.slice(i + 1)
+          .filter((b) => a.box.left < b.box.right && b.box.left < a.box.right && a.box.top < b.box.bottom && b.box.top < a.box.bottom)
+          .map((b) => `${a.text} over ${b.text}`));
+        assert.deepEqual(overlaps, [], `${where}: no label over another`);
+        assert.equal(chart.labels.find((label) => label.axis === 'x-min')?.text, '1', `${where}: requests are counted from 1`);
+        assert.ok(chart.steps.length > 0 && Math.min(...chart.steps) === 1, `${where}: steps are numbered from 1`);
+      }
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
 });

@@ -88,7 +88,7 @@ test('codex-context: a totals row per profile with the engine\'s numbers, a seri
       profile: /** @type {HTMLElement} */ (/** @type {unknown} */ (group)).dataset.profile,
       points: group.querySelectorAll('.chart-point').length,
       vertices: (group.querySelector('polyline')?.getAttribute('points') ?? '').trim().split(/\s+/).filter(Boolean).length,
-      stroke: group.querySelector('polyline')?.getAttribute('stroke'),
+      stroke: getComputedStyle(group.querySelector('polyline') ?? group).stroke,
     })));
     assert.deepEqual(series.map((one) => one.profile), profiles, `${chart}: a series per profile`);
     for (const one of series) {

@@ -1,11 +1,12 @@
-// The glossary and the reference popovers: every word of the engine's vocabularies is
-// explained, every reference the page or a built-in scenario's trace shows has our summary,
-// and a reference opens with the keyboard and closes with Escape.
+// The glossary and the popovers: every word of the engine's vocabularies is explained, every
+// reference the page or a built-in scenario's trace shows has our summary, a reference opens
+// with the keyboard and closes with Escape, and every glossary term a view prints is linked to
+// its meanings where the view first prints it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
+import { TABS, launchBrowser, openPlayground, showTab, startServer, visitFilledTabs } from './harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
@@ -103,11 +104,106 @@ test('the glossary explains why the cache read what it read, and the words the p
   const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'glossary' });
   await page.waitForSelector('#glossary-panel dl');
   const explained = new Map(await page.$$eval('#glossary-panel dt', (all) => all.map((dt) => [dt.textContent ?? '', dt.nextElementSibling?.textContent ?? ''])));
+  // The emission order prints a collector's thread as `main-thread` and `all-threads`.
   const words = [...unionOf('CacheRead'), 'prompt cache', 'cache breakpoint', 'cached', 'written', 'uncached', 'prefix kept', 'stand-in',
-    'the pass', 'emission order', 'collectors', 'hunk', 'main thread', 'all threads', 'event (step)', 'world-state', 'opencode-style', 'aider-style'];
+    'the pass', 'emission order', 'collectors', 'hunk', 'main-thread', 'all-threads', 'event', 'event (step)', ...unionOf('ProfileName')];
   for (const word of words) assert.ok((explained.get(word) ?? '').length > 15, `${word} is explained`);
   for (const profile of await page.evaluate(async () => (await import('/pkg/context_assembly.js')).profileNames())) {
-    if (['world-state', 'opencode-style', 'aider-style'].includes(profile)) assert.ok(explained.has(profile), `${profile} is explained`);
+    assert.ok(explained.has(profile), `${profile} is explained`);
   }
   assert.deepEqual(problems, []);
+});
+
+/**
+ * The glossary terms the view on screen prints that are not linked where they first appear
+ * (or appear only where no link can go: a button, a label, a chart); the test's own reading of
+ * "a term", not the page's. A term is a word of the glossary, as printed (`event (step)` is
+ * printed `event`): a whole text that is one (a chip, a header, a cell), or, anywhere in a
+ * text, a term of a shape no plain English word has (`edited_text_file`, `already-in-context`,
+ * `claude-code.full`, "prefix kept") or a word of jargon (uncached, hunk, collectors). Not
+ * counted: what the user or the model wrote (file contents and requests are shown in `pre`,
+ * editors are form fields), the reader's own choice in a picker, and the glossary's own entries.
+ * @param {import('playwright-core').Page} page
+ * @param {string[]} terms the glossary's entries
+ */
+function unlinkedTerms(page, terms) {
+  return page.evaluate(async (entries) => {
+    const panel = document.querySelector('[role="tabpanel"]:not([hidden])');
+    if (panel === null) return { found: 0, unlinked: ['no view is shown'] };
+    for (const details of panel.querySelectorAll('details')) details.open = true;
+    await new Promise((done) => requestAnimationFrame(() => done(undefined)));
+    const words = [...new Set(entries.map((term) => term.replace(/ \(.*\)$/, '')))];
+    const spelled = new Map(words.map((word) => [word.toLowerCase(), word]));
+    const within = new RegExp(`(?<![\\w./@-])(?:${words.filter((word) => /[\s_.-]/.test(word) || ['uncached', 'hunk', 'collectors'].includes(word))
+      .sort((a, b) => b.length - a.length).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll(' ', '\\s+')).join('|')})(?![\\w/-]|\\.\\w)`, 'gi');
+    const NOT_PRINTED = 'pre, textarea, input, select, script, style, [aria-hidden="true"], #reference-popover, .glossary-list dt';
+    const NO_LINK_HERE = 'button:not(.term), summary, label, a, svg, [role="option"], [role="listbox"], [role="img"]';
+    /** @type {Map<string, { linked: boolean, linkable: boolean, where: string }[]>} */
+    const seen = new Map();
+    const walker = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      const text = /** @type {Text} */ (node);
+      const parent = text.parentElement;
+      if (parent === null || parent.closest(NOT_PRINTED) !== null || !parent.checkVisibility()) continue;
+      const alone = spelled.get(text.data.trim());
+      const found = alone !== undefined && alone === text.data.trim() ? [alone]
+        : [...text.data.matchAll(within)].map((match) => spelled.get(match[0].toLowerCase().replace(/\s+/g, ' ')) ?? '');
+      for (const word of found) {
+        const link = parent.closest('button.term');
+        const linked = link !== null && link.getAttribute('data-term') === word;
+        const linkable = linked || parent.closest(NO_LINK_HERE) === null;
+        const where = `${parent.tagName.toLowerCase()}${parent.className === '' ? '' : `.${String(parent.className).split(' ').join('.')}`}: ${text.data.trim().slice(0, 80)}`;
+        seen.set(word, [...(seen.get(word) ?? []), { linked, linkable, where }]);
+      }
+    }
+    return {
+      found: seen.size,
+      unlinked: [...seen].flatMap(([word, places]) => {
+        const first = places.find((place) => place.linkable);
+        if (first === undefined) return [`${word}: only where no link can go (${places[0]?.where})`];
+        return first.linked ? [] : [`${word}: first printed unlinked (${first.where})`];
+      }),
+    };
+  }, terms);
+}
+
+test('every glossary term a view prints opens its meanings where the view first prints it', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url, { viewport: { width: 1280, height: 800 } });
+  const terms = await page.evaluate(async () => (await import('/web/glossary.js')).glossaryGroups().flatMap((group) => group.entries.map(([term]) => term)));
+  /** @type {Record<string, string[]>} */
+  const unlinked = {};
+  /** @type {Record<string, number>} */
+  const found = {};
+  await visitFilledTabs(page, async (tab) => {
+    if (tab === 'compare') {
+      await page.click('#compare-sbs-run');
+      await page.waitForSelector('#compare-sbs-results:not([hidden])');
+    } else if (tab === 'scenario') {
+      await page.setInputFiles('#import-file', join(ROOT, 'tests/fixtures/import/claude-code-session.jsonl'));
+      await page.waitForSelector('#import-truth');
+    }
+    const view = await unlinkedTerms(page, terms);
+    unlinked[tab] = view.unlinked;
+    found[tab] = view.found;
+  });
+  console.log(`terms printed: ${TABS.map((tab) => `${tab} ${found[tab]}`).join(', ')}`);
+  assert.deepEqual(unlinked, Object.fromEntries(TABS.map((tab) => [tab, []])));
+  for (const tab of ['step', 'compaction', 'compare', 'diff', 'glossary']) assert.ok((found[tab] ?? 0) >= 3, `${tab} prints terms: ${found[tab]}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a term opens all its meanings, and its way to the Glossary shows the entry', async () => {
+  const { page, problems } = await openPlayground(browser.context, server.url, { fragment: '#tab=step&s=auto-compaction&step=4' });
+  await page.click('#scenario-turn button.term[data-term="throttled"]');
+  const popover = await page.textContent('#reference-popover') ?? '';
+  assert.match(popover, /Frequency classes: Sent at most every so many turns/);
+  assert.match(popover, /Verdicts: Not sent this time/);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'reference-popover-glossary', 'the way to the Glossary has the focus');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('body[data-tab="glossary"]');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'glossary-frequencies-throttled');
+  assert.ok(await page.isHidden('#reference-popover'));
+  assert.deepEqual(problems, []);
+  await page.close();
 });

@@ -8,6 +8,7 @@ import { describePolicy } from './compaction/policies.js';
 import { reportView, survivalRows } from './compaction/report.js';
 import { meterElements, renderMeter } from './scenario/meter.js';
 import { busyIndicator } from './busy.js';
+import { linkTerms } from '../popover.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').CompactionOptions} CompactionOptions */
 /** @typedef {import('../../pkg/context_assembly.js').CompactionPreview} CompactionPreview */
@@ -71,6 +72,7 @@ export function setUpCompaction(store) {
    */
   function choosePolicy() {
     policyDescription.textContent = describePolicy(policy.value);
+    linkTerms(policyDescription);
     const partial = policy.value === PARTIAL;
     pivot.disabled = !partial;
     direction.disabled = !partial;
@@ -167,6 +169,7 @@ export function setUpCompaction(store) {
       report.replaceChildren(...reportView(shown.report));
       survival.replaceChildren(...survivalRows(shown.report.survival));
       compare.replaceChildren(...comparisonRows(outcomes));
+      linkTerms(results);
       results.hidden = false;
     } catch (problem) {
       if (running !== controller) return;

@@ -11,6 +11,7 @@ import { dollars, integer } from '../format.js';
 import { setUpSideBySide } from './compare/side-by-side.js';
 import { compactionItems, profileLabel, recallRows, totalsRows } from './compare/tables.js';
 import { busyIndicator } from './busy.js';
+import { linkTerms } from '../popover.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').Comparison} Comparison */
 /** @typedef {import('../../pkg/context_assembly.js').CompareStep} CompareStep */
@@ -223,6 +224,7 @@ export function setUpCompare(store, keptScenario) {
     for (const name of /** @type {(keyof Charts)[]} */ (Object.keys(charts))) {
       drawChart(charts[name], specs[name].spec);
       tableViews[name].replaceChildren(chartTable(specs[name].spec, specs[name].valueText));
+      linkTerms(tableViews[name]);
     }
   }
 
@@ -281,6 +283,7 @@ export function setUpCompare(store, keptScenario) {
       recall.replaceChildren(...recallTable);
       recallSection.hidden = recallTable.length === 0;
       results.dataset.profiles = Object.keys(comparison).join(' ');
+      linkTerms(results);
       results.hidden = false;
     } catch (problem) {
       if (running !== controller) return;

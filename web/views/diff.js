@@ -1,7 +1,7 @@
 // The diff panel: the change snippet each profile would show the model, and why.
 import { byId, h, messageOf } from '../dom.js';
 import { withEngine } from '../engine.js';
-import { withReferences } from '../popover.js';
+import { linkTerms, withReferences } from '../popover.js';
 import { debouncedWork, measured } from './typing.js';
 
 /**
@@ -58,6 +58,7 @@ export function setUpDiff() {
 
   const work = debouncedWork(() => measured('diff:input', () => {
     results.replaceChildren(...profiles.map((profile) => result(profile, before.value, after.value)));
+    linkTerms(results);
   }));
   for (const [id, make] of Object.entries(EXAMPLES)) {
     byId(id, HTMLButtonElement).addEventListener('click', () => {

@@ -2,6 +2,7 @@
 // agent's tools, and what each turn puts in front of the model, with every decision.
 import { byId, h, messageOf, tableParts } from '../dom.js';
 import { withEngine } from '../engine.js';
+import { linkTerms } from '../popover.js';
 import { setUpCompletion } from './files/completion.js';
 import { shorten } from './shorten.js';
 
@@ -255,6 +256,7 @@ export function setUpFiles() {
     turnsView.replaceChildren(...(turns.length === 0
       ? [h('p', { class: 'none' }, 'No turn yet: press Submit or Tool round.')]
       : turns.map((record, i) => turnView(record, turns.length - i))));
+    linkTerms(turnsView);
   }
 
   /** @param {string} what */

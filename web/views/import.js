@@ -9,6 +9,7 @@ import { byId, h, messageOf, showError, tableParts } from '../dom.js';
 import { isScenario } from '../app/scenario-file.js';
 import { withEngine, workerEngine } from '../engine.js';
 import { integer, percent } from '../format.js';
+import { linkTerms } from '../popover.js';
 import { requestFor } from './scenario.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').ImportResult} ImportResult */
@@ -238,6 +239,8 @@ export function setUpImport(store, openScenario) {
   function tell(text) {
     status.textContent = text;
     noticeText.textContent = text;
+    linkTerms(status);
+    linkTerms(noticeText);
     notice.hidden = document.body.dataset.tab === 'scenario';
   }
 
@@ -332,6 +335,7 @@ export function setUpImport(store, openScenario) {
     const implausible = implausibleUsage(rows.filter((row) => row.error !== undefined));
     tell(`${accounted.problem === undefined ? summary : `${summary} ${accounted.problem}`}${implausible}`);
     truth.replaceChildren(...truthView(rows));
+    linkTerms(truth);
   }
 
   /**
@@ -365,6 +369,7 @@ export function setUpImport(store, openScenario) {
     tell(summary);
     warnings.replaceChildren(...result.warnings.map((warning) =>
       h('li', { 'data-kind': warning.kind }, `line ${warning.line}: ${warning.kind}: ${warning.message}`)));
+    linkTerms(warnings);
     truth.replaceChildren();
     details.hidden = false;
     details.open = true;

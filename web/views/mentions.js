@@ -4,6 +4,7 @@
 // on show are described in words.
 import { byId, emptyRow, h, messageOf } from '../dom.js';
 import { withEngine } from '../engine.js';
+import { linkTerms } from '../popover.js';
 import { showRows } from './more-rows.js';
 import { shorten } from './shorten.js';
 import { debouncedWork, inFrames } from './typing.js';
@@ -216,6 +217,7 @@ function compare(table, profiles) {
   const head = h('tr', {}, h('th', { title: 'UTF-16 offset of the @' }, 'offset'), ...profiles.map((p) => h('th', {}, p.profile)));
   const body = h('tbody');
   table.replaceChildren(h('thead', {}, head), body);
+  linkTerms(head);
   if (count === 0) {
     body.append(emptyRow(profiles.length + 1, 'No mentions in this text.'));
     return;

@@ -3,7 +3,7 @@
 import { byId, h, messageOf, showError, tableParts } from '../dom.js';
 import { withEngine, workerEngine } from '../engine.js';
 import { integer, tokensText } from '../format.js';
-import { withReferences } from '../popover.js';
+import { linkTerms, withReferences } from '../popover.js';
 import { setUpCopyRequest } from './scenario/copy-request.js';
 import { meterElements, renderMeter } from './scenario/meter.js';
 import { stepBanners } from './scenario/banners.js';
@@ -65,11 +65,6 @@ function table(className, headers, rows, empty) {
 }
 
 /**
- * What the step produced besides the request: attachments in emission order, then every
- * decision with its reason.
- * @param {Turn} turn
- */
-/**
  * The pass's emission order (the engine's own table), with the kinds this step produced
  * marked: which collector spoke, in which phase, and where its attachments sit in the request.
  * @param {Turn} turn
@@ -84,12 +79,16 @@ function emissionView(turn, order) {
       ...entry.kinds.map((kind) => h('span', { class: produced.has(kind) ? 'kind produced' : 'kind' }, kind)),
       index === 0 ? h('span', { class: 'note' }, ' (human turns only)') : '');
   });
+  // A summary cannot hold the buttons that explain its words: the note under it names them again.
   return h('details', { class: 'emission-order' },
-    h('summary', {}, 'The pass, in emission order (the collectors that attached something are marked)'),
+    h('summary', {}, 'The pass, in emission order'),
+    h('p', { class: 'note' }, 'The pass runs the collectors in emission order. Each runs on the prompt (human turns only), on the main-thread only or on all-threads (sub-agents too), and lists the attachment kinds it can send; those that attached something on this step are marked.'),
     h('ol', {}, ...rows));
 }
 
 /**
+ * What the step produced besides the request: attachments in emission order, then every
+ * decision with its reason.
  * @param {Turn} turn
  * @param {EmissionEntry[]} order
  */
@@ -242,7 +241,9 @@ export async function setUpScenario(store, start = {}) {
     list.dataset.current = String(current);
     position.value = `step ${current + 1} of ${steps.length}`;
     const start = steps[0]?.atMs ?? step.atMs;
-    title.textContent = `Step ${current + 1}: ${step.input.kind}, ${step.turn.round}, mode ${step.mode}, at ${clock(step.atMs)} (+${((step.atMs - start) / 1000).toLocaleString('en-US')} s)`;
+    // The round on its own, so that an `event` is linked as the glossary's word.
+    title.replaceChildren(`Step ${current + 1}: ${step.input.kind}, `, step.turn.round,
+      `, mode ${step.mode}, at ${clock(step.atMs)} (+${((step.atMs - start) / 1000).toLocaleString('en-US')} s)`);
     const shown = requestFor(steps, current);
     const request = shown?.request;
     note.dataset.from = shown === undefined ? '' : String(shown.from);
@@ -257,10 +258,13 @@ export async function setUpScenario(store, start = {}) {
       renderMeter(meter, request);
       const cache = cacheStepOf(cacheAccount, shown?.from ?? current);
       requestPane.replaceChildren(...(request === undefined ? [] : [requestView(request, cache)]));
+      linkTerms(requestPane);
       renderRequestDiff(diffStrip, steps, shown?.from ?? current, cache);
       shownRequest = request;
     }
     turnPane.replaceChildren(...turnDetails(step.turn, order));
+    linkTerms(title);
+    linkTerms(turnPane);
   }
 
   /** @param {number} index */

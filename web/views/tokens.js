@@ -1,6 +1,7 @@
 // The token panel: each method's estimate beside the raw sizes of the text.
 import { byId, h, messageOf, tableHead } from '../dom.js';
 import { withEngine } from '../engine.js';
+import { linkTerms } from '../popover.js';
 import { debouncedWork, measured } from './typing.js';
 
 /** @type {{ method: import('../../pkg/context_assembly.js').TokenMethod, rule: string }[]} */
@@ -45,6 +46,7 @@ export function setUpTokens() {
       table.replaceChildren(
         tableHead(['method', 'tokens', 'chars / token', 'rule']),
         h('tbody', {}, ...rows, ...sizeRows));
+      linkTerms(table);
     } catch (error) {
       table.replaceChildren(h('tr', {}, h('td', { class: 'error-text' }, messageOf(error))));
     }

@@ -9,6 +9,7 @@ import { withEngine, workerEngine } from '../../engine.js';
 import { integer, tokensText } from '../../format.js';
 import { showRows } from '../more-rows.js';
 import { parseJson } from '../../scenario-text.js';
+import { linkTerms } from '../../popover.js';
 import { profileLabel } from './tables.js';
 import { busyIndicator } from '../busy.js';
 
@@ -229,6 +230,7 @@ export function setUpSideBySide(store, keptScenario) {
       headerOf(left, diff.tokensBefore, diff.unchanged + diff.removed + diff.changed, 'left', againstKept),
       headerOf(right, diff.tokensAfter, diff.unchanged + diff.added + diff.changed, 'right', againstKept))), body);
     showRows(body, diff.blocks.length, (row) => rowOf(/** @type {AlignedBlock} */ (diff.blocks[row]), row), 2, ROWS_SHOWN);
+    linkTerms(results);
   }
 
   /**

@@ -2,7 +2,7 @@
 // after each compaction it ran.
 import { h, s, tableHead } from '../../dom.js';
 import { dollars, integer, percent } from '../../format.js';
-import { lookOf } from './chart.js';
+import { lookOf, paint } from './chart.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').Comparison} Comparison */
 /** @typedef {import('../../../pkg/context_assembly.js').CompareStep} CompareStep */
@@ -14,7 +14,7 @@ import { lookOf } from './chart.js';
  */
 export function profileLabel(profile) {
   const look = lookOf(profile);
-  const line = s('line', { x1: '1', x2: '23', y1: '5', y2: '5', stroke: look.color });
+  const line = paint(s('line', { x1: '1', x2: '23', y1: '5', y2: '5' }), 'stroke', look);
   if (look.dash !== '') line.setAttribute('stroke-dasharray', look.dash);
   return h('span', { class: 'compare-profile' },
     s('svg', { class: 'compare-swatch', viewBox: '0 0 24 10', width: '24', height: '10', 'aria-hidden': 'true' }, line),

@@ -7,6 +7,7 @@
 import { h } from '../../dom.js';
 import { withEngine } from '../../engine.js';
 import { count, integer, tokensText } from '../../format.js';
+import { linkTerms, termButton } from '../../popover.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').StepTrace} StepTrace */
 /** @typedef {import('../../../pkg/context_assembly.js').RequestDiff} RequestDiff */
@@ -73,6 +74,7 @@ export function renderRequestDiff(container, steps, index, cache) {
   const cacheLine = cache === undefined ? [] : [cacheSummary(cache)];
   if (pair === undefined) {
     container.replaceChildren(h('p', { class: 'note diff-summary' }, 'No earlier request to compare with: this is the first one, or this step sent none.'), ...cacheLine);
+    linkTerms(container);
     return;
   }
   const { previous, next, elapsedMs, compacted } = pair;
@@ -83,6 +85,7 @@ export function renderRequestDiff(container, steps, index, cache) {
   const changed = details(diff);
   if (wasOpen) for (const element of changed) element.setAttribute('open', '');
   container.replaceChildren(summary(diff, compacted), ...cacheLine, ...changed);
+  linkTerms(container);
 }
 
 /**
@@ -95,8 +98,10 @@ function cacheSummary(cache) {
   const read = cache.cache.read;
   return h('div', { class: 'cache-summary', 'data-read': read, 'data-cached': String(own.cached), 'data-written': String(own.written) },
     h('b', {}, 'Prompt cache: '),
-    `${integer(own.cached)} cached · ${integer(own.written)} written · ${integer(own.uncached)} uncached tokens, as the provider counts them · `,
-    h('span', { class: read === 'hit' ? 'badge cache-kept' : 'badge cache-miss' }, READ_TITLES[read]),
+    // Each word of the split on its own, so that it is linked as the glossary's word.
+    `${integer(own.cached)} `, 'cached', ` · ${integer(own.written)} `, 'written', ` · ${integer(own.uncached)} `, 'uncached',
+    ' tokens, as the provider counts them · ',
+    h('span', { class: read === 'hit' ? 'badge cache-kept' : 'badge cache-miss' }, termButton(read, READ_TITLES[read])),
     ' ',
     h('span', { class: 'cache-reason' }, `${cache.cache.reason}.`));
 }
