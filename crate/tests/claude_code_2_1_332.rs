@@ -1,4 +1,5 @@
-//! Claude Code 2.1.332 as the conformance lab found it (docs/versions.md), against 2.1.88:
+//! Claude Code 2.1.332 (the `claude-code` preset) as the conformance lab found it
+//! (docs/versions.md), against 2.1.88:
 //! the tools it dropped are refused, the deferred tools and agent types are listed, a Read
 //! carries no malware note, an unchanged re-read gets the contents again, and the repository's
 //! state comes under its `# gitStatus` heading.
@@ -53,7 +54,7 @@ fn the_tools_2_1_332_dropped_are_refused_and_2_1_88_runs_them() {
         pattern: "*.ts".into(),
         path: None,
     };
-    let mut current = session(Profile::claude_code_2_1_332(), SessionConfig::default());
+    let mut current = session(Profile::claude_code(), SessionConfig::default());
     current.submit("list", 2_000);
     let refused = respond(&mut current, "Glob", glob(), 3_000);
     assert!(refused.is_error);
@@ -77,7 +78,7 @@ fn a_host_that_declares_its_tools_keeps_them() {
         }],
         ..SessionConfig::default()
     };
-    let mut s = session(Profile::claude_code_2_1_332(), config);
+    let mut s = session(Profile::claude_code(), config);
     let turn = s.submit("list", 2_000);
     assert_eq!(attachment_text(&turn, "agent_listing_delta"), None);
     let result = respond(
@@ -94,7 +95,7 @@ fn a_host_that_declares_its_tools_keeps_them() {
 
 #[test]
 fn the_first_pass_lists_the_deferred_tools_and_the_agent_types() {
-    let mut current = session(Profile::claude_code_2_1_332(), SessionConfig::default());
+    let mut current = session(Profile::claude_code(), SessionConfig::default());
     let turn = current.submit("hello", 2_000);
     let deferred = attachment_text(&turn, "deferred_tools_delta").expect("listed");
     assert!(deferred.contains("\nWebFetch\n"), "{deferred}");
@@ -112,7 +113,7 @@ fn the_first_pass_lists_the_deferred_tools_and_the_agent_types() {
 
 #[test]
 fn a_read_has_no_malware_note_and_an_unchanged_re_read_gets_the_contents() {
-    let mut current = session(Profile::claude_code_2_1_332(), SessionConfig::default());
+    let mut current = session(Profile::claude_code(), SessionConfig::default());
     current.submit("read it", 2_000);
     let first = respond(&mut current, "Read", read_a(), 3_000);
     assert!(
@@ -136,7 +137,7 @@ fn the_repository_state_comes_under_its_heading() {
         git_status: Some("Current branch: main".into()),
         ..SessionConfig::default()
     };
-    let mut current = session(Profile::claude_code_2_1_332(), config);
+    let mut current = session(Profile::claude_code(), config);
     let turn = current.submit("hello", 2_000);
     let state = attachment_text(&turn, "session_context").expect("sent");
     assert!(state.contains("\n# gitStatus\n"), "{state}");

@@ -106,20 +106,20 @@ test('codex-context: a totals row per profile with the engine\'s numbers, a seri
   await page.close();
 });
 
-test('auto-compaction: claude-code\'s compaction is marked on the size chart and listed with its files', async () => {
+test('auto-compaction: claude-code-2.1.88\'s compaction (the release the scenario shows) is marked on the size chart and listed with its files', async () => {
   const { page, problems } = await openWith('auto-compaction.json');
   const { comparison } = await expectedComparison(page);
   await page.click('#compare-run');
   await page.waitForSelector('#compare-run:not([disabled])'); // the comparison runs in a worker
-  const steps = comparison['claude-code']?.steps ?? [];
+  const steps = comparison['claude-code-2.1.88']?.steps ?? [];
   const compacted = steps.filter((step) => step.compacted !== undefined);
-  assert.ok(compacted.length >= 1, 'the engine says claude-code compacted');
-  const markers = page.locator('#compare-size g[data-profile="claude-code"] [data-compacted]');
+  assert.ok(compacted.length >= 1, 'the engine says claude-code-2.1.88 compacted');
+  const markers = page.locator('#compare-size g[data-profile="claude-code-2.1.88"] [data-compacted]');
   assert.equal(await markers.count(), compacted.length, 'a marker per compaction');
   assert.equal(await markers.first().getAttribute('data-compacted'), compacted[0]?.compacted?.policy);
   const first = compacted[0];
   assert.ok(first?.compacted !== undefined);
-  const item = page.locator(`#compare-compactions li[data-profile="claude-code"][data-step="${first.step}"]`);
+  const item = page.locator(`#compare-compactions li[data-profile="claude-code-2.1.88"][data-step="${first.step}"]`);
   assert.equal(await item.count(), 1);
   assert.equal(await item.getAttribute('data-policy'), first.compacted.policy);
   assert.equal(Number(await item.getAttribute('data-before')), first.compacted.tokensBefore);

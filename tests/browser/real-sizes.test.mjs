@@ -33,8 +33,20 @@ async function firstRequest(/** @type {string} */ profile) {
   return { seen, problems };
 }
 
-test('claude-code shows Claude Code 2.1.88\'s system prompt and 22 tools at their measured size', async () => {
+test('claude-code shows Claude Code 2.1.332\'s system prompt and 13 tool definitions at their measured size', async () => {
   const { seen, problems } = await firstRequest('claude-code');
+  // About 1,800 tokens of system prompt and 8,900 of tools by Claude Code's length / 4.
+  assert.ok(seen.systemTokens > 1_500 && seen.toolsTokens > 8_000, JSON.stringify(seen));
+  assert.match(seen.systemStandIn, /^Claude Code 2\.1\.332 [\d,]+ tok$/);
+  assert.match(seen.toolsStandIn, /^Claude Code 2\.1\.332 [\d,]+ tok$/);
+  assert.match(seen.toolsPane, /13 tool definitions/);
+  assert.match(seen.toolsPane, /stand-ins measured on Claude Code 2\.1\.332/);
+  assert.equal(seen.badges, 13, 'every tool is marked as a stand-in');
+  assert.deepEqual(problems, []);
+});
+
+test('claude-code-2.1.88 shows Claude Code 2.1.88\'s system prompt and 22 tools at their measured size', async () => {
+  const { seen, problems } = await firstRequest('claude-code-2.1.88');
   // About 6,400 tokens of system prompt and 16,900 of tools by Claude Code's length / 4.
   assert.ok(seen.systemTokens > 6_000 && seen.toolsTokens > 16_000, JSON.stringify(seen));
   assert.match(seen.systemStandIn, /^Claude Code 2\.1\.88 [\d,]+ tok$/);

@@ -62,7 +62,7 @@ test('the strip says what changed since the previous request, and where the requ
 });
 
 test('a compaction before the request has a banner that says what it did and brought back', async () => {
-  const { page, problems } = await openPlayground(browser.context, server.url, { fragment: '#tab=step&profile=claude-code&s=auto-compaction' });
+  const { page, problems } = await openPlayground(browser.context, server.url, { fragment: '#tab=step&profile=claude-code-2.1.88&s=auto-compaction' });
   /** @type {string[]} */
   const banners = [];
   /** @type {string[]} */

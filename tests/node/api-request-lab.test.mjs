@@ -54,9 +54,12 @@ test('Anthropic Messages bodies: the Claude Code mock takes each for the main lo
         const result = claudeCompare.compareItems(oracle, ours);
         assert.deepEqual(result.diff, [], `${where}: the comparator reads the body as our request`);
         if (oracle.length > 0 && compared % 5 === 0) {
-          // The comparison can fail: without the body's last block, an item is missing.
+          // The comparison can fail: without the body's last message, an item is missing; a
+          // message of prose alone is cut too (2.1.332's system message may hold no fact).
           const cut = structuredClone(recorded.body);
-          cut.messages.at(-1).content.pop();
+          const countOf = (/** @type {any} */ b) => claudeCompare.oracleItems(b, NO_PATHS).length;
+          const before = countOf(cut);
+          while (cut.messages.length > 1 && countOf(cut) === before) cut.messages.pop();
           assert.notDeepEqual(claudeCompare.compareItems(claudeCompare.oracleItems(cut, NO_PATHS), ours).diff, [], where);
         }
         compared += 1;

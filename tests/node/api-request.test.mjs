@@ -13,8 +13,8 @@ function lastRequest(/** @type {string} */ file, /** @type {string} */ profile) 
   return trace.steps.map((s) => s.turn.request).filter(Boolean).at(-1);
 }
 
-test('an Anthropic body: system blocks, tools, messages, and two cache breakpoints', () => {
-  const request = lastRequest('external-edit.json', 'claude-code');
+test('an Anthropic body in Claude Code 2.1.88\'s frame: system blocks, tools, messages, and two cache breakpoints', () => {
+  const request = lastRequest('external-edit.json', 'claude-code-2.1.88');
   const body = engine.toApiRequest(request, { api: 'anthropic-messages' });
   assert.deepEqual(Object.keys(body), ['model', 'max_tokens', 'system', 'tools', 'messages', 'stream']);
   assert.equal(body.model, 'claude-sonnet-4-6');

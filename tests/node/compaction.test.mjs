@@ -9,7 +9,7 @@ const scenario = readFileSync(new URL('../../web/scenarios/auto-compaction.json'
 
 /** A session that read two files. */
 function worked() {
-  const s = new engine.Session({ profile: 'claude-code', cwd: '/p' });
+  const s = new engine.Session({ profile: 'claude-code-2.1.88', cwd: '/p' });
   s.writeFile('a.ts', 'export const a = 1;\n'.repeat(50), 1);
   s.writeFile('b.ts', 'export const b = 2;\n'.repeat(50), 2);
   s.step({ kind: 'user', prompt: 'read both' }, 10);

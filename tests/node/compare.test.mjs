@@ -75,7 +75,10 @@ test('recommended costs no more and sends no more than claude-code on every long
   }
 });
 
-test('on generated sessions of every kind, recommended keeps as many facts as any profile and sends fewer tokens than claude-code', () => {
+// Cost, not tokens sent: Claude Code 2.1.332 sends more per read (no stub for an unchanged
+// re-read), so on mention-heavy it compacts where recommended need not, and then sends fewer
+// tokens than recommended while it forgets facts and costs more.
+test('on generated sessions of every kind, recommended keeps as many facts as any profile and costs no more than claude-code', () => {
   const profiles = engine.profileNames();
   const kept = (/** @type {any} */ run) => run.recall.filter((/** @type {any} */ r) => r.state === 'verbatim' || r.state === 'summary').length;
   for (const [index, kind] of ['tool-heavy', 'edit-heavy', 'mention-heavy', 'settings-heavy'].entries()) {
@@ -84,13 +87,13 @@ test('on generated sessions of every kind, recommended keeps as many facts as an
     for (const profile of profiles) {
       assert.ok(kept(ours) >= kept(comparison[profile]), `${kind}: recommended keeps ${kept(ours)}, ${profile} ${kept(comparison[profile])}`);
     }
-    assert.ok(ours.totals.sent <= comparison['claude-code'].totals.sent, `${kind}: ${ours.totals.sent} against ${comparison['claude-code'].totals.sent}`);
+    assert.ok(ours.totals.costMicroUsd <= comparison['claude-code'].totals.costMicroUsd, `${kind}: ${ours.totals.costMicroUsd} µ$ against ${comparison['claude-code'].totals.costMicroUsd} µ$`);
   }
 });
 
 test('a compaction that asks for a summary is priced with its summary call, and the step includes it', () => {
-  const comparison = engine.compareProfiles(read('web/scenarios/auto-compaction.json'), ['claude-code'], undefined);
-  const compacted = comparison['claude-code'].steps.filter((step) => step.compacted);
+  const comparison = engine.compareProfiles(read('web/scenarios/auto-compaction.json'), ['claude-code-2.1.88'], undefined);
+  const compacted = comparison['claude-code-2.1.88'].steps.filter((step) => step.compacted);
   assert.ok(compacted.length > 0);
   for (const step of compacted) {
     const call = step.summaryCall;

@@ -62,7 +62,7 @@ test('a cheap stage that edits old results: the cause is an edit, each changed b
 });
 
 test('compaction and expiry are named from the options', () => {
-  const sent = requests('auto-compaction.json', 'claude-code');
+  const sent = requests('auto-compaction.json', 'claude-code-2.1.88');
   const at = sent.findIndex((s) => s.compacted);
   assert.ok(at > 0, 'the scenario compacts before a request');
   const diff = engine.requestDiff(sent[at - 1].request, sent[at].request, { compacted: true });

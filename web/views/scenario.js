@@ -121,6 +121,21 @@ function turnDetails(turn, order) {
  */
 
 /**
+ * Adds to the profile choice every preset the engine has beyond the page's first three (the
+ * seeds' releases, our peers), each saying which release it reproduces, so a link or the tour
+ * can name any of them.
+ * @param {HTMLSelectElement} select
+ */
+function offerEveryPreset(select) {
+  const listed = new Set([...select.options].map((option) => option.value));
+  for (const { name, client, version } of withEngine((engine) => engine.profileReleases())) {
+    if (listed.has(name)) continue;
+    const release = client === undefined ? '' : ` (${client === 'codex' ? 'Codex CLI' : 'Claude Code'} ${version})`;
+    select.append(h('option', { value: name }, `${name}${release}`));
+  }
+}
+
+/**
  * Wires the scenario panel to the store and loads the scenario `start` names (the first
  * teaching scenario by default). The panel writes the editor's text and the profile to the
  * store and asks it to replay; it draws what the store then holds. Never throws: a problem is
@@ -134,6 +149,7 @@ export async function setUpScenario(store, start = {}) {
   const json = byId('scenario-json', HTMLTextAreaElement);
   const runButton = byId('scenario-run', HTMLButtonElement);
   const profile = byId('scenario-profile', HTMLSelectElement);
+  offerEveryPreset(profile);
   const error = byId('scenario-error', HTMLElement);
   const description = byId('scenario-description', HTMLElement);
   const hint = byId('scenario-hint', HTMLElement);

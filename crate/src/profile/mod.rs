@@ -250,22 +250,12 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// The `claude-code` preset. It names the current release, 2.1.332, and still assembles
-    /// as 2.1.88 does: [`Profile::claude_code_2_1_332`] holds what the lab found 2.1.332 to
-    /// do, and becomes the preset once the teaching scenarios, tests and figures built on
-    /// 2.1.88's behaviour have moved with it.
+    /// Claude Code's current release, 2.1.332, as the conformance lab found it
+    /// (docs/versions.md): the harness's notes in a system-role message, the session's
+    /// context as attachments, its measured prefix, its deferred tools and agent types
+    /// listed, Glob, Grep and TodoWrite not offered, no malware note after a Read and no stub
+    /// for an unchanged re-read.
     pub fn claude_code() -> Profile {
-        Profile {
-            name: ProfileName::ClaudeCode,
-            ..Profile::claude_code_2_1_88()
-        }
-    }
-
-    /// Claude Code 2.1.332 as the conformance lab found it (docs/versions.md): the harness's
-    /// notes in a system-role message, the session's context as attachments, its measured
-    /// prefix, its deferred tools and agent types listed, Glob, Grep and TodoWrite not
-    /// offered, no malware note after a Read and no stub for an unchanged re-read.
-    pub fn claude_code_2_1_332() -> Profile {
         Profile {
             name: ProfileName::ClaudeCode,
             read: ReadRules {
@@ -366,9 +356,10 @@ impl Profile {
             thresholds: ThresholdFormula::ClaudeCode,
             compaction: CompactionRules::recommended(),
             codex: CodexRules::off(),
-            // The requests are Claude Code's: the same prefix, so that a comparison with
-            // `claude-code` prices the fixes alone.
-            claude_prefix: Some(ClaudePrefix::ClaudeCode2188),
+            // The requests are Claude Code's: the current release's prefix, so that a
+            // comparison with `claude-code` prices the fixes alone (the tools that release
+            // dropped stay callable: only a profile that reproduces a release refuses them).
+            claude_prefix: Some(ClaudePrefix::ClaudeCode2332),
         }
     }
 

@@ -158,7 +158,8 @@ impl ReadRules {
             forward_small_pdfs: true,
             media_tokens_from_size: true,
             mark_directories: true,
-            malware_note: true,
+            // The current release dropped the note; it only cost tokens.
+            malware_note: false,
             unchanged_stub: true,
         }
     }
