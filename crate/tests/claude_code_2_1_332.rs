@@ -2,10 +2,11 @@
 //! (docs/versions.md), against 2.1.88:
 //! the tools it dropped are refused, the deferred tools and agent types are listed, a Read
 //! carries no malware note, an unchanged re-read gets the contents again, and the repository's
-//! state comes under its `# gitStatus` heading.
+//! state comes under its `# gitStatus` heading; and the quirks it fixed (Q11, Q17, Q21).
 
 use context_assembly::session::{
-    ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall, ToolInvocation, Turn,
+    PermissionMode, PlanApproval, ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall,
+    ToolInvocation, Turn,
 };
 use context_assembly::transcript::ToolResultBlock;
 use context_assembly::Profile;
@@ -142,4 +143,147 @@ fn the_repository_state_comes_under_its_heading() {
     let state = attachment_text(&turn, "session_context").expect("sent");
     assert!(state.contains("\n# gitStatus\n"), "{state}");
     assert!(state.contains("Current branch: main"));
+}
+
+#[test]
+fn a_range_of_only_the_empty_last_piece_is_that_line_numbered() {
+    let at_the_end = || ToolInvocation::Read {
+        file_path: "/p/three.txt".into(),
+        offset: Some(4),
+        limit: None,
+    };
+    let mut current = session(Profile::claude_code(), SessionConfig::default());
+    current.write_file("three.txt", "a\nb\nc\n", 1_500).unwrap();
+    current.submit("read the end", 2_000);
+    assert_eq!(
+        respond(&mut current, "Read", at_the_end(), 3_000).content,
+        "4\t"
+    );
+    let mut seed = session(Profile::claude_code_2_1_88(), SessionConfig::default());
+    seed.write_file("three.txt", "a\nb\nc\n", 1_500).unwrap();
+    seed.submit("read the end", 2_000);
+    let warned = respond(&mut seed, "Read", at_the_end(), 3_000).content;
+    assert!(warned.contains("shorter"), "{warned}");
+}
+
+#[test]
+fn a_tool_wide_read_deny_stops_mentions_and_an_empty_file_is_called_empty() {
+    let config = SessionConfig {
+        deny: vec!["Read".into()],
+        ..SessionConfig::default()
+    };
+    let mut current = session(Profile::claude_code(), config);
+    let turn = current.submit("look at @a.ts", 2_000);
+    assert!(!format!("{:?}", turn.request).contains("export const a"));
+    let mut current = session(Profile::claude_code(), SessionConfig::default());
+    current.write_file("empty.txt", "", 1_500).unwrap();
+    current.submit("read it", 2_000);
+    let read = ToolInvocation::Read {
+        file_path: "/p/empty.txt".into(),
+        offset: None,
+        limit: None,
+    };
+    let result = respond(&mut current, "Read", read, 3_000).content;
+    assert!(result.contains("empty"), "{result}");
+    assert!(!result.contains("offset"), "{result}");
+}
+
+#[test]
+fn an_oversized_mention_gets_a_reference_where_2_1_88_sends_nothing() {
+    let huge = "x".repeat(300 * 1024);
+    let reference = |profile: Profile| {
+        let mut s = session(profile, SessionConfig::default());
+        s.write_file("huge.txt", huge.as_str(), 1_500).unwrap();
+        let turn = s.submit("look at @huge.txt", 2_000);
+        attachment_text(&turn, "at_mention_reference").map(String::from)
+    };
+    let note = reference(Profile::claude_code()).expect("referenced");
+    assert!(
+        note.contains("/p/huge.txt") && note.contains("Read"),
+        "{note}"
+    );
+    assert_eq!(reference(Profile::claude_code_2_1_88()), None);
+}
+
+#[test]
+fn plan_mode_entered_again_is_reminded_at_once_where_2_1_88_waits_for_its_cadence() {
+    let reentered = |profile: Profile| {
+        let mut s = session(profile, SessionConfig::default());
+        s.set_mode(PermissionMode::Plan);
+        s.submit("plan it", 2_000);
+        let plan = s.plan_file();
+        s.write_file(&plan, "# Plan\n", 2_500).unwrap();
+        let approval = PlanApproval {
+            approved: true,
+            feedback: None,
+        };
+        respond(
+            &mut s,
+            "ExitPlanMode",
+            ToolInvocation::ExitPlanMode { approval },
+            3_000,
+        );
+        s.submit("thanks", 4_000);
+        s.set_mode(PermissionMode::Plan);
+        let turn = s.submit("plan the next one", 5_000);
+        (turn.attachments.iter())
+            .map(|attachment| attachment.kind.as_str().to_string())
+            .collect::<Vec<_>>()
+    };
+    let current = reentered(Profile::claude_code());
+    assert!(
+        current.contains(&"plan_mode_reentry".to_string()),
+        "{current:?}"
+    );
+    assert!(current.contains(&"plan_mode".to_string()), "{current:?}");
+    let seed = reentered(Profile::claude_code_2_1_88());
+    assert!(
+        !seed.iter().any(|kind| kind.starts_with("plan_mode")),
+        "{seed:?}"
+    );
+}
+
+/// The text of every attachment of `turn`, joined.
+fn all_text(turn: &Turn) -> String {
+    turn.attachments.iter().map(|a| a.text.as_str()).collect()
+}
+
+#[test]
+fn a_re_mentioned_file_is_attached_again_where_2_1_88_sends_nothing() {
+    let mention_twice = |profile: Profile| {
+        let mut s = session(profile, SessionConfig::default());
+        s.submit("look at @a.ts", 2_000);
+        all_text(&s.submit("and @a.ts again", 3_000))
+    };
+    assert!(mention_twice(Profile::claude_code()).contains("export const a = 1;"));
+    assert!(!mention_twice(Profile::claude_code_2_1_88()).contains("export const a = 1;"));
+}
+
+#[test]
+fn a_call_note_shows_only_a_range_the_read_tool_accepts() {
+    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    s.write_file("b.txt", "b1\nb2\nb3\n", 1_500).unwrap();
+    let ranged = all_text(&s.submit("look at @b.txt#L2-3", 2_000));
+    assert!(ranged.contains(r#""offset":2,"limit":2"#), "{ranged}");
+    s.write_file("c.txt", "c1\nc2\n", 2_500).unwrap();
+    let from_zero = all_text(&s.submit("and @c.txt#L0", 3_000));
+    assert!(from_zero.contains("0\tc1"), "{from_zero}");
+    assert!(!from_zero.contains("offset"), "{from_zero}");
+}
+
+#[test]
+fn an_offset_past_an_empty_file_gets_the_shorter_than_offset_warning() {
+    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    s.write_file("empty.txt", "", 1_500).unwrap();
+    s.submit("read it", 2_000);
+    let read = ToolInvocation::Read {
+        file_path: "/p/empty.txt".into(),
+        offset: Some(5),
+        limit: None,
+    };
+    let result = respond(&mut s, "Read", read, 3_000).content;
+    assert!(
+        result.contains('5') && !result.contains("empty"),
+        "{result}"
+    );
 }

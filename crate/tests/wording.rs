@@ -54,6 +54,10 @@ fn file_notes() -> Vec<(&'static str, String)> {
             "files::pdf_reference_note",
             files::pdf_reference_note("/p/r.pdf", 40, "3.1MB"),
         ),
+        (
+            "files::oversized_mention_reference",
+            files::oversized_mention_reference("/p/data/huge.txt", "1.2MB"),
+        ),
         ("files::agent_note", files::agent_note("reviewer")),
         (
             "files::mcp_resource_note (empty)",

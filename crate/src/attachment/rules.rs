@@ -20,6 +20,10 @@ pub struct AttachmentRules {
     /// Q48: the cadence counts the prompt being submitted, so reminders land on human turns
     /// (original: history without the new prompt, so a reminder can fire mid-turn).
     pub plan_counts_new_prompt: bool,
+    /// Plan mode entered again while its plan file exists gets its re-entry and full
+    /// reminders on the first pass, whatever the cadence (Claude Code 2.1.332; 2.1.88 waits
+    /// for the cadence, counted across the exit).
+    pub plan_reentry_unthrottled: bool,
     /// Assistant records since the last TodoWrite before a todo reminder (`TURNS_SINCE_WRITE`).
     pub todo_turns_since_write: u64,
     /// Assistant records since the last todo reminder (`TURNS_BETWEEN_REMINDERS`).
@@ -105,6 +109,7 @@ impl AttachmentRules {
             plan_turns_between: 5,
             plan_full_every: 5,
             plan_counts_new_prompt: false,
+            plan_reentry_unthrottled: false,
             todo_turns_since_write: 10,
             todo_turns_between: 10,
             todo_counts_responses: false,
@@ -137,6 +142,7 @@ impl AttachmentRules {
     /// the post-compact attachments after the summary (Q58 no longer holds).
     pub const fn claude_code_2_1_332() -> AttachmentRules {
         AttachmentRules {
+            plan_reentry_unthrottled: true,
             notes_as_system_messages: true,
             context_as_attachments: true,
             keep_mid_turn_blocks_separate: true,
@@ -158,6 +164,7 @@ impl AttachmentRules {
     pub const fn recommended() -> AttachmentRules {
         AttachmentRules {
             plan_counts_new_prompt: true,
+            plan_reentry_unthrottled: false,
             todo_counts_responses: true,
             todo_plain_list: true,
             selection_one_based: true,

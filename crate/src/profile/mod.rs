@@ -258,13 +258,28 @@ impl Profile {
     pub fn claude_code() -> Profile {
         Profile {
             name: ProfileName::ClaudeCode,
+            // Q11 fixed: a tool-wide Read deny stops the mentions too.
+            deny: DenyRulesSwitches {
+                tool_wide_rules_deny_attachments: true,
+                ..DenyRulesSwitches::claude_code()
+            },
             read: ReadRules {
                 malware_note: false,
                 unchanged_stub: false,
+                // Q17 fixed: an empty file gets the empty-file warning.
+                warn_empty_file: true,
+                number_empty_last_line: true,
+                past_end_warned_first: true,
                 ..ReadRules::claude_code()
             },
             file_context: FileContextRules {
                 malware_reminder_in_attachments: false,
+                // Q21 fixed: a ranged mention's call note carries the range.
+                call_note_shows_range: true,
+                reference_oversized_mentions: true,
+                // Q15 fixed, and a listing leaves out denied names.
+                deny_memory_files: true,
+                hide_denied_entries: true,
                 ..FileContextRules::claude_code()
             },
             attachments: AttachmentRules::claude_code_2_1_332(),

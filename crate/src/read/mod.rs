@@ -121,9 +121,18 @@ pub struct ReadRules {
     /// the file is malware (§3.5; Claude Code 2.1.332 no longer sends it).
     pub malware_note: bool,
     /// A re-read of a file unchanged since the agent's last full read of it gets a short
-    /// stub instead of the contents (§3.4; Claude Code 2.1.332 sends the contents again, as
-    /// the original does with its dedup kill switch on).
+    /// stub instead of the contents, and a re-mention gets nothing (§3.4, Q20; Claude Code
+    /// 2.1.332 sends the contents again both ways, as the original does with its dedup kill
+    /// switch on).
     pub unchanged_stub: bool,
+    /// A range that selects only the empty piece after the final line break shows it as a
+    /// numbered empty line (Claude Code 2.1.332), not the "shorter than the offset" warning
+    /// (2.1.88).
+    pub number_empty_last_line: bool,
+    /// An offset past the last line gets the "shorter than the offset" warning even in an
+    /// empty file (Claude Code 2.1.332's order of checks); otherwise Q17's fix gives an
+    /// empty file the empty-file warning whatever the offset.
+    pub past_end_warned_first: bool,
 }
 
 impl ReadRules {
@@ -142,6 +151,8 @@ impl ReadRules {
             mark_directories: false,
             malware_note: true,
             unchanged_stub: true,
+            number_empty_last_line: false,
+            past_end_warned_first: false,
         }
     }
 
@@ -161,6 +172,8 @@ impl ReadRules {
             // The current release dropped the note; it only cost tokens.
             malware_note: false,
             unchanged_stub: true,
+            number_empty_last_line: false,
+            past_end_warned_first: false,
         }
     }
 }

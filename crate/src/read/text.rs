@@ -1,6 +1,7 @@
 //! Text reads: line ranges, numbering, the size cap and the token gate (spec/claude-code.md
 //! §3.2, §3.3, §3.5, §3.6).
 
+use alloc::format;
 use alloc::rc::Rc;
 use alloc::string::String;
 use core::fmt::Write;
@@ -136,10 +137,15 @@ pub fn read_text(
         });
     }
     let empty_file = selection.body_start == text.len();
+    let past_end = start_line > selection.total_lines;
     let notice = if !content.is_empty() {
         None
-    } else if selection.total_lines == 0 || (rules.warn_empty_file && empty_file) {
+    } else if selection.total_lines == 0
+        || (rules.warn_empty_file && empty_file && !(rules.past_end_warned_first && past_end))
+    {
         Some(ReadNotice::EmptyFile)
+    } else if rules.number_empty_last_line && selection.num_lines > 0 {
+        None
     } else {
         Some(ReadNotice::ShorterThanOffset {
             start_line,
@@ -148,6 +154,8 @@ pub fn read_text(
     };
     let text_out = match notice {
         Some(notice) => render_notice(notice),
+        // Only with `number_empty_last_line`: the empty piece after the final line break.
+        None if content.is_empty() => empty_line_numbered(start_line, rules.line_format),
         None => {
             let mut numbered = number_lines(content, start_line, rules.line_format);
             // Show exactly the lines counted: with Q16 fixed the empty piece after a final
@@ -170,6 +178,15 @@ pub fn read_text(
         total_lines: selection.total_lines,
         notice,
     })
+}
+
+/// One empty line numbered `number`: the empty piece after a final line break, as Claude
+/// Code 2.1.332 shows a range that selects only it.
+fn empty_line_numbered(number: u64, format: LineFormat) -> String {
+    match format {
+        LineFormat::Compact => format!("{number}\t"),
+        LineFormat::Legacy => format!("{number:>6}\u{2192}"),
+    }
 }
 
 /// Prefixes each line of `content` with its number, from `start_line` (§3.5): lines are

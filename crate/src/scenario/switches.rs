@@ -90,6 +90,8 @@ switches!(crate::read::ReadRules {
     mark_directories => "markDirectories",
     malware_note => "malwareNote",
     unchanged_stub => "unchangedStub",
+    number_empty_last_line => "numberEmptyLastLine",
+    past_end_warned_first => "pastEndWarnedFirst",
 });
 
 switches!(crate::file_state::FileStateRules {
@@ -118,6 +120,7 @@ switches!(crate::session::FileContextRules {
     already_read_respects_ranges => "alreadyReadRespectsRanges",
     mentions_checked_together => "mentionsCheckedTogether",
     read_oversized_mentions => "readOversizedMentions",
+    reference_oversized_mentions => "referenceOversizedMentions",
     call_note_shows_range => "callNoteShowsRange",
     truncation_note_states_range => "truncationNoteStatesRange",
     malware_reminder_in_attachments => "malwareReminderInAttachments",
@@ -133,6 +136,7 @@ switches!(crate::session::FileContextRules {
 switches!(crate::attachment::AttachmentRules {
     reminders => "reminders",
     plan_counts_new_prompt => "planCountsNewPrompt",
+    plan_reentry_unthrottled => "planReentryUnthrottled",
     todo_counts_responses => "todoCountsResponses",
     todo_plain_list => "todoPlainList",
     selection_one_based => "selectionOneBased",

@@ -72,6 +72,15 @@ pub fn pdf_reference_note(path: &str, pages: u64, size: &str) -> String {
     ))
 }
 
+/// A mentioned file too large to attach (over the Read tool's size limit): its path and
+/// size, and how to read it (Claude Code 2.1.332; 2.1.88 sent nothing, Q18).
+pub fn oversized_mention_reference(path: &str, size: &str) -> String {
+    wrap(&format!(
+        "{path} ({size}) was mentioned but is too large to attach whole. Read the part you \
+         need with the Read tool's offset and limit, or search it first."
+    ))
+}
+
 /// An agent the user asked for by mention (§1.6).
 pub fn agent_note(agent_type: &str) -> String {
     wrap(&format!(

@@ -202,9 +202,9 @@ fn plan_mode_sub_agent(plan: &PlanFacts<'_>) -> String {
 pub fn plan_mode_reentry(path: &str) -> String {
     wrap(&format!(
         "## Re-entering Plan Mode\n\nYou are back in plan mode after leaving it. The plan \
-         file from the previous round of planning is still at {path}. Read it first; if the \
-         new request is a different task, replace the plan, otherwise refine it. Finish \
-         with {EXIT_PLAN_TOOL} as before."
+         file from the previous round of planning is still at {path}.\n\nLook at it first: \
+         if the new request is a different task, replace the plan, otherwise refine it. \
+         Finish with {EXIT_PLAN_TOOL} as before."
     ))
 }
 

@@ -244,7 +244,20 @@ impl FileContext<'_> {
                 format_file_size(stat.size),
                 format_file_size(max)
             );
-            turn.decide(subject, Verdict::TooLarge, reason, None);
+            if self.rules.reference_oversized_mentions {
+                let size = format_file_size(stat.size);
+                let text = files::oversized_mention_reference(abs, &size);
+                turn.attach(
+                    AttachmentKind::AtMentionReference,
+                    Some(abs),
+                    text,
+                    self.token_method,
+                );
+                let reason = format!("{reason}; a reference gives its path and size instead");
+                turn.decide(subject, Verdict::TooLarge, reason, None);
+            } else {
+                turn.decide(subject, Verdict::TooLarge, reason, None);
+            }
             return;
         }
         if is_pdf {
@@ -254,7 +267,8 @@ impl FileContext<'_> {
         let window = mention_window(file.line_start, file.line_end, &self.workspace.rules.read);
         let state = state_before.unwrap_or(&self.workspace.file_state);
         let rules = &self.rules;
-        if already_read(state, abs, stat, window.offset, window.limit, rules) {
+        let dedup = self.workspace.rules.read.unchanged_stub;
+        if dedup && already_read(state, abs, stat, window.offset, window.limit, rules) {
             self.already_in_context(abs, stat, turn, subject);
             return;
         }
@@ -444,7 +458,9 @@ impl FileContext<'_> {
     ) {
         let rules = &self.rules;
         let mut input = format!("{{\"file_path\":{}", json_string(abs));
-        if rules.call_note_shows_range {
+        // Only a range the Read tool accepts (2.1.332 leaves `#L0` and reversed ranges out).
+        let accepted = offset.is_none_or(|o| o >= 1) && limit.is_none_or(|l| l >= 1);
+        if rules.call_note_shows_range && accepted {
             if let Some(offset) = offset {
                 input.push_str(&format!(",\"offset\":{offset}"));
             }

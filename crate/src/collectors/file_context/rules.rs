@@ -40,6 +40,9 @@ pub struct FileContextRules {
     /// Q18: an oversized mention is still read: with a range, without the whole-file size
     /// check; without one, cut to its first lines (original: nothing).
     pub read_oversized_mentions: bool,
+    /// An oversized mention that is not read gets a short reference: its path, its size and
+    /// how to read it in parts (Claude Code 2.1.332; 2.1.88 sends nothing).
+    pub reference_oversized_mentions: bool,
     /// Q21: the call note of a ranged mention shows its offset and limit (original: only
     /// the path).
     pub call_note_shows_range: bool,
@@ -100,6 +103,7 @@ impl FileContextRules {
             already_read_respects_ranges: false,
             mentions_checked_together: true,
             read_oversized_mentions: false,
+            reference_oversized_mentions: false,
             call_note_shows_range: false,
             truncation_note_states_range: false,
             malware_reminder_in_attachments: true,
@@ -138,6 +142,7 @@ impl FileContextRules {
             already_read_respects_ranges: true,
             mentions_checked_together: false,
             read_oversized_mentions: true,
+            reference_oversized_mentions: false,
             call_note_shows_range: true,
             truncation_note_states_range: true,
             malware_reminder_in_attachments: false,

@@ -32,7 +32,9 @@ pub fn plan_mode(
         return;
     }
     let reminders = [AttachmentKind::PlanMode, AttachmentKind::PlanModeReentry];
-    if throttled("plan_mode", input, rules, &reminders, out) {
+    let reentry = state.exited_plan_mode && input.plan_exists;
+    let unthrottled = reentry && rules.plan_reentry_unthrottled;
+    if !unthrottled && throttled("plan_mode", input, rules, &reminders, out) {
         return;
     }
     let plan = PlanFacts {
@@ -40,7 +42,7 @@ pub fn plan_mode(
         exists: input.plan_exists,
         interview: input.interview_mode,
     };
-    if state.exited_plan_mode && input.plan_exists {
+    if reentry {
         state.exited_plan_mode = false;
         out.attach(
             AttachmentKind::PlanModeReentry,

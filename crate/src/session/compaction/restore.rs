@@ -102,6 +102,8 @@ impl Session {
         }
         let saved_transcript = mem::replace(&mut self.conversation.transcript, history);
         let saved_state = dry_run.then(|| self.conversation.reminders.clone());
+        // Nothing announced before the summary is in the history now (§9.3 item 6).
+        self.conversation.reminders.after_compaction();
         let facts = self.pass_facts(0);
         let deltas: [crate::collectors::reminders::Producer; 3] = [
             reminders::deferred_tools_delta,
