@@ -249,14 +249,23 @@ fn all_text(turn: &Turn) -> String {
 }
 
 #[test]
-fn a_re_mentioned_file_is_attached_again_where_2_1_88_sends_nothing() {
-    let mention_twice = |profile: Profile| {
+fn a_file_read_in_part_is_attached_whole_when_mentioned_where_2_1_88_sends_nothing() {
+    let mention_after_a_part = |profile: Profile| {
         let mut s = session(profile, SessionConfig::default());
-        s.submit("look at @a.ts", 2_000);
-        all_text(&s.submit("and @a.ts again", 3_000))
+        s.write_file("b.txt", "b1\nb2\nb3\n", 1_500).unwrap();
+        s.submit("look at @b.txt#L2", 2_000);
+        all_text(&s.submit("now all of @b.txt", 3_000))
     };
-    assert!(mention_twice(Profile::claude_code()).contains("export const a = 1;"));
-    assert!(!mention_twice(Profile::claude_code_2_1_88()).contains("export const a = 1;"));
+    assert!(mention_after_a_part(Profile::claude_code()).contains("1\tb1"));
+    assert!(!mention_after_a_part(Profile::claude_code_2_1_88()).contains("1\tb1"));
+    // A mention the earlier read covered still sends nothing, and says nothing.
+    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    s.submit("look at @a.ts", 2_000);
+    s.respond(vec![ResponseBlock::Text("Seen.".into())], 2_500)
+        .unwrap();
+    let again = s.submit("and @a.ts again", 3_000);
+    assert!(!all_text(&again).contains("export const a"));
+    assert_eq!(attachment_text(&again, "already_read_file"), Some(""));
 }
 
 #[test]

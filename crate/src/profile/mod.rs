@@ -277,6 +277,9 @@ impl Profile {
                 // Q21 fixed: a ranged mention's call note carries the range.
                 call_note_shows_range: true,
                 reference_oversized_mentions: true,
+                // Q20 half fixed: only a read that covered the range counts, and a covered
+                // re-mention still sends nothing.
+                already_read_respects_ranges: true,
                 // Q15 fixed, and a listing leaves out denied names.
                 deny_memory_files: true,
                 hide_denied_entries: true,

@@ -121,9 +121,8 @@ pub struct ReadRules {
     /// the file is malware (§3.5; Claude Code 2.1.332 no longer sends it).
     pub malware_note: bool,
     /// A re-read of a file unchanged since the agent's last full read of it gets a short
-    /// stub instead of the contents, and a re-mention gets nothing (§3.4, Q20; Claude Code
-    /// 2.1.332 sends the contents again both ways, as the original does with its dedup kill
-    /// switch on).
+    /// stub instead of the contents (§3.4; Claude Code 2.1.332 sends the contents again, as
+    /// the original does with its dedup kill switch on).
     pub unchanged_stub: bool,
     /// A range that selects only the empty piece after the final line break shows it as a
     /// numbered empty line (Claude Code 2.1.332), not the "shorter than the offset" warning

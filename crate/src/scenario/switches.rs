@@ -118,6 +118,7 @@ switches!(crate::session::FileContextRules {
     note_emptied_files => "noteEmptiedFiles",
     note_undiffable_changes => "noteUndiffableChanges",
     already_read_respects_ranges => "alreadyReadRespectsRanges",
+    point_to_already_read => "pointToAlreadyRead",
     mentions_checked_together => "mentionsCheckedTogether",
     read_oversized_mentions => "readOversizedMentions",
     reference_oversized_mentions => "referenceOversizedMentions",

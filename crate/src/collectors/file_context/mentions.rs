@@ -267,8 +267,7 @@ impl FileContext<'_> {
         let window = mention_window(file.line_start, file.line_end, &self.workspace.rules.read);
         let state = state_before.unwrap_or(&self.workspace.file_state);
         let rules = &self.rules;
-        let dedup = self.workspace.rules.read.unchanged_stub;
-        if dedup && already_read(state, abs, stat, window.offset, window.limit, rules) {
+        if already_read(state, abs, stat, window.offset, window.limit, rules) {
             self.already_in_context(abs, stat, turn, subject);
             return;
         }
@@ -365,7 +364,7 @@ impl FileContext<'_> {
     /// §3.7 step 4: an unchanged file already in the read-file state sends nothing (Q20), or
     /// with the fix a short pointer to its contents above.
     fn already_in_context(&self, abs: &str, stat: &Stat, turn: &mut Collected, subject: &str) {
-        let text = if self.rules.already_read_respects_ranges {
+        let text = if self.rules.point_to_already_read {
             files::unchanged_pointer(abs)
         } else {
             String::new()
@@ -565,7 +564,9 @@ fn already_read(
         return true;
     }
     let wanted_limit = limit.map(|l| u64::try_from(l).unwrap_or(0));
-    entry.is_full_view() || (entry.offset == offset && entry.limit == wanted_limit)
+    // A whole read stored with offset 1 (Q25) is the same view as one without an offset.
+    let stored = (entry.offset.unwrap_or(1), entry.limit);
+    entry.is_full_view() || stored == (offset.unwrap_or(1), wanted_limit)
 }
 
 /// `shell-quote`'s quoting of one argument (§3.11): plain paths as they are; paths with

@@ -29,9 +29,11 @@ pub struct FileContextRules {
     /// once (original: skipped silently, on every pass).
     pub note_undiffable_changes: bool,
     /// Q20: an unchanged, already read file is "already in context" only when the earlier
-    /// read covered the mentioned range, and then a short pointer is sent (original: any
-    /// entry counts, and nothing is sent).
+    /// read covered the mentioned range (original: any entry counts).
     pub already_read_respects_ranges: bool,
+    /// Q20: a re-mentioned file already in context gets a short pointer saying so (original:
+    /// nothing; Claude Code 2.1.332 keeps sending nothing while it checks the range).
+    pub point_to_already_read: bool,
     /// Q2: a prompt's mentions are checked against the read-file state as it was before
     /// any of them was read, because the original handles them together; so every spelling
     /// and every range of one file attaches (the lab saw `@src/app.ts` and `@./src/app.ts`
@@ -101,6 +103,7 @@ impl FileContextRules {
             note_emptied_files: false,
             note_undiffable_changes: false,
             already_read_respects_ranges: false,
+            point_to_already_read: false,
             mentions_checked_together: true,
             read_oversized_mentions: false,
             reference_oversized_mentions: false,
@@ -140,6 +143,7 @@ impl FileContextRules {
             note_emptied_files: true,
             note_undiffable_changes: true,
             already_read_respects_ranges: true,
+            point_to_already_read: true,
             mentions_checked_together: false,
             read_oversized_mentions: true,
             reference_oversized_mentions: false,
