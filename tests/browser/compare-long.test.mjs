@@ -6,21 +6,13 @@
 // its end in its own colour, and no label runs over another or off the chart.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
+import { CONTRAST_RATIO, launchBrowser, openPlayground, showTab, startServer } from './harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */ let server;
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */ let browser;
 
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
 
-/** WCAG's contrast ratio of two computed colours (`rgb(…)`), as source evaluated in the page. */
-const RATIO = `(a, b) => {
-  const channels = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
-  const lum = (c) => channels(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
-    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
-  return (x + 0.05) / (y + 0.05);
-}`;
 after(async () => { await browser?.close(); await server?.close(); });
 
 test('long-tool-output: Compare\'s compactions are the player\'s under every profile, numbered from 1, with a takeaway', async () => {
@@ -103,7 +95,7 @@ test('long-tool-output with every profile ticked: each line is named at its end,
           labels,
           steps: [...svg.querySelectorAll('.chart-point title')].map((title) => Number(/step (\d+)\)$/.exec(title.textContent ?? '')?.[1])),
         };
-      }), RATIO);
+      }), CONTRAST_RATIO);
       for (const chart of charts) {
         const where = `${viewport.width} px, ${scheme}, ${chart.id}`;
         assert.deepEqual(chart.series, profiles, `${where}: a line per profile`);

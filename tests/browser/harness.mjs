@@ -127,3 +127,15 @@ export async function visitFilledTabs(page, look) {
     await look(tab);
   }
 }
+
+/**
+ * WCAG's contrast ratio of two computed colours (`rgb(…)`), as a function's source to be
+ * evaluated in the page.
+ */
+export const CONTRAST_RATIO = `(a, b) => {
+  const channels = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = (c) => channels(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}`;
