@@ -4,6 +4,7 @@
 //! carries no malware note, an unchanged re-read gets the contents again, and the repository's
 //! state comes under its `# gitStatus` heading; and the quirks it fixed (Q11, Q17, Q21).
 
+use context_assembly::compact::options::CompactionOptions;
 use context_assembly::session::{
     PermissionMode, PlanApproval, ResponseBlock, Session, SessionConfig, SessionOptions, ToolCall,
     ToolInvocation, Turn,
@@ -295,4 +296,66 @@ fn an_offset_past_an_empty_file_gets_the_shorter_than_offset_warning() {
         result.contains('5') && !result.contains("empty"),
         "{result}"
     );
+}
+
+#[test]
+fn a_mention_in_brackets_attaches_where_2_1_88_sees_none() {
+    let bracketed = |profile: Profile| {
+        let mut s = session(profile, SessionConfig::default());
+        all_text(&s.submit("check it (@a.ts) please", 2_000))
+    };
+    assert!(bracketed(Profile::claude_code()).contains("export const a = 1;"));
+    assert!(!bracketed(Profile::claude_code_2_1_88()).contains("export const a = 1;"));
+}
+
+#[test]
+fn a_write_loads_the_nested_memory_a_read_would() {
+    let after_write = |profile: Profile| {
+        let mut s = session(profile, SessionConfig::default());
+        s.write_file(
+            "lib/CLAUDE.md",
+            "Library code has no side effects.\n",
+            1_200,
+        )
+        .unwrap();
+        s.submit("write it", 2_000);
+        let write = ToolInvocation::Write {
+            file_path: "/p/lib/new.ts".into(),
+            content: "export const n = 1;\n".into(),
+        };
+        let call = ResponseBlock::ToolUse(ToolCall {
+            id: None,
+            name: "Write".into(),
+            input: "{}".into(),
+            invocation: write,
+        });
+        let round = s.respond(vec![call], 3_000).unwrap();
+        all_text(&round) + &all_text(&s.submit("go on", 4_000))
+    };
+    assert!(after_write(Profile::claude_code()).contains("no side effects"));
+    assert!(!after_write(Profile::claude_code_2_1_88()).contains("no side effects"));
+}
+
+#[test]
+fn a_compaction_names_the_tools_used_and_keeps_the_last_answer() {
+    let compacted = |profile: Profile| {
+        let mut s = session(profile, SessionConfig::default());
+        s.submit("read it", 2_000);
+        respond(&mut s, "Read", read_a(), 3_000);
+        s.respond(vec![ResponseBlock::Text("Done reading.".into())], 4_000)
+            .unwrap();
+        s.compact(CompactionOptions::default(), None, 5_000)
+            .unwrap();
+        let request = s.submit("go on", 6_000).request.expect("a request");
+        let first = request.messages[0].content[0].text.clone();
+        let second = request.messages[1].content[0].text.clone();
+        (first, second)
+    };
+    let (summary, kept) = compacted(Profile::claude_code());
+    assert!(summary.contains("<tools-used-before-summary>Read</tools-used-before-summary>"));
+    assert!(summary.contains("word for word"), "{summary}");
+    assert_eq!(kept, "Done reading.");
+    let (summary, kept) = compacted(Profile::claude_code_2_1_88());
+    assert!(!summary.contains("tools-used-before-summary"));
+    assert_ne!(kept, "Done reading.");
 }

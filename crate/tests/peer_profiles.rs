@@ -184,9 +184,10 @@ fn claude_code_compacts_the_same_session_at_its_own_threshold() {
 
 #[test]
 fn compare_profiles_runs_both_presets() {
-    let scenario = scenario("claude-code", &[25_000, 50_000, 5_000]);
+    // The peers are built on Claude Code 2.1.88, so they are compared with it.
+    let scenario = scenario("claude-code-2.1.88", &[25_000, 50_000, 5_000]);
     let profiles = [
-        ProfileName::ClaudeCode,
+        ProfileName::ClaudeCode2188,
         ProfileName::OpenCode,
         ProfileName::Aider,
     ];
@@ -202,7 +203,7 @@ fn compare_profiles_runs_both_presets() {
         .collect();
     assert_eq!(
         policies[0],
-        (ProfileName::ClaudeCode, vec!["claude-code.full"])
+        (ProfileName::ClaudeCode2188, vec!["claude-code.full"])
     );
     // OpenCode prunes first; here the prune never makes enough room, so a summary follows.
     assert_eq!(policies[1].0, ProfileName::OpenCode);

@@ -83,6 +83,10 @@ pub struct CompactionRules {
     /// Records at the end kept verbatim by full compaction, moved earlier so no tool call
     /// loses its result (original: 0, the summary replaces everything).
     pub keep_recent_records: usize,
+    /// Claude Code 2.1.332's summary message: a reminder after the preamble names the tools
+    /// the summarised part called, the carry-on instruction follows every compaction (a typed
+    /// `/compact` too), and then a note that the kept records follow word for word.
+    pub summary_names_tools_used: bool,
     /// The strategy auto-compaction follows: the profile's own summary (Claude Code's,
     /// Codex's), OpenCode's or Aider's ([`AutoPolicy`]).
     pub auto_policy: AutoPolicy,
@@ -111,6 +115,7 @@ impl CompactionRules {
             size_from_reported_usage: true,
             kept_tail_ignores_string_content: true,
             keep_recent_records: 0,
+            summary_names_tools_used: false,
             auto_policy: AutoPolicy::Summary,
         }
     }
@@ -139,6 +144,7 @@ impl CompactionRules {
             size_from_reported_usage: true,
             kept_tail_ignores_string_content: false,
             keep_recent_records: 0,
+            summary_names_tools_used: false,
             auto_policy: AutoPolicy::Summary,
         }
     }

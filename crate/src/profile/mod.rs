@@ -258,6 +258,16 @@ impl Profile {
     pub fn claude_code() -> Profile {
         Profile {
             name: ProfileName::ClaudeCode,
+            // `(@path)` is a mention (§1.3).
+            mentions: MentionRules {
+                mention_after_open_bracket: true,
+                ..MentionRules::claude_code()
+            },
+            // Q54 fixed: Edit and Write load nested memory as Read does.
+            memory: MemoryRules {
+                trigger_on_writes: true,
+                ..MemoryRules::claude_code()
+            },
             // Q11 fixed: a tool-wide Read deny stops the mentions too.
             deny: DenyRulesSwitches {
                 tool_wide_rules_deny_attachments: true,
@@ -286,6 +296,12 @@ impl Profile {
                 ..FileContextRules::claude_code()
             },
             attachments: AttachmentRules::claude_code_2_1_332(),
+            // The summary keeps the last record after it and names the tools used before it.
+            compaction: CompactionRules {
+                keep_recent_records: 1,
+                summary_names_tools_used: true,
+                ..CompactionRules::claude_code()
+            },
             claude_prefix: Some(ClaudePrefix::ClaudeCode2332),
             ..Profile::claude_code_2_1_88()
         }

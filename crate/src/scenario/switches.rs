@@ -171,6 +171,7 @@ switches!(crate::compact::rules::CompactionRules {
     manual_restore_loads_nested_memory => "manualRestoreLoadsNestedMemory",
     size_from_reported_usage => "sizeFromReportedUsage",
     kept_tail_ignores_string_content => "keptTailIgnoresStringContent",
+    summary_names_tools_used => "summaryNamesToolsUsed",
 });
 
 switches!(crate::codex::rules::CodexRules {

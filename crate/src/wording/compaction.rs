@@ -173,6 +173,43 @@ pub fn summary_message(
     message
 }
 
+/// Claude Code 2.1.332's summary message: the preamble; a reminder naming the tools the
+/// summarised part called (`<tools-used-before-summary>`, the original's tag), when it called
+/// any; the formatted summary; where the full transcript is; after a single `\n`, the
+/// instruction to carry on; and, when records were kept, the note that they follow.
+///
+/// ```
+/// use context_assembly::wording::compaction::summary_message_naming_tools;
+/// let message = summary_message_naming_tools("Summary:\nx", Some("/t/s.jsonl"), &["Edit", "Read"], true);
+/// assert!(message.contains("<tools-used-before-summary>Edit, Read</tools-used-before-summary>"));
+/// assert!(message.contains("/t/s.jsonl\nContinue"));
+/// ```
+pub fn summary_message_naming_tools(
+    formatted: &str,
+    transcript_path: Option<&str>,
+    tools_used: &[&str],
+    kept_verbatim: bool,
+) -> String {
+    let with_tools = match tools_used.is_empty() {
+        true => String::from(formatted),
+        false => format!(
+            "{}\n{formatted}",
+            wrap(&format!(
+                "<tools-used-before-summary>{}</tools-used-before-summary>",
+                tools_used.join(", ")
+            ))
+        ),
+    };
+    let mut message = summary_message(&with_tools, transcript_path, false, true);
+    if kept_verbatim {
+        message.push_str(
+            "\n\nThe messages after this summary are the latest ones from before it, word for \
+             word.",
+        );
+    }
+    message
+}
+
 /// The messages a typed `/compact` leaves after its summary and post-compact attachments
 /// (§9.3 item 7), each with whether it is meta: a caveat that what follows came from a
 /// local command (meta), the command as typed with its instructions, and what it printed.

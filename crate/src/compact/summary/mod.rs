@@ -41,7 +41,8 @@ use alloc::string::String;
 use crate::js;
 
 pub use crate::wording::compaction::{
-    compact_command_messages, summary_message, summary_request, SUMMARY_SECTIONS,
+    compact_command_messages, summary_message, summary_message_naming_tools, summary_request,
+    SUMMARY_SECTIONS,
 };
 
 /// The summary text from the model's answer, as the original formats it (§9.3 item 8): the

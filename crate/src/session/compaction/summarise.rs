@@ -19,14 +19,13 @@ use crate::compact::report::{CompactionPlan, CompactionReport, SummarySource};
 use crate::compact::rules::CompactionRules;
 use crate::compact::summary::{
     compact_command_messages, extractive_summary, format_compact_summary, summary_message,
-    summary_request,
+    summary_message_naming_tools, summary_request,
 };
 use crate::request::Request;
 use crate::session::Session;
 use crate::tokens::estimate_tokens;
 use crate::tokens::TokenMethod;
-use crate::transcript::Transcript;
-use crate::transcript::{Message, Record};
+use crate::transcript::{AssistantBlock, Message, Record, Transcript};
 use crate::vocabulary::Decision;
 use crate::Error;
 
@@ -162,12 +161,20 @@ impl Session {
             is_session_memory = false;
         }
         let transcript_path = self.config.transcript_path.clone();
-        let message = summary_message(
-            &formatted,
-            transcript_path.as_deref(),
-            is_session_memory,
-            auto,
-        );
+        let message = match self.profile.compaction.summary_names_tools_used {
+            true => summary_message_naming_tools(
+                &formatted,
+                transcript_path.as_deref(),
+                &tools_called(&split.summarised),
+                !split.kept.is_empty(),
+            ),
+            false => summary_message(
+                &formatted,
+                transcript_path.as_deref(),
+                is_session_memory,
+                auto,
+            ),
+        };
         let file_state = self.workspace.file_state_entries();
         if !is_session_memory {
             self.workspace.file_state.clear();
@@ -348,6 +355,22 @@ fn summary_text(
         });
     }
     Ok((formatted, SummarySource::Host))
+}
+
+/// The tools the records called, each once, in alphabetical order (as 2.1.332 names them).
+fn tools_called(records: &[Message]) -> Vec<&str> {
+    let mut names: Vec<&str> = (records.iter())
+        .filter_map(|message| match &message.record {
+            Record::Assistant {
+                block: AssistantBlock::ToolUse(call),
+                ..
+            } => Some(call.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
 }
 
 /// Boundary, summary and kept records, in the order of §9.3 item 7.
