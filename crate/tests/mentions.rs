@@ -22,7 +22,7 @@ fn fixture(name: &str) -> Value {
 
 fn rules_named(profile: &str) -> MentionRules {
     match profile {
-        "claude-code" => MentionRules::claude_code(),
+        "claude-code-2.1.88" => MentionRules::claude_code(),
         "codex" => MentionRules::codex(),
         "recommended" => MentionRules::recommended(),
         other => panic!("unknown profile {other:?}"),

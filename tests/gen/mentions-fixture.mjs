@@ -1,4 +1,4 @@
-// Builds tests/fixtures/mentions.json. claude-code expectations come from the original
+// Builds tests/fixtures/mentions.json. claude-code-2.1.88 expectations come from the original
 // regexes (an oracle independent of the Rust code); codex and recommended ones are written
 // by hand below, and only their UTF-16 offsets are computed.
 import { writeFileSync } from 'node:fs';
@@ -78,7 +78,7 @@ function hand(text, { files = [], mcp = [], agents = [] }) {
 }
 
 const cases = [];
-const cc = (name, text) => cases.push({ name, profile: 'claude-code', text, expected: claude(text) });
+const cc = (name, text) => cases.push({ name, profile: 'claude-code-2.1.88', text, expected: claude(text) });
 const rec = (name, text, exp) => cases.push({ name, profile: 'recommended', text, expected: hand(text, exp) });
 const cx = (name, text, exp) => cases.push({ name, profile: 'codex', text, expected: hand(text, exp) });
 

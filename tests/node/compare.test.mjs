@@ -134,12 +134,13 @@ test('compareProfiles runs opencode-style and aider-style: each compacts the way
   ];
   // A 100K window with a 20K output limit: OpenCode's usable window is 80K, Aider's history budget 6,250.
   const steps = [25_000, 50_000, 5_000].flatMap((tokens, i) => turn(i + 1, tokens));
-  const scenario = JSON.stringify({ profile: 'claude-code', config: { contextWindow: 100_000, outputReserve: 20_000 }, steps });
+  // The peers are built on Claude Code 2.1.88, so they are compared with it.
+  const scenario = JSON.stringify({ profile: 'claude-code-2.1.88', config: { contextWindow: 100_000, outputReserve: 20_000 }, steps });
   const names = engine.profileNames();
   assert.ok(names.includes('opencode-style') && names.includes('aider-style'), names.join(', '));
-  const comparison = engine.compareProfiles(scenario, ['claude-code', 'opencode-style', 'aider-style'], undefined);
+  const comparison = engine.compareProfiles(scenario, ['claude-code-2.1.88', 'opencode-style', 'aider-style'], undefined);
   const policies = (/** @type {string} */ profile) => comparison[profile].steps.flatMap((step) => (step.compacted ? [step.compacted.policy] : []));
-  assert.deepEqual(policies('claude-code'), ['claude-code.full']);
+  assert.deepEqual(policies('claude-code-2.1.88'), ['claude-code.full']);
   // OpenCode prunes first; the prune never makes enough room (the large output is in the last
   // two turns), so its summary follows.
   const opencode = policies('opencode-style');

@@ -9,13 +9,13 @@ import { engine, seededRandom } from './engine.mjs';
 const PIECES = ['@', '@', '"', ' ', '\t', '\n', '\u00a0', '\u3000', '\ufeff', '\u0085', '#L', '#l', '1', '20', '-', ':',
   '.', ',', ')', '(', '/', '~', 'a', 'foo', 'é', '日本', '😀', 'agent-', ' (agent)', '_', '`', '\\ '];
 
-test('claude-code mentions equal the original regexes on 3000 generated texts', () => {
+test('claude-code-2.1.88 mentions equal the original regexes on 3000 generated texts', () => {
   const random = seededRandom(20261129);
   for (let i = 0; i < 3000; i += 1) {
     const length = Math.floor(random() * 14);
     const text = Array.from({ length }, () => PIECES[Math.floor(random() * PIECES.length)]).join('');
     const reference = extractWithOriginalRegexes(text);
-    const got = engine.extractMentions(text, { profile: 'claude-code' });
+    const got = engine.extractMentions(text, { profile: 'claude-code-2.1.88' });
     const label = JSON.stringify(text);
     assert.deepEqual(got.files.map((f) => f.raw), reference.files, label);
     assert.deepEqual(got.mcpResources.map((m) => m.raw), reference.mcp, label);

@@ -31,7 +31,7 @@ test('diff.json', () => {
 test('mentions-differential.json (the original regexes on generated texts)', () => {
   const { cases } = fixture('mentions-differential.json');
   for (const c of cases) {
-    const got = engine.extractMentions(c.text, { profile: 'claude-code' });
+    const got = engine.extractMentions(c.text, { profile: 'claude-code-2.1.88' });
     assert.deepEqual(got.files.map((f) => f.raw), c.files, JSON.stringify(c.text));
     assert.deepEqual(got.mcpResources.map((m) => m.raw), c.mcp, JSON.stringify(c.text));
     assert.deepEqual(got.agents.map((a) => a.raw), c.agents, JSON.stringify(c.text));
