@@ -594,13 +594,7 @@ const CURRENT_LAYOUT_FROM: [u64; 3] = [0, 162, 0];
 /// The preset that replays a log written by Codex `version`: `codex-0.139.0` for a release
 /// before [`CURRENT_LAYOUT_FROM`], `codex` for a later one or when the log does not say.
 pub(super) fn profile_for(version: Option<&str>) -> ProfileName {
-    let release = version.and_then(|version| {
-        let mut parts = version
-            .split(['.', '-'])
-            .map(|part| part.parse::<u64>().ok());
-        Some([parts.next()??, parts.next()??, parts.next()??])
-    });
-    match release {
+    match version.and_then(super::release_numbers) {
         Some(release) if release < CURRENT_LAYOUT_FROM => ProfileName::Codex0139,
         _ => ProfileName::Codex,
     }

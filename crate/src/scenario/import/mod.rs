@@ -161,6 +161,15 @@ pub struct InjectedItem {
     pub label: String,
 }
 
+/// A release's `major.minor.patch` as numbers, for ordering (`"0.171.0-alpha.2"` →
+/// `[0, 171, 0]`); `None` for a version that does not start with three numbers (`"dev"`).
+fn release_numbers(version: &str) -> Option<[u64; 3]> {
+    let mut parts = version
+        .split(['.', '-'])
+        .map(|part| part.parse::<u64>().ok());
+    Some([parts.next()??, parts.next()??, parts.next()??])
+}
+
 /// A line that is a tag and nothing else (`<environment_context>`).
 fn is_lone_tag(line: &str) -> bool {
     line.starts_with('<') && line.ends_with('>')

@@ -470,7 +470,9 @@ impl Builder {
     fn document(&self, format: LogFormat) -> String {
         let profile = match format {
             LogFormat::Codex => super::codex::profile_for(self.client_version.as_deref()).as_str(),
-            LogFormat::ClaudeCode => format.as_str(),
+            LogFormat::ClaudeCode => {
+                super::claude_code::profile_for(self.client_version.as_deref()).as_str()
+            }
         };
         let mut head: Vec<(&str, Json)> = Vec::from([
             ("formatVersion", number(FORMAT_VERSION)),
