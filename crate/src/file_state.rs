@@ -51,6 +51,12 @@ pub struct FileStateRules {
     pub resume_like_live_reads: bool,
     /// Q42: image reads are tracked by digest (original: images are never cached).
     pub track_images: bool,
+    /// §4.5: Edit and Write refuse a file the agent has not read, and one changed on disk
+    /// since it read it (error codes 6 and 7). Off (Claude Code 2.1.332), Edit needs no
+    /// read and applies to a changed file, saying so in its result; Write refuses only a
+    /// file it read that changed since; and a result says when the agent's view of the
+    /// file is now complete, so it need not read the file back.
+    pub writes_need_read: bool,
 }
 
 impl FileStateRules {
@@ -62,6 +68,7 @@ impl FileStateRules {
             keep_oversized_digest: false,
             resume_like_live_reads: false,
             track_images: false,
+            writes_need_read: true,
         }
     }
 
@@ -73,6 +80,7 @@ impl FileStateRules {
             keep_oversized_digest: true,
             resume_like_live_reads: true,
             track_images: true,
+            writes_need_read: true,
         }
     }
 }

@@ -2,7 +2,9 @@
 //! (docs/versions.md), against 2.1.88:
 //! the tools it dropped are refused, the deferred tools and agent types are listed, a Read
 //! carries no malware note, an unchanged re-read gets the contents again, and the repository's
-//! state comes under its `# gitStatus` heading; and the quirks it fixed (Q11, Q17, Q21).
+//! state comes under its `# gitStatus` heading, Edit and Write need no read first, only a
+//! small file read whole makes a re-mention redundant, and a compaction restores no
+//! ancestor's `CLAUDE.md`; and the quirks it fixed (Q11, Q17, Q21).
 
 use context_assembly::compact::options::CompactionOptions;
 use context_assembly::session::{
@@ -299,13 +301,125 @@ fn an_offset_past_an_empty_file_gets_the_shorter_than_offset_warning() {
 }
 
 #[test]
-fn a_mention_in_brackets_attaches_where_2_1_88_sees_none() {
+fn a_mention_in_brackets_is_no_mention_in_either_release() {
     let bracketed = |profile: Profile| {
         let mut s = session(profile, SessionConfig::default());
         all_text(&s.submit("check it (@a.ts) please", 2_000))
     };
-    assert!(bracketed(Profile::claude_code()).contains("export const a = 1;"));
+    assert!(!bracketed(Profile::claude_code()).contains("export const a = 1;"));
     assert!(!bracketed(Profile::claude_code_2_1_88()).contains("export const a = 1;"));
+}
+
+fn edit_a(old: &str, new: &str) -> ToolInvocation {
+    ToolInvocation::Edit {
+        file_path: "/p/a.ts".into(),
+        old_string: old.into(),
+        new_string: new.into(),
+    }
+}
+
+#[test]
+fn an_edit_needs_no_read_and_says_when_the_file_changed_on_disk() {
+    let mut seed = session(Profile::claude_code_2_1_88(), SessionConfig::default());
+    seed.submit("edit it", 2_000);
+    let refused = respond(&mut seed, "Edit", edit_a("1", "2"), 3_000);
+    assert!(refused.is_error, "{}", refused.content);
+
+    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    s.submit("edit it", 2_000);
+    let unread = respond(&mut s, "Edit", edit_a("1", "2"), 3_000);
+    assert!(!unread.is_error, "{}", unread.content);
+    assert!(!unread.content.contains('('), "{}", unread.content);
+    respond(&mut s, "Read", read_a(), 4_000);
+    let current = respond(&mut s, "Edit", edit_a("2", "3"), 5_000);
+    assert!(
+        current.content.contains("no need to read it back"),
+        "{}",
+        current.content
+    );
+    s.write_file("a.ts", "// header\nexport const a = 3;\n", 6_000)
+        .unwrap();
+    let stale = respond(&mut s, "Edit", edit_a("3", "4"), 7_000);
+    assert!(!stale.is_error, "{}", stale.content);
+    assert!(
+        stale.content.contains("changed on disk"),
+        "{}",
+        stale.content
+    );
+    s.write_file("a.ts", "// rewritten\n", 8_000).unwrap();
+    let overwrite = ToolInvocation::Write {
+        file_path: "/p/a.ts".into(),
+        content: "export const a = 9;\n".into(),
+    };
+    let refused = respond(&mut s, "Write", overwrite, 9_000);
+    assert!(
+        refused.is_error,
+        "a Write over a file changed since its read is refused"
+    );
+}
+
+#[test]
+fn a_re_mention_is_left_out_only_for_a_small_file_read_whole() {
+    let second_mentions = |profile: Profile| {
+        let mut s = session(profile, SessionConfig::default());
+        let big = "row of text that fills the file\n".repeat(200);
+        s.write_file("big.txt", big.as_str(), 1_500).unwrap();
+        s.write_file("b.txt", "b1\nb2\nb3\n", 1_500).unwrap();
+        s.submit("see @a.ts @big.txt @b.txt#L2-3", 2_000);
+        s.respond(vec![ResponseBlock::Text("Seen.".into())], 2_500)
+            .unwrap();
+        all_text(&s.submit("again @a.ts @big.txt @b.txt#L2-3", 3_000))
+    };
+    let current = second_mentions(Profile::claude_code());
+    assert!(!current.contains("export const a"), "{current}");
+    assert!(
+        current.contains("row of text"),
+        "a file over 4 KiB is sent again"
+    );
+    assert!(current.contains("2\tb2"), "a ranged read never counts");
+    let seed = second_mentions(Profile::claude_code_2_1_88());
+    assert!(
+        !seed.contains("row of text") && !seed.contains("2\tb2"),
+        "{seed}"
+    );
+}
+
+#[test]
+fn a_compaction_restores_no_claude_md_of_a_directory_above_the_working_directory() {
+    let restored = |profile: Profile| {
+        let mut s = Session::new(SessionOptions {
+            profile,
+            cwd: "/p/app".into(),
+            home: Some("/home/u".into()),
+            config: SessionConfig::default(),
+        })
+        .expect("valid options");
+        s.write_file("/p/CLAUDE.md", "Ancestor rule.\n", 1_000)
+            .unwrap();
+        s.write_file("/p/app/a.ts", "export const a = 1;\n", 1_000)
+            .unwrap();
+        s.submit("read them", 2_000);
+        for (file_path, at_ms) in [("/p/CLAUDE.md", 2_500), ("/p/app/a.ts", 3_000)] {
+            let read = ToolInvocation::Read {
+                file_path: file_path.into(),
+                offset: None,
+                limit: None,
+            };
+            respond(&mut s, "Read", read, at_ms);
+        }
+        s.respond(vec![ResponseBlock::Text("Done.".into())], 4_000)
+            .unwrap();
+        let report = s
+            .compact(CompactionOptions::default(), None, 5_000)
+            .unwrap();
+        let paths: Vec<String> = report.restored.iter().map(|r| r.path.clone()).collect();
+        paths
+    };
+    assert_eq!(restored(Profile::claude_code()), ["/p/app/a.ts"]);
+    assert_eq!(
+        restored(Profile::claude_code_2_1_88()),
+        ["/p/CLAUDE.md", "/p/app/a.ts"]
+    );
 }
 
 #[test]

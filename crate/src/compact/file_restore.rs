@@ -344,6 +344,14 @@ impl FileRestore<'_> {
         if let Some(dir) = &self.auto_memory_dir {
             paths.push(format!("{}/MEMORY.md", dir.trim_end_matches('/')));
         }
+        if self.compaction.exclude_ancestor_memory_files {
+            let mut dir = cwd;
+            while let Some(slash) = dir.rfind('/') {
+                dir = &dir[..slash];
+                paths.push(format!("{dir}/CLAUDE.md"));
+                paths.push(format!("{dir}/CLAUDE.local.md"));
+            }
+        }
         paths
     }
 }

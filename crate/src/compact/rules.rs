@@ -13,6 +13,10 @@ pub struct CompactionRules {
     /// the five memory paths matched exactly, so nested CLAUDE.md files, rules and relevant
     /// memories can win restore slots).
     pub exclude_all_memory_files: bool,
+    /// `CLAUDE.md` and `CLAUDE.local.md` in every directory above the working directory are
+    /// kept out of the restore too, as the working directory's are (Claude Code 2.1.332:
+    /// the memory loader brings them back); off, only the working directory's (2.1.88).
+    pub exclude_ancestor_memory_files: bool,
     /// Q60: restore candidates are ranked by last access (original: by the stored timestamp,
     /// mostly the file's mtime).
     pub rank_by_last_access: bool,
@@ -97,6 +101,7 @@ impl CompactionRules {
     pub const fn claude_code() -> CompactionRules {
         CompactionRules {
             exclude_all_memory_files: false,
+            exclude_ancestor_memory_files: false,
             rank_by_last_access: false,
             backfill_failed_slots: false,
             measure_rendered_text: false,
@@ -126,6 +131,7 @@ impl CompactionRules {
     pub const fn recommended() -> CompactionRules {
         CompactionRules {
             exclude_all_memory_files: true,
+            exclude_ancestor_memory_files: true,
             rank_by_last_access: true,
             backfill_failed_slots: true,
             measure_rendered_text: true,

@@ -29,6 +29,7 @@
 //! | [`MemoryRules::trigger_on_writes`] (Q54) | only Read triggers | Edit and Write trigger too (read by the session) |
 //! | [`MemoryRules::suppress_on_partial_view`] (Q55) | any file-state entry suppresses | only a full view does |
 //! | [`MemoryRules::render_like_eager`] (Q56) | `Contents of {path}:` + content as is | type described, content trimmed |
+//! | [`MemoryRules::nested_stamped_with_mtime`] (2.1.332) | stamped when loaded | stamped when loaded (the restore ranks by last access) |
 //!
 //! Not done here: deny rules are not applied to memory files in Claude Code (Q15); the
 //! session decides that. Rules globs are matched by the shared gitignore matcher,
@@ -338,6 +339,11 @@ pub struct MemoryRules {
     /// Q56: render like the eager memory (the type described, content trimmed); off,
     /// the original's nested form (path line only, content untrimmed).
     pub render_like_eager: bool,
+    /// A nested memory file enters the read-file state stamped with its mtime, as a Read
+    /// does (Claude Code 2.1.332); off, with the moment it was loaded (2.1.88, §9.4 step 3).
+    /// The post-compact restore ranks by that stamp, so on, a rules file written long ago
+    /// ranks below the files the session read or edited since. Read by the session.
+    pub nested_stamped_with_mtime: bool,
 }
 
 impl MemoryRules {
@@ -348,6 +354,7 @@ impl MemoryRules {
             trigger_on_writes: false,
             suppress_on_partial_view: true,
             render_like_eager: false,
+            nested_stamped_with_mtime: false,
         }
     }
 
@@ -358,6 +365,7 @@ impl MemoryRules {
             trigger_on_writes: true,
             suppress_on_partial_view: false,
             render_like_eager: true,
+            nested_stamped_with_mtime: false,
         }
     }
 }

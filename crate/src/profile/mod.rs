@@ -258,14 +258,18 @@ impl Profile {
     pub fn claude_code() -> Profile {
         Profile {
             name: ProfileName::ClaudeCode,
-            // `(@path)` is a mention (§1.3).
-            mentions: MentionRules {
-                mention_after_open_bracket: true,
-                ..MentionRules::claude_code()
+            mentions: MentionRules::claude_code(),
+            // Edit and Write need no read first; Write still refuses a file changed since
+            // it was read.
+            file_state: FileStateRules {
+                writes_need_read: false,
+                ..FileStateRules::claude_code()
             },
-            // Q54 fixed: Edit and Write load nested memory as Read does.
+            // Q54 fixed: Edit and Write load nested memory as Read does; a nested memory
+            // file is stamped with its mtime.
             memory: MemoryRules {
                 trigger_on_writes: true,
+                nested_stamped_with_mtime: true,
                 ..MemoryRules::claude_code()
             },
             // Q11 fixed: a tool-wide Read deny stops the mentions too.
@@ -287,12 +291,15 @@ impl Profile {
                 // Q21 fixed: a ranged mention's call note carries the range.
                 call_note_shows_range: true,
                 reference_oversized_mentions: true,
-                // Q20 half fixed: only a read that covered the range counts, and a covered
+                // Q20 half fixed: only a whole read of a small file counts, and such a
                 // re-mention still sends nothing.
                 already_read_respects_ranges: true,
-                // Q15 fixed, and a listing leaves out denied names.
+                already_read_small_whole_files_only: true,
+                // Q15 fixed, and a listing leaves out denied names; Edit and Write refuse a
+                // denied file.
                 deny_memory_files: true,
                 hide_denied_entries: true,
+                refuse_writes_to_denied_files: true,
                 ..FileContextRules::claude_code()
             },
             attachments: AttachmentRules::claude_code_2_1_332(),
@@ -300,6 +307,7 @@ impl Profile {
             compaction: CompactionRules {
                 keep_recent_records: 1,
                 summary_names_tools_used: true,
+                exclude_ancestor_memory_files: true,
                 ..CompactionRules::claude_code()
             },
             claude_prefix: Some(ClaudePrefix::ClaudeCode2332),

@@ -99,6 +99,7 @@ switches!(crate::file_state::FileStateRules {
     keep_oversized_digest => "keepOversizedDigest",
     resume_like_live_reads => "resumeLikeLiveReads",
     track_images => "trackImages",
+    writes_need_read => "writesNeedRead",
 });
 
 switches!(crate::memory::MemoryRules {
@@ -106,6 +107,7 @@ switches!(crate::memory::MemoryRules {
     trigger_on_writes => "triggerOnWrites",
     suppress_on_partial_view => "suppressOnPartialView",
     render_like_eager => "renderLikeEager",
+    nested_stamped_with_mtime => "nestedStampedWithMtime",
 });
 
 switches!(crate::session::FileContextRules {
@@ -118,6 +120,7 @@ switches!(crate::session::FileContextRules {
     note_emptied_files => "noteEmptiedFiles",
     note_undiffable_changes => "noteUndiffableChanges",
     already_read_respects_ranges => "alreadyReadRespectsRanges",
+    already_read_small_whole_files_only => "alreadyReadSmallWholeFilesOnly",
     point_to_already_read => "pointToAlreadyRead",
     mentions_checked_together => "mentionsCheckedTogether",
     read_oversized_mentions => "readOversizedMentions",
@@ -172,6 +175,7 @@ switches!(crate::compact::rules::CompactionRules {
     size_from_reported_usage => "sizeFromReportedUsage",
     kept_tail_ignores_string_content => "keptTailIgnoresStringContent",
     summary_names_tools_used => "summaryNamesToolsUsed",
+    exclude_ancestor_memory_files => "excludeAncestorMemoryFiles",
 });
 
 switches!(crate::codex::rules::CodexRules {

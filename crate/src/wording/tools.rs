@@ -51,6 +51,16 @@ pub fn file_written(abs: &str, created: bool) -> String {
     format!("{abs} has been {verb}.")
 }
 
+/// After a successful Edit or Write (`writesNeedRead` off) that leaves the agent seeing the
+/// whole current file, so it need not read the file back.
+pub const VIEW_IS_CURRENT: &str =
+    "(Your view of this file is current: there is no need to read it back.)";
+
+/// After an Edit of a file changed on disk since the agent read it (`writesNeedRead` off).
+pub const EDITED_FILE_CHANGED_ON_DISK: &str = "(Note: the file had changed on disk since you \
+    last read it. The edit applied cleanly, but the file holds other changes you have not \
+    seen: read it before an edit that depends on the text around it.)";
+
 /// Edit or Write refused for a path the Read deny rules cover (`refuse_writes_to_denied_files`).
 pub fn write_denied(abs: &str, rule: &str) -> String {
     format!("Changing {abs} is not allowed: the permission settings deny reading it ({rule}).")

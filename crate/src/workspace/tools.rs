@@ -256,8 +256,8 @@ impl Workspace {
         if let Some(refusal) = self.write_refusal(&abs) {
             return Ok(refusal);
         }
-        let current = match self.fresh_text(&abs) {
-            Ok(text) => text,
+        let (current, view) = match self.text_to_change(&abs) {
+            Ok(found) => found,
             Err(refusal) => return Ok(ToolResult::error(refusal)),
         };
         let matches = if old.is_empty() {
@@ -272,7 +272,17 @@ impl Workspace {
         if let Err(refusal) = self.store_agent_write(&abs, updated, at_ms) {
             return Ok(ToolResult::error(refusal));
         }
-        Ok(ToolResult::ok(tools::file_written(&abs, false)))
+        let written = tools::file_written(&abs, false);
+        let note = match view {
+            _ if self.rules.file_state.writes_need_read => None,
+            View::Stale => Some(tools::EDITED_FILE_CHANGED_ON_DISK),
+            View::Complete => Some(tools::VIEW_IS_CURRENT),
+            View::Unread | View::Partial => None,
+        };
+        Ok(ToolResult::ok(match note {
+            Some(note) => format!("{written} {note}"),
+            None => written,
+        }))
     }
 
     /// The agent's Write tool: creates a file, or replaces one it has read (§4.5).
@@ -286,14 +296,27 @@ impl Workspace {
         }
         let exists = self.vfs.stat(&abs).is_ok();
         if exists {
-            if let Err(refusal) = self.fresh_text(&abs) {
+            // Write replaces what it cannot see, so a change since the read refuses it
+            // under either rule.
+            let refusal = match self.text_to_change(&abs) {
+                Ok((_, View::Stale)) => Some(tools::changed_since_read(&abs)),
+                Err(refusal) if self.rules.file_state.writes_need_read => Some(refusal),
+                _ => None,
+            };
+            if let Some(refusal) = refusal {
                 return Ok(ToolResult::error(refusal));
             }
         }
         if let Err(refusal) = self.store_agent_write(&abs, content.into(), at_ms) {
             return Ok(ToolResult::error(refusal));
         }
-        Ok(ToolResult::ok(tools::file_written(&abs, !exists)))
+        let written = tools::file_written(&abs, !exists);
+        Ok(ToolResult::ok(
+            match self.rules.file_state.writes_need_read {
+                true => written,
+                false => format!("{written} {}", tools::VIEW_IS_CURRENT),
+            },
+        ))
     }
 
     /// With `refuse_writes_to_denied_files`, the one answer Edit and Write give for a path
@@ -307,23 +330,35 @@ impl Workspace {
         Some(ToolResult::error(tools::write_denied(abs, &denial.rule)))
     }
 
-    /// The file's text, if the agent may write it: read before (a full, untransformed
-    /// view), and not changed on disk since (§4.5, error codes 6 and 7).
-    fn fresh_text(&self, abs: &str) -> Result<Rc<str>, String> {
-        let Some(entry) = self.file_state.peek(abs).filter(|e| !e.is_partial_view) else {
+    /// The file's text on disk and how the agent's read-file state sees it (§4.5). With
+    /// `writes_need_read`, a file not read (fully untransformed) or changed since is
+    /// refused: error codes 6 and 7, in that order.
+    fn text_to_change(&self, abs: &str) -> Result<(Rc<str>, View), String> {
+        let need_read = self.rules.file_state.writes_need_read;
+        let entry = self.file_state.peek(abs).filter(|e| !e.is_partial_view);
+        if need_read && entry.is_none() {
             return Err(tools::not_read_yet(abs));
-        };
+        }
         let stat = self.vfs.stat(abs).map_err(|error| error.to_string())?;
         let content = self.vfs.read(abs).map_err(|error| error.to_string())?;
         let Content::Text(text) = content else {
             return Err(tools::not_text(abs));
         };
-        // The Windows timestamp-churn fallback: a full view whose text equals the disk's.
-        let same_full_view = entry.is_full_view() && *entry.content == *text;
-        if stat.mtime_ms > entry.timestamp && !same_full_view {
+        let view = entry.map_or(View::Unread, |entry| {
+            // The Windows timestamp-churn fallback: a full view whose text equals the
+            // disk's is not stale.
+            let same_full_view = entry.is_full_view() && *entry.content == *text;
+            let whole_file = entry.limit.is_none() && entry.offset.is_none_or(|o| o <= 1);
+            match () {
+                _ if stat.mtime_ms > entry.timestamp && !same_full_view => View::Stale,
+                _ if whole_file => View::Complete,
+                _ => View::Partial,
+            }
+        });
+        if need_read && view == View::Stale {
             return Err(tools::changed_since_read(abs));
         }
-        Ok(text)
+        Ok((text, view))
     }
 
     /// A write by an agent tool that keeps no read-before-write rule (Codex's
@@ -356,4 +391,17 @@ impl Workspace {
         }
         Ok(())
     }
+}
+
+/// How the agent's read-file state sees a file it is about to change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum View {
+    /// Never read, or seen only transformed (a stripped `CLAUDE.md`).
+    Unread,
+    /// Changed on disk since the agent's view of it.
+    Stale,
+    /// A ranged read, current.
+    Partial,
+    /// The whole file, current.
+    Complete,
 }

@@ -21,6 +21,11 @@ use crate::wording::files::{
 use crate::wording::json_string;
 use crate::workspace::{ReadFailure, TextFileRead};
 
+/// The largest file (bytes on disk) a re-mention can find already in context under
+/// `already_read_small_whole_files_only`: 4 KiB, the lab's probe of Claude Code 2.1.332
+/// (4,096 bytes left out, 4,097 sent again, multi-byte text counted in bytes).
+pub(crate) const ALREADY_READ_MAX_BYTES: u64 = 4096;
+
 /// Lines the truncated fallback reads (`MAX_LINES_TO_READ`, §3.1).
 const TRUNCATED_READ_LINES: i64 = 2000;
 
@@ -545,7 +550,8 @@ impl FileContext<'_> {
 }
 
 /// §3.7 step 4: whether `state` holds `abs` unchanged since it was read (same mtime). The
-/// original takes any entry (Q20); the fix only one whose read covered the mentioned range.
+/// original takes any entry (Q20); the fix only one whose read covered every line of the
+/// mentioned range.
 fn already_read(
     state: &FileStateCache,
     abs: &str,
@@ -560,13 +566,28 @@ fn already_read(
     if entry.timestamp != stat.mtime_ms {
         return false;
     }
+    let whole_read = entry.limit.is_none() && entry.offset.is_none_or(|offset| offset <= 1);
+    if rules.already_read_small_whole_files_only {
+        return whole_read && stat.size <= ALREADY_READ_MAX_BYTES;
+    }
     if !rules.already_read_respects_ranges {
         return true;
     }
+    // Lines as half-open ranges, `None` running to the end; a whole read stored with
+    // offset 1 (Q25) starts where one without an offset does.
+    let span = |offset: Option<u64>, limit: Option<u64>| {
+        let start = offset.unwrap_or(1).max(1);
+        (start, limit.map(|limit| start.saturating_add(limit)))
+    };
+    let (read_start, read_end) = span(entry.offset, entry.limit);
     let wanted_limit = limit.map(|l| u64::try_from(l).unwrap_or(0));
-    // A whole read stored with offset 1 (Q25) is the same view as one without an offset.
-    let stored = (entry.offset.unwrap_or(1), entry.limit);
-    entry.is_full_view() || stored == (offset.unwrap_or(1), wanted_limit)
+    let (start, end) = span(offset, wanted_limit);
+    let covers_end = match (read_end, end) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(read_end), Some(end)) => read_end >= end,
+    };
+    read_start <= start && covers_end
 }
 
 /// `shell-quote`'s quoting of one argument (§3.11): plain paths as they are; paths with

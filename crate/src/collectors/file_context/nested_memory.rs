@@ -8,7 +8,7 @@ use super::memory_gate::gate_memory_files;
 use super::FileContext;
 use crate::attachment::{AttachmentKind, Collected, Verdict};
 use crate::file_state::Entry;
-use crate::memory::{nested_memory, render_nested, StateView};
+use crate::memory::{nested_memory, render_nested, MemoryFile, StateView};
 use crate::wording::wrap;
 use crate::workspace::VfsMemory;
 
@@ -65,11 +65,31 @@ impl FileContext<'_> {
                 );
                 let reason = format!("loaded for {target} ({})", file.reason.as_str());
                 turn.decide(&file.path, Verdict::Included, reason, None);
-                let mut entry =
-                    Entry::from_memory(Rc::clone(&file.raw), at_ms, file.content_differs_from_disk);
-                entry.stamp_order = self.workspace.memory_stamp.map_or(0, |(_, order)| order);
+                let entry = self.nested_entry(&file, at_ms);
                 self.workspace.file_state.set(&file.path, entry);
             }
+        }
+    }
+
+    /// The read-file state's entry for a nested memory file: stamped with the file's mtime,
+    /// or with the walk step's stamp (see `Entry::stamp_order`).
+    fn nested_entry(&self, file: &MemoryFile, at_ms: u64) -> Entry {
+        let raw = Rc::clone(&file.raw);
+        let differs = file.content_differs_from_disk;
+        let mtime = self
+            .workspace
+            .vfs
+            .stat(&file.path)
+            .ok()
+            .map(|stat| stat.mtime_ms);
+        match mtime {
+            Some(mtime) if self.workspace.rules.memory.nested_stamped_with_mtime => {
+                Entry::from_memory(raw, mtime, differs)
+            }
+            _ => Entry {
+                stamp_order: self.workspace.memory_stamp.map_or(0, |(_, order)| order),
+                ..Entry::from_memory(raw, at_ms, differs)
+            },
         }
     }
 

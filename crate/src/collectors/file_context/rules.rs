@@ -31,6 +31,11 @@ pub struct FileContextRules {
     /// Q20: an unchanged, already read file is "already in context" only when the earlier
     /// read covered the mentioned range (original: any entry counts).
     pub already_read_respects_ranges: bool,
+    /// A file is "already in context" only when it was read whole and holds at most
+    /// [`ALREADY_READ_MAX_BYTES`](super::mentions::ALREADY_READ_MAX_BYTES) (Claude Code
+    /// 2.1.332, probed in the lab: a ranged read never counts, nor a larger file); it takes
+    /// precedence over `already_read_respects_ranges`.
+    pub already_read_small_whole_files_only: bool,
     /// Q20: a re-mentioned file already in context gets a short pointer saying so (original:
     /// nothing; Claude Code 2.1.332 keeps sending nothing while it checks the range).
     pub point_to_already_read: bool,
@@ -103,6 +108,7 @@ impl FileContextRules {
             note_emptied_files: false,
             note_undiffable_changes: false,
             already_read_respects_ranges: false,
+            already_read_small_whole_files_only: false,
             point_to_already_read: false,
             mentions_checked_together: true,
             read_oversized_mentions: false,
@@ -143,6 +149,7 @@ impl FileContextRules {
             note_emptied_files: true,
             note_undiffable_changes: true,
             already_read_respects_ranges: true,
+            already_read_small_whole_files_only: false,
             point_to_already_read: true,
             mentions_checked_together: false,
             read_oversized_mentions: true,
