@@ -295,6 +295,7 @@ impl Profile {
                 // re-mention still sends nothing.
                 already_read_respects_ranges: true,
                 already_read_small_whole_files_only: true,
+                denied_mentions_load_memory: true,
                 // Q15 fixed, and a listing leaves out denied names; Edit and Write refuse a
                 // denied file.
                 deny_memory_files: true,

@@ -121,6 +121,7 @@ switches!(crate::session::FileContextRules {
     note_undiffable_changes => "noteUndiffableChanges",
     already_read_respects_ranges => "alreadyReadRespectsRanges",
     already_read_small_whole_files_only => "alreadyReadSmallWholeFilesOnly",
+    denied_mentions_load_memory => "deniedMentionsLoadMemory",
     point_to_already_read => "pointToAlreadyRead",
     mentions_checked_together => "mentionsCheckedTogether",
     read_oversized_mentions => "readOversizedMentions",

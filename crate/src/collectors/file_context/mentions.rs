@@ -133,6 +133,9 @@ impl FileContext<'_> {
         if let Some(denial) = self.workspace.deny.check(&abs, &self.workspace.cwd) {
             let reason = format!("{abs} is denied by the permission settings");
             turn.decide(subject, Verdict::Denied, reason, Some(denial.rule));
+            if self.rules.denied_mentions_load_memory && self.workspace.vfs.stat(&abs).is_ok() {
+                self.workspace.add_memory_trigger(&abs);
+            }
             return;
         }
         match self.workspace.vfs.stat(&abs) {
@@ -566,7 +569,12 @@ fn already_read(
     if entry.timestamp != stat.mtime_ms {
         return false;
     }
-    let whole_read = entry.limit.is_none() && entry.offset.is_none_or(|offset| offset <= 1);
+    // A range that ran past the last line of a file with text read the whole file too: its
+    // slice is the file.
+    let from_the_top = entry.offset.is_none_or(|offset| offset <= 1);
+    let sliced_whole = stat.size > 0 && entry.content.len() as u64 == stat.size;
+    let to_the_end = entry.limit.is_none() || sliced_whole;
+    let whole_read = from_the_top && to_the_end && entry.digest.is_none();
     if rules.already_read_small_whole_files_only {
         return whole_read && stat.size <= ALREADY_READ_MAX_BYTES;
     }

@@ -36,6 +36,10 @@ pub struct FileContextRules {
     /// 2.1.332, probed in the lab: a ranged read never counts, nor a larger file); it takes
     /// precedence over `already_read_respects_ranges`.
     pub already_read_small_whole_files_only: bool,
+    /// A mention the deny rules refuse still loads the nested memory of its file's
+    /// directory, as a mention that is read does (Claude Code 2.1.332); off, it loads
+    /// nothing. The denied file itself is never read either way.
+    pub denied_mentions_load_memory: bool,
     /// Q20: a re-mentioned file already in context gets a short pointer saying so (original:
     /// nothing; Claude Code 2.1.332 keeps sending nothing while it checks the range).
     pub point_to_already_read: bool,
@@ -109,6 +113,7 @@ impl FileContextRules {
             note_undiffable_changes: false,
             already_read_respects_ranges: false,
             already_read_small_whole_files_only: false,
+            denied_mentions_load_memory: false,
             point_to_already_read: false,
             mentions_checked_together: true,
             read_oversized_mentions: false,
@@ -150,6 +155,7 @@ impl FileContextRules {
             note_undiffable_changes: true,
             already_read_respects_ranges: true,
             already_read_small_whole_files_only: false,
+            denied_mentions_load_memory: false,
             point_to_already_read: true,
             mentions_checked_together: false,
             read_oversized_mentions: true,

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use super::report_of;
 use super::request_tokens;
-use crate::attachment::{Collected, Verdict};
+use crate::attachment::{AttachmentKind, Collected, Verdict};
 use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTailConfig};
 use crate::compact::options::{Policy, Trigger};
 use crate::compact::partial::{split_at_pivot, PartialDirection};
@@ -365,6 +365,11 @@ fn tools_called(records: &[Message]) -> Vec<&str> {
                 block: AssistantBlock::ToolUse(call),
                 ..
             } => Some(call.name.as_str()),
+            // A mentioned or restored file is shown to the model as a call of Read, and
+            // 2.1.332 names Read for it (a directory's `ls` is not named Bash).
+            Record::Attachment(attachment) if attachment.kind == AttachmentKind::File => {
+                Some("Read")
+            }
             _ => None,
         })
         .collect();
