@@ -473,3 +473,81 @@ fn a_compaction_names_the_tools_used_and_keeps_the_last_answer() {
     assert!(!summary.contains("tools-used-before-summary"));
     assert_ne!(kept, "Done reading.");
 }
+
+/// A session in a `window`-token window whose two responses report `first` and `second`
+/// tokens; whether either request after them was compacted.
+fn compacts_after_second_response(profile: Profile, window: u64, first: u64, second: u64) -> bool {
+    use context_assembly::compact::context_size::ProviderUsage;
+    let config = SessionConfig {
+        context_window: window,
+        ..SessionConfig::default()
+    };
+    let mut s = session(profile, config);
+    let usage = |tokens: u64| {
+        Some(ProviderUsage {
+            input_tokens: tokens,
+            ..ProviderUsage::default()
+        })
+    };
+    s.submit("hi", 2_000);
+    let text = |t: &str| vec![ResponseBlock::Text(t.into())];
+    s.respond_with_usage(text("Hello."), usage(first), 3_000)
+        .unwrap();
+    let after_first = s.submit("again", 4_000);
+    s.respond_with_usage(text("Done."), usage(second), 5_000)
+        .unwrap();
+    let after_second = s.submit("once more", 6_000);
+    [after_first, after_second]
+        .iter()
+        .any(|turn| turn.compaction.iter().any(|r| r.applied))
+}
+
+#[test]
+fn auto_compaction_reads_no_first_response_and_no_window_under_100_000() {
+    let current = Profile::claude_code;
+    // The first response's 190,000 of a 200,000-token window compact nothing.
+    assert!(!compacts_after_second_response(
+        current(),
+        200_000,
+        190_000,
+        1_000
+    ));
+    assert!(compacts_after_second_response(
+        Profile::claude_code_2_1_88(),
+        200_000,
+        190_000,
+        1_000
+    ));
+    // The second response's count is read: 128,000 compacts at 95,000.
+    assert!(!compacts_after_second_response(
+        current(),
+        128_000,
+        1_000,
+        94_900
+    ));
+    assert!(compacts_after_second_response(
+        current(),
+        128_000,
+        1_000,
+        95_100
+    ));
+    // An 80,000-token window is read as 100,000: 47,100 is not enough, 67,100 is.
+    assert!(!compacts_after_second_response(
+        current(),
+        80_000,
+        1_000,
+        47_100
+    ));
+    assert!(compacts_after_second_response(
+        current(),
+        80_000,
+        1_000,
+        67_100
+    ));
+    assert!(compacts_after_second_response(
+        Profile::claude_code_2_1_88(),
+        80_000,
+        1_000,
+        47_100
+    ));
+}

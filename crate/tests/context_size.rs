@@ -1,6 +1,7 @@
 //! Claude Code's context size for its thresholds (spec claude-code.md §6.3), through
 //! scenarios: an `assistant` step's `usage` plus the estimate of what was stored after the
-//! response's first block decides auto-compaction.
+//! response's first block decides auto-compaction (2.1.88's reading: `claude-code-2.1.88`; 2.1.332's
+//! is tested in claude_code_2_1_332.rs).
 #![cfg(feature = "serde")]
 
 use context_assembly::scenario::{parse_scenario, run_scenario, Trace};
@@ -50,12 +51,12 @@ fn compacted(trace: &Trace) -> bool {
 fn reported_usage_plus_the_estimate_after_it_reaches_the_threshold_exactly() {
     // 15,900 + 50 reported, 1,000 estimated for the result: 16,950, under 17,000.
     let under = r#"{ "inputTokens": 15000, "cacheReadTokens": 900, "outputTokens": 50 }"#;
-    let trace = run(&scenario("claude-code", &one_call(), under));
+    let trace = run(&scenario("claude-code-2.1.88", &one_call(), under));
     assert_eq!(auto_compaction(&trace), None);
     assert!(!compacted(&trace));
     // 50 more output tokens: 17,000, the threshold itself.
     let at = r#"{ "inputTokens": 15000, "cacheReadTokens": 900, "outputTokens": 100 }"#;
-    let trace = run(&scenario("claude-code", &one_call(), at));
+    let trace = run(&scenario("claude-code-2.1.88", &one_call(), at));
     let reason = auto_compaction(&trace).expect("the threshold is reached");
     assert!(
         reason.starts_with(
@@ -70,10 +71,10 @@ fn reported_usage_plus_the_estimate_after_it_reaches_the_threshold_exactly() {
 
 #[test]
 fn without_usage_the_whole_request_is_estimated_and_says_so() {
-    let trace = run(&scenario("claude-code", &one_call(), "{}"));
+    let trace = run(&scenario("claude-code-2.1.88", &one_call(), "{}"));
     // An empty usage reports 0: the size is the result's estimate alone.
     assert_eq!(auto_compaction(&trace), None);
-    let json = scenario("claude-code", &one_call(), "{}").replace(r#", "usage": {}"#, "");
+    let json = scenario("claude-code-2.1.88", &one_call(), "{}").replace(r#", "usage": {}"#, "");
     let small_window = json.replace("50000", "33500"); // threshold 500
     let trace = run(&small_window);
     let reason = auto_compaction(&trace).expect("the request alone is over 500");
@@ -97,7 +98,7 @@ fn the_walk_back_estimates_the_later_blocks_of_the_same_response() {
     // The second block: `Bash{"command":"ccc…"}` is 4 + 14 + 396 = 414 characters: 104
     // tokens (rounded); the empty output becomes a sentence of a few tokens.
     let trace = run(&scenario(
-        "claude-code",
+        "claude-code-2.1.88",
         &calls,
         r#"{ "inputTokens": 15800, "outputTokens": 90 }"#,
     ));
@@ -151,7 +152,7 @@ fn a_summary_forgets_the_usage_it_replaced() {
     // and after the summary the request (the release's prefix of about 23,000 tokens
     // included) is well under it.
     let at = r#"{ "inputTokens": 46000 }"#;
-    let mut json = scenario("claude-code", &one_call(), at).replace("50000", "80000");
+    let mut json = scenario("claude-code-2.1.88", &one_call(), at).replace("50000", "80000");
     // Another round after the compaction: the old usage no longer counts.
     json = json.replace(
         r#"{ "kind": "assistant", "blocks": [{ "type": "text", "text": "done" }] }"#,
@@ -171,7 +172,7 @@ fn a_summary_forgets_the_usage_it_replaced() {
 fn the_compaction_reminder_reads_the_same_size() {
     // A 1M window: the reminder comes at 25 % of the 980,000-token effective window, 245,000.
     let with_usage = |usage: &str| {
-        scenario("claude-code", &one_call(), usage).replace(
+        scenario("claude-code-2.1.88", &one_call(), usage).replace(
             r#""contextWindow": 50000"#,
             r#""contextWindow": 1000000, "compactionReminders": true"#,
         )

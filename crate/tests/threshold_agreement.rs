@@ -23,8 +23,15 @@ fn spellings(n: u64) -> [String; 2] {
     [plain, grouped]
 }
 
-/// Why a session of growing prompts first decided to compact on its own, if it did.
-fn first_auto_compaction(name: ProfileName, window: u64, reserve: u64) -> Option<String> {
+/// Why a session of growing prompts first decided to compact on its own, if it did. The
+/// prompts are sized by `effective` (the window the thresholds read, which a profile may
+/// floor above the session's).
+fn first_auto_compaction(
+    name: ProfileName,
+    window: u64,
+    reserve: u64,
+    effective: u64,
+) -> Option<String> {
     let config = SessionConfig {
         context_window: window,
         output_reserve: reserve,
@@ -37,7 +44,7 @@ fn first_auto_compaction(name: ProfileName, window: u64, reserve: u64) -> Option
         config,
     })
     .unwrap();
-    let words = (window / 40) as usize;
+    let words = (effective / 40) as usize;
     for turn in 0..60u64 {
         let prompt = format!(
             "turn {turn}: {}",
@@ -66,7 +73,7 @@ proptest! {
         for name in ProfileName::ALL {
             let thresholds = session_thresholds(&Profile::preset(name), &WindowOverrides::default(), window, reserve);
             let level = thresholds.history_budget.unwrap_or(thresholds.autocompact);
-            let reason = first_auto_compaction(name, window, reserve);
+            let reason = first_auto_compaction(name, window, reserve, thresholds.effective_window);
             let reason = reason.unwrap_or_else(|| panic!("{}: no auto-compaction at a window of {window}", name.as_str()));
             let [plain, grouped] = spellings(level);
             prop_assert!(

@@ -65,6 +65,8 @@ pub enum SizeSource {
         records_after: usize,
         /// Their estimate.
         estimated_after: u64,
+        /// The estimate was padded by a third (`pad_estimate_after_usage`).
+        padded: bool,
     },
 }
 
@@ -96,6 +98,47 @@ impl ContextSize {
         }
     }
 
+    /// The same size with the estimate after the usage padded by a third, rounded up (Claude
+    /// Code 2.1.332); an estimated size is left as it is.
+    ///
+    /// # Example
+    /// ```
+    /// use context_assembly::compact::context_size::{ContextSize, ProviderUsage, SizeSource, UsageAnchor};
+    /// let usage = ProviderUsage { input_tokens: 1_000, ..Default::default() };
+    /// let source = SizeSource::Reported {
+    ///     response: 1, usage, anchor: UsageAnchor::FirstRecordOfResponse,
+    ///     records_after: 2, estimated_after: 300, padded: false,
+    /// };
+    /// let padded = ContextSize { tokens: 1_300, source }.with_padded_estimate();
+    /// assert_eq!(padded.tokens, 1_400);
+    /// ```
+    pub fn with_padded_estimate(self) -> ContextSize {
+        match self.source {
+            SizeSource::Reported {
+                response,
+                usage,
+                anchor,
+                records_after,
+                estimated_after,
+                padded: false,
+            } => {
+                let estimated_after = estimated_after.saturating_mul(4).div_ceil(3);
+                ContextSize {
+                    tokens: usage.total().saturating_add(estimated_after),
+                    source: SizeSource::Reported {
+                        response,
+                        usage,
+                        anchor,
+                        records_after,
+                        estimated_after,
+                        padded: true,
+                    },
+                }
+            }
+            _ => self,
+        }
+    }
+
     /// The size and its derivation in words, for a decision's reason.
     pub fn explain(&self) -> String {
         match &self.source {
@@ -113,10 +156,11 @@ impl ContextSize {
                 anchor,
                 records_after,
                 estimated_after,
+                padded,
             } => format!(
                 "{} tokens: response {response} reported {} (input {} + cache writes {} + \
                  cache reads {} + output {}), and the {records_after} records after {} are \
-                 estimated at {estimated_after} ({})",
+                 estimated at {estimated_after}{} ({})",
                 self.tokens,
                 usage.total(),
                 usage.input_tokens,
@@ -127,6 +171,7 @@ impl ContextSize {
                     UsageAnchor::FirstRecordOfResponse => "its first",
                     UsageAnchor::LastModelItem => "the last model-generated item",
                 },
+                if *padded { ", padded by a third" } else { "" },
                 match anchor {
                     UsageAnchor::FirstRecordOfResponse => "§6.3",
                     UsageAnchor::LastModelItem => "codex.md §3.6",
@@ -241,6 +286,7 @@ pub fn anchored_context_size(
             anchor,
             records_after: after.len(),
             estimated_after,
+            padded: false,
         },
     }
 }

@@ -79,6 +79,24 @@ pub struct CompactionRules {
     /// response's first one (original); off, or while no response since the last summary
     /// reported usage, it is the estimate of the whole request.
     pub size_from_reported_usage: bool,
+    /// The usage the session's first response reports is not read, so until a later one
+    /// reports the size is the estimate (Claude Code 2.1.332, probed in the lab: a first
+    /// response reporting 185,000 tokens of a 200,000-token window compacts nothing, a
+    /// second reporting 95,253 of 128,000 does); off, every response's usage counts (2.1.88).
+    pub first_response_usage_ignored: bool,
+    /// The estimate of the records after the usage's response is padded by a third, as the
+    /// kept tail's is (2.1.332: a tool round of about 3,000 estimated tokens on 91,303
+    /// reported compacts at a threshold of 95,000); off, it is added as it is (2.1.88).
+    pub pad_estimate_after_usage: bool,
+    /// A response that comes without reported usage counts as reporting the engine's
+    /// estimate of the request it answered, as the real client always has the API's count
+    /// (2.1.332's rules for usage then apply to it); off, such a response reports nothing
+    /// and the whole request's estimate stands in (2.1.88's reading).
+    pub usage_from_own_estimate: bool,
+    /// The window the thresholds are computed from is at least this many tokens (2.1.332
+    /// floors its auto-compact window at 100,000, the lab found: a 95,000-token window
+    /// compacts at 67,000 as a 100,000-token one does); 0, no floor.
+    pub min_threshold_window: u64,
     /// Q45: the kept tail's estimate (`estimateMessageTokens`, §6.4) counts only user and
     /// assistant messages with block content: a prompt, a summary or a command message
     /// (string content) and an attachment count nothing (original); off, every record
@@ -118,6 +136,10 @@ impl CompactionRules {
             keep_command_messages: true,
             manual_restore_loads_nested_memory: false,
             size_from_reported_usage: true,
+            first_response_usage_ignored: false,
+            pad_estimate_after_usage: false,
+            usage_from_own_estimate: false,
+            min_threshold_window: 0,
             kept_tail_ignores_string_content: true,
             keep_recent_records: 0,
             summary_names_tools_used: false,
@@ -148,6 +170,10 @@ impl CompactionRules {
             keep_command_messages: false,
             manual_restore_loads_nested_memory: true,
             size_from_reported_usage: true,
+            first_response_usage_ignored: false,
+            pad_estimate_after_usage: false,
+            usage_from_own_estimate: false,
+            min_threshold_window: 0,
             kept_tail_ignores_string_content: false,
             keep_recent_records: 0,
             summary_names_tools_used: false,

@@ -309,6 +309,10 @@ impl Profile {
                 keep_recent_records: 1,
                 summary_names_tools_used: true,
                 exclude_ancestor_memory_files: true,
+                first_response_usage_ignored: true,
+                pad_estimate_after_usage: true,
+                usage_from_own_estimate: true,
+                min_threshold_window: 100_000,
                 ..CompactionRules::claude_code()
             },
             claude_prefix: Some(ClaudePrefix::ClaudeCode2332),

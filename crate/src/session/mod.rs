@@ -9,7 +9,7 @@
 //! use context_assembly::session::{Session, SessionConfig, SessionOptions};
 //! use context_assembly::Profile;
 //! let mut session = Session::new(SessionOptions {
-//!     profile: Profile::claude_code(),
+//!     profile: Profile::claude_code_2_1_88(), // 2.1.332 needs no read before an edit
 //!     cwd: "/p".into(),
 //!     home: None,
 //!     config: SessionConfig::default(),
@@ -211,6 +211,7 @@ pub fn session_thresholds(
     context_window: u64,
     output_reserve: u64,
 ) -> WindowThresholds {
+    let context_window = context_window.max(profile.compaction.min_threshold_window);
     let window = overrides.window_input(context_window, output_reserve);
     let formula = overrides.adjust(compaction_thresholds(profile.thresholds, &window));
     (profile.compaction.auto_policy).thresholds(formula, window.context_window, output_reserve)

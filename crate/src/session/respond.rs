@@ -53,7 +53,9 @@ impl Session {
         self.conversation.check_tool_ids(&blocks)?;
         check_tool_paths(&self.workspace, &blocks)?;
         let response = self.conversation.transcript.next_response();
-        if let Some(usage) = usage {
+        // Responses are numbered from 0 over the whole session.
+        let unread = response == 0 && self.profile.compaction.first_response_usage_ignored;
+        if let Some(usage) = usage.or_else(|| self.own_usage()).filter(|_| !unread) {
             self.conversation.reported_usage.insert(response, usage);
         }
         self.conversation.last_assistant_ms = Some(at_ms);
@@ -180,5 +182,20 @@ impl Session {
             tidy: self.profile.file_context.tidy_tool_output,
             release,
         }
+    }
+}
+
+impl Session {
+    /// Under `usage_from_own_estimate`, what the API would have reported for the request
+    /// this response answers: the engine's count of that request, as uncached input.
+    fn own_usage(&self) -> Option<ProviderUsage> {
+        let tokens = self.conversation.last_request_tokens?;
+        self.profile
+            .compaction
+            .usage_from_own_estimate
+            .then_some(ProviderUsage {
+                input_tokens: tokens,
+                ..ProviderUsage::default()
+            })
     }
 }

@@ -190,16 +190,14 @@ pub fn summary_message_naming_tools(
     tools_used: &[&str],
     kept_verbatim: bool,
 ) -> String {
-    let with_tools = match tools_used.is_empty() {
-        true => String::from(formatted),
-        false => format!(
-            "{}\n{formatted}",
-            wrap(&format!(
-                "<tools-used-before-summary>{}</tools-used-before-summary>",
-                tools_used.join(", ")
-            ))
-        ),
-    };
+    // Sent even when no tool was called: the tag then holds nothing (2.1.332).
+    let with_tools = format!(
+        "{}\n{formatted}",
+        wrap(&format!(
+            "<tools-used-before-summary>{}</tools-used-before-summary>",
+            tools_used.join(", ")
+        ))
+    );
     let mut message = summary_message(&with_tools, transcript_path, false, true);
     if kept_verbatim {
         message.push_str(

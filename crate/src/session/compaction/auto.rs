@@ -297,12 +297,16 @@ impl Session {
             true => UsageAnchor::LastModelItem,
             false => UsageAnchor::FirstRecordOfResponse,
         };
-        anchored_context_size(
+        let size = anchored_context_size(
             self.conversation.transcript.messages(),
             &self.conversation.reported_usage,
             self.profile.token_method,
             estimate,
             anchor,
-        )
+        );
+        match self.profile.compaction.pad_estimate_after_usage {
+            true => size.with_padded_estimate(),
+            false => size,
+        }
     }
 }
