@@ -354,3 +354,23 @@ test('the equal-price toggle prices every profile at one table, and each cost di
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('two releases of one client side by side: a button ticks just them, and the comparison has just them', async () => {
+  const { page, problems } = await openWith('external-edit.json');
+  const buttons = page.locator('#compare-profiles button.compare-releases');
+  assert.deepEqual(await buttons.evaluateAll((all) => all.map((b) => /** @type {HTMLElement} */ (b).dataset.client)), ['claude-code', 'codex']);
+  assert.equal(await buttons.first().textContent(), 'Claude Code 2.1.88 and 2.1.332');
+  await buttons.first().click();
+  const ticked = () => page.$$eval('#compare-profiles input[type=checkbox]:checked', (boxes) =>
+    boxes.map((box) => /** @type {HTMLInputElement} */ (box).value));
+  assert.deepEqual(await ticked(), ['claude-code', 'claude-code-2.1.88']);
+  await page.click('#compare-run');
+  await page.waitForSelector('#compare-run:not([disabled])'); // the comparison runs in a worker
+  assert.equal(await page.getAttribute('#compare-results', 'data-profiles'), 'claude-code claude-code-2.1.88');
+  assert.deepEqual(await page.$$eval('#compare-totals tbody tr', (rows) => rows.map((row) => /** @type {HTMLElement} */ (row).dataset.profile)),
+    ['claude-code', 'claude-code-2.1.88']);
+  await buttons.last().click();
+  assert.deepEqual(await ticked(), ['codex', 'codex-0.139.0']);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

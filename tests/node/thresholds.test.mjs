@@ -27,7 +27,11 @@ test('Codex: 90 % of the window, an effective window of 95 %, a configured limit
 test('the formulas hold for every window from 8K to 1M', () => {
   for (let window = 8_192; window <= 1_048_576; window = Math.floor(window * 1.37)) {
     for (const maxOutputTokens of [8_192, 32_000, 64_000]) {
-      const t = engine.compactionThresholds({ profile: 'claude-code', contextWindow: window, maxOutputTokens });
+      const t = engine.compactionThresholds({ profile: 'claude-code-2.1.88', contextWindow: window, maxOutputTokens });
+      // 2.1.332 reads a window of at least 100,000 (docs/versions.md).
+      const current = engine.compactionThresholds({ profile: 'claude-code', contextWindow: window, maxOutputTokens });
+      const floored = engine.compactionThresholds({ profile: 'claude-code-2.1.88', contextWindow: Math.max(window, 100_000), maxOutputTokens });
+      assert.deepEqual(current, floored, `${window}`);
       const effective = Math.max(0, window - Math.min(maxOutputTokens, 20_000));
       assert.equal(t.effectiveWindow, effective, `${window}`);
       assert.equal(t.autocompact, Math.max(0, effective - 13_000));

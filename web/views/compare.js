@@ -10,6 +10,7 @@ import { PRICE_TABLES, equalPrices } from './compare/prices.js';
 import { dollars, integer } from '../format.js';
 import { setUpSideBySide } from './compare/side-by-side.js';
 import { compactionItems, profileLabel, recallRows, totalsRows } from './compare/tables.js';
+import { releaseButtons } from './compare/releases.js';
 import { busyIndicator } from './busy.js';
 import { linkTerms } from '../popover.js';
 
@@ -201,6 +202,13 @@ export function setUpCompare(store, keptScenario) {
     const box = h('input', { type: 'checkbox', value: profile });
     box.checked = true;
     return h('label', {}, box, ' ', profileLabel(profile));
+  }));
+  // Two releases of one client side by side: a button ticks just them.
+  const releases = withEngine((engine) => engine.profileReleases());
+  choices.append(...releaseButtons(releases, (names) => {
+    for (const box of choices.querySelectorAll('input[type=checkbox]')) {
+      if (box instanceof HTMLInputElement) box.checked = names.has(box.value);
+    }
   }));
 
   /** Empties the results, so that nothing on screen belongs to another scenario. */
