@@ -112,31 +112,19 @@ impl ContextSize {
     /// let padded = ContextSize { tokens: 1_300, source }.with_padded_estimate();
     /// assert_eq!(padded.tokens, 1_400);
     /// ```
-    pub fn with_padded_estimate(self) -> ContextSize {
-        match self.source {
-            SizeSource::Reported {
-                response,
-                usage,
-                anchor,
-                records_after,
-                estimated_after,
-                padded: false,
-            } => {
-                let estimated_after = estimated_after.saturating_mul(4).div_ceil(3);
-                ContextSize {
-                    tokens: usage.total().saturating_add(estimated_after),
-                    source: SizeSource::Reported {
-                        response,
-                        usage,
-                        anchor,
-                        records_after,
-                        estimated_after,
-                        padded: true,
-                    },
-                }
-            }
-            _ => self,
+    pub fn with_padded_estimate(mut self) -> ContextSize {
+        if let SizeSource::Reported {
+            usage,
+            estimated_after,
+            padded: padded @ false,
+            ..
+        } = &mut self.source
+        {
+            *estimated_after = estimated_after.saturating_mul(4).div_ceil(3);
+            *padded = true;
+            self.tokens = usage.total().saturating_add(*estimated_after);
         }
+        self
     }
 
     /// The size and its derivation in words, for a decision's reason.
