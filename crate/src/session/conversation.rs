@@ -81,8 +81,9 @@ pub(super) struct Conversation {
     pub(super) last_request_tokens: Option<u64>,
     /// The profile's own estimate of the last request's context (`Session::own_estimate`).
     pub(super) last_own_estimate: Option<u64>,
-    /// What the provider reported for each response since the last summary, by response
-    /// number (§6.3): a summary replaces the requests they describe, so it clears them.
+    /// What the provider reported for the latest response that reported since the last
+    /// summary, by response number (§6.3): a summary replaces the requests it describes, so
+    /// it clears it.
     pub(super) reported_usage: BTreeMap<u64, ProviderUsage>,
     pub(super) next_tool_id: u64,
     /// Every tool-use id of the session, given or generated.

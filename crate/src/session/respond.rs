@@ -56,6 +56,9 @@ impl Session {
         // Responses are numbered from 0 over the whole session.
         let unread = response == 0 && self.profile.compaction.first_response_usage_ignored;
         if let Some(usage) = usage.or_else(|| self.own_usage()).filter(|_| !unread) {
+            // Only the latest usage is ever read (§6.3), so an older one is dropped: the map
+            // stays one entry long however long the session runs.
+            self.conversation.reported_usage.clear();
             self.conversation.reported_usage.insert(response, usage);
         }
         self.conversation.last_assistant_ms = Some(at_ms);
