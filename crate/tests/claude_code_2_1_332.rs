@@ -551,3 +551,56 @@ fn auto_compaction_reads_no_first_response_and_no_window_under_100_000() {
         47_100
     ));
 }
+
+#[test]
+fn an_auto_compaction_sends_the_sessions_context_with_its_summary_and_keeps_the_last_answer() {
+    use context_assembly::compact::context_size::ProviderUsage;
+    let config = SessionConfig {
+        context_window: 128_000,
+        ..SessionConfig::default()
+    };
+    let mut s = session(Profile::claude_code(), config);
+    s.write_file("CLAUDE.md", "Use tabs.\n", 1_500).unwrap();
+    let usage = |tokens: u64| {
+        Some(ProviderUsage {
+            input_tokens: tokens,
+            ..ProviderUsage::default()
+        })
+    };
+    let text = |t: &str| vec![ResponseBlock::Text(t.into())];
+    s.submit("hi", 2_000);
+    s.respond_with_usage(text("Hello."), usage(1_000), 3_000)
+        .unwrap();
+    s.submit("again", 4_000);
+    s.respond_with_usage(text("Done."), usage(96_000), 5_000)
+        .unwrap();
+    let turn = s.submit("once more", 6_000);
+    assert!(turn.compaction.iter().any(|r| r.applied));
+    let request = turn.request.expect("a request");
+    let sources: Vec<String> = (request.messages.iter())
+        .flat_map(|m| {
+            m.content
+                .iter()
+                .map(move |b| format!("{:?}:{}", m.role, b.source))
+        })
+        .collect();
+    let at = |wanted: &str| {
+        sources
+            .iter()
+            .position(|s| s.ends_with(wanted))
+            .unwrap_or_else(|| panic!("no {wanted} in {sources:?}"))
+    };
+    assert!(at(":instructions") < at(":compact_summary"), "{sources:?}");
+    assert_eq!(at(":date"), at(":compact_summary") + 1, "{sources:?}");
+    assert_eq!(
+        sources[at(":date") + 1],
+        "Assistant:assistant",
+        "the last answer is kept"
+    );
+    assert!(at(":remote_session_change") < at(":prompt"), "{sources:?}");
+    assert_eq!(
+        sources.iter().filter(|s| s.ends_with(":date")).count(),
+        1,
+        "the date is not sent again by the turn's pass"
+    );
+}

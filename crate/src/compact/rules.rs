@@ -97,6 +97,12 @@ pub struct CompactionRules {
     /// floors its auto-compact window at 100,000, the lab found: a 95,000-token window
     /// compacts at 67,000 as a 100,000-token one does); 0, no floor.
     pub min_threshold_window: u64,
+    /// An auto-compaction sends the session's context with its summary: the CLAUDE.md and
+    /// repository reminders before it, the date note after it, the attribution and the
+    /// environment note after the restored files (2.1.332, under
+    /// `attachments.contextAsAttachments`); off, the next pass sends the context (a typed
+    /// `/compact` always leaves it to the next pass).
+    pub context_with_auto_summary: bool,
     /// Q45: the kept tail's estimate (`estimateMessageTokens`, §6.4) counts only user and
     /// assistant messages with block content: a prompt, a summary or a command message
     /// (string content) and an attachment count nothing (original); off, every record
@@ -140,6 +146,7 @@ impl CompactionRules {
             pad_estimate_after_usage: false,
             usage_from_own_estimate: false,
             min_threshold_window: 0,
+            context_with_auto_summary: false,
             kept_tail_ignores_string_content: true,
             keep_recent_records: 0,
             summary_names_tools_used: false,
@@ -174,6 +181,7 @@ impl CompactionRules {
             pad_estimate_after_usage: false,
             usage_from_own_estimate: false,
             min_threshold_window: 0,
+            context_with_auto_summary: false,
             kept_tail_ignores_string_content: false,
             keep_recent_records: 0,
             summary_names_tools_used: false,

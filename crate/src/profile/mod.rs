@@ -313,6 +313,7 @@ impl Profile {
                 pad_estimate_after_usage: true,
                 usage_from_own_estimate: true,
                 min_threshold_window: 100_000,
+                context_with_auto_summary: true,
                 ..CompactionRules::claude_code()
             },
             claude_prefix: Some(ClaudePrefix::ClaudeCode2332),

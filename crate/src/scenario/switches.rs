@@ -177,6 +177,7 @@ switches!(crate::compact::rules::CompactionRules {
     first_response_usage_ignored => "firstResponseUsageIgnored",
     pad_estimate_after_usage => "padEstimateAfterUsage",
     usage_from_own_estimate => "usageFromOwnEstimate",
+    context_with_auto_summary => "contextWithAutoSummary",
     kept_tail_ignores_string_content => "keptTailIgnoresStringContent",
     summary_names_tools_used => "summaryNamesToolsUsed",
     exclude_ancestor_memory_files => "excludeAncestorMemoryFiles",

@@ -227,6 +227,18 @@ impl Session {
         rules.context_as_attachments && rules.reminders && self.conversation.user_context_unsent
     }
 
+    /// The session's context computed afresh for an auto-compaction's summary
+    /// (`compaction.contextWithAutoSummary`, 2.1.332): the environment note, then the
+    /// CLAUDE.md files and rules, the repository's state, the date and the attribution; the
+    /// next pass has nothing left to send.
+    pub(super) fn context_with_summary(&mut self, at_ms: u64) -> Collected {
+        self.conversation.user_context = None;
+        let mut out = Collected::default();
+        self.environment(&mut out);
+        self.session_context(at_ms, &mut out);
+        out
+    }
+
     /// 2.1.332's environment note: the working directory, whether it is a repository, the
     /// platform.
     fn environment(&self, out: &mut Collected) {

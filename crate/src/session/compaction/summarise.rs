@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use super::report_of;
 use super::request_tokens;
-use crate::attachment::{AttachmentKind, Collected, Verdict};
+use crate::attachment::{Attachment, AttachmentKind, Collected, Verdict};
 use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTailConfig};
 use crate::compact::options::{Policy, Trigger};
 use crate::compact::partial::{split_at_pivot, PartialDirection};
@@ -180,11 +180,19 @@ impl Session {
             self.workspace.file_state.clear();
         }
         self.workspace.loaded_memory.clear();
+        let with_summary = self.profile.compaction.context_with_auto_summary
+            && self.profile.attachments.context_as_attachments;
+        let context = match auto && with_summary {
+            true => self.context_with_summary(at_ms),
+            false => Collected::default(),
+        };
+        let (around_summary, after_attachments) = place_context(&context.attachments);
         rebuild_transcript(
             &mut self.conversation.transcript,
             plan,
             &split,
             message.clone(),
+            around_summary,
         );
         self.conversation.reported_usage.clear();
         let mut out = Collected::default();
@@ -207,6 +215,9 @@ impl Session {
             ));
         }
         self.conversation.transcript.push_attachments(&attachments);
+        self.conversation
+            .transcript
+            .push_attachments(&after_attachments);
         if typed && self.profile.compaction.keep_command_messages {
             // §9.3 item 7: the command's caveat, input and output stay after the summary.
             let instructions = plan.options.instructions.as_deref();
@@ -222,9 +233,12 @@ impl Session {
             ));
         }
         decisions.extend(out.decisions);
-        // §9.11: the user context (CLAUDE.md, the date) is computed again, for the next
-        // request or, after an auto-compaction inside a turn, the next human turn.
-        self.expire_user_context(auto);
+        if context.attachments.is_empty() {
+            // §9.11: the user context (CLAUDE.md, the date) is computed again, for the next
+            // request or, after an auto-compaction inside a turn, the next human turn.
+            self.expire_user_context(auto);
+        }
+        decisions.extend(context.decisions);
         self.conversation.transcript_rewritten();
         let after = self.peek_request(at_ms);
         let mut reason = format!(
@@ -303,7 +317,13 @@ fn split_records(
             if keep == 0 {
                 return Ok(at(records.len()));
             }
-            let wanted = records.len().saturating_sub(keep);
+            // A compaction before a new turn's request finds its prompt and attachments
+            // recorded already: they stay after the summary, and the records kept are the
+            // last ones before them.
+            let history_end = (records.iter())
+                .rposition(|m| !matches!(m.record, Record::Prompt { .. } | Record::Attachment(_)))
+                .map_or(0, |last| last + 1);
+            let wanted = history_end.saturating_sub(keep);
             let start = preserve_api_invariants(records, wanted);
             decisions.push(Decision::new(
                 "kept tail",
@@ -378,12 +398,39 @@ fn tools_called(records: &[Message]) -> Vec<&str> {
     names
 }
 
-/// Boundary, summary and kept records, in the order of §9.3 item 7.
+/// The session's context an auto-compaction sends with its summary (2.1.332): the CLAUDE.md
+/// and repository reminders before the summary, the date note right after it; and what
+/// follows the restored files: the attribution and the environment note.
+fn place_context(context: &[Attachment]) -> (AroundSummary, Vec<Attachment>) {
+    let mut around = AroundSummary::default();
+    let mut after = Vec::new();
+    for attachment in context {
+        match attachment.kind {
+            AttachmentKind::Instructions | AttachmentKind::SessionContext => {
+                around.before.push(attachment.clone());
+            }
+            AttachmentKind::Date => around.after.push(attachment.clone()),
+            _ => after.push(attachment.clone()),
+        }
+    }
+    (around, after)
+}
+
+/// Attachments recorded just before and just after the summary.
+#[derive(Default)]
+struct AroundSummary {
+    before: Vec<Attachment>,
+    after: Vec<Attachment>,
+}
+
+/// Boundary, summary and kept records, in the order of §9.3 item 7, with `around` the
+/// summary.
 fn rebuild_transcript(
     transcript: &mut Transcript,
     plan: &CompactionPlan,
     split: &Split,
     message: String,
+    around: AroundSummary,
 ) {
     transcript.replace(Vec::new());
     let kept = split.kept.iter().map(|m| m.record.clone());
@@ -396,7 +443,9 @@ fn rebuild_transcript(
         trigger: plan.trigger,
         tokens_before: plan.tokens_before,
     });
+    transcript.push_attachments(&around.before);
     transcript.push(Record::Summary { text: message });
+    transcript.push_attachments(&around.after);
     if !split.kept_first {
         for record in kept {
             transcript.push(record);
