@@ -113,6 +113,7 @@ const SECTIONS = {
   'claude-code.md §5.2': 'The change snippet itself: a few lines of context around each change, deleted lines hidden, numbered from the old file.',
   'claude-code.md §6': 'How Claude Code estimates tokens without a tokenizer.',
   'claude-code.md §6.1': 'The rough estimate: a token per four UTF-16 characters, per two for JSON.',
+  'claude-code.md §6.3': 'The context size the thresholds compare: the usage the last response reported, plus an estimate of what was recorded after it.',
   'claude-code.md §7': 'Attachments: the reminders and context added to a request besides the conversation, which of them run, in what order, and how often.',
   'claude-code.md §7.2': 'The fixed order in which attachment collectors run and emit.',
   'claude-code.md §8': 'Memory files found next to the files the agent works on (CLAUDE.md and rules in subdirectories), loaded as the agent reaches them.',
@@ -162,7 +163,7 @@ const SECTIONS = {
  */
 const BARE_SECTIONS = {
   '§2.5': 'strategies.md', '§2.6': 'strategies.md', '§4.6': 'codex.md', '§6.1': 'codex.md',
-  '§6.2': 'codex.md', '§6.6': 'codex.md', '§8': 'claude-code.md', '§8.1': 'claude-code.md',
+  '§6.2': 'codex.md', '§6.3': 'claude-code.md', '§6.6': 'codex.md', '§8': 'claude-code.md', '§8.1': 'claude-code.md',
   '§9.3': 'claude-code.md', '§9.4': 'claude-code.md',
 };
 
