@@ -15,7 +15,7 @@ BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve package test test-package check test-rust nostd \
         test-node test-fuzz typecheck test-browser bench size screenshot fmt fuzz replay \
-        conformance-setup conformance conformance-claude-current conformance-codex-setup conformance-codex conformance-codex-long import-lab \
+        conformance-setup conformance conformance-claude-current conformance-codex-setup conformance-codex conformance-codex-long conformance-long drift import-lab \
         cost-table cost-table-check conformance-figures
 
 help:
@@ -28,10 +28,12 @@ help:
 	@echo "make cost-table  rewrite the README's cost table from the long scenarios (make test checks it)"
 	@echo "make size    gzipped size of the wasm module"
 	@echo "make screenshot  retake the playground's pictures (web/playground*.png) for the README"
-	@echo "make conformance  run the real Claude Code against a mock API and compare its requests with ours (make test runs it)"
-	@echo "make conformance-claude-current  the same against the current release, 2.1.332 (not in make test yet)"
+	@echo "make conformance  run the real Claude Code (2.1.88 and 2.1.332, 100 generated sessions each) against a mock API and compare its requests with ours (make test runs it)"
+	@echo "make conformance-claude-current  the current release, 2.1.332, alone"
 	@echo "make conformance-codex  the same with the real Codex CLI (0.139.0 and 0.171.0, 100 generated sessions each) against a mock Responses API"
 	@echo "make conformance-codex-long  the Codex lab with its whole generated corpus (200 sessions per release)"
+	@echo "make conformance-long  both labs with their whole generated corpora (200 sessions per release)"
+	@echo "make drift FROM=A TO=B  what changed between two releases of one client, from the lab's generated corpus"
 	@echo "make conformance-figures  run the four labs and write their figures into docs/conformance.md"
 
 # ---- set-up: each step installs only what is missing ---------------------------------------
@@ -193,19 +195,23 @@ conformance-setup:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ripgrep; \
 	fi
 
-# The drivable teaching scenarios, the lab's own, 200 generated sessions and the self-test (which
-# reuses the lab scenarios' recordings), against the release the engine is held to (2.1.88, profile
-# claude-code-2.1.88). Recordings and target/conformance/report.json stay under target/: vendor
-# requests are never committed.
+# The drivable teaching scenarios, the lab's own, CLAUDE_SESSIONS generated sessions and the
+# self-test (which reuses the lab scenarios' recordings), against both pinned releases: the seed's
+# 2.1.88 (profile claude-code-2.1.88) and the current 2.1.332 (profile claude-code). make test runs
+# 100 generated sessions per release, `make conformance-long` the whole corpus of 200. Recordings
+# and the reports (target/conformance/report.json, report-claude-2.1.332.json) stay under
+# target/: vendor requests are never committed.
+CLAUDE_SEED := 2.1.88
+CLAUDE_CURRENT := 2.1.332
+CLAUDE_SESSIONS ?= 1-100
+CLAUDE_CORPUS := 1-200
 conformance: pkg conformance-setup
-	node tests/conformance/run.mjs --client 2.1.88 --all
+	node tests/conformance/run.mjs --client $(CLAUDE_SEED) --generated $(CLAUDE_SESSIONS) --all
+	node tests/conformance/run.mjs --client $(CLAUDE_CURRENT) --generated $(CLAUDE_SESSIONS) --all
 
-# The current release (2.1.332, profile claude-code): the teaching and lab scenarios and
-# CLAUDE_CURRENT_SESSIONS generated ones; the report goes to
-# target/conformance/report-claude-2.1.332.json. Not part of `make test` until it passes.
-CLAUDE_CURRENT_SESSIONS ?= 1-100
+# The current release alone.
 conformance-claude-current: pkg conformance-setup
-	node tests/conformance/run.mjs --client 2.1.332 --generated $(CLAUDE_CURRENT_SESSIONS) --all
+	node tests/conformance/run.mjs --client $(CLAUDE_CURRENT) --generated $(CLAUDE_SESSIONS) --all
 
 # The real Codex CLI, one directory per pinned release (oracles-codex/<version>/, each with its own
 # lockfile): the seed's 0.139.0 and the current 0.171.0. Only the linux-x64 build, so `npm ci`
@@ -235,12 +241,22 @@ conformance-codex: pkg conformance-codex-setup
 conformance-codex-long:
 	$(MAKE) conformance-codex CODEX_SESSIONS=$(CODEX_CORPUS)
 
+# Both labs with their whole generated corpora (not part of make test: about twice its lab time).
+conformance-long:
+	$(MAKE) conformance CLAUDE_SESSIONS=$(CLAUDE_CORPUS)
+	$(MAKE) conformance-codex-long
+
+# Release drift (tests/conformance/drift.mjs): which kinds of item one client sends differently in
+# two pinned releases, per area, with a first example each, from the lab's generated sessions
+# (its reports reused, or the sessions played first). FROM and TO: two releases of one client.
+FROM ?= $(CLAUDE_SEED)
+TO ?= $(CLAUDE_CURRENT)
+drift: pkg conformance-setup conformance-codex-setup
+	node tests/conformance/drift.mjs --from $(FROM) --to $(TO) --generated $(CLAUDE_SESSIONS)
+
 # The one set of conformance figures: the four labs, then their reports written into
-# docs/conformance.md (tests/conformance/figures.mjs). The README links there. The current
-# Claude Code release's lab fails while the claude-code preset does not match it (`-`): its
-# report is written all the same, and its figures say how far off it is.
+# docs/conformance.md (tests/conformance/figures.mjs). The README links there.
 conformance-figures: conformance conformance-codex
-	-$(MAKE) conformance-claude-current
 	node tests/conformance/figures.mjs --write docs/conformance.md
 
 # The session logs both clients wrote during the labs (kept beside the recordings): each must

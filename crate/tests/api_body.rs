@@ -202,8 +202,21 @@ fn bad_input_names_the_field_and_what_is_allowed() {
         ApiBodyOptions {
             api: ApiName::OpenAiResponses,
             model: Some("m".into()),
-            max_tokens: Some(5)
+            max_tokens: Some(5),
+            release: None,
         }
+    );
+    // A profile names its Claude Code release, whose own fields the body then carries.
+    let with_profile = options(r#"{"api":"anthropic-messages","profile":"claude-code-2.1.88"}"#);
+    assert_eq!(
+        with_profile.unwrap().release,
+        Some(context_assembly::request::prefix::ClaudePrefix::ClaudeCode2188)
+    );
+    assert_eq!(
+        options(r#"{"api":"anthropic-messages","profile":"codex"}"#)
+            .unwrap()
+            .release,
+        None
     );
     assert_eq!(
         options("{}").unwrap_err(),

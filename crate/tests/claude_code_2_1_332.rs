@@ -604,3 +604,83 @@ fn an_auto_compaction_sends_the_sessions_context_with_its_summary_and_keeps_the_
         "the date is not sent again by the turn's pass"
     );
 }
+
+/// The kinds of a request's `system`-role notes, in order.
+fn system_notes(turn: &Turn) -> Vec<String> {
+    let request = turn.request.as_ref().expect("a request");
+    (request.messages.iter())
+        .filter(|message| message.role == context_assembly::codex::items::Role::System)
+        .flat_map(|message| message.content.iter().map(|block| block.source.clone()))
+        .collect()
+}
+
+#[test]
+fn a_typed_compact_announces_the_environment_before_the_next_prompts_own_notes() {
+    let mut s = session(Profile::claude_code(), SessionConfig::default());
+    s.write_file("huge.txt", "x".repeat(300 * 1024).as_str(), 1_500)
+        .unwrap();
+    // The session's first pass: a mention's reference comes before the environment.
+    let first = system_notes(&s.submit("look at @huge.txt", 2_000));
+    let at = |notes: &[String], kind: &str| notes.iter().position(|k| k == kind).unwrap();
+    assert!(
+        at(&first, "at_mention_reference") < at(&first, "environment"),
+        "{first:?}"
+    );
+    s.respond(vec![ResponseBlock::Text("It is big.".into())], 3_000)
+        .unwrap();
+    let report = s
+        .compact(CompactionOptions::default(), None, 4_000)
+        .unwrap();
+    assert!(report
+        .decisions
+        .iter()
+        .any(|d| d.subject == "environment" && d.reason.contains("typed /compact")));
+    // After it: the environment, then the new prompt's reference, then the date.
+    let after = system_notes(&s.submit("again @huge.txt", 5_000));
+    assert!(
+        at(&after, "environment") < at(&after, "at_mention_reference"),
+        "{after:?}"
+    );
+    assert!(
+        at(&after, "at_mention_reference") < at(&after, "date"),
+        "{after:?}"
+    );
+    assert_eq!(after.iter().filter(|k| *k == "environment").count(), 1);
+}
+
+#[test]
+fn a_refused_summary_request_keeps_one_more_turn_where_2_1_88_leaves_the_oldest_rounds_out() {
+    use context_assembly::compact::prompt_too_long::PromptTooLong;
+    let compacted = |profile: Profile| {
+        let mut s = session(profile, SessionConfig::default());
+        for (i, prompt) in ["first", "second", "third"].into_iter().enumerate() {
+            let at = 2_000 + 10_000 * i as u64;
+            s.submit(prompt, at);
+            s.respond(vec![ResponseBlock::Text(format!("answer {i}"))], at + 1_000)
+                .unwrap();
+        }
+        let plan = s.plan_compaction(CompactionOptions::default(), 40_000);
+        let refusals = [PromptTooLong::default(); 2];
+        let report = (s.apply_compaction_after_refusals(&plan, &refusals, None, 40_000)).unwrap();
+        (report.kept_records, report.decisions)
+    };
+    // Two refusals: the summary ends at the second prompt from the end; its answer, the
+    // last prompt and the last answer stay word for word.
+    let (kept, decisions) = compacted(Profile::claude_code());
+    assert_eq!(kept, 3);
+    let retries: Vec<_> = (decisions.iter())
+        .filter(|d| d.subject == "summary request")
+        .collect();
+    assert_eq!(retries.len(), 2);
+    assert!(
+        retries[1].reason.contains("retry 2 of 3"),
+        "{}",
+        retries[1].reason
+    );
+    // 2.1.88 keeps nothing and leaves the oldest rounds out of the summary instead.
+    let (kept, decisions) = compacted(Profile::claude_code_2_1_88());
+    assert_eq!(kept, 0);
+    assert!(decisions
+        .iter()
+        .any(|d| d.reason.contains("leaves out the oldest")));
+}

@@ -51,3 +51,64 @@ export function printAreas(totals) {
     console.log(`${area.padEnd(width)} ${String(t.sessions).padStart(8)}  ${String(t.requests).padStart(8)} (${String(t.requestsMatched).padStart(7)})  ${String(t.items).padStart(6)} (${String(t.itemsMatched).padStart(7)})`);
   }
 }
+
+// Claude Code's areas the report counts items in. An item belongs to the areas its kind names; every item
+// of a session with deny rules also counts under `deny`, and every item of a request that
+// follows a compaction under `compaction`.
+export const CLAUDE_AREAS = ['mentions', 'ranges', 'directories', 'deny', 'nested memory', 'eager memory', 'changed files', 'tools', 'todos', 'plan mode', 'compaction', 'other'];
+
+/** Areas a Claude Code item counts in (see CLAUDE_AREAS), besides the session's and the request's. */
+export function claudeItemAreas(item, prompt) {
+  switch (item.kind) {
+    case 'mention':
+      return [prompt.includes(`${item.path.replace(/^\/project\//, '')}#L`) || item.input ? 'ranges' : 'mentions'];
+    case 'directory':
+      return ['directories'];
+    case 'memory':
+      return ['nested memory'];
+    case 'user-context':
+      return ['eager memory'];
+    case 'changed-file':
+      return ['changed files'];
+    case 'tool-result':
+      return item.tool === 'TodoWrite' ? ['tools', 'todos'] : item.tool === 'ExitPlanMode' ? ['tools', 'plan mode'] : ['tools'];
+    case 'todo-reminder':
+      return ['todos'];
+    case 'plan-mode':
+      return ['plan mode'];
+    case 'plan-reference':
+      return ['plan mode', 'compaction'];
+    case 'compact-summary':
+    case 'restored':
+    case 'file-reference':
+    case 'local-command':
+      return ['compaction'];
+    default:
+      return ['other'];
+  }
+}
+
+// Codex's areas, by item kind; every item of a request that carries a
+// compaction summary also counts under `compaction`.
+const AREA_OF_KIND = {
+  permissions: 'permissions',
+  environment: 'environment',
+  'agents-md': 'AGENTS.md',
+  skills: 'skills',
+  model_switch: 'settings changes',
+  personality_spec: 'settings changes',
+  collaboration_mode: 'settings changes',
+  realtime_conversation: 'settings changes',
+  'developer-instructions': 'settings changes',
+  'tool-output': 'exec_command output',
+  summary: 'compaction',
+  user: 'prompts',
+  prefix: 'prefix',
+};
+export const CODEX_AREAS = [...new Set(Object.values(AREA_OF_KIND))];
+
+/** The area a Codex item counts in, besides `compaction` after a summary. */
+export function codexItemArea(item) {
+  return AREA_OF_KIND[item.kind] ?? 'prompts';
+}
+

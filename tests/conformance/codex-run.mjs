@@ -27,7 +27,7 @@ import * as engine from '../../pkg/context_assembly.js';
 import { compareItems, engineItems, enginePrefix, oracleItems, oraclePrefix } from './codex-compare.mjs';
 import { driveCodex, pinnedReleases, undrivableReasons } from './codex-drive.mjs';
 import { generateSession } from './codex-generate.mjs';
-import { areaTotals, printAreas, requestTotals } from './areas.mjs';
+import { areaTotals, CODEX_AREAS, codexItemArea, printAreas, requestTotals } from './areas.mjs';
 import { pool } from './pool.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -93,24 +93,6 @@ async function loadScenario(path) {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
-// The areas the report counts items in, by item kind; every item of a request that carries a
-// compaction summary also counts under `compaction`.
-const AREA_OF_KIND = {
-  permissions: 'permissions',
-  environment: 'environment',
-  'agents-md': 'AGENTS.md',
-  skills: 'skills',
-  model_switch: 'settings changes',
-  personality_spec: 'settings changes',
-  collaboration_mode: 'settings changes',
-  realtime_conversation: 'settings changes',
-  'developer-instructions': 'settings changes',
-  'tool-output': 'exec_command output',
-  summary: 'compaction',
-  user: 'prompts',
-  prefix: 'prefix',
-};
-const AREAS = [...new Set(Object.values(AREA_OF_KIND))];
 
 /**
  * Items per area on both sides: an area's items are the larger side's count, its matched items
@@ -118,7 +100,7 @@ const AREAS = [...new Set(Object.values(AREA_OF_KIND))];
  */
 function requestAreas(oracle, ours) {
   const afterCompaction = [...oracle, ...ours].some((item) => item.kind === 'summary');
-  const areasOf = (item) => new Set([AREA_OF_KIND[item.kind] ?? 'prompts', ...(afterCompaction ? ['compaction'] : [])]);
+  const areasOf = (item) => new Set([codexItemArea(item), ...(afterCompaction ? ['compaction'] : [])]);
   const areas = {};
   const tally = (items, side) => {
     for (const item of items) {
@@ -273,7 +255,7 @@ async function main() {
       `(${totals.requestsWithKnownDifferencesOnly} with known differences only) × ${totals.itemsMatched}/${totals.items} items; ` +
       `${totals.unknownMismatches} requests with differences not in codex-known-differences.json (Codex ${client.version}, ${totals.ms} ms)`,
   );
-  const areas = areaTotals(sessions, AREAS);
+  const areas = areaTotals(sessions, CODEX_AREAS);
   if (!selfTest) {
     printAreas(areas);
   }

@@ -25,6 +25,9 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const OUT = join(ROOT, 'target/conformance');
 const BIN = join(ROOT, 'target/release/examples');
 const VERBOSE = process.argv.includes('--verbose');
+// The Claude Code release whose recordings are in `recordings/`; another's are in
+// `recordings-claude-<version>/` (tests/conformance/run.mjs).
+const LAB_RELEASE = '2.1.88';
 // The lab's accepted differences (`match` entries: a diff line of that kind containing that
 // text), so the rates here read as the lab's: a request whose only differences are known is
 // counted apart, as the lab counts it.
@@ -33,10 +36,11 @@ const KNOWN = {
   codex: JSON.parse(readFileSync(join(ROOT, 'tests/conformance/codex-known-differences.json'), 'utf8')).differences,
 };
 
-/** Whether a known difference of the lab accounts for `line` of session `name`. */
-function known(format, name, line) {
+/** Whether a known difference of the lab, for `release` (Claude Code's), accounts for `line` of session `name`. */
+function known(format, release, name, line) {
   const kind = /"kind":"([\w-]+)"/.exec(line)?.[1];
-  return KNOWN[format].some((k) => {
+  const forRelease = (k) => format !== 'claude-code' || (k.clients ?? [LAB_RELEASE]).includes(release);
+  return KNOWN[format].filter(forRelease).some((k) => {
     const scopes = Array.isArray(k.scenario) ? k.scenario : [k.scenario];
     const inScope = scopes.some((s) => s === '*' || s === name || (s === 'generated' && name.startsWith('generated/')));
     const kinds = Array.isArray(k.kind) ? k.kind : [k.kind];
@@ -109,7 +113,10 @@ if (!existsSync(join(BIN, 'import')) || !existsSync(join(BIN, 'replay'))) {
   console.error('build the native tools first: cargo build --release -p context-assembly --features serde --example import --example replay');
   process.exit(2);
 }
-const dirs = [...sessions(join(OUT, 'recordings')), ...sessions(join(OUT, 'recordings-codex'))].filter((d) => mainLog(d));
+const folders = existsSync(OUT) ? readdirSync(OUT).filter((f) => f === 'recordings' || f === 'recordings-codex' || f.startsWith('recordings-claude-')).sort() : [];
+const dirs = folders.flatMap((f) => sessions(join(OUT, f))).filter((d) => mainLog(d));
+/** The Claude Code release a session's recordings folder holds. */
+const claudeRelease = (name) => /^recordings-claude-([^/]+)\//.exec(name)?.[1] ?? LAB_RELEASE;
 if (dirs.length === 0) {
   console.log(`no lab session logs under ${OUT}: run node tests/conformance/run.mjs and codex-run.mjs first`);
   process.exit(0);
@@ -120,7 +127,8 @@ const blank = () => ({ sessions: 0, requests: 0, matched: 0, knownOnly: 0, items
 
 /** The recorded prompt size of a usage: uncached input, cache writes and reads. */
 const promptTokens = (usage) => usage.inputTokens + usage.cacheCreationTokens + usage.cacheReadTokens;
-const totals = { 'claude-code': blank(), codex: blank() };
+/** @type {Record<string, ReturnType<typeof blank>>} one line of totals per client release (Codex's together) */
+const totals = {};
 for (const [n, dir] of dirs.entries()) {
   const name = relative(OUT, dir);
   const result = imported[n];
@@ -135,10 +143,12 @@ for (const [n, dir] of dirs.entries()) {
   const oracle = oracleRequests(dir);
   const ours = ourRequests(replays[n].trace);
   const compare = result.format === 'codex' ? compareCodex(oracle, ours) : compareClaude(result.scenario, oracle, ours);
-  const total = totals[result.format];
+  const release = claudeRelease(name);
+  const label = result.format === 'claude-code' ? `claude-code ${release}` : result.format;
+  const total = (totals[label] ??= blank());
   total.sessions += 1;
   // The lab's names: `lab/<file>` or a teaching scenario's, without the recordings folder.
-  const labName = name.replace(/^recordings(-codex)?\//, '');
+  const labName = name.replace(/^recordings(-codex|-claude-[^/]+)?\//, '');
   let matched = 0;
   let knownOnly = 0;
   let items = 0;
@@ -154,7 +164,7 @@ for (const [n, dir] of dirs.entries()) {
     items += requestItems;
     itemsMatched += requestMatched;
     if (diff.length === 0) matched += 1;
-    else if (diff.every((line) => known(result.format, labName, line))) knownOnly += 1;
+    else if (diff.every((line) => known(result.format, release, labName, line))) knownOnly += 1;
     else diffs.push(`  request ${i + 1}:\n${diff.map((l) => `    ${l.slice(0, 300)}`).join('\n')}`);
   }
   // Our estimate of each request against what the provider reported for it: the recorded

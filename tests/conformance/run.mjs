@@ -33,7 +33,7 @@ import { claudeOracle, claudeProfile, CURRENT_CLAUDE, LAB_RELEASE } from './clau
 import { claudeSettings, DEFAULT_HOME, DEFAULT_PLAN_FILE, driveClaude, undrivableReasons, workspacesLookLikeRepository } from './drive-claude.mjs';
 import { generateScenario, GENERATOR_VERSION } from './generate.mjs';
 import { FIXED_SUMMARY } from './mock-anthropic.mjs';
-import { areaTotals, printAreas, requestTotals } from './areas.mjs';
+import { areaTotals, CLAUDE_AREAS, claudeItemAreas, printAreas, requestTotals } from './areas.mjs';
 import { pool } from './pool.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -54,37 +54,45 @@ const CLIENT = optionValue(process.argv, '--client') ?? CURRENT_CLAUDE;
 const ORACLE = claudeOracle(CLIENT);
 const PROFILE = claudeProfile(engine, CLIENT);
 /**
- * Where the release's recordings go: the lab release's where the import round trip and
- * crate/tests/import_lab.rs read them (target/conformance/); another release's beside it, in
- * target/conformance-claude-VERSION/, until the importer reads that release's logs (issue 26
- * item 6: 2.1.332 writes line types it does not know yet).
+ * Where the release's recordings go, all under target/conformance/ where the import round trip
+ * and crate/tests/import_lab.rs read their session logs: the lab release's in `recordings/`
+ * (the lab's first paths), another's in `recordings-claude-VERSION/`.
  */
-const RECORDINGS = CLIENT === LAB_RELEASE ? join(OUT, 'recordings') : join(ROOT, 'target', `conformance-claude-${CLIENT.replace(/[^\w.-]+/g, '_')}`, 'recordings');
+const RECORDINGS = join(OUT, CLIENT === LAB_RELEASE ? 'recordings' : `recordings-claude-${CLIENT.replace(/[^\w.-]+/g, '_')}`);
 
 // Switches whose flip changes what the lab's scenarios send, each against a quirk the oracle
 // has: the trailing empty line of a read (Q16), the snippet's numbering from the old file (Q33),
 // the ranged call note that hides the range (Q21), silently emptied and deleted files (Q35,
-// Q38), the todo list in brackets (Q49), the plan-mode cadence that ignores the new prompt
-// (Q48), restored files above the summary (Q58); and one that is not a quirk, Bash's output
-// passed through verbatim instead of tidied as the client tidies it.
-const SELF_TEST_SWITCHES = {
-  'read.dropTrailingEmptyLine': true,
-  'changeSnippets.numberFromNewFile': true,
-  'fileContext.callNoteShowsRange': true,
-  'fileContext.noteEmptiedFiles': true,
-  'fileContext.noteDeletedFiles': true,
-  'attachments.todoPlainList': true,
-  'attachments.planCountsNewPrompt': true,
-  'attachments.attachmentsAfterSummary': true,
-  'fileContext.tidyToolOutput': false,
-  'compaction.keepCommandMessages': false,
-  'compaction.sizeFromReportedUsage': false,
-};
+// Q38), the plan-mode cadence that ignores the new prompt (Q48), the command messages kept
+// after a typed /compact; and one that is not a quirk, Bash's output passed through verbatim
+// instead of tidied as the client tidies it. Each release adds the switches its preset sets:
+// 2.1.88 the todo list in brackets (Q49), restored files above the summary (Q58) and the size
+// read from the reported usage (2.1.332 offers no TodoWrite, puts the summary first and sizes
+// from its own estimate, so these three change nothing there); 2.1.332 what the lab found in
+// it (docs/versions.md) that a lab scenario shows. Each is flipped from the value the release's preset gives it.
+const SELF_TEST_COMMON = [
+  'read.dropTrailingEmptyLine',
+  'changeSnippets.numberFromNewFile',
+  'fileContext.callNoteShowsRange',
+  'fileContext.noteEmptiedFiles',
+  'fileContext.noteDeletedFiles',
+  'attachments.planCountsNewPrompt',
+  'fileContext.tidyToolOutput',
+  'compaction.keepCommandMessages',
+];
+const SELF_TEST_SWITCHES = [
+  ...SELF_TEST_COMMON,
+  ...({
+    '2.1.88': ['attachments.todoPlainList', 'attachments.attachmentsAfterSummary', 'compaction.sizeFromReportedUsage'],
+    '2.1.332': [
+      'fileState.writesNeedRead',
+      'fileContext.alreadyReadSmallWholeFilesOnly',
+      'compaction.summaryNamesToolsUsed',
+      'compaction.promptTooLongKeepsTurns',
+    ],
+  }[CLIENT] ?? []),
+];
 
-// The areas the report counts items in. An item belongs to the areas its kind names; every item
-// of a session with deny rules also counts under `deny`, and every item of a request that
-// follows a compaction under `compaction`.
-const AREAS = ['mentions', 'ranges', 'directories', 'deny', 'nested memory', 'eager memory', 'changed files', 'tools', 'todos', 'plan mode', 'compaction', 'other'];
 
 /**
  * A difference accepted for now (known-differences.json), scoped to a scenario and an item kind:
@@ -237,37 +245,6 @@ function engineScenario(scenario, switches) {
   return ours;
 }
 
-/** Areas an item counts in (see AREAS), besides the session's and the request's. */
-function itemAreas(item, prompt) {
-  switch (item.kind) {
-    case 'mention':
-      return [prompt.includes(`${item.path.replace(/^\/project\//, '')}#L`) || item.input ? 'ranges' : 'mentions'];
-    case 'directory':
-      return ['directories'];
-    case 'memory':
-      return ['nested memory'];
-    case 'user-context':
-      return ['eager memory'];
-    case 'changed-file':
-      return ['changed files'];
-    case 'tool-result':
-      return item.tool === 'TodoWrite' ? ['tools', 'todos'] : item.tool === 'ExitPlanMode' ? ['tools', 'plan mode'] : ['tools'];
-    case 'todo-reminder':
-      return ['todos'];
-    case 'plan-mode':
-      return ['plan mode'];
-    case 'plan-reference':
-      return ['plan mode', 'compaction'];
-    case 'compact-summary':
-    case 'restored':
-    case 'file-reference':
-    case 'local-command':
-      return ['compaction'];
-    default:
-      return ['other'];
-  }
-}
-
 /** Our side of a session: the requests the model receives, and what each request follows. */
 function engineSide(scenario, switches) {
   const trace = engine.runScenario(engineScenario(scenario, switches));
@@ -380,11 +357,14 @@ async function runSession({ name, load }, { selfTest = false } = {}) {
   };
   if (selfTest) {
     session.selfTest = Object.fromEntries(
-      Object.entries(SELF_TEST_SWITCHES).map(([key, value]) => {
-        // Moved: differences the unflipped comparison does not have.
-        const flipped = compareSession(name, scenario, oracleRequests, engineSide(scenario, { [key]: value }), paths, eagerMemory, false);
+      SELF_TEST_SWITCHES.map((key) => {
+        // Moved: differences the unflipped comparison does not have. Each release's preset
+        // sets the switch its own way, so both values are tried: the preset's own adds none.
         const baseline = new Set(session.requests.flatMap((r) => r.unknown.map((line) => `${r.n} ${line}`)));
-        return [key, flipped.some((r) => r.unknown.some((line) => !baseline.has(`${r.n} ${line}`)))];
+        const moves = (value) =>
+          compareSession(name, scenario, oracleRequests, engineSide(scenario, { [key]: value }), paths, eagerMemory, false)
+            .some((r) => r.unknown.some((line) => !baseline.has(`${r.n} ${line}`)));
+        return [key, moves(true) || moves(false)];
       }),
     );
   }
@@ -432,7 +412,7 @@ function compareSession(name, scenario, oracleRequests, ours, paths, eagerMemory
     const afterCompaction = context.compactions.length > 0 || oracle.some((item) => item.kind === 'compact-summary');
     const areas = {};
     const count = (item, key) => {
-      const list = new Set([...itemAreas(item, context.prompt), ...(scenario.config?.deny?.length ? ['deny'] : []), ...(afterCompaction ? ['compaction'] : [])]);
+      const list = new Set([...claudeItemAreas(item, context.prompt), ...(scenario.config?.deny?.length ? ['deny'] : []), ...(afterCompaction ? ['compaction'] : [])]);
       for (const area of list) {
         areas[area] ??= { items: 0, matched: 0, oracleOnly: 0, oursOnly: 0 };
         areas[area][key] += 1;
@@ -576,7 +556,7 @@ async function main() {
     errors: errors.length,
     seconds: Math.round((Date.now() - started) / 1000),
   };
-  const areas = areaTotals(sessions, AREAS);
+  const areas = areaTotals(sessions, CLAUDE_AREAS);
   if (!selfTestOnly) {
     printAreas(areas);
     console.log(
@@ -602,11 +582,11 @@ async function main() {
   let selfTestReport;
   if (selfTest) {
     const tested = sessions.filter((s) => s.selfTest);
-    const moved = Object.fromEntries(Object.keys(SELF_TEST_SWITCHES).map((key) => [key, tested.filter((s) => s.selfTest[key]).map((s) => s.name)]));
+    const moved = Object.fromEntries(SELF_TEST_SWITCHES.map((key) => [key, tested.filter((s) => s.selfTest[key]).map((s) => s.name)]));
     const unmoved = Object.entries(moved).filter(([, names]) => names.length === 0).map(([key]) => key);
     selfTestReport = { sessions: tested.length, moved, passed: tested.length > 0 && unmoved.length === 0 };
     for (const [key, names] of Object.entries(moved)) console.log(`self-test ${key}: ${names.length ? `mismatches in ${names.join(', ')}` : 'NO MISMATCH'}`);
-    console.log(selfTestReport.passed ? `self-test passed: each of ${Object.keys(SELF_TEST_SWITCHES).length} flipped switches makes the comparison fail` : `self-test FAILED: ${unmoved.join(', ')} changed no comparison`);
+    console.log(selfTestReport.passed ? `self-test passed: each of ${SELF_TEST_SWITCHES.length} flipped switches makes the comparison fail` : `self-test FAILED: ${unmoved.join(', ')} changed no comparison`);
   }
 
   const report = {

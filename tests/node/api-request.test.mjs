@@ -66,3 +66,25 @@ test('bad input: an Error naming the field and what is allowed', () => {
   assert.throws(() => engine.toApiRequest(broken, { api: 'anthropic-messages' }), /request\.messages\[0\]\.role: unknown role "robot": expected one of "developer", "user", "assistant", "system"/);
   assert.throws(() => engine.toApiRequest(42, { api: 'anthropic-messages' }), /toApiRequest: argument `request` must be a JSON string or an object, got number/);
 });
+
+test('with a profile, a Messages body carries its Claude Code release\'s own fields, as the lab recorded them', () => {
+  const request = lastRequest('external-edit.json', 'claude-code');
+  const body = (/** @type {string | undefined} */ profile) => engine.toApiRequest(request, { api: 'anthropic-messages', ...(profile ? { profile } : {}) });
+  const current = body('claude-code');
+  assert.deepEqual(Object.keys(current), ['model', 'max_tokens', 'system', 'tools', 'messages', 'thinking', 'context_management', 'output_config', 'stream']);
+  assert.equal(current.model, 'claude-opus-5-5');
+  assert.equal(current.max_tokens, 128000);
+  assert.deepEqual(current.thinking, { type: 'adaptive', display: 'updates' });
+  assert.deepEqual(current.context_management, { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] });
+  assert.deepEqual(current.output_config, { effort: 'medium' });
+  const seed = body('claude-code-2.1.88');
+  assert.equal(seed.model, 'claude-sonnet-4-6');
+  assert.equal(seed.max_tokens, 32000);
+  assert.deepEqual(seed.thinking, { type: 'adaptive' });
+  // The options given win over the release's; without a Claude Code release, a plain body.
+  const chosen = engine.toApiRequest(request, { api: 'anthropic-messages', profile: 'claude-code', model: 'm', maxTokens: 5 });
+  assert.equal(chosen.model, 'm');
+  assert.equal(chosen.max_tokens, 5);
+  for (const plain of [body(undefined), body('codex')]) assert.equal(plain.thinking, undefined);
+  assert.throws(() => engine.toApiRequest(request, { api: 'anthropic-messages', profile: 'claude' }), /options\.profile: unknown profile "claude"/);
+});

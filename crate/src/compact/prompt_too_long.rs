@@ -265,6 +265,86 @@ pub fn retry_after_refusals(
     Ok((dropped, decisions))
 }
 
+/// The retries of a refused summary request when each keeps one more human turn
+/// ([`CompactionRules::prompt_too_long_keeps_turns`], 2.1.332): retry `n` summarises
+/// `records` up to the `n`-th human prompt from the end of the history (`records[..history_end]`,
+/// the new turn's own prompt left aside) and keeps everything after it word for word. The
+/// refusal's counts do not change the cut. Returns where the kept records start now (never
+/// later than `kept_start`, where they started) and a decision for each retry; or, when a
+/// refusal comes after [`MAX_PTL_RETRIES`] retries or no earlier prompt is left, the decisions
+/// so far and the failure's.
+///
+/// [`CompactionRules::prompt_too_long_keeps_turns`]: crate::compact::rules::CompactionRules
+///
+/// # Example
+/// ```
+/// use context_assembly::compact::prompt_too_long::{retry_keeping_turns, PromptTooLong};
+/// use context_assembly::transcript::{AssistantBlock, Record, Transcript};
+/// let mut t = Transcript::default();
+/// for _ in 0..3 {
+///     t.push(Record::Prompt { text: "question".into() });
+///     let response = t.next_response();
+///     t.push(Record::Assistant { response, block: AssistantBlock::text("answer") });
+/// }
+/// // Two refusals: the summary ends at the second prompt from the end; the last three
+/// // records (an answer, a prompt, an answer) stay after it.
+/// let refused = [PromptTooLong::default(); 2];
+/// let (start, decisions) = retry_keeping_turns(t.messages(), 6, 5, &refused).unwrap();
+/// assert_eq!((start, decisions.len()), (3, 2));
+/// ```
+///
+/// # Errors
+/// The decisions (the retries made, then the failure's) when the compaction fails, with the
+/// failure's reason.
+pub fn retry_keeping_turns(
+    records: &[Message],
+    history_end: usize,
+    kept_start: usize,
+    refusals: &[PromptTooLong],
+) -> Result<(usize, Vec<Decision>), (Vec<Decision>, String)> {
+    let history = records.get(..history_end).unwrap_or(records);
+    let prompts: Vec<usize> = (history.iter().enumerate())
+        .filter(|(_, m)| matches!(m.record, Record::Prompt { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    let mut decisions = Vec::new();
+    let mut start = kept_start;
+    for (i, refusal) in refusals.iter().enumerate() {
+        let retry = i + 1;
+        let prompt = prompts.len().checked_sub(retry).map(|at| prompts[at]);
+        let failure = match (retry <= MAX_PTL_RETRIES, prompt) {
+            (false, _) => Some(format!(
+                "the summary request was refused as too long after {MAX_PTL_RETRIES} retries: \
+                 they are spent"
+            )),
+            (true, None) => Some(format!(
+                "the summary request was refused as too long, and no human prompt is left \
+                 before the {} records kept: nothing more can be kept out of the summary",
+                records.len() - start
+            )),
+            (true, Some(_)) => None,
+        };
+        if let Some(reason) = failure {
+            let reason = format!("{reason}; the compaction fails: {PROMPT_TOO_LONG_ERROR}");
+            decisions.push(Decision::new("summary request", Verdict::Failed, reason));
+            return Err((decisions, String::from(PROMPT_TOO_LONG_ERROR)));
+        }
+        start = start.min(prompt.unwrap_or(0) + 1);
+        let counts = match refusal.gap() {
+            Some(gap) => format!("{gap} tokens too many, which does not change the cut"),
+            None => String::from("no token counts"),
+        };
+        let reason = format!(
+            "the summary request was refused as too long ({counts}); retry {retry} of \
+             {MAX_PTL_RETRIES} summarises up to the human prompt {retry} from the end and keeps \
+             the {} records after it word for word, rather than leaving the oldest rounds out",
+            records.len() - start
+        );
+        decisions.push(Decision::new("summary request", Verdict::Truncated, reason));
+    }
+    Ok((start, decisions))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,6 +103,11 @@ pub struct CompactionRules {
     /// `attachments.contextAsAttachments`); off, the next pass sends the context (a typed
     /// `/compact` always leaves it to the next pass).
     pub context_with_auto_summary: bool,
+    /// A summary request refused as too long is asked again with one more human turn kept
+    /// word for word after the summary: retry `n` summarises up to the `n`-th prompt from the
+    /// end and keeps what follows it, whatever counts the refusal gave (2.1.332, the lab
+    /// found); off, each retry leaves the oldest API rounds out of the summary (§9.3 item 4).
+    pub prompt_too_long_keeps_turns: bool,
     /// Q45: the kept tail's estimate (`estimateMessageTokens`, §6.4) counts only user and
     /// assistant messages with block content: a prompt, a summary or a command message
     /// (string content) and an attachment count nothing (original); off, every record
@@ -147,6 +152,7 @@ impl CompactionRules {
             usage_from_own_estimate: false,
             min_threshold_window: 0,
             context_with_auto_summary: false,
+            prompt_too_long_keeps_turns: false,
             kept_tail_ignores_string_content: true,
             keep_recent_records: 0,
             summary_names_tools_used: false,
@@ -182,6 +188,7 @@ impl CompactionRules {
             usage_from_own_estimate: false,
             min_threshold_window: 0,
             context_with_auto_summary: false,
+            prompt_too_long_keeps_turns: false,
             kept_tail_ignores_string_content: false,
             keep_recent_records: 0,
             summary_names_tools_used: false,

@@ -314,6 +314,7 @@ impl Profile {
                 usage_from_own_estimate: true,
                 min_threshold_window: 100_000,
                 context_with_auto_summary: true,
+                prompt_too_long_keeps_turns: true,
                 ..CompactionRules::claude_code()
             },
             claude_prefix: Some(ClaudePrefix::ClaudeCode2332),

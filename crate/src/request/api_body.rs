@@ -38,6 +38,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use super::prefix::ClaudePrefix;
 use super::{Block, BlockType, Request};
 use crate::codex::items::Role;
 use crate::compact::thresholds::DEFAULT_MAX_OUTPUT_TOKENS;
@@ -88,9 +89,54 @@ pub struct ApiBodyOptions {
     pub api: ApiName,
     /// The model to name; `None`: [`ApiName::default_model`].
     pub model: Option<String>,
-    /// Anthropic's `max_tokens`; `None`: [`DEFAULT_MAX_OUTPUT_TOKENS`] (32,000, Claude
-    /// Code's default). The Responses body has no such field.
+    /// Anthropic's `max_tokens`; `None`: the release's ([`ReleaseFields::max_tokens`]), else
+    /// [`DEFAULT_MAX_OUTPUT_TOKENS`] (32,000, Claude Code 2.1.88's). The Responses body has
+    /// no such field.
     pub max_tokens: Option<u64>,
+    /// The Claude Code release whose own fields a Messages body carries ([`ReleaseFields`]:
+    /// its default model and output cap, adaptive thinking, the context-management edit and
+    /// the effort); `None`: a plain body of the fields above.
+    pub release: Option<ClaudePrefix>,
+}
+
+/// The fields a Claude Code release adds to its Messages body, as the lab recorded them
+/// with the release's default model (`thinking`, `context_management`, `output_config`);
+/// `metadata`, which identifies the user and the session, is left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReleaseFields {
+    /// The model the release names by default.
+    pub model: &'static str,
+    /// Its `max_tokens`.
+    pub max_tokens: u64,
+    /// `thinking.display`, when the release sends one.
+    pub thinking_display: Option<&'static str>,
+}
+
+impl ReleaseFields {
+    /// What `release` sends: 2.1.88 with `claude-sonnet-4-6` and 32,000 output tokens, 2.1.332
+    /// with `claude-opus-5-5`, 128,000 and thinking shown as `updates`; both adaptive thinking,
+    /// one context-management edit that clears no thinking (`keep: all`) and medium effort.
+    ///
+    /// # Example
+    /// ```
+    /// use context_assembly::request::prefix::ClaudePrefix;
+    /// use context_assembly::request::ReleaseFields;
+    /// assert_eq!(ReleaseFields::of(ClaudePrefix::ClaudeCode2332).max_tokens, 128_000);
+    /// ```
+    pub const fn of(release: ClaudePrefix) -> ReleaseFields {
+        match release {
+            ClaudePrefix::ClaudeCode2188 => ReleaseFields {
+                model: "claude-sonnet-4-6",
+                max_tokens: DEFAULT_MAX_OUTPUT_TOKENS,
+                thinking_display: None,
+            },
+            ClaudePrefix::ClaudeCode2332 => ReleaseFields {
+                model: "claude-opus-5-5",
+                max_tokens: 128_000,
+                thinking_display: Some("updates"),
+            },
+        }
+    }
 }
 
 impl ApiBodyOptions {
@@ -100,6 +146,7 @@ impl ApiBodyOptions {
             api,
             model: None,
             max_tokens: None,
+            release: None,
         }
     }
 }
@@ -122,7 +169,42 @@ pub struct AnthropicBody {
     system: Vec<AnthropicBlock>,
     tools: Vec<Box<RawValue>>,
     messages: Vec<AnthropicMessage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thinking: Option<Thinking>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context_management: Option<ContextManagement>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_config: Option<OutputConfig>,
     stream: bool,
+}
+
+/// `thinking`: the model decides how much to think.
+#[derive(Debug, Serialize)]
+struct Thinking {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    display: Option<&'static str>,
+}
+
+/// `context_management`: the edits the API applies before the model reads the request.
+#[derive(Debug, Serialize)]
+struct ContextManagement {
+    edits: [ContextEdit; 1],
+}
+
+/// One edit: which blocks it clears, and what it keeps.
+#[derive(Debug, Serialize)]
+struct ContextEdit {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    keep: &'static str,
+}
+
+/// `output_config`: how much effort the model spends.
+#[derive(Debug, Serialize)]
+struct OutputConfig {
+    effort: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -246,18 +328,34 @@ struct ToolDefinitionJson {
 /// assert!(json.starts_with(r#"{"model":"claude-sonnet-4-6","max_tokens":32000,"system":[]"#));
 /// ```
 pub fn api_body(request: &Request, options: &ApiBodyOptions) -> Result<ApiBody, Error> {
-    let model = options
-        .model
-        .clone()
-        .unwrap_or_else(|| options.api.default_model().into());
+    let release = (options.api == ApiName::AnthropicMessages)
+        .then_some(options.release)
+        .flatten()
+        .map(ReleaseFields::of);
+    let model = (options.model.clone()).unwrap_or_else(|| match release {
+        Some(fields) => fields.model.into(),
+        None => options.api.default_model().into(),
+    });
     let messages = spliced_messages(request);
     Ok(match options.api {
         ApiName::AnthropicMessages => ApiBody::Anthropic(AnthropicBody {
             model,
-            max_tokens: options.max_tokens.unwrap_or(DEFAULT_MAX_OUTPUT_TOKENS),
+            max_tokens: (options.max_tokens)
+                .unwrap_or(release.map_or(DEFAULT_MAX_OUTPUT_TOKENS, |f| f.max_tokens)),
             system: anthropic_system(request),
             tools: tools_of(request, Ok)?,
             messages: anthropic_messages(&messages)?,
+            thinking: release.map(|fields| Thinking {
+                kind: "adaptive",
+                display: fields.thinking_display,
+            }),
+            context_management: release.map(|_| ContextManagement {
+                edits: [ContextEdit {
+                    kind: "clear_thinking_20251015",
+                    keep: "all",
+                }],
+            }),
+            output_config: release.map(|_| OutputConfig { effort: "medium" }),
             stream: true,
         }),
         ApiName::OpenAiResponses => ApiBody::OpenAi(OpenAiBody {

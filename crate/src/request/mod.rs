@@ -26,7 +26,9 @@ use alloc::vec::Vec;
 /// layers that count them).
 pub use crate::host::ToolDefinition;
 #[cfg(feature = "serde")]
-pub use api_body::{api_body, AnthropicBody, ApiBody, ApiBodyOptions, ApiName, OpenAiBody};
+pub use api_body::{
+    api_body, AnthropicBody, ApiBody, ApiBodyOptions, ApiName, OpenAiBody, ReleaseFields,
+};
 pub use assemble::{assemble_messages, MessageCache};
 pub use build::{build_request, RequestContext, RequestParts};
 pub use context::{system_blocks, tool_blocks, user_context_block, Environment};

@@ -178,6 +178,7 @@ switches!(crate::compact::rules::CompactionRules {
     pad_estimate_after_usage => "padEstimateAfterUsage",
     usage_from_own_estimate => "usageFromOwnEstimate",
     context_with_auto_summary => "contextWithAutoSummary",
+    prompt_too_long_keeps_turns => "promptTooLongKeepsTurns",
     kept_tail_ignores_string_content => "keptTailIgnoresStringContent",
     summary_names_tools_used => "summaryNamesToolsUsed",
     exclude_ancestor_memory_files => "excludeAncestorMemoryFiles",

@@ -92,6 +92,9 @@ pub(super) struct Conversation {
     /// The user context was computed anew and, where the profile sends it as attachments
     /// (`context_as_attachments`, 2.1.332), the next pass has not sent it yet.
     pub(super) user_context_unsent: bool,
+    /// A typed `/compact` attached the environment note after its summary (2.1.332), so the
+    /// next pass sends the rest of the session's context without it.
+    pub(super) environment_sent_with_summary: bool,
     /// A compaction inside the turn cleared the user context for the next human turn; the
     /// turn's remaining requests keep it (`user_context_kept_through_turn`).
     pub(super) user_context_expired: bool,

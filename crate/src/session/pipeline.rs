@@ -32,6 +32,15 @@ use crate::vfs::EntryKind;
 use crate::wording;
 use crate::wording::context::{environment_note, EnvironmentFacts, SYSTEM_PROMPT};
 
+/// Why a pass sends 2.1.332's environment note.
+const ENVIRONMENT_IN_PASS: &str = "the session's context is built (its first pass, or the first \
+     after a compaction): this release sends the environment as a note, not in the system prompt";
+
+/// Why a typed `/compact` sends it with its summary.
+pub(super) const ENVIRONMENT_WITH_SUMMARY: &str = "a typed /compact announces the environment \
+     again after the tools and agents it lists in full, before the next prompt's own notes \
+     (2.1.332)";
+
 /// What the reminder collectors of one pass read, computed once for the pass.
 pub(super) struct PassFacts {
     /// The names of the tools offered in full (not deferred).
@@ -200,8 +209,11 @@ impl Session {
                             .opened_file_memory(&opened_file, at_ms, out);
                     }
                 }
-                CollectorId::Environment if self.session_context_due() => {
-                    self.environment(out);
+                CollectorId::Environment
+                    if self.session_context_due()
+                        && !self.conversation.environment_sent_with_summary =>
+                {
+                    self.environment(out, ENVIRONMENT_IN_PASS);
                 }
                 CollectorId::SessionContext if self.session_context_due() => {
                     self.session_context(at_ms, out);
@@ -227,6 +239,14 @@ impl Session {
         rules.context_as_attachments && rules.reminders && self.conversation.user_context_unsent
     }
 
+    /// Whether a compaction that did not send the session's context with its summary
+    /// attaches the environment note after it (2.1.332, which sends the context as notes):
+    /// the next prompt's own notes, a mention's reference among them, then follow it.
+    pub(super) fn environment_follows_summary(&self) -> bool {
+        let rules = &self.profile.attachments;
+        rules.context_as_attachments && rules.reminders
+    }
+
     /// The session's context computed afresh for an auto-compaction's summary
     /// (`compaction.contextWithAutoSummary`, 2.1.332): the environment note, then the
     /// CLAUDE.md files and rules, the repository's state, the date and the attribution; the
@@ -234,14 +254,14 @@ impl Session {
     pub(super) fn context_with_summary(&mut self, at_ms: u64) -> Collected {
         self.conversation.user_context = None;
         let mut out = Collected::default();
-        self.environment(&mut out);
+        self.environment(&mut out, ENVIRONMENT_IN_PASS);
         self.session_context(at_ms, &mut out);
         out
     }
 
     /// 2.1.332's environment note: the working directory, whether it is a repository, the
-    /// platform.
-    fn environment(&self, out: &mut Collected) {
+    /// platform; `reason` says why it is sent now.
+    pub(super) fn environment(&self, out: &mut Collected, reason: &str) {
         let facts = EnvironmentFacts {
             cwd: &self.workspace.cwd,
             platform: &self.config.platform,
@@ -254,14 +274,7 @@ impl Session {
             environment_note(&facts),
             method,
         );
-        out.decide(
-            "environment",
-            Verdict::Included,
-            "the session's context is built (its first pass, or the first after a compaction): \
-             this release sends the environment as a note, not in the system prompt"
-                .into(),
-            None,
-        );
+        out.decide("environment", Verdict::Included, reason.into(), None);
     }
 
     /// 2.1.332's session context: the CLAUDE.md files and rules, the repository's state,
@@ -271,6 +284,7 @@ impl Session {
         let method = self.profile.token_method;
         let context = self.user_context(at_ms);
         self.conversation.user_context_unsent = false;
+        self.conversation.environment_sent_with_summary = false;
         let reason = "the session's context is built (its first pass, or the first after a \
                       compaction)";
         match &context.claude_md {

@@ -355,12 +355,12 @@ export interface Request {
 }
 /** A provider's HTTP API a request can be exported for (`toApiRequest`). */
 export type ApiName = "anthropic-messages" | "openai-responses";
-/** The options of `toApiRequest`: the API, the model to name (default: a current model of the client that calls the API), Anthropic's `max_tokens` (default 32000). */
-export interface ApiRequestOptions { api: ApiName; model?: string; maxTokens?: number }
+/** The options of `toApiRequest`: the API, the model to name (default: the profile's release's, else a current model of the client that calls the API), Anthropic's `max_tokens` (default: the release's, else 32000), and the profile whose Claude Code release adds its own fields to a Messages body (`thinking`, `context_management`, `output_config`). */
+export interface ApiRequestOptions { api: ApiName; model?: string; maxTokens?: number; profile?: ProfileName }
 /** An Anthropic content block; `cache_control` marks a prompt-cache breakpoint (the end of the static system prompt, the last block of the last message). */
 export type AnthropicContentBlock = ({ type: "text"; text: string } | { type: "thinking"; thinking: string } | { type: "tool_use"; id: string; name: string; input: Json } | { type: "tool_result"; tool_use_id: string; content: string; is_error?: true }) & { cache_control?: { type: "ephemeral" } };
 /** The body of `POST /v1/messages` for one of our requests (the user context spliced into the messages; a `developer` message sent as `user`). */
-export interface AnthropicMessagesBody { model: string; max_tokens: number; system: AnthropicContentBlock[]; tools: { name: string; description: string; input_schema: Json }[]; messages: { role: "user" | "assistant" | "system"; content: AnthropicContentBlock[] }[]; stream: true }
+export interface AnthropicMessagesBody { model: string; max_tokens: number; system: AnthropicContentBlock[]; tools: { name: string; description: string; input_schema: Json }[]; messages: { role: "user" | "assistant" | "system"; content: AnthropicContentBlock[] }[]; thinking?: { type: "adaptive"; display?: string }; context_management?: { edits: { type: string; keep: string }[] }; output_config?: { effort: string }; stream: true }
 /** An input item of the Responses API. */
 export type ResponsesInputItem =
   | { type: "message"; role: "developer" | "user" | "assistant" | "system"; content: { type: "input_text" | "output_text"; text: string }[] }

@@ -20,7 +20,7 @@ use crate::request::{
     ApiBodyOptions, ApiName, Block, BlockType, Category, Channel, Message, Request,
     RequestDiffOptions, Splice, StandIn,
 };
-use crate::Error;
+use crate::{Error, Profile, ProfileName};
 
 /// The keys of a serialised [`Request`].
 const REQUEST_KEYS: [&str; 7] = [
@@ -109,7 +109,9 @@ pub fn parse_request_diff_options(json: &str) -> Result<RequestDiffOptions, Erro
 }
 
 /// Reads the options of an export, `{ "api": "anthropic-messages" | "openai-responses",
-/// "model"?: string, "maxTokens"?: number }`.
+/// "model"?: string, "maxTokens"?: number, "profile"?: string }`: with a profile whose client
+/// is a Claude Code release, a Messages body carries that release's own fields
+/// ([`ReleaseFields`](crate::request::ReleaseFields)).
 ///
 /// # Errors
 /// Invalid JSON, a missing or unknown `api` (the message lists the allowed ones), or a bad
@@ -124,11 +126,18 @@ pub fn parse_request_diff_options(json: &str) -> Result<RequestDiffOptions, Erro
 pub fn parse_api_body_options(json: &str) -> Result<ApiBodyOptions, Error> {
     let path = Path::Root.key("options");
     let tree = parse_tree(json, &path)?;
-    let fields = Fields::new(&tree, &path, &["api", "model", "maxTokens"])?;
+    let fields = Fields::new(&tree, &path, &["api", "model", "maxTokens", "profile"])?;
+    let profile = fields.optional(
+        "profile",
+        named("profile", &ProfileName::ALL, |profile: ProfileName| {
+            profile.as_str()
+        }),
+    )?;
     Ok(ApiBodyOptions {
         api: fields.required("api", named("API", ApiName::ALL, |api| api.as_str()))?,
         model: fields.optional("model", name)?,
         max_tokens: fields.optional("maxTokens", natural(1, MAX_WHOLE.unsigned_abs()))?,
+        release: profile.and_then(|profile| Profile::preset(profile).claude_prefix),
     })
 }
 

@@ -6,6 +6,7 @@
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::mem;
 
 use super::report_of;
 use super::request_tokens;
@@ -14,7 +15,7 @@ use crate::compact::kept_tail::{kept_tail_start, preserve_api_invariants, KeptTa
 use crate::compact::options::{Policy, Trigger};
 use crate::compact::partial::{split_at_pivot, PartialDirection};
 use crate::compact::policies::total_tokens;
-use crate::compact::prompt_too_long::{retry_after_refusals, PromptTooLong};
+use crate::compact::prompt_too_long::{retry_after_refusals, retry_keeping_turns, PromptTooLong};
 use crate::compact::report::{CompactionPlan, CompactionReport, SummarySource};
 use crate::compact::rules::CompactionRules;
 use crate::compact::summary::{
@@ -22,6 +23,7 @@ use crate::compact::summary::{
     summary_message_naming_tools, summary_request,
 };
 use crate::request::Request;
+use crate::session::pipeline::ENVIRONMENT_WITH_SUMMARY;
 use crate::session::Session;
 use crate::tokens::estimate_tokens;
 use crate::tokens::TokenMethod;
@@ -109,19 +111,26 @@ impl Session {
             self.profile.token_method,
             &mut Vec::new(),
         )?;
-        // §9.3 item 4: each refusal of the summary request leaves its oldest rounds out.
-        let left_out =
-            match retry_after_refusals(&split.summarised, refusals, self.profile.token_method) {
-                Ok((dropped, retries)) => {
+        // §9.3 item 4: each refusal of the summary request leaves its oldest rounds out, or,
+        // in 2.1.332, keeps one more human turn out of it.
+        let retried = match self.profile.compaction.prompt_too_long_keeps_turns {
+            true => keep_more_turns(&mut split, refusals).map(|retries| (0, retries)),
+            false => retry_after_refusals(&split.summarised, refusals, self.profile.token_method)
+                .map(|(dropped, retries)| {
                     split.summarised.drain(..dropped);
-                    decisions.extend(retries);
-                    dropped
-                }
-                Err((retries, message)) => {
-                    decisions.extend(retries);
-                    return Ok(self.unapplied_report_because(plan, message, decisions, at_ms));
-                }
-            };
+                    (dropped, retries)
+                }),
+        };
+        let left_out = match retried {
+            Ok((left_out, retries)) => {
+                decisions.extend(retries);
+                left_out
+            }
+            Err((retries, message)) => {
+                decisions.extend(retries);
+                return Ok(self.unapplied_report_because(plan, message, decisions, at_ms));
+            }
+        };
         let (mut formatted, source) = summary_text(
             summary,
             &split.summarised,
@@ -218,6 +227,13 @@ impl Session {
         self.conversation
             .transcript
             .push_attachments(&after_attachments);
+        if context.attachments.is_empty() && self.environment_follows_summary() {
+            let mut environment = Collected::default();
+            self.environment(&mut environment, ENVIRONMENT_WITH_SUMMARY);
+            (self.conversation.transcript).push_attachments(&environment.attachments);
+            decisions.extend(environment.decisions);
+            self.conversation.environment_sent_with_summary = true;
+        }
         if typed && self.profile.compaction.keep_command_messages {
             // §9.3 item 7: the command's caveat, input and output stay after the summary.
             let instructions = plan.options.instructions.as_deref();
@@ -279,6 +295,33 @@ fn session_memory_too_large(
     outside + kept + estimate_tokens(summary, method, None) >= threshold
 }
 
+/// 2.1.332's retries of a refused summary request ([`retry_keeping_turns`]): each moves the
+/// records after one more human prompt from the summarised part to the kept one.
+fn keep_more_turns(
+    split: &mut Split,
+    refusals: &[PromptTooLong],
+) -> Result<Vec<crate::attachment::Decision>, (Vec<crate::attachment::Decision>, String)> {
+    if refusals.is_empty() || split.kept_first {
+        return Ok(Vec::new());
+    }
+    let mut records = mem::take(&mut split.summarised);
+    let kept_start = records.len();
+    records.append(&mut split.kept);
+    let outcome = retry_keeping_turns(&records, history_end(&records), kept_start, refusals);
+    let start = outcome.as_ref().map_or(kept_start, |(start, _)| *start);
+    split.kept = records.split_off(start);
+    split.summarised = records;
+    outcome.map(|(_, decisions)| decisions)
+}
+
+/// Where the history ends: a compaction before a new turn's request finds its prompt and
+/// attachments recorded already, and they stay after the summary.
+fn history_end(records: &[Message]) -> usize {
+    (records.iter())
+        .rposition(|m| !matches!(m.record, Record::Prompt { .. } | Record::Attachment(_)))
+        .map_or(0, |last| last + 1)
+}
+
 /// Splits `records` for a summary policy; the full policies keep the profile's last
 /// `keep_recent_records`, session memory a tail sized by §9.8 (Q45 as the rules say).
 fn split_records(
@@ -317,13 +360,9 @@ fn split_records(
             if keep == 0 {
                 return Ok(at(records.len()));
             }
-            // A compaction before a new turn's request finds its prompt and attachments
-            // recorded already: they stay after the summary, and the records kept are the
-            // last ones before them.
-            let history_end = (records.iter())
-                .rposition(|m| !matches!(m.record, Record::Prompt { .. } | Record::Attachment(_)))
-                .map_or(0, |last| last + 1);
-            let wanted = history_end.saturating_sub(keep);
+            // The new turn's prompt and attachments stay after the summary: the records
+            // kept are the last ones before them.
+            let wanted = history_end(records).saturating_sub(keep);
             let start = preserve_api_invariants(records, wanted);
             decisions.push(Decision::new(
                 "kept tail",
