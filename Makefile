@@ -15,7 +15,7 @@ BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve package test test-package check test-rust nostd \
         test-node test-fuzz typecheck test-browser bench size screenshot fmt fuzz replay \
-        conformance-setup conformance conformance-claude-current conformance-codex-setup conformance-codex conformance-codex-long conformance-long drift import-lab \
+        conformance-setup conformance conformance-claude-current conformance-codex-setup conformance-codex conformance-codex-long conformance-long conformance-terminal drift import-lab \
         cost-table cost-table-check conformance-figures
 
 help:
@@ -33,6 +33,7 @@ help:
 	@echo "make conformance-codex  the same with the real Codex CLI (0.139.0 and 0.171.0, 100 generated sessions each) against a mock Responses API"
 	@echo "make conformance-codex-long  the Codex lab with its whole generated corpus (200 sessions per release)"
 	@echo "make conformance-long  both labs with their whole generated corpora (200 sessions per release)"
+	@echo "make conformance-terminal  Claude Code's terminal UI (both releases) driven in a pseudo-terminal"
 	@echo "make drift FROM=A TO=B  what changed between two releases of one client, from the lab's generated corpus"
 	@echo "make conformance-figures  run the four labs and write their figures into docs/conformance.md"
 
@@ -241,6 +242,14 @@ conformance-codex: pkg conformance-codex-setup
 conformance-codex-long:
 	$(MAKE) conformance-codex CODEX_SESSIONS=$(CODEX_CORPUS)
 
+# Claude Code's terminal UI, driven in a pseudo-terminal (tests/conformance/claude-terminal.mjs),
+# both releases: the teaching and lab scenarios that need no dialog (not part of make test: about
+# 4 minutes a release, most of it waiting for the terminal). Reports:
+# target/conformance/report-claude-VERSION-terminal.json.
+conformance-terminal: pkg conformance-setup
+	node tests/conformance/run.mjs --client $(CLAUDE_SEED) --interactive
+	node tests/conformance/run.mjs --client $(CLAUDE_CURRENT) --interactive
+
 # Both labs with their whole generated corpora (not part of make test: about twice its lab time).
 conformance-long:
 	$(MAKE) conformance CLAUDE_SESSIONS=$(CLAUDE_CORPUS)
@@ -256,7 +265,7 @@ drift: pkg conformance-setup conformance-codex-setup
 
 # The one set of conformance figures: the four labs, then their reports written into
 # docs/conformance.md (tests/conformance/figures.mjs). The README links there.
-conformance-figures: conformance conformance-codex
+conformance-figures: conformance conformance-codex conformance-terminal
 	node tests/conformance/figures.mjs --write docs/conformance.md
 
 # The session logs both clients wrote during the labs (kept beside the recordings): each must

@@ -684,3 +684,59 @@ fn a_refused_summary_request_keeps_one_more_turn_where_2_1_88_leaves_the_oldest_
         .iter()
         .any(|d| d.reason.contains("leaves out the oldest")));
 }
+
+#[test]
+fn the_terminal_ui_lists_one_deferred_tool_and_one_agent_more_than_print_mode() {
+    let listed = |print_mode: bool| {
+        let config = SessionConfig {
+            print_mode,
+            ..SessionConfig::default()
+        };
+        let mut s = session(Profile::claude_code(), config);
+        let turn = s.submit("hello", 2_000);
+        let deferred = attachment_text(&turn, "deferred_tools_delta").map(String::from);
+        let agents = attachment_text(&turn, "agent_listing_delta").map(String::from);
+        (deferred.expect("listed"), agents.expect("listed"))
+    };
+    let (deferred, agents) = listed(false);
+    assert!(deferred.contains("\nDesignSync\n"), "{deferred}");
+    assert!(agents.contains("\n- claude-code-guide: "), "{agents}");
+    let (deferred, agents) = listed(true);
+    assert!(!deferred.contains("DesignSync"), "{deferred}");
+    assert!(!agents.contains("claude-code-guide"), "{agents}");
+}
+
+#[test]
+fn a_typed_compact_prints_its_result_dimmed_in_the_terminal_and_plain_in_print_mode() {
+    let output = |print_mode: bool| {
+        let config = SessionConfig {
+            print_mode,
+            ..SessionConfig::default()
+        };
+        let mut s = session(Profile::claude_code(), config);
+        s.submit("hello", 2_000);
+        s.respond(vec![ResponseBlock::Text("Hi.".into())], 3_000)
+            .unwrap();
+        s.compact(CompactionOptions::default(), None, 4_000)
+            .unwrap();
+        let request = s.submit("go on", 5_000).request.expect("a request");
+        (request.messages.iter())
+            .flat_map(|message| message.content.iter())
+            .find(|block| block.text.starts_with("<local-command-stdout>"))
+            .map(|block| String::from(block.text.trim_end()))
+            .expect("the command's output is kept")
+    };
+    assert_eq!(
+        output(true),
+        "<local-command-stdout>Compacted</local-command-stdout>"
+    );
+    let terminal = output(false);
+    assert!(
+        terminal.starts_with("<local-command-stdout>\u{1b}[2mCompacted ("),
+        "{terminal:?}"
+    );
+    assert!(
+        terminal.ends_with("\u{1b}[22m</local-command-stdout>"),
+        "{terminal:?}"
+    );
+}

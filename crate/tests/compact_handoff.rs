@@ -164,7 +164,8 @@ fn a_typed_compact_leaves_its_own_messages_before_the_next_prompt() {
                 assert!(after[0].starts_with("<local-command-caveat>"));
                 assert!(after[1].starts_with("<command-name>/compact</command-name>"));
                 assert!(after[1].contains("<command-args>Keep the names.</command-args>"));
-                assert!(after[2].starts_with("<local-command-stdout>Compacted"));
+                // The terminal UI's output, dimmed (print mode's is plain).
+                assert!(after[2].starts_with("<local-command-stdout>\u{1b}[2mCompacted"));
                 assert_eq!(after[3], "prompt");
             }
             // recommended keeps a tail after the summary, but no command message.

@@ -485,6 +485,107 @@ fn a_boundary_whose_logical_parent_was_never_written_continues_the_thread() {
     );
 }
 
+/// The step kinds of an imported log, prompts and answers by their text.
+fn outline_of(imported: &Imported) -> Vec<String> {
+    (document(imported)["steps"].as_array().unwrap().iter())
+        .map(|step| match step["kind"].as_str().unwrap_or_default() {
+            "user" => format!("user {}", step["prompt"].as_str().unwrap_or_default()),
+            "assistant" => format!(
+                "assistant {}",
+                step["blocks"][0]["text"].as_str().unwrap_or("call")
+            ),
+            other => String::from(other),
+        })
+        .collect()
+}
+
+/// 2.1.88's terminal UI writes an auto-compaction as a branch of its own: the boundary under
+/// the record before it and the summary under the boundary, while the turn's answer names the
+/// record before the boundary as its parent. Whichever branch the last record leads back to,
+/// the compaction and the answer both stay, the compaction first.
+#[test]
+fn a_compaction_on_a_side_branch_of_the_thread_is_kept_in_place() {
+    let record = |kind: &str, uuid: &str, parent: Option<&str>, extra: Value| {
+        let mut line = json!({"type": kind, "uuid": uuid, "parentUuid": parent, "cwd": "/w",
+                              "timestamp": "2026-01-01T00:00:00.000Z", "entrypoint": "cli"});
+        line.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        line
+    };
+    let prompt = |uuid: &str, parent: Option<&str>, text: &str| {
+        record(
+            "user",
+            uuid,
+            parent,
+            json!({"message": {"role": "user", "content": text}}),
+        )
+    };
+    let answer = |uuid: &str, parent: &str, id: &str, text: &str| {
+        record(
+            "assistant",
+            uuid,
+            Some(parent),
+            json!({"message": {"id": id, "role": "assistant",
+            "content": [{"type": "text", "text": text}], "usage": {"input_tokens": 10, "output_tokens": 2}}}),
+        )
+    };
+    let boundary = record(
+        "system",
+        "b1",
+        None,
+        json!({"subtype": "compact_boundary",
+        "logicalParentUuid": "u2", "compactMetadata": {"trigger": "auto", "preTokens": 900}}),
+    );
+    let summary = record(
+        "user",
+        "s1",
+        Some("b1"),
+        json!({"isCompactSummary": true,
+        "message": {"role": "user", "content": "Summary:\nWe talked."}}),
+    );
+    let head = [
+        prompt("u1", None, "First"),
+        answer("a1", "u1", "m1", "One."),
+        prompt("u2", Some("a1"), "Second"),
+    ];
+    // The turn goes on after the compaction: the last record leads around the boundary.
+    let around = [
+        boundary.clone(),
+        answer("a2", "u2", "m2", "Two."),
+        summary.clone(),
+        prompt("u3", Some("a2"), "Third"),
+    ];
+    // The session ends with the compaction: the last record leads through it, the answer is off.
+    let through = [boundary, answer("a2", "u2", "m2", "Two."), summary];
+    for tail in [&around[..], &through[..]] {
+        let text: String = head
+            .iter()
+            .chain(tail)
+            .map(|line| format!("{line}\n"))
+            .collect();
+        let imported = import_session(&text, Some(LogFormat::ClaudeCode)).unwrap();
+        let outline = outline_of(&imported);
+        let compact = outline
+            .iter()
+            .position(|s| s == "compact")
+            .unwrap_or_else(|| panic!("{outline:?}"));
+        let second = outline.iter().position(|s| s == "user Second").unwrap();
+        let two = outline
+            .iter()
+            .position(|s| s == "assistant Two.")
+            .unwrap_or_else(|| panic!("{outline:?}"));
+        assert!(second < compact && compact < two, "{outline:?}");
+        assert!(
+            !warnings(&imported)
+                .iter()
+                .any(|(_, kind)| *kind == WarningKind::AbandonedBranch),
+            "{:?}",
+            imported.warnings
+        );
+    }
+}
+
 /// Each recorded request's injected items as `kind: label`, or `None` where the log does not
 /// record them.
 fn injected(imported: &Imported) -> Vec<Option<Vec<String>>> {

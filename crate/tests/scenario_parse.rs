@@ -142,6 +142,7 @@ const FULL: &str = r#"{
     "autoModeAvailable": true,
     "compactionReminders": true,
     "interviewMode": true,
+    "printMode": true,
     "autoCompact": false,
     "pinned": ["src/app.ts"],
     "planFile": "/home/ada/.claude/plans/p.md",
@@ -263,6 +264,7 @@ fn every_field_is_read() {
             auto_mode_available: true,
             compaction_reminders: true,
             interview_mode: true,
+            print_mode: true,
             plan_file: Some("/home/ada/.claude/plans/p.md".into()),
             memory_dir: Some("/home/ada/.claude/memory".into()),
             permission_mode: PermissionMode::Plan,
@@ -678,7 +680,7 @@ fn the_schema_and_the_parser_agree_on_every_object_s_keys() {
 fn the_schema_and_the_parser_agree_on_config_keys_and_enums() {
     let schema = schema();
     let config_keys = parser_keys(r#"{"steps":[],"config":{"ZZZ":0}}"#);
-    assert_eq!(config_keys.len(), 32);
+    assert_eq!(config_keys.len(), 33);
     assert_eq!(
         schema.pointer("/properties/config/$ref"),
         Some(&json!("#/$defs/config"))

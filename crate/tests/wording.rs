@@ -270,7 +270,9 @@ fn compaction_texts() -> Vec<(&'static str, String)> {
         "/p/.claude/skills/pdf/SKILL.md",
         "Use pdftotext.",
     )];
-    let [caveat, command, output] = compaction::compact_command_messages(Some("Keep the names."));
+    let [caveat, command, output] =
+        compaction::compact_command_messages(Some("Keep the names."), true);
+    let [_, _, terminal_output] = compaction::compact_command_messages(None, false);
     vec![
         (
             "compaction::plan_file_reference",
@@ -299,6 +301,10 @@ fn compaction_texts() -> Vec<(&'static str, String)> {
         ("compaction::compact_command_messages (caveat)", caveat.0),
         ("compaction::compact_command_messages (command)", command.0),
         ("compaction::compact_command_messages (output)", output.0),
+        (
+            "compaction::compact_command_messages (output in the terminal)",
+            terminal_output.0,
+        ),
         (
             "compaction::PTL_RETRY_MARKER",
             compaction::PTL_RETRY_MARKER.into(),

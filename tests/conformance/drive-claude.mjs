@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { FIXED_SUMMARY, startMockAnthropic } from './mock-anthropic.mjs';
 import { keepSessionLogs } from './session-logs.mjs';
 import { claudeOracle, CURRENT_CLAUDE } from './claude-oracles.mjs';
+import { startTerminalClient } from './claude-terminal.mjs';
 
 export const DEFAULT_CWD = '/project';
 export const DEFAULT_HOME = '/home/user';
@@ -175,7 +176,7 @@ export function workspacesLookLikeRepository() {
  *   interactive client puts in its read-file state at startup (§4.4) and `-p` does not: the
  *   lab seeds them, as they would be
  */
-export async function driveClaude(scenario, { recordDir, stepTimes, usage, eagerMemory = [], client: version = CURRENT_CLAUDE }) {
+export async function driveClaude(scenario, { recordDir, stepTimes, usage, eagerMemory = [], client: version = CURRENT_CLAUDE, interactive = false }) {
   const oracle = claudeOracle(version);
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'lab-ws-')));
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'lab-home-')));
@@ -212,7 +213,7 @@ export async function driveClaude(scenario, { recordDir, stepTimes, usage, eager
     return mapped;
   };
   const started = Date.now();
-  /** @type {ReturnType<typeof startClient> | undefined} */
+  /** @type {ReturnType<typeof startClient> | ReturnType<typeof startTerminalClient> | undefined} */
   let client;
   try {
     const files = Array.isArray(scenario.files) ? scenario.files : Object.entries(scenario.files ?? {}).map(([path, content]) => ({ path, content }));
@@ -227,7 +228,9 @@ export async function driveClaude(scenario, { recordDir, stepTimes, usage, eager
     let mode = startMode;
     let beforePlan = startMode === 'plan' ? 'default' : startMode;
     mkdirSync(clientCwd, { recursive: true });
-    client = startClient(oracle, clientCwd, home, mock.url, clientEnv(scenario), startMode, (request) => {
+    client = interactive
+      ? startTerminalClient(oracle, clientCwd, home, mock, clientEnv(scenario), startMode)
+      : startClient(oracle, clientCwd, home, mock.url, clientEnv(scenario), startMode, (request) => {
       // The permission prompt: a plan's approval as scripted; in plan mode a change to a file
       // is declined, as the user who asked for a plan would (the client asks rather than
       // refusing); anything else (Bash) is allowed.
@@ -245,7 +248,8 @@ export async function driveClaude(scenario, { recordDir, stepTimes, usage, eager
       }
       return { behavior: 'allow', updatedInput: request.input };
     });
-    let seeded = false;
+    // The interactive client seeds its read-file state itself, at startup.
+    let seeded = interactive;
     for (const action of scenarioActions(scenario)) {
       if (action.kind === 'prompt' && !seeded) {
         // The interactive client's startup (REPL onInit): every eager memory file enters the

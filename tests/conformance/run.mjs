@@ -24,13 +24,18 @@
 //   --report FILE                                    where the report goes (default
 //                                                    target/conformance/report.json for the lab
 //                                                    release, 2.1.88, report-claude-VERSION.json
-//                                                    for another)
+//                                                    for another; report-claude-VERSION-terminal.json
+//                                                    with --interactive)
+//   --interactive                                    play the interactive client in a
+//                                                    pseudo-terminal (claude-terminal.mjs), not -p:
+//                                                    the scenarios it can type, no self-test
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as engine from '../../pkg/context_assembly.js';
 import { compareItems, engineItems, formatCompactSummary, oracleItems } from './compare.mjs';
 import { claudeOracle, claudeProfile, CURRENT_CLAUDE, LAB_RELEASE } from './claude-oracles.mjs';
 import { claudeSettings, DEFAULT_HOME, DEFAULT_PLAN_FILE, driveClaude, undrivableReasons, workspacesLookLikeRepository } from './drive-claude.mjs';
+import { terminalReasons } from './claude-terminal.mjs';
 import { generateScenario, GENERATOR_VERSION } from './generate.mjs';
 import { FIXED_SUMMARY } from './mock-anthropic.mjs';
 import { areaTotals, CLAUDE_AREAS, claudeItemAreas, printAreas, requestTotals } from './areas.mjs';
@@ -58,7 +63,12 @@ const PROFILE = claudeProfile(engine, CLIENT);
  * and crate/tests/import_lab.rs read their session logs: the lab release's in `recordings/`
  * (the lab's first paths), another's in `recordings-claude-VERSION/`.
  */
-const RECORDINGS = join(OUT, CLIENT === LAB_RELEASE ? 'recordings' : `recordings-claude-${CLIENT.replace(/[^\w.-]+/g, '_')}`);
+/** Play the interactive client in a pseudo-terminal (claude-terminal.mjs) instead of `-p`. */
+const INTERACTIVE = process.argv.includes('--interactive');
+const RECORDINGS = join(
+  OUT,
+  INTERACTIVE ? `recordings-claude-${CLIENT.replace(/[^\w.-]+/g, '_')}-terminal` : CLIENT === LAB_RELEASE ? 'recordings' : `recordings-claude-${CLIENT.replace(/[^\w.-]+/g, '_')}`,
+);
 
 // Switches whose flip changes what the lab's scenarios send, each against a quirk the oracle
 // has: the trailing empty line of a read (Q16), the snippet's numbering from the old file (Q33),
@@ -98,7 +108,7 @@ const SELF_TEST_SWITCHES = [
  * A difference accepted for now (known-differences.json), scoped to a scenario and an item kind:
  * @typedef {{
  *   scenario: string | string[], kind: string | string[], tool?: string, afterManualCompact?: boolean,
- *   normalise?: keyof typeof NORMALISERS, match?: string, reorderOnly?: boolean, racy?: boolean,
+ *   normalise?: keyof typeof NORMALISERS, match?: string, reorderOnly?: boolean, racy?: boolean, headless?: boolean, terminal?: boolean,
  *   clients?: string[], reason: string,
  * }} KnownDifference
  *   `scenario`: a scenario's name (`lab/…`, a teaching file's name, `generated/<seed>`), a
@@ -109,12 +119,15 @@ const SELF_TEST_SWITCHES = [
  *   of that kind must contain (an item one side has and the other lacks). `reorderOnly`: only
  *   when the same item is on the other side too, elsewhere in the request (the two sides
  *   order it differently; nothing is missing). `racy`: the client itself varies from run to
- *   run, so an entry that no run needed is not reported stale. `clients`: the releases it was
+ *   run, so an entry that no run needed is not reported stale. `headless`: an artefact of `-p`,
+ *   left out of a run of the interactive client (`--interactive`); `terminal`: seen only there. `clients`: the releases it was
  *   seen with (default: the seed's, 2.1.88, which every entry before the current releases
  *   was judged against); a run of another release does not use it.
  */
 /** @type {KnownDifference[]} */
-const KNOWN = JSON.parse(readFileSync(join(LAB, 'known-differences.json'), 'utf8')).differences.filter((k) => (k.clients ?? [LAB_RELEASE]).includes(CLIENT));
+const KNOWN = JSON.parse(readFileSync(join(LAB, 'known-differences.json'), 'utf8'))
+  .differences.filter((k) => (k.clients ?? [LAB_RELEASE]).includes(CLIENT))
+  .filter((k) => (INTERACTIVE ? !k.headless : !k.terminal));
 /** How often each known difference was needed, to find the ones a fix made stale. */
 const KNOWN_USED = new Map(KNOWN.map((k) => [k, 0]));
 /** The scenarios each known difference was needed in, to find the seeds a fix made stale. */
@@ -229,7 +242,8 @@ function engineScenario(scenario, switches) {
   const ours = { ...scenario, profile: PROFILE, switches: { ...(scenario.switches ?? {}), ...switches } };
   // The client always keeps a transcript and its summary message names it (§9.3 item 8);
   // the comparison checks that a path is named, not which (the session id is the client's).
-  ours.config = { transcriptPath: TRANSCRIPT_PATH, ...(scenario.config ?? {}) };
+  // `-p` is print mode; the terminal client (--interactive) is not.
+  ours.config = { transcriptPath: TRANSCRIPT_PATH, printMode: !INTERACTIVE, ...(scenario.config ?? {}) };
   // 2.1.332 sends the repository's state as a reminder of its own when it takes the workspace
   // for a repository, which it does where a `.git` lies above the temp directory; 2.1.88 puts
   // it in the system prompt, which is not compared.
@@ -325,7 +339,7 @@ function recordedRun(recordDir) {
  */
 async function runSession({ name, load }, { selfTest = false } = {}) {
   const scenario = load();
-  const reasons = undrivableReasons(scenario);
+  const reasons = [...undrivableReasons(scenario), ...(INTERACTIVE ? terminalReasons(scenario) : [])];
   if (reasons.length) return { name, skipped: reasons };
   const ours = engineSide(scenario, {});
   const recordDir = join(RECORDINGS, name);
@@ -336,7 +350,7 @@ async function runSession({ name, load }, { selfTest = false } = {}) {
   // the answering step gives, which our engine reads too: §6.3), so both reach the
   // auto-compact threshold at the same request when they agree on what was added.
   const usage = (/** @type {number} */ i) => ours.usage[i] ?? ours.requests[i]?.tokens.total;
-  const run = RECORDED ? recordedRun(recordDir) : await driveClaude(scenario, { recordDir, stepTimes: ours.trace.steps.map((s) => s.atMs), usage, eagerMemory, client: CLIENT });
+  const run = RECORDED ? recordedRun(recordDir) : await driveClaude(scenario, { recordDir, stepTimes: ours.trace.steps.map((s) => s.atMs), usage, eagerMemory, client: CLIENT, interactive: INTERACTIVE });
   if (!RECORDED) writeFileSync(join(recordDir, 'run.json'), JSON.stringify({ ms: run.ms, workspace: run.workspace, root: run.root, home: run.home, planFile: run.planFile }, null, 2));
   const paths = {
     workspace: run.workspace,
@@ -516,7 +530,7 @@ async function main() {
   const jobs = Number(option('--jobs') ?? 2);
   const seedSpec = option('--generated') ?? (all ? '1-200' : undefined);
   const only = args.filter((a, i) => !a.startsWith('--') && !['--jobs', '--generated', '--client', '--report'].includes(args[i - 1]));
-  const reportFile = option('--report') ?? join(OUT, CLIENT === LAB_RELEASE ? 'report.json' : `report-claude-${CLIENT}.json`);
+  const reportFile = option('--report') ?? join(OUT, INTERACTIVE ? `report-claude-${CLIENT}-terminal.json` : CLIENT === LAB_RELEASE ? 'report.json' : `report-claude-${CLIENT}.json`);
   let chosen = [];
   if (!seedSpec || all || only.length) {
     chosen = fixedScenarios();
@@ -528,7 +542,8 @@ async function main() {
   }
   if (seedSpec && !selfTestOnly) chosen.push(...parseSeeds(seedSpec).map(generatedSession));
   // The self-test runs on the lab's own scenarios, whose recordings it reuses.
-  const selfTest = selfTestOnly || all;
+  // The self-test reuses the `-p` recordings; a terminal run has its own comparison only.
+  const selfTest = !INTERACTIVE && (selfTestOnly || all);
   mkdirSync(OUT, { recursive: true });
 
   const started = Date.now();
@@ -590,7 +605,7 @@ async function main() {
   }
 
   const report = {
-    client: { name: 'claude-code', version: CLIENT, profile: PROFILE },
+    client: { name: 'claude-code', version: CLIENT, profile: PROFILE, ...(INTERACTIVE ? { interactive: true } : {}) },
     generator: GENERATOR_VERSION,
     totals,
     areas,

@@ -7,10 +7,14 @@
 //! ```
 //! use context_assembly::request::prefix::ClaudePrefix;
 //! let current = ClaudePrefix::ClaudeCode2332;
-//! assert!(current.deferred_tools().contains(&"WebFetch"));
+//! assert!(current.deferred_tools(true).contains(&"WebFetch"));
+//! // Its terminal UI defers one tool more than print mode (`-p`).
+//! assert!(current.deferred_tools(false).contains(&"DesignSync"));
+//! assert!(!current.deferred_tools(true).contains(&"DesignSync"));
 //! assert!(!current.offers("Glob"));
 //! assert!(ClaudePrefix::ClaudeCode2188.offers("Glob"));
-//! assert!(current.agent_entries()[0].starts_with("- claude: "));
+//! assert!(current.agent_entries(true)[0].starts_with("- claude: "));
+//! assert!(current.agent_entries(false)[1].starts_with("- claude-code-guide: "));
 //! ```
 
 use alloc::format;
@@ -42,6 +46,16 @@ const DEFERRED_2_1_332: &[&str] = &[
     "WebFetch",
     "WebSearch",
 ];
+
+/// The tools 2.1.332 defers in its terminal UI only: print mode (`-p`) leaves them out.
+const DEFERRED_IN_TERMINAL_2_1_332: &[&str] = &["DesignSync"];
+
+/// The agent type 2.1.332 lists in its terminal UI only.
+const GUIDE_AGENT_2_1_332: AgentType = AgentType {
+    name: "claude-code-guide",
+    purpose: "answers questions about the client itself, its features and settings",
+    tools: "Bash, Read, WebFetch, WebSearch",
+};
 
 /// The tools a read-only agent of 2.1.332 may not use.
 const READ_ONLY_AGENT_TOOLS: &str = "All tools except Agent, Artifact, ArtifactComments, \
@@ -81,22 +95,32 @@ const AGENTS_2_1_332: &[AgentType] = &[
 const DROPPED_BY_2_1_332: &[&str] = &["Glob", "Grep", "TodoWrite"];
 
 impl ClaudePrefix {
-    /// The tools the release defers behind its tool search, by name.
-    pub const fn deferred_tools(self) -> &'static [&'static str] {
-        match self {
-            ClaudePrefix::ClaudeCode2188 => &[],
-            ClaudePrefix::ClaudeCode2332 => DEFERRED_2_1_332,
-        }
+    /// The tools the release defers behind its tool search, by name, in its order
+    /// (alphabetical): in print mode (`print_mode`) or in its terminal UI, which defers more.
+    pub fn deferred_tools(self, print_mode: bool) -> Vec<&'static str> {
+        let (all, terminal_only) = match self {
+            ClaudePrefix::ClaudeCode2188 => (&[][..], &[][..]),
+            ClaudePrefix::ClaudeCode2332 => (DEFERRED_2_1_332, DEFERRED_IN_TERMINAL_2_1_332),
+        };
+        let extra = if print_mode { &[][..] } else { terminal_only };
+        let mut names: Vec<&'static str> = all.iter().chain(extra).copied().collect();
+        names.sort_unstable();
+        names
     }
 
     /// The release's built-in agent types as its listing shows them, one entry each:
-    /// `- name: what it is for (Tools: …)`.
-    pub fn agent_entries(self) -> Vec<String> {
+    /// `- name: what it is for (Tools: …)`, in its order (alphabetical, ignoring case); the
+    /// terminal UI lists one more than print mode (`print_mode`).
+    pub fn agent_entries(self, print_mode: bool) -> Vec<String> {
         let agents: &[AgentType] = match self {
             ClaudePrefix::ClaudeCode2188 => &[],
             ClaudePrefix::ClaudeCode2332 => AGENTS_2_1_332,
         };
-        (agents.iter())
+        let guide =
+            (self == ClaudePrefix::ClaudeCode2332 && !print_mode).then_some(&GUIDE_AGENT_2_1_332);
+        let mut listed: Vec<&AgentType> = agents.iter().chain(guide).collect();
+        listed.sort_by_key(|agent| agent.name.to_ascii_lowercase());
+        (listed.into_iter())
             .map(|agent| {
                 format!(
                     "- {}: {} (Tools: {})",

@@ -121,6 +121,10 @@ pub struct SessionConfig {
     pub compaction_reminders: bool,
     /// Plan mode's interview workflow.
     pub interview_mode: bool,
+    /// The client runs in print mode (`claude -p`, the SDK), not in its terminal UI: Claude
+    /// Code 2.1.332 then defers one tool fewer and lists no guide agent, and a typed
+    /// `/compact` prints its plain result (the terminal's is dimmed, with a hint).
+    pub print_mode: bool,
     /// The plan file; `None`: `~/.claude/plans/plan.md`.
     pub plan_file: Option<String>,
     /// The auto-memory directory relevant memories come from; `None`: no auto-memory.
@@ -175,6 +179,7 @@ impl Default for SessionConfig {
             auto_mode_available: false,
             compaction_reminders: false,
             interview_mode: false,
+            print_mode: false,
             plan_file: None,
             memory_dir: None,
             permission_mode: PermissionMode::Default,

@@ -369,19 +369,19 @@ impl Session {
     /// The release's deferred tools (when its tools are offered: the host declared none),
     /// then the host's.
     fn listed_deferred_tools(&self) -> Vec<String> {
-        let release = self
-            .release_offering()
-            .map_or(&[][..], ClaudePrefix::deferred_tools);
-        (release.iter().map(|name| String::from(*name)))
+        let print_mode = self.config.print_mode;
+        let release = (self.release_offering())
+            .map_or_else(Vec::new, |release| release.deferred_tools(print_mode));
+        (release.into_iter().map(String::from))
             .chain(self.config.deferred_tools.iter().cloned())
             .collect()
     }
 
     /// The release's built-in agent types, then the host's agents.
     fn listed_agents(&self) -> Vec<String> {
-        let release = self
-            .release_offering()
-            .map_or_else(Vec::new, ClaudePrefix::agent_entries);
+        let print_mode = self.config.print_mode;
+        let release = (self.release_offering())
+            .map_or_else(Vec::new, |release| release.agent_entries(print_mode));
         release
             .into_iter()
             .chain(self.config.agents.iter().cloned())

@@ -210,17 +210,24 @@ pub fn summary_message_naming_tools(
 
 /// The messages a typed `/compact` leaves after its summary and post-compact attachments
 /// (§9.3 item 7), each with whether it is meta: a caveat that what follows came from a
-/// local command (meta), the command as typed with its instructions, and what it printed.
-/// The tags are the original's; the caveat's words are ours.
+/// local command (meta), the command as typed with its instructions, and what it printed:
+/// in print mode (`-p`) the plain result, in the terminal UI the result dimmed (the
+/// terminal's escape codes, kept in the message) with a hint of the key that shows the
+/// summary. The tags are the original's; the caveat's and the hint's words are ours.
 ///
 /// ```
 /// use context_assembly::wording::compaction::compact_command_messages;
-/// let [caveat, command, output] = compact_command_messages(Some("Keep the names."));
+/// let [caveat, command, output] = compact_command_messages(Some("Keep the names."), true);
 /// assert!(caveat.1 && !command.1 && !output.1);
 /// assert!(command.0.contains("<command-args>Keep the names.</command-args>"));
-/// assert!(output.0.starts_with("<local-command-stdout>Compacted"));
+/// assert_eq!(output.0, "<local-command-stdout>Compacted</local-command-stdout>");
+/// let [_, _, terminal] = compact_command_messages(None, false);
+/// assert!(terminal.0.starts_with("<local-command-stdout>\u{1b}[2mCompacted ("));
 /// ```
-pub fn compact_command_messages(instructions: Option<&str>) -> [(String, bool); 3] {
+pub fn compact_command_messages(
+    instructions: Option<&str>,
+    print_mode: bool,
+) -> [(String, bool); 3] {
     let args = instructions.unwrap_or_default();
     [
         (
@@ -239,7 +246,12 @@ pub fn compact_command_messages(instructions: Option<&str>) -> [(String, bool); 
             false,
         ),
         (
-            String::from("<local-command-stdout>Compacted</local-command-stdout>"),
+            match print_mode {
+                true => String::from("<local-command-stdout>Compacted</local-command-stdout>"),
+                false => String::from(
+                    "<local-command-stdout>\u{1b}[2mCompacted (ctrl+o shows the full summary)\u{1b}[22m</local-command-stdout>",
+                ),
+            },
             false,
         ),
     ]

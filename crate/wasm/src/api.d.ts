@@ -262,6 +262,8 @@ export interface SessionConfig {
   autoModeAvailable?: boolean;
   compactionReminders?: boolean;
   interviewMode?: boolean;
+  /** Print mode (`claude -p`, the SDK), not the terminal UI. */
+  printMode?: boolean;
   /** The plan file; absent: `~/.claude/plans/plan.md`. */
   planFile?: string;
   /** The auto-memory directory relevant memories come from. */

@@ -107,6 +107,7 @@ pub(crate) fn config(value: &Json, path: &Path<'_>) -> Result<SessionConfig, Err
         auto_mode_available: fields.or("autoModeAvailable", false, boolean)?,
         compaction_reminders: fields.or("compactionReminders", false, boolean)?,
         interview_mode: fields.or("interviewMode", false, boolean)?,
+        print_mode: fields.or("printMode", false, boolean)?,
         auto_compact: fields.or("autoCompact", default.auto_compact, boolean)?,
         pinned: fields.or("pinned", default.pinned, names)?,
         plan_file: fields.optional("planFile", name)?,

@@ -90,6 +90,7 @@ pub const CONFIG_KEYS: &[&str] = &[
     "autoModeAvailable",
     "compactionReminders",
     "interviewMode",
+    "printMode",
     "planFile",
     "memoryDir",
     "permissionMode",

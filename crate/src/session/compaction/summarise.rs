@@ -237,7 +237,7 @@ impl Session {
         if typed && self.profile.compaction.keep_command_messages {
             // §9.3 item 7: the command's caveat, input and output stay after the summary.
             let instructions = plan.options.instructions.as_deref();
-            for (text, meta) in compact_command_messages(instructions) {
+            for (text, meta) in compact_command_messages(instructions, self.config.print_mode) {
                 let record = Record::LocalCommand { text, meta };
                 self.conversation.transcript.push(record);
             }

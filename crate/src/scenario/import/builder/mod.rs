@@ -101,7 +101,7 @@ impl Builder {
     }
 
     /// The client ran headless (`claude -p`, the SDK): the scenario turns
-    /// `fileContext.headless` on.
+    /// `fileContext.headless` and `config.printMode` on.
     pub(super) fn set_headless(&mut self) {
         self.headless = true;
     }
@@ -555,6 +555,9 @@ impl Builder {
         }
         if let Some(path) = &self.transcript_path {
             entries.push(("transcriptPath", text(path)));
+        }
+        if self.headless {
+            entries.push(("printMode", Json::Bool(true)));
         }
         object(entries)
     }

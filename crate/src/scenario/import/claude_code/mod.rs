@@ -33,9 +33,11 @@ use records::{
 use thread::Convert;
 
 /// Line types that carry nothing a scenario replays: queue bookkeeping, titles, file-history
-/// snapshots, summaries of other sessions; and what 2.1.332 records about each API call (the
-/// tools it used, its request's shape, blob and id, its cost state, the `atis-latch` flag), which
-/// describes requests the replay rebuilds itself (docs/versions.md, "Session logs").
+/// snapshots and deltas, summaries of other sessions; what 2.1.332 records about each API call
+/// (the tools it used, its request's shape, blob and id, its cost state, the `atis-latch`
+/// flag), which describes requests the replay rebuilds itself; and its terminal UI's input mode
+/// and permission mode at each prompt (the prompt's own record carries the permission mode,
+/// which is read there) (docs/versions.md, "Session logs").
 const IGNORED_TYPES: &[&str] = &[
     "summary",
     "file-history-snapshot",
@@ -49,6 +51,9 @@ const IGNORED_TYPES: &[&str] = &[
     "api-request-blob",
     "api-request",
     "cost-state",
+    "file-history-delta",
+    "mode",
+    "permission-mode",
 ];
 
 /// The reader's state: every record of the main file so far, and the calls' results.
@@ -374,7 +379,81 @@ impl ClaudeCodeReader {
             }
         }
         chain.reverse();
-        Some(chain)
+        Some(self.with_side_compactions(chain))
+    }
+
+    /// `chain` with what the thread went around at a compaction put back. The terminal UI of
+    /// 2.1.88 writes an auto-compaction inside a turn as a branch of its own: the boundary
+    /// (whose logical parent is the record before it, or one never written) with the summary
+    /// under it, while the turn's next record names the record before the boundary as its
+    /// parent. Either side may be the one the last record leads back to; the other follows:
+    /// a boundary off the chain, with the records under it, right after its anchor; records
+    /// off the chain under a boundary's anchor, written after the boundary, right after the
+    /// boundary's summary.
+    fn with_side_compactions(&self, chain: Vec<usize>) -> Vec<usize> {
+        let on_chain: BTreeSet<usize> = chain.iter().copied().collect();
+        let parent_of = |index: usize| {
+            (self.nodes[index].parent).and_then(|key| self.by_uuid.get(&key).copied())
+        };
+        // The records under `root` that are off the chain, `root` included, in file order.
+        let subtree = |root: usize| {
+            let mut branch = BTreeSet::from([root]);
+            for later in root + 1..self.nodes.len() {
+                if !on_chain.contains(&later)
+                    && parent_of(later).is_some_and(|p| branch.contains(&p))
+                {
+                    branch.insert(later);
+                }
+            }
+            branch
+        };
+        let mut after: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+        for (index, node) in self.nodes.iter().enumerate() {
+            if !matches!(node.payload, Payload::Boundary { .. }) {
+                continue;
+            }
+            if on_chain.contains(&index) {
+                let position = chain.iter().position(|&i| i == index).unwrap_or_default();
+                let Some(&anchor) = position.checked_sub(1).and_then(|p| chain.get(p)) else {
+                    continue;
+                };
+                let summary = chain
+                    .get(position + 1)
+                    .copied()
+                    .filter(|&next| parent_of(next) == Some(index));
+                let side: BTreeSet<usize> = (index + 1..self.nodes.len())
+                    .filter(|&later| !on_chain.contains(&later) && parent_of(later) == Some(anchor))
+                    .flat_map(subtree)
+                    .collect();
+                if !side.is_empty() {
+                    after
+                        .entry(summary.unwrap_or(index))
+                        .or_default()
+                        .extend(side);
+                }
+                continue;
+            }
+            let anchor = match node.parent {
+                Some(key) if self.by_uuid.contains_key(&key) => {
+                    parent_of(index).filter(|p| on_chain.contains(p))
+                }
+                _ => (0..index).rev().find(|i| on_chain.contains(i)),
+            };
+            if let Some(anchor) = anchor {
+                after.entry(anchor).or_default().extend(subtree(index));
+            }
+        }
+        if after.is_empty() {
+            return chain;
+        }
+        let mut spliced = Vec::with_capacity(chain.len());
+        for index in chain {
+            spliced.push(index);
+            if let Some(branch) = after.get(&index) {
+                spliced.extend(branch);
+            }
+        }
+        spliced
     }
 
     /// Whether a record belongs to the main thread: on the chain, or a line of a response
