@@ -1,6 +1,7 @@
 // "Copy as API request" in the scenario player: the API follows the profile, the body lands on
 // the clipboard with a confirmation, and when the clipboard is refused it is shown selected
-// in a dialog. Either way the text is the JSON body with the API's top-level keys.
+// in a dialog. Either way the text is the JSON body with the API's top-level keys, and the
+// release's own fields when the profile reproduces a Claude Code release.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, openPlayground, startServer } from './harness.mjs';
@@ -12,6 +13,8 @@ before(async () => { server = await startServer(); browser = await launchBrowser
 after(async () => { await browser?.close(); await server?.close(); });
 
 const ANTHROPIC_KEYS = ['model', 'max_tokens', 'system', 'tools', 'messages', 'stream'];
+// A Claude Code release's body adds its own fields (the profile names the release).
+const RELEASE_KEYS = ['model', 'max_tokens', 'system', 'tools', 'messages', 'thinking', 'context_management', 'output_config', 'stream'];
 const OPENAI_KEYS = ['model', 'instructions', 'input', 'tools', 'tool_choice', 'store', 'stream'];
 
 /**
@@ -35,7 +38,8 @@ test('the body goes to the clipboard, for the API of the profile', async () => {
   await page.waitForSelector('#scenario-copy-status[data-copied="clipboard"]');
   assert.match(await page.textContent('#scenario-copy-status') ?? '', /^Copied the request of step \d+ as an anthropic-messages body/);
   const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
-  assert.deepEqual(Object.keys(copied), ANTHROPIC_KEYS);
+  assert.deepEqual(Object.keys(copied), RELEASE_KEYS);
+  assert.equal(copied.max_tokens, 128000, "Claude Code 2.1.332's output cap");
   assert.ok(copied.messages.length > 0);
 
   await page.selectOption('#scenario-profile', 'codex');

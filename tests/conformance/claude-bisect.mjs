@@ -12,8 +12,9 @@
 //   node tests/conformance/claude-bisect.mjs --from A --to B       other releases
 //   node tests/conformance/claude-bisect.mjs --probe VERSION       one release's side of each mechanism
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { bisectCommand } from './bisect.mjs';
 import { driveClaude } from './drive-claude.mjs';
 import { FIXED_SUMMARY } from './mock-anthropic.mjs';
 
@@ -32,10 +33,15 @@ const texts = (message) => (typeof message.content === 'string' ? [message.conte
 const mainBodies = (run, name) => run[name].requests.filter((r) => r.role === 'main').map((r) => r.body);
 
 /** The request after the typed /compact: the first whose messages carry the summary. */
-const afterCompact = (run, name) => mainBodies(run, name).find((body) => body.messages.some((m) => texts(m).some((t) => t.includes(SUMMARY_TEXT))));
+const afterCompact = (run, name) =>
+  run[name].requests.some((r) => r.role === 'summary')
+    ? mainBodies(run, name).find((body) => body.messages.some((m) => texts(m).some((t) => t.includes(SUMMARY_TEXT))))
+    : undefined;
 
 /**
- * Each mechanism: what it reads from one release's probe run, `true` on the newer side.
+ * Each mechanism: what it reads from one release's probe run, `true` on the newer side, or
+ * `undefined` when the run cannot tell (a release whose summary request the mock did not
+ * recognise sends no compaction to read).
  * @type {Record<string, { what: string, test: (run: Record<string, any>) => boolean }>}
  */
 const MECHANISMS = {
@@ -68,7 +74,7 @@ const MECHANISMS = {
     what: "a compaction's summary opens the messages and the latest record is kept after it",
     test: (run) => {
       const body = afterCompact(run, 'compact-manual');
-      if (!body) return false;
+      if (!body) return undefined;
       const opening = body.messages.findIndex((m) => texts(m).some((t) => t.includes(SUMMARY_TEXT)));
       return opening === 0 && body.messages.slice(1).some((m) => m.role === 'assistant');
     },
@@ -77,7 +83,7 @@ const MECHANISMS = {
     what: 'the summary message names the tools used before it (`<tools-used-before-summary>`)',
     test: (run) => {
       const body = afterCompact(run, 'compact-manual');
-      return body !== undefined && texts(body.messages[0]).some((t) => t.includes('<tools-used-before-summary>'));
+      return body && texts(body.messages[0]).some((t) => t.includes('<tools-used-before-summary>'));
     },
   },
   promptTooLongKeepsTurns: {
@@ -85,7 +91,7 @@ const MECHANISMS = {
     test: (run) => {
       const summaries = run['compact-prompt-too-long'].requests.filter((r) => r.role === 'summary').map((r) => r.body.messages);
       const [first, last] = [summaries[0], summaries.at(-1)];
-      if (!first || !last) return false;
+      if (!first || !last) return undefined;
       return JSON.stringify(first[0]) === JSON.stringify(last[0]) && last.length < first.length;
     },
   },
@@ -128,63 +134,35 @@ const probed = new Map();
 /** One release's side of every mechanism (kept beside its recordings, so a rerun resumes). */
 async function probe(version) {
   if (probed.has(version)) return probed.get(version);
-  const kept = join(RECORDINGS, version, 'sides.json');
-  if (existsSync(kept)) {
-    const sides = JSON.parse(readFileSync(kept, 'utf8'));
-    if (Object.keys(MECHANISMS).every((name) => name in sides)) {
-      probed.set(version, sides);
-      return sides;
-    }
-  }
-  const client = install(version);
+  // A finished probe's recordings are read again rather than played again.
+  const done = join(RECORDINGS, version, 'done');
   const run = {};
-  for (const name of PROBES) {
-    const scenario = JSON.parse(readFileSync(join(LAB, `${name}.json`), 'utf8'));
-    const recordDir = join(RECORDINGS, version, name);
-    rmSync(recordDir, { recursive: true, force: true });
-    const stepTimes = scenario.steps.map((_, i) => 1764547200000 + i * 1000);
-    run[name] = await driveClaude(scenario, { recordDir, stepTimes, client });
+  if (existsSync(done)) {
+    for (const name of PROBES) run[name] = { requests: recorded(join(RECORDINGS, version, name)) };
+  } else {
+    const client = install(version);
+    for (const name of PROBES) {
+      const scenario = JSON.parse(readFileSync(join(LAB, `${name}.json`), 'utf8'));
+      const recordDir = join(RECORDINGS, version, name);
+      rmSync(recordDir, { recursive: true, force: true });
+      const stepTimes = scenario.steps.map((_, i) => 1764547200000 + i * 1000);
+      run[name] = await driveClaude(scenario, { recordDir, stepTimes, client });
+    }
+    writeFileSync(done, '');
   }
   const sides = Object.fromEntries(Object.entries(MECHANISMS).map(([name, { test }]) => [name, test(run)]));
   probed.set(version, sides);
-  writeFileSync(kept, JSON.stringify(sides, null, 2));
-  console.log(`probed ${version}: ${Object.entries(sides).filter(([, v]) => v).map(([k]) => k).join(', ') || '(none of the changes)'}`);
+  const unknown = Object.entries(sides).filter(([, v]) => v === undefined).map(([k]) => k);
+  console.log(`probed ${version}: ${Object.entries(sides).filter(([, v]) => v).map(([k]) => k).join(', ') || '(none of the changes)'}${unknown.length ? `; cannot tell ${unknown.join(', ')}` : ''}`);
   return sides;
 }
 
-/** The first release in `releases` on the newer side of `mechanism`, by binary search. */
-async function firstShowing(releases, mechanism) {
-  let [low, high] = [0, releases.length - 1];
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if ((await probe(releases[middle]))[mechanism]) high = middle;
-    else low = middle;
-  }
-  return releases[high];
+/** The main-loop and summary requests a probe recorded, in order. */
+function recorded(recordDir) {
+  return readdirSync(recordDir)
+    .filter((f) => /^\d+\.json$/.test(f))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(recordDir, f), 'utf8')));
 }
 
-async function main() {
-  const args = process.argv.slice(2);
-  const value = (flag, fallback) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : fallback);
-  if (args.includes('--probe')) {
-    console.log(await probe(value('--probe')));
-    return;
-  }
-  const [from, to] = [value('--from', '2.1.88'), value('--to', '2.1.332')];
-  const releases = releasesBetween(from, to);
-  const [before, after] = [await probe(from), await probe(to)];
-  console.log(`${releases.length} releases from ${from} to ${to}`);
-  for (const [name, { what }] of Object.entries(MECHANISMS)) {
-    if (before[name] === after[name]) {
-      console.log(`${name}: the same in ${from} and ${to} (${what})`);
-      continue;
-    }
-    if (before[name]) {
-      console.log(`${name}: ${from} shows it and ${to} does not; not bisected (${what})`);
-      continue;
-    }
-    console.log(`${name}: first in ${await firstShowing(releases, name)} — ${what}`);
-  }
-}
-
-await main();
+await bisectCommand({ mechanisms: MECHANISMS, probe, releasesBetween, from: '2.1.88', to: '2.1.332' });

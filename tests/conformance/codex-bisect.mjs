@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { bisectCommand } from './bisect.mjs';
 import { BINARY, driveCodex } from './codex-drive.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -146,39 +147,4 @@ async function probe(version) {
   return sides;
 }
 
-/** The first release in `releases` on the newer side of `mechanism`, by binary search. */
-async function firstShowing(releases, mechanism) {
-  let [low, high] = [0, releases.length - 1];
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if ((await probe(releases[middle]))[mechanism]) high = middle;
-    else low = middle;
-  }
-  return releases[high];
-}
-
-async function main() {
-  const args = process.argv.slice(2);
-  const value = (flag, fallback) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : fallback);
-  if (args.includes('--probe')) {
-    console.log(await probe(value('--probe')));
-    return;
-  }
-  const [from, to] = [value('--from', '0.139.0'), value('--to', '0.171.0')];
-  const releases = releasesBetween(from, to);
-  const [before, after] = [await probe(from), await probe(to)];
-  console.log(`${releases.length} releases from ${from} to ${to}`);
-  for (const [name, { what }] of Object.entries(MECHANISMS)) {
-    if (before[name] === after[name]) {
-      console.log(`${name}: the same in ${from} and ${to} (${what})`);
-      continue;
-    }
-    if (before[name]) {
-      console.log(`${name}: ${from} shows it and ${to} does not; not bisected (${what})`);
-      continue;
-    }
-    console.log(`${name}: first in ${await firstShowing(releases, name)} — ${what}`);
-  }
-}
-
-await main();
+await bisectCommand({ mechanisms: MECHANISMS, probe, releasesBetween, from: '0.139.0', to: '0.171.0' });

@@ -29,8 +29,10 @@ export function requestRole(body) {
 }
 
 function isSummaryRequest(body) {
-  const last = body.messages?.[body.messages.length - 1];
-  if (!last || last.role !== 'user') return false;
+  // The last user message: releases between 2.1.274 and 2.1.310 put the system-role message
+  // after it even in the summary request.
+  const last = body.messages?.findLast((m) => m.role === 'user');
+  if (!last) return false;
   const text = typeof last.content === 'string' ? last.content : last.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
   return text.includes('<analysis>') && text.includes('<summary>');
 }

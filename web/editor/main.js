@@ -136,9 +136,18 @@ async function start() {
   const reconfigure = async () => view.dispatch({ effects: editing.reconfigure(await extension()) });
 
   profilePick.addEventListener('change', async () => {
-    profile = /** @type {ProfileName} */ (profilePick.value);
+    const wanted = /** @type {ProfileName} */ (profilePick.value);
+    const next = await demoSession(engine, wanted);
+    // A later change won while this session was being made: it is not the one to use. The
+    // profile and the session change together, so the meter never names a profile whose
+    // session is not the one a send goes to.
+    if (profilePick.value !== wanted) {
+      await next.free();
+      return;
+    }
     const old = session;
-    session = await demoSession(engine, profile);
+    session = next;
+    profile = wanted;
     await old.free();
     await reconfigure();
   });

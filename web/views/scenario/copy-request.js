@@ -13,7 +13,7 @@ import { withEngine } from '../../engine.js';
  * @returns {ApiName}
  */
 export function defaultApi(profile) {
-  return profile === 'codex' ? 'openai-responses' : 'anthropic-messages';
+  return profile === 'codex' || profile.startsWith('codex-') ? 'openai-responses' : 'anthropic-messages';
 }
 
 /**
@@ -29,6 +29,8 @@ export function setUpCopyRequest(shown) {
   const status = byId('scenario-copy-status', HTMLOutputElement);
   const dialog = byId('scenario-api-dialog', HTMLDialogElement);
   const text = byId('scenario-api-text', HTMLTextAreaElement);
+  /** The replay's profile: a Claude Code release's adds its own body fields. */
+  let replayed = /** @type {string | undefined} */ (undefined);
 
   /** Shows `body` selected in the dialog, for Ctrl+C. @param {string} body */
   function showForCopying(body) {
@@ -47,7 +49,8 @@ export function setUpCopyRequest(shown) {
     const name = /** @type {ApiName} */ (api.value);
     let body;
     try {
-      body = JSON.stringify(withEngine((engine) => engine.toApiRequest(current.request, { api: name })), null, 2);
+      const options = { api: name, ...(replayed ? { profile: /** @type {import('../../../pkg/context_assembly.js').ProfileName} */ (replayed) } : {}) };
+      body = JSON.stringify(withEngine((engine) => engine.toApiRequest(current.request, options)), null, 2);
     } catch (problem) {
       status.textContent = `The request could not be exported: ${messageOf(problem)}`;
       return;
@@ -68,6 +71,7 @@ export function setUpCopyRequest(shown) {
   button.addEventListener('click', () => void copy());
   return {
     profileChanged(profile) {
+      replayed = profile;
       api.value = defaultApi(profile);
     },
   };
