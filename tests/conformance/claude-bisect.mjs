@@ -23,7 +23,7 @@ const LAB = join(ROOT, 'tests/conformance/scenarios');
 const INSTALLS = join(ROOT, 'target/claude-releases');
 // Outside target/conformance/, whose session logs the import lab reads (crate/tests/import_lab.rs).
 const RECORDINGS = join(ROOT, 'target/claude-bisect');
-const PROBES = ['mention-file', 'write-rules', 'compact-manual', 'compact-prompt-too-long'];
+const PROBES = ['mention-file', 'write-rules', 'compact-manual', 'compact-prompt-too-long', 'remention-size3'];
 const WRAPPER = '@anthropic-ai/claude-code';
 const NATIVE = '@anthropic-ai/claude-code-linux-x64';
 const SUMMARY_TEXT = /<summary>([\s\S]*)<\/summary>/.exec(FIXED_SUMMARY)[1];
@@ -56,6 +56,24 @@ const MECHANISMS = {
   globGrepTodoWriteDropped: {
     what: 'Glob, Grep and TodoWrite are not offered',
     test: (run) => !mainBodies(run, 'mention-file')[0].tools.some((t) => ['Glob', 'Grep', 'TodoWrite'].includes(t.name)),
+  },
+  deferredToolsListed: {
+    what: 'the deferred tools are listed by name in the messages (WebFetch among them)',
+    test: (run) => mainBodies(run, 'mention-file')[0].messages.some((m) => texts(m).some((t) => /(^|\n)WebFetch(\n|$)/.test(t))),
+  },
+  agentTypesListed: {
+    what: "the agent types are listed in the messages (Explore's entry among them)",
+    test: (run) => mainBodies(run, 'mention-file')[0].messages.some((m) => texts(m).some((t) => /(^|\n)- Explore: /.test(t))),
+  },
+  rementionSmallFilesOnly: {
+    what: 'a re-mention of a file read whole is left out only up to 4,096 bytes: one of 4,097 is sent again',
+    test: (run) => {
+      const [first, last] = [mainBodies(run, 'remention-size3')[0], mainBodies(run, 'remention-size3').at(-1)];
+      if (!first || first === last) return undefined;
+      // The second prompt names the file once more; sent again, it is attached once more too.
+      const named = (body) => JSON.stringify(body.messages).split('s4097.txt').length - 1;
+      return named(last) - named(first) > 1;
+    },
   },
   maxTokens128k: {
     what: '`max_tokens` is 128,000 (32,000 before)',
@@ -135,19 +153,19 @@ const probed = new Map();
 async function probe(version) {
   if (probed.has(version)) return probed.get(version);
   // A finished probe's recordings are read again rather than played again.
-  const done = join(RECORDINGS, version, 'done');
+  // A scenario played to its end (marked `done`) is read again rather than played again.
   const run = {};
-  if (existsSync(done)) {
-    for (const name of PROBES) run[name] = { requests: recorded(join(RECORDINGS, version, name)) };
-  } else {
-    const client = install(version);
-    for (const name of PROBES) {
-      const scenario = JSON.parse(readFileSync(join(LAB, `${name}.json`), 'utf8'));
-      const recordDir = join(RECORDINGS, version, name);
-      rmSync(recordDir, { recursive: true, force: true });
-      const stepTimes = scenario.steps.map((_, i) => 1764547200000 + i * 1000);
-      run[name] = await driveClaude(scenario, { recordDir, stepTimes, client });
+  for (const name of PROBES) {
+    const recordDir = join(RECORDINGS, version, name);
+    const done = join(recordDir, 'done');
+    if (existsSync(done)) {
+      run[name] = { requests: recorded(recordDir) };
+      continue;
     }
+    const scenario = JSON.parse(readFileSync(join(LAB, `${name}.json`), 'utf8'));
+    rmSync(recordDir, { recursive: true, force: true });
+    const stepTimes = scenario.steps.map((_, i) => 1764547200000 + i * 1000);
+    run[name] = await driveClaude(scenario, { recordDir, stepTimes, client: install(version) });
     writeFileSync(done, '');
   }
   const sides = Object.fromEntries(Object.entries(MECHANISMS).map(([name, { test }]) => [name, test(run)]));
