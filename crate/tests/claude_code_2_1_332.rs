@@ -685,14 +685,19 @@ fn a_refused_summary_request_keeps_one_more_turn_where_2_1_88_leaves_the_oldest_
         .any(|d| d.reason.contains("leaves out the oldest")));
 }
 
+/// A `claude-code` (2.1.332) session in print mode (`-p`) or in the terminal UI.
+fn current_session(print_mode: bool) -> Session {
+    let config = SessionConfig {
+        print_mode,
+        ..SessionConfig::default()
+    };
+    session(Profile::claude_code(), config)
+}
+
 #[test]
 fn the_terminal_ui_lists_one_deferred_tool_and_one_agent_more_than_print_mode() {
     let listed = |print_mode: bool| {
-        let config = SessionConfig {
-            print_mode,
-            ..SessionConfig::default()
-        };
-        let mut s = session(Profile::claude_code(), config);
+        let mut s = current_session(print_mode);
         let turn = s.submit("hello", 2_000);
         let deferred = attachment_text(&turn, "deferred_tools_delta").map(String::from);
         let agents = attachment_text(&turn, "agent_listing_delta").map(String::from);
@@ -709,11 +714,7 @@ fn the_terminal_ui_lists_one_deferred_tool_and_one_agent_more_than_print_mode() 
 #[test]
 fn a_typed_compact_prints_its_result_dimmed_in_the_terminal_and_plain_in_print_mode() {
     let output = |print_mode: bool| {
-        let config = SessionConfig {
-            print_mode,
-            ..SessionConfig::default()
-        };
-        let mut s = session(Profile::claude_code(), config);
+        let mut s = current_session(print_mode);
         s.submit("hello", 2_000);
         s.respond(vec![ResponseBlock::Text("Hi.".into())], 3_000)
             .unwrap();

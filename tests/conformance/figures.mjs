@@ -90,7 +90,7 @@ function main() {
   if (at >= 0 && target === undefined) throw new Error('--write needs a file: --write docs/conformance.md');
   const named = args.filter((a, i) => !a.startsWith('--') && i !== at + 1);
   const files = named.length > 0 ? named : DEFAULT_REPORTS.filter((file) => existsSync(file));
-  if (files.length === 0) throw new Error(`no lab report under ${OUT}: run make conformance, conformance-claude-current and conformance-codex first`);
+  if (files.length === 0) throw new Error(`no lab report under ${OUT}: run make conformance, conformance-codex and conformance-terminal first`);
   const reports = files.map((file) => ({ file, report: JSON.parse(readFileSync(file, 'utf8')) }));
   const block = figures(reports);
   if (target === undefined) {
