@@ -720,3 +720,63 @@ fn a_remote_compaction_is_codex_remote() {
     let trace = run_scenario(&imported.scenario).unwrap();
     assert_eq!(trace.steps[1].turn.compaction.len(), 1);
 }
+
+#[test]
+fn a_2_1_332_log_s_attachments_rebuild_the_workspace_the_client_saw() {
+    let imported = import_session(&fixture("claude-code-2.1.332-attachments.jsonl"), None).unwrap();
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    let doc = document(&imported);
+    // The memory files the client loaded, and the mentioned file's content, are the
+    // workspace's; the user's memory tells where the home is.
+    assert_eq!(doc["home"], "/home/gardener");
+    assert_eq!(doc["files"]["/home/gardener/.claude/CLAUDE.md"], "Answer in one line.");
+    assert_eq!(doc["files"]["/work/garden/CLAUDE.md"], "Water before noon.");
+    assert_eq!(doc["files"]["/work/garden/notes.txt"], "tomatoes\nbeans\nherbs");
+    // The recorded git status, without the client's opening paragraph.
+    assert_eq!(doc["config"]["gitStatus"], "Current branch: main\n\nStatus:\nM notes.txt");
+    // The change note on the file the agent edited becomes the change, made before the
+    // prompt that noticed it, a moment after the reads before it.
+    assert_eq!(
+        kinds(&doc),
+        [
+            "user",
+            "advanceTime",
+            "assistant",
+            "advanceTime",
+            "assistant",
+            "advanceTime",
+            "advanceTime",
+            "writeFile",
+            "user",
+            "advanceTime",
+            "assistant"
+        ]
+    );
+    assert_eq!(doc["steps"][6]["ms"], 1);
+    // The note's one line in place of the agent's "green beans", the rest as it left them.
+    assert_eq!(doc["steps"][7]["content"], "tomatoes\nbroad beans\nherbs");
+    let trace = run_scenario(&imported.scenario).unwrap();
+    let noticed: Vec<&str> = trace.steps[8]
+        .turn
+        .attachments
+        .iter()
+        .map(|attachment| attachment.kind.as_str())
+        .collect();
+    assert_eq!(noticed, ["edited_text_file"]);
+    // The system prompt's snapshot is not an injected message, and the model's identity
+    // is a part of the environment note.
+    assert_eq!(
+        injected(&imported)[0].as_ref().unwrap(),
+        &[
+            "environment: environment",
+            "environment: model",
+            "instructions: instructions",
+            "session_context: session_context",
+            "deferred_tools_delta: deferred_tools_delta",
+            "agent_listing_delta: agent_listing_delta",
+            "date: date",
+            "remote_session_change: remote_session_change",
+            "file: /work/garden/notes.txt",
+        ]
+    );
+}

@@ -19,9 +19,10 @@ fn fixture(name: &str) -> String {
     fs::read_to_string(path).unwrap()
 }
 
-const FIXTURES: [&str; 7] = [
+const FIXTURES: [&str; 8] = [
     "claude-code-session.jsonl",
     "claude-code-injected.jsonl",
+    "claude-code-2.1.332-attachments.jsonl",
     "codex-rollout.jsonl",
     "codex-cut-output.jsonl",
     "codex-global-agents-md.jsonl",

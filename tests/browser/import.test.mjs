@@ -89,6 +89,23 @@ test('a Codex rollout\'s context messages stand beside ours: the same kinds', as
   assert.deepEqual(problems, []);
 });
 
+test('a 2.1.332 log\'s recorded attachments stand beside ours: the same kinds, the outside change replayed', async () => {
+  // Issue 26 item 6 and issue 29 item 6: the attachments the current release logs are ground
+  // truth for what was injected; the change note the log records becomes the change itself.
+  const { page, problems } = await openPlayground(browser.context, server.url, { tab: 'scenario' });
+  await page.waitForSelector('#scenario-panel[data-loaded]');
+  await page.setInputFiles('#import-file', resolve(FIXTURES, 'claude-code-2.1.332-attachments.jsonl'));
+  await page.waitForSelector('#import-truth');
+  assert.match(await page.textContent('#import-status') ?? '', /no warnings/);
+  const cells = await page.locator('#import-truth tbody tr td:last-child').allTextContents();
+  assert.deepEqual(cells, ['same kinds', 'none either side', 'same kinds']);
+  assert.match(await page.textContent('#import-summary') ?? '', /the same kinds on 3 of 3 requests/);
+  const editor = JSON.parse(await page.inputValue('#scenario-json'));
+  assert.equal(editor.config.gitStatus, 'Current branch: main\n\nStatus:\nM notes.txt');
+  assert.ok(editor.steps.some((/** @type {{ kind: string }} */ step) => step.kind === 'writeFile'), 'the outside change is a step');
+  assert.deepEqual(problems, []);
+});
+
 test('a log dropped on the Step tab: the notice says so there, the bar names what runs, implausible usage is called out', async () => {
   // Issue 29, finding 7: before, the picker kept the old name, Profile said `recommended` while
   // the replay ran under the log's profile, a drop on the Step tab said nothing, and recorded

@@ -42,6 +42,7 @@ pub(super) struct Builder {
     transcript_path: Option<String>,
     plan_file: Option<String>,
     permission_mode: Option<String>,
+    git_status: Option<String>,
     headless: bool,
     client_version: Option<String>,
     context_window: Option<u64>,
@@ -52,6 +53,9 @@ pub(super) struct Builder {
     /// What the session's files hold now, as far as the log showed them.
     current: BTreeMap<String, String>,
     partial: BTreeSet<String>,
+    /// Files whose initial content is a memory file as the client rendered it: a read that
+    /// shows them otherwise tells what the file held from the start.
+    rendered: BTreeSet<String>,
     compactions: usize,
     kept_bytes: usize,
     left_out: Option<(usize, usize)>,
@@ -342,7 +346,10 @@ impl Builder {
                 self.current.insert(path.into(), content.into());
             }
             Some(known) if known == content => {}
-            Some(_) if self.partial.remove(path) && self.is_untouched_initial(path) => {
+            Some(_)
+                if (self.partial.remove(path) | self.rendered.remove(path))
+                    && self.is_untouched_initial(path) =>
+            {
                 self.replace_initial_file(path, content);
                 self.current.insert(path.into(), content.into());
             }
@@ -357,6 +364,15 @@ impl Builder {
                     line,
                 );
             }
+        }
+    }
+
+    /// A memory file the client loaded, as its log recorded it: the workspace starts with it
+    /// unless the log showed the file already.
+    pub(super) fn saw_memory(&mut self, path: &str, content: &str, line: usize) {
+        if !self.current.contains_key(path) {
+            self.saw_file(path, content, line);
+            self.rendered.insert(path.into());
         }
     }
 
@@ -397,6 +413,54 @@ impl Builder {
                 start.saturating_add(shown as u64 - 1)
             ),
         );
+    }
+
+    /// `path` was changed outside the agent to `content`, as a change note the client logged
+    /// after the prompt that noticed it showed it: the change goes before that prompt, so
+    /// that the replay notices it where the client did. The clock moves to the file's
+    /// modification time (`modified_ms`), and at least a millisecond past the reads before
+    /// it, which the client compares the modification time against.
+    pub(super) fn changed_outside(
+        &mut self,
+        path: &str,
+        content: String,
+        modified_ms: Option<u64>,
+        line: usize,
+    ) {
+        if self.current.get(path) == Some(&content) {
+            return;
+        }
+        self.partial.remove(path);
+        let prompt = self
+            .steps
+            .len()
+            .checked_sub(1)
+            .filter(|&last| step_kind(&self.steps[last]) == Some("user"));
+        let advance = modified_ms
+            .filter(|&at| at > self.clock_ms)
+            .map_or(1, |at| at - self.clock_ms);
+        self.clock_ms += advance;
+        self.push(
+            object([("kind", text("advanceTime")), ("ms", number(advance))]),
+            line,
+        );
+        self.push(
+            object([
+                ("kind", text("writeFile")),
+                ("path", text(path)),
+                ("content", text(&content)),
+            ]),
+            line,
+        );
+        self.current.insert(path.into(), content);
+        if let Some(prompt) = prompt {
+            self.steps[prompt..].rotate_left(1);
+        }
+    }
+
+    /// The git status the session began with, as the log recorded it (the first one).
+    pub(super) fn set_git_status(&mut self, status: &str) {
+        self.git_status.get_or_insert_with(|| status.into());
     }
 
     /// The agent changed `path` to `content` (an Edit or Write the scenario replays).
@@ -559,6 +623,9 @@ impl Builder {
         if self.headless {
             entries.push(("printMode", Json::Bool(true)));
         }
+        if let Some(status) = &self.git_status {
+            entries.push(("gitStatus", text(status)));
+        }
         object(entries)
     }
 
@@ -663,6 +730,11 @@ pub(super) fn clip_strings(value: &mut Json) -> bool {
 }
 
 /// An assistant step's blocks.
+/// A step's `kind`.
+fn step_kind(step: &Json) -> Option<&str> {
+    str_field(step, "kind")
+}
+
 fn blocks_mut(step: &mut Json) -> Option<&mut Vec<Json>> {
     let Json::Object(fields) = step else {
         return None;

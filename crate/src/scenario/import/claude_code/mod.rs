@@ -12,6 +12,7 @@
 //! Records are held (parsed, as the scenario's terms) until the end, because only the last
 //! line says which branch is the main thread; content past the format's size is not kept.
 
+mod outside_edit;
 mod records;
 mod thread;
 
@@ -27,8 +28,9 @@ use super::time::parse_timestamp;
 use super::{release_numbers, InjectedItem, WarningKind};
 use crate::profile::ProfileName;
 use records::{
-    assistant_record, attachment_item, classify_prompt, knowledge_of, payload_size, plain_text,
-    prompt_and_reminders, system_record, Block, Knowledge, Node, Outcome, Payload,
+    assistant_record, attachment_item, attachment_payload, classify_prompt, knowledge_of,
+    payload_size, plain_text, prompt_and_reminders, recorded_git_status, recorded_memory,
+    system_record, Block, Knowledge, Node, Outcome, Payload,
 };
 use thread::Convert;
 
@@ -152,7 +154,23 @@ impl ClaudeCodeReader {
         let (mut payload, injected) = match kind {
             "user" => self.user_record(number, line, builder)?,
             "assistant" => (assistant_record(number, line, builder)?, Vec::new()),
-            "attachment" => (Payload::Nothing, Vec::from([attachment_item(line)])),
+            "attachment" => {
+                if let Some(status) = recorded_git_status(line) {
+                    builder.set_git_status(status);
+                }
+                for memory in recorded_memory(line) {
+                    if memory.user {
+                        if let Some(home) = memory.path.strip_suffix("/.claude/CLAUDE.md") {
+                            builder.set_home(home);
+                        }
+                    }
+                    builder.saw_memory(memory.path, memory.content, number);
+                }
+                (
+                    attachment_payload(line),
+                    attachment_item(line).into_iter().collect(),
+                )
+            }
             _ => (system_record(line), Vec::new()),
         };
         if payload.clip() {

@@ -45,6 +45,18 @@ pub(super) enum Payload {
     },
     /// The client's note that the user stopped the turn.
     Interrupted,
+    /// A file changed outside the agent, as the client's change note showed it: the file,
+    /// a snippet of its new content as numbered lines, the new content's length and the
+    /// file's modification time.
+    OutsideEdit {
+        path: String,
+        snippet: String,
+        length: Option<u64>,
+        modified_ms: Option<u64>,
+    },
+    /// A file the client read for a mention (a `file` or `already_read_file` attachment):
+    /// what it held when the prompt was sent.
+    Mentioned(Knowledge),
     /// Records that only link the chain (notices, meta lines, command output).
     Nothing,
     /// Content past the budget: counted, not kept.
@@ -132,22 +144,126 @@ pub(super) fn prompt_and_reminders(content: &Json) -> (String, Vec<InjectedItem>
     (texts.join("\n"), reminders)
 }
 
-/// An `attachment` line as an injected item: its type, and the file it names if any.
-pub(super) fn attachment_item(line: &Json) -> InjectedItem {
+/// What an `attachment` line means for the scenario: a change note is a file changed
+/// outside the agent, a mentioned file shows what the file held; the others are only what
+/// was injected.
+pub(super) fn attachment_payload(line: &Json) -> Payload {
     let attachment = line.get("attachment");
-    let kind = attachment
+    let read =
+        attachment.filter(|a| matches!(str_field(a, "type"), Some("file" | "already_read_file")));
+    if let Some(knowledge) = read.and_then(|a| a.get("content")).map(knowledge_of) {
+        return match knowledge {
+            Knowledge::Read { .. } => Payload::Mentioned(knowledge),
+            _ => Payload::Nothing,
+        };
+    }
+    let edited = attachment.filter(|a| str_field(a, "type") == Some("edited_text_file"));
+    let Some(note) = edited else {
+        return Payload::Nothing;
+    };
+    match (str_field(note, "filename"), str_field(note, "snippet")) {
+        (Some(path), Some(snippet)) => {
+            let entry = note.get("rereadEntry");
+            Payload::OutsideEdit {
+                path: path.into(),
+                snippet: snippet.into(),
+                length: entry.and_then(|entry| u64_field(entry, "contentLength")),
+                modified_ms: entry.and_then(|entry| u64_field(entry, "timestamp")),
+            }
+        }
+        _ => Payload::Nothing,
+    }
+}
+
+/// Attachment types a log records that are not a message sent to the model: the system
+/// prompt the request had (`prompt_snapshot`).
+const NOT_INJECTED: &[&str] = &["prompt_snapshot"];
+
+/// Attachment types the engine sends as part of another item: 2.1.332's model identity is
+/// a line of the environment note.
+const PART_OF: &[(&str, &str)] = &[("model", "environment")];
+
+/// An `attachment` line as an injected item: its type (as the engine names the item it is
+/// part of), and the file it names if any; `None` for what is not sent as a message.
+pub(super) fn attachment_item(line: &Json) -> Option<InjectedItem> {
+    let attachment = line.get("attachment");
+    let logged = attachment
         .and_then(|a| str_field(a, "type"))
         .unwrap_or("attachment");
+    if NOT_INJECTED.contains(&logged) {
+        return None;
+    }
+    let kind = PART_OF
+        .iter()
+        .find(|(part, _)| *part == logged)
+        .map_or(logged, |(_, whole)| whole);
     let named = ["filename", "path", "displayPath", "filePath"]
         .iter()
         .find_map(|key| attachment.and_then(|a| str_field(a, key)));
-    match named {
+    Some(match named {
         Some(path) => InjectedItem::from_text(kind, path),
         None => InjectedItem {
             kind: kind.into(),
-            label: kind.into(),
+            label: logged.into(),
         },
+    })
+}
+
+/// A memory file a 2.1.332 attachment recorded, with its content.
+pub(super) struct RecordedMemory<'a> {
+    pub(super) path: &'a str,
+    pub(super) content: &'a str,
+    /// The user's own memory (`~/.claude/CLAUDE.md`), which tells where the home is.
+    pub(super) user: bool,
+}
+
+/// The memory files an `instructions` attachment (the files loaded as the session began,
+/// as the client rendered them) or a `nested_memory` one (a file as it is on disk) recorded.
+pub(super) fn recorded_memory(line: &Json) -> Vec<RecordedMemory<'_>> {
+    let Some(attachment) = line.get("attachment") else {
+        return Vec::new();
+    };
+    match str_field(attachment, "type") {
+        Some("instructions") => match attachment.get("files") {
+            Some(Json::Array(files)) => files
+                .iter()
+                .filter_map(|file| {
+                    Some(RecordedMemory {
+                        path: str_field(file, "path")?,
+                        content: str_field(file, "rawContent")
+                            .or_else(|| str_field(file, "content"))?,
+                        user: str_field(file, "type") == Some("User"),
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        },
+        Some("nested_memory") => attachment
+            .get("content")
+            .and_then(|file| {
+                Some(RecordedMemory {
+                    path: str_field(file, "path")?,
+                    content: str_field(file, "rawContent")
+                        .or_else(|| str_field(file, "content"))?,
+                    user: false,
+                })
+            })
+            .into_iter()
+            .collect(),
+        _ => Vec::new(),
     }
+}
+
+/// The git status a 2.1.332 `session_context` attachment recorded, without the client's
+/// opening paragraph (its own words about the snapshot): the branch, status and commits.
+pub(super) fn recorded_git_status(line: &Json) -> Option<&str> {
+    let attachment = line.get("attachment")?;
+    if str_field(attachment, "type") != Some("session_context") {
+        return None;
+    }
+    let status = str_field(attachment.get("context")?, "gitStatus")?;
+    let facts = status.split_once("\n\n").map_or(status, |(_, rest)| rest);
+    Some(facts.trim_end()).filter(|facts| !facts.is_empty())
 }
 
 /// A typed prompt, a slash command's record, or a line the client wrote around one.
@@ -388,6 +504,8 @@ pub(super) fn payload_size(payload: &Payload) -> usize {
             })
             .sum(),
         Payload::Command { args, .. } => args.len(),
+        Payload::OutsideEdit { snippet, .. } => snippet.len(),
+        Payload::Mentioned(Knowledge::Read { content, .. }) => content.len(),
         _ => 0,
     }
 }

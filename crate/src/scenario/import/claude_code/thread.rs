@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use super::super::super::parse::{Json, MAX_WHOLE};
 use super::super::builder::{bool_field, number, object, str_field, text, Builder, CallId};
 use super::super::{InjectedItem, RecordedUsage, WarningKind};
+use super::outside_edit::{rebuild, Rebuilt};
 use super::records::{Answer, Block, Knowledge, Node, Outcome, Payload};
 
 /// Tools the engine runs itself against the workspace; the others get the log's output.
@@ -108,6 +109,86 @@ impl<'a> Convert<'a> {
             Payload::Summary(message) => self.summary(message, node.line),
             Payload::Command { name, args } => self.command(name, args, node.line),
             Payload::Dropped => self.flush(),
+            Payload::OutsideEdit {
+                path,
+                snippet,
+                length,
+                modified_ms,
+            } => self.outside_edit(path, snippet, (*length, *modified_ms), node.line),
+            Payload::Mentioned(knowledge) => self.mentioned(knowledge, node.line),
+        }
+    }
+
+    /// A file the client read for a mention: the workspace starts with what it showed, and
+    /// a file shown whole with other content than the session left there was changed outside
+    /// the agent before the prompt.
+    fn mentioned(&mut self, knowledge: &Knowledge, line: usize) {
+        let Knowledge::Read {
+            path,
+            content,
+            start,
+            lines,
+            total,
+        } = knowledge
+        else {
+            return;
+        };
+        let whole = *start <= 1 && total.is_none_or(|total| *lines >= total);
+        match self.builder.current(path) {
+            None if whole => self.builder.saw_file(path, content, line),
+            None => self.builder.saw_part(path, content, *start, *total, line),
+            Some(known) if whole && known != content => {
+                self.builder
+                    .changed_outside(path, content.clone(), None, line);
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// A change note the client logged: the file as the note shows it now, changed just
+    /// before the prompt that noticed it.
+    fn outside_edit(
+        &mut self,
+        path: &str,
+        snippet: &str,
+        (length, modified_ms): (Option<u64>, Option<u64>),
+        line: usize,
+    ) {
+        let Some(old) = self.builder.current(path) else {
+            self.builder.warn(
+                line,
+                WarningKind::LeftOut,
+                format!(
+                    "{path}: a change note on a file the log never showed; the change is left out"
+                ),
+            );
+            return;
+        };
+        match rebuild(old, snippet, length) {
+            Some(Rebuilt::Exact(content)) => {
+                self.builder
+                    .changed_outside(path, content, modified_ms, line);
+            }
+            Some(Rebuilt::Approximate(content)) => {
+                self.builder.warn(
+                    line,
+                    WarningKind::PartialFile,
+                    format!(
+                        "{path}: no reading of the change note's lines gives the length the client \
+                         recorded; the scenario takes the likeliest (the old file around them)"
+                    ),
+                );
+                self.builder
+                    .changed_outside(path, content, modified_ms, line);
+            }
+            None => self.builder.warn(
+                line,
+                WarningKind::LeftOut,
+                format!(
+                    "{path}: the change note's snippet is not numbered lines that fit the file \
+                     as the log showed it; the change is left out"
+                ),
+            ),
         }
     }
 
