@@ -10,6 +10,9 @@ import { POLICY_DESCRIPTIONS } from './views/compaction/policies.js';
 /** @typedef {import('../pkg/context_assembly.js').Frequency} Frequency */
 /** @typedef {import('../pkg/context_assembly.js').Verdict} Verdict */
 /** @typedef {import('../pkg/context_assembly.js').ProfileName} ProfileName */
+/** @typedef {import('../pkg/context_assembly.js').Round} Round */
+/** @typedef {import('../pkg/context_assembly.js').CollectorId} CollectorId */
+/** @typedef {import('../pkg/context_assembly.js').Survival['kind']} SurvivalKind */
 
 /** @type {Record<AttachmentKind, string>} */
 export const ATTACHMENT_KINDS = {
@@ -145,6 +148,65 @@ export const PAGE_WORDS = {
 };
 
 /**
+ * The kinds of round a step can be (the list's chips, the step's title). A step that is not a
+ * turn is `event (step)`, a page word, since `event` is also a frequency class.
+ * @type {Record<Exclude<Round, 'event'>, string>}
+ */
+export const ROUNDS = {
+  'human-turn': 'A step where the user sends a prompt: the collectors run and a request goes to the model.',
+  'tool-round': 'A step where the model called tools: their results go back to the model in the next request, with what the collectors attach to it.',
+  'end-of-turn': 'The model answered without calling a tool: the turn is over and no request follows until the user writes again.',
+  'awaiting-tool-results': 'The model called tools whose results have not come yet: no request is sent until they do.',
+  compaction: 'A step where the context was compacted: the conversation so far is replaced by a summary and what the policy keeps.',
+};
+
+/**
+ * The collectors whose name is not the attachment kind they produce (the others are listed
+ * under their kind), as the emission order prints them.
+ * @type {Record<Exclude<CollectorId, AttachmentKind>, string>}
+ */
+export const COLLECTORS = {
+  mentions: 'Reads what the prompt @-mentions (files, line ranges, directories, agents) and attaches it, or says why not.',
+  queued_commands: 'Sends the prompts the user typed while the model was still working, in the order typed.',
+  changed_files: 'Checks the files the model has seen for changes on disk and attaches a diff snippet, a deletion or a too-large note.',
+  todo_reminders: 'Reminds the model of its todo list (or that it has none) after enough turns without using it.',
+  ide_selection: 'Attaches the lines the user has selected in the connected editor.',
+  opened_file_memory: 'Loads the memory files (CLAUDE.md) that apply to a file the user opened in the editor.',
+  ide_opened_file: 'Tells the model which file the user has open in the connected editor.',
+};
+
+/**
+ * What the compaction report's items are: what a context holds before a compaction and may
+ * keep after it.
+ * @type {Record<SurvivalKind, string>}
+ */
+export const SURVIVAL_KINDS = {
+  'system-prompt': 'The system prompt: sent on every request, never compacted.',
+  'project-memory': 'The project\'s memory files (CLAUDE.md, AGENTS.md) loaded as the session began.',
+  'unconditional-rule': 'A rule file that applies to every file of the project.',
+  'path-scoped-rule': 'A rule file that applies only to the files its paths match: loaded when one of them is touched.',
+  'nested-memory': 'A memory file in a subdirectory, loaded when the model first touches a file under it.',
+  'auto-memory': 'Notes the agent saved for itself in earlier sessions and loads at the start of each.',
+  'invoked-skill': 'A skill the model loaded during the session, whose instructions it still follows.',
+  'plan-file': 'The plan written in plan mode, which the agent keeps following after a compaction.',
+  'read-file': 'A file the model read: a compaction may read it back in, point to it, or drop it.',
+  todos: 'The model\'s todo list, carried across a compaction.',
+  conversation: 'The messages of the conversation (prompts, answers, tool calls and results): in the meter, what their tokens take; in a compaction, what the summary replaces.',
+};
+
+/**
+ * The parts of a request the request pane names by where they come from, besides the
+ * attachment kinds and the tools.
+ */
+export const REQUEST_PARTS = {
+  system_static: 'The fixed part of the system prompt: the client\'s instructions, the same on every request of a release.',
+  session_guidance: 'The part of the system prompt that depends on the session (the tools offered, the mode): it changes when they do.',
+  base_instructions: 'Codex\'s system prompt, sent as the request\'s instructions.',
+  user_context: 'The context the client puts before the first prompt (memory files, the date, the git status): 2.1.88 sends it in the first user message.',
+  'system-reminder': 'A note the client adds inside a message, wrapped in <system-reminder> tags, for the model and not the user.',
+};
+
+/**
  * The glossary's groups, in the order the page shows them.
  * @returns {{ id: string, title: string, intro: string, entries: [string, string][] }[]}
  */
@@ -156,6 +218,10 @@ export function glossaryGroups() {
     { id: 'glossary-policies', title: 'Compaction policies', intro: 'The ways a full context can be made smaller.', entries: Object.entries(POLICY_DESCRIPTIONS) },
     { id: 'glossary-cache', title: 'Why the cache read what it read', intro: 'The reasons the cache model gives beside every request, in the strip, the request pane and Compare.', entries: Object.entries(CACHE_READS) },
     { id: 'glossary-profiles', title: 'Profiles', intro: 'What a scenario can be replayed as: a client release as it is, or a strategy of our own or of another agent.', entries: Object.entries(PROFILES) },
+    { id: 'glossary-rounds', title: 'Rounds', intro: 'What kind of step a step was, as the list of steps marks it.', entries: Object.entries(ROUNDS) },
+    { id: 'glossary-collectors', title: 'Collectors', intro: 'The collectors named otherwise than the attachment kind they produce.', entries: Object.entries(COLLECTORS) },
+    { id: 'glossary-survival', title: 'What a compaction may keep', intro: 'The items the compaction report follows through a compaction.', entries: Object.entries(SURVIVAL_KINDS) },
+    { id: 'glossary-request', title: 'Parts of a request', intro: 'Where a block of a request comes from, as the request pane names it.', entries: Object.entries(REQUEST_PARTS) },
     { id: 'glossary-page', title: 'Words of this page', intro: 'The playground\'s own words for what it shows.', entries: Object.entries(PAGE_WORDS) },
   ];
 }
@@ -189,6 +255,15 @@ for (const group of glossaryGroups()) {
  */
 export function meaningsOf(word) {
   return MEANINGS.get(word) ?? [];
+}
+
+/**
+ * A term's meanings as one tooltip, for where a link cannot go (a chip inside a list's option):
+ * `event (step): …; event: …`. '' for a word the glossary does not explain.
+ * @param {string} word
+ */
+export function termTooltip(word) {
+  return meaningsOf(word).map(({ term, meaning }) => `${term}: ${meaning}`).join('\n');
 }
 
 /**

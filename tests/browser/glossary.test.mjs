@@ -125,11 +125,12 @@ test('the glossary explains why the cache read what it read, and the words the p
  * editors are form fields), the reader's own choice in a picker, and the glossary's own entries.
  * @param {import('playwright-core').Page} page
  * @param {string[]} terms the glossary's entries
+ * @param {string} [root] the part of the page to read: the view on screen unless said
  */
-function unlinkedTerms(page, terms) {
-  return page.evaluate(async (entries) => {
-    const panel = document.querySelector('[role="tabpanel"]:not([hidden])');
-    if (panel === null) return { found: 0, unlinked: ['no view is shown'] };
+function unlinkedTerms(page, terms, root = '[role="tabpanel"]:not([hidden])') {
+  return page.evaluate(async ({ entries, selector }) => {
+    const panel = document.querySelector(selector);
+    if (panel === null) return { found: 0, unlinked: [`nothing matches ${selector}`] };
     for (const details of panel.querySelectorAll('details')) details.open = true;
     await new Promise((done) => requestAnimationFrame(() => done(undefined)));
     const words = [...new Set(entries.map((term) => term.replace(/ \(.*\)$/, '')))];
@@ -150,7 +151,10 @@ function unlinkedTerms(page, terms) {
         : [...text.data.matchAll(within)].map((match) => spelled.get(match[0].toLowerCase().replace(/\s+/g, ' ')) ?? '');
       for (const word of found) {
         const link = parent.closest('button.term');
-        const linked = link !== null && link.getAttribute('data-term') === word;
+        // Where no link can go (a list's option), a tooltip that gives the term's meaning.
+        const tooltip = parent.closest(`[data-term="${CSS.escape(word)}"][title]`);
+        const linked = link !== null && link.getAttribute('data-term') === word
+          || tooltip !== null && (tooltip.getAttribute('title') ?? '').includes(`${word}`) && (tooltip.getAttribute('title') ?? '').length > word.length + 15;
         const linkable = linked || parent.closest(NO_LINK_HERE) === null;
         const where = `${parent.tagName.toLowerCase()}${parent.className === '' ? '' : `.${String(parent.className).split(' ').join('.')}`}: ${text.data.trim().slice(0, 80)}`;
         seen.set(word, [...(seen.get(word) ?? []), { linked, linkable, where }]);
@@ -164,7 +168,7 @@ function unlinkedTerms(page, terms) {
         return first.linked ? [] : [`${word}: first printed unlinked (${first.where})`];
       }),
     };
-  }, terms);
+  }, { entries: terms, selector: root });
 }
 
 test('every glossary term a view prints opens its meanings where the view first prints it', async () => {
@@ -186,6 +190,9 @@ test('every glossary term a view prints opens its meanings where the view first 
     unlinked[tab] = view.unlinked;
     found[tab] = view.found;
   });
+  // The sidebar beside every view: the scenario's description and the steps.
+  const sidebar = await unlinkedTerms(page, terms, 'nav.sidebar');
+  assert.deepEqual(sidebar.unlinked, [], 'the sidebar');
   console.log(`terms printed: ${TABS.map((tab) => `${tab} ${found[tab]}`).join(', ')}`);
   assert.deepEqual(unlinked, Object.fromEntries(TABS.map((tab) => [tab, []])));
   for (const tab of ['step', 'compaction', 'compare', 'diff', 'glossary']) assert.ok((found[tab] ?? 0) >= 3, `${tab} prints terms: ${found[tab]}`);
@@ -204,6 +211,76 @@ test('a term opens all its meanings, and its way to the Glossary shows the entry
   await page.waitForSelector('body[data-tab="glossary"]');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'glossary-frequencies-throttled');
   assert.ok(await page.isHidden('#reference-popover'));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('every glossary term the tour prints opens its meanings, stop by stop', async () => {
+  // Issue 29, finding 3: the tour's text and the sidebar were not walked.
+  const { page, problems } = await openPlayground(browser.context, server.url, { viewport: { width: 1280, height: 800 } });
+  const terms = await page.evaluate(async () => (await import('/web/glossary.js')).glossaryGroups().flatMap((group) => group.entries.map(([term]) => term)));
+  const stops = await page.evaluate(async () => (await import('/web/app/tour.js')).STOPS.length);
+  await page.click('#tour-start');
+  /** @type {string[]} */
+  const unlinked = [];
+  let found = 0;
+  for (let stop = 0; stop < stops; stop += 1) {
+    await page.waitForSelector(`#tour[data-stop="${stop}"][data-ready="true"]`);
+    const card = await unlinkedTerms(page, terms, '#tour');
+    unlinked.push(...card.unlinked.map((line) => `stop ${stop + 1}: ${line}`));
+    found += card.found;
+    const description = await unlinkedTerms(page, terms, 'nav.sidebar');
+    unlinked.push(...description.unlinked.map((line) => `stop ${stop + 1}, sidebar: ${line}`));
+    if (stop < stops - 1) await page.click('#tour-next');
+  }
+  console.log(`terms the tour prints: ${found}`);
+  assert.ok(found >= 1, `the tour prints terms: ${found}`);
+  assert.deepEqual(unlinked, []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('every word of a term\'s shape a view prints has a glossary entry', async () => {
+  // Issue 29, finding 3: the rounds in the list of steps, the collectors of the emission order,
+  // the items of the compaction report and the parts of a request had none. A term's shape is a
+  // word of lower-case pieces joined by `-`, `_` or `.` printed alone (a chip, a cell, a code
+  // element); a file's name, and what the scenario itself says (its steps' names), are not terms.
+  const { page, problems } = await openPlayground(browser.context, server.url, { viewport: { width: 1280, height: 800 } });
+  /** @type {Set<string>} */
+  const missing = new Set();
+  let shaped = 0;
+  await visitFilledTabs(page, async (tab) => {
+    if (tab === 'compare') {
+      await page.click('#compare-sbs-run');
+      await page.waitForSelector('#compare-sbs-results:not([hidden])');
+    }
+    const found = await page.evaluate(async () => {
+      const { meaningsOf } = await import('/web/glossary.js');
+      const scenario = /** @type {HTMLTextAreaElement | null} */ (document.querySelector('#scenario-json'))?.value ?? '';
+      /** @type {string[]} */
+      const words = [];
+      let count = 0;
+      for (const root of document.querySelectorAll('[role="tabpanel"]:not([hidden]), nav.sidebar')) {
+        for (const details of root.querySelectorAll('details')) details.open = true;
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+          const parent = node.parentElement;
+          if (parent === null || parent.closest('pre, textarea, input, select, script, style, [aria-hidden="true"]') !== null || !parent.checkVisibility()) continue;
+          const text = /** @type {Text} */ (node).data.trim();
+          if (!/^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$/.test(text) || /\.[a-z]{1,5}$/.test(text) && !text.includes('-') && !text.includes('_')) continue;
+          if (/\.(ts|md|json|jsonl|txt|js|log|rs|py|toml)$/.test(text) || scenario.includes(`"${text}"`)) continue;
+          count += 1;
+          if (meaningsOf(text).length === 0) words.push(`${text} (${parent.tagName.toLowerCase()})`);
+        }
+      }
+      return { count, words };
+    });
+    shaped += found.count;
+    for (const word of found.words) missing.add(`${tab}: ${word}`);
+  });
+  console.log(`words of a term's shape printed: ${shaped}`);
+  assert.ok(shaped >= 20, `words of a term's shape printed: ${shaped}`);
+  assert.deepEqual([...missing], []);
   assert.deepEqual(problems, []);
   await page.close();
 });

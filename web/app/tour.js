@@ -2,6 +2,7 @@
 // shows it, with the part of the screen that shows it outlined. A stop is a link (the address
 // the page already follows), so the tour drives the page the way a reader's link does.
 import { byId } from '../dom.js';
+import { linkTerms } from '../popover.js';
 
 /**
  * A stop: what to read, and where. `step` counts from 1, as the page does.
@@ -64,6 +65,8 @@ export function setUpTour(follow) {
     title.textContent = stop.title;
     text.textContent = stop.text;
     position.textContent = `stop ${index + 1} of ${STOPS.length}`;
+    // The title and the text as one: a term is linked where the card first prints it.
+    linkTerms(panel);
     back.disabled = index === 0;
     next.textContent = index === STOPS.length - 1 ? 'Finish' : 'Next';
     panel.dataset.stop = String(index);

@@ -11,6 +11,7 @@ import { cacheStepOf, renderRequestDiff } from './scenario/request-diff.js';
 import { requestView, textView } from './scenario/request.js';
 import { stepSummary } from './scenario/steps.js';
 import { latestRequest } from '../scenario-text.js';
+import { termTooltip } from '../glossary.js';
 
 /** @typedef {import('../../pkg/context_assembly.js').StepTrace} StepTrace */
 /** @typedef {import('../../pkg/context_assembly.js').Request} Request */
@@ -41,7 +42,19 @@ export function requestFor(steps, index) {
  */
 function compactionMark(report) {
   const what = report.applied ? `${integer(report.tokensBefore)} → ${integer(report.tokensAfter)}` : 'not applied';
-  return h('span', { class: 'compacted', 'data-compacted': report.policy, title: report.reason }, `${report.trigger}-compacted: ${report.policy}, ${what}`);
+  // In the list's option no link can go: the policy's meaning is in the tooltip.
+  return h('span', { class: 'compacted', 'data-compacted': report.policy, 'data-term': report.policy, title: `${report.reason}\n${termTooltip(report.policy)}` },
+    `${report.trigger}-compacted: ${report.policy}, ${what}`);
+}
+
+/**
+ * A step's round in the list; a round the glossary explains carries its meanings in the
+ * tooltip, since no link can go inside a list's option.
+ * @param {string} round
+ */
+function roundChip(round) {
+  const meaning = termTooltip(round);
+  return h('span', { class: `round round-${round}`, ...(meaning === '' ? {} : { 'data-term': round, title: meaning }) }, round);
 }
 
 /**
@@ -201,7 +214,7 @@ export async function setUpScenario(store, start = {}) {
       h('span', { class: 'step-kind' }, `${step.input.kind}: `),
       // The list is narrow: a cut summary is whole in its tooltip.
       h('span', { class: 'step-summary', title: summary }, summary),
-      h('span', { class: `round round-${step.turn.round}` }, step.turn.round),
+      roundChip(step.turn.round),
       ...(step.turn.compaction ?? []).map(compactionMark));
     }));
   }
@@ -341,7 +354,8 @@ export async function setUpScenario(store, start = {}) {
     delete list.dataset.current;
     showError(error, '');
     const parsed = /** @type {{ description?: unknown, profile?: unknown } | null | undefined} */ (state.parsed);
-    description.textContent = typeof parsed?.description === 'string' ? parsed.description : '';
+    description.replaceChildren(...withReferences(typeof parsed?.description === 'string' ? parsed.description : ''));
+    linkTerms(description);
     const runsUnder = state.profile || (typeof parsed?.profile === 'string' ? parsed.profile : 'recommended');
     copier.profileChanged(runsUnder);
     void accountCache(state, runsUnder);

@@ -4,6 +4,7 @@ import { byId, h } from '../../dom.js';
 import { integer, tokensText } from '../../format.js';
 import { standInsOf } from './request.js';
 import { CATEGORIES, channelsOf, tokenSplit } from './token-split.js';
+import { linkTerms } from '../../popover.js';
 
 /** @typedef {import('../../../pkg/context_assembly.js').Request} Request */
 
@@ -82,6 +83,7 @@ export function renderMeter({ bar, used, caption, legend }, request) {
       ...(where === '' ? [] : [' ', h('span', { class: 'note' }, `(${where})`)]),
       ...(standIn === '' ? [] : [' ', h('span', { class: 'stand-in-note', title: 'our text in place of the release\'s own, at the size measured on it' }, `stand-ins measured on ${standIn}`)]));
   }));
+  linkTerms(legend);
 }
 
 /**
