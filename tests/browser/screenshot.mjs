@@ -23,9 +23,11 @@ const SHOTS = [
   { file: 'playground.png', viewport: LAPTOP, fragment: '#step=7&s=external-edit', scheme: 'light' },
   {
     file: 'playground-compare.png', viewport: LAPTOP, fragment: '#tab=compare&step=4&s=auto-compaction', scheme: 'light',
+    // The address runs Compare on open: wait for that run to end (a click would start a
+    // second one, shown mid-way beside the first one's results).
     prepare: async (page) => {
-      await page.click('#compare-run');
       await page.waitForSelector('#compare-results:not([hidden])');
+      await page.waitForFunction(() => !(/** @type {HTMLButtonElement} */ (document.querySelector('#compare-run'))).disabled);
     },
   },
   {
