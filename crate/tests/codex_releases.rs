@@ -251,3 +251,81 @@ fn the_web_search_tool_grows_with_image_search_and_shrinks_with_web_access() {
     assert_eq!(offered("codex-0.139.0", full_access.clone()), 9_635 - 1);
     assert_eq!(offered("codex", full_access), 18_188 - 1);
 }
+
+#[test]
+fn the_oldest_release_writes_a_personality_chosen_first_into_its_base_instructions() {
+    // Measured: 0.139.0's base instructions are 12,943 bytes for `friendly`, 10,524 for
+    // `none`, 12,377 for the default (`pragmatic`); 0.171.0's 17,119 whatever it is.
+    let sizes = [
+        ("friendly", 12_943, 17_119),
+        ("none", 10_524, 17_119),
+        ("pragmatic", 12_377, 17_119),
+    ];
+    for (personality, oldest, current) in sizes {
+        for (profile, expected) in RELEASES.into_iter().zip([oldest, current]) {
+            let chosen = json!({ "kind": "turnSettings", "personality": personality });
+            let trace = run(profile, one_prompt(chosen));
+            let system: usize = requests(&trace)[0]
+                .system
+                .iter()
+                .map(|b| b.text.len())
+                .sum();
+            assert_eq!(system, expected, "{profile} with {personality}");
+        }
+    }
+}
+
+#[test]
+fn the_current_release_heads_a_global_agents_md_alone_without_the_cwd() {
+    let scenario = |files: Value| {
+        json!({
+            "cwd": "/repo",
+            "home": "/home/u",
+            "files": files,
+            "steps": [{ "kind": "user", "prompt": "Start." }],
+        })
+    };
+    let global_only = json!({ "/home/u/.codex/AGENTS.md": "Be brief." });
+    let with_project = json!({
+        "/home/u/.codex/AGENTS.md": "Be brief.",
+        "/repo/AGENTS.md": "Use tabs.",
+    });
+    let heading = |profile: &str, files: &Value| {
+        let trace = run(profile, scenario(files.clone()));
+        texts(&trace, 0)
+            .into_iter()
+            .find_map(|text| {
+                let rest = text.strip_prefix("user: # AGENTS.md instructions")?;
+                Some(String::from(rest.split("\n\n").next().unwrap_or_default()))
+            })
+            .unwrap()
+    };
+    assert_eq!(heading("codex", &global_only), "");
+    assert_eq!(heading("codex", &with_project), " for /repo");
+    assert_eq!(heading("codex-0.139.0", &global_only), " for /repo");
+}
+
+#[test]
+fn a_compaction_that_puts_the_context_back_in_a_resumed_thread_reads_agents_md_again() {
+    // The lab's scenario: AGENTS.md changes, the thread is resumed, and the next turn
+    // compacts first; 0.171.0 puts the context back before the kept prompt, with the file
+    // as it is now (the resumed process reads it from disk).
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/conformance/codex-scenarios/resume-agents-reload.json"
+    );
+    let scenario: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let trace = run("codex", scenario);
+    let after_resume = texts(&trace, 1);
+    let agents_md = after_resume
+        .iter()
+        .find(|text| text.starts_with("user: # AGENTS.md instructions for /repo"));
+    assert!(
+        agents_md.is_some_and(|text| text.contains("New rule 0")),
+        "{after_resume:#?}"
+    );
+    let loads = trace.steps.iter().flat_map(|step| &step.turn.decisions);
+    assert!(loads
+        .into_iter()
+        .any(|decision| decision.subject.ends_with("AGENTS.md")));
+}

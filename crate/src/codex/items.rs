@@ -15,8 +15,9 @@ use alloc::vec::Vec;
 
 use crate::js::write_json_string;
 
-/// How the AGENTS.md fragment starts (its start marker, codex.md §1.4).
-pub const AGENTS_MD_HEADER: &str = "# AGENTS.md instructions for ";
+/// How the AGENTS.md fragment starts (its start marker, codex.md §1.4): `for <cwd>` follows,
+/// except in 0.171.0's fragment of a global doc alone.
+pub const AGENTS_MD_HEADER: &str = "# AGENTS.md instructions";
 
 crate::vocabulary::named_enum! {
     /// Who a message is from, named as the API names it.

@@ -8,16 +8,19 @@
 //!
 //! The measures are those of the lab's model, `gpt-5.3-codex`, with the release's defaults:
 //! in 0.171.0, whose catalogue no longer lists that model, the fallback base instructions.
-//! Other settings change the originals a little (a personality chosen before the first
-//! prompt is written into 0.139.0's base instructions); the stand-ins keep the default's
-//! size, except for the web search tool, which states whether it may reach the web
+//! A personality chosen before the first prompt is written into 0.139.0's base instructions,
+//! which the lab measured for each preset ([`MeasuredPrefix::personalities`]); 0.171.0's do not
+//! change with it. Other settings change the originals a little; the stand-ins keep the
+//! default's size, except for the web search tool, which states whether it may reach the web
 //! (`"external_web_access":true`, one byte shorter than `false`, under full access only) and,
 //! for a model that searches images, `"search_content_types":["text","image"]` ([`WebSearch`]).
 //!
 //! ```
 //! use context_assembly::codex::prefix::ReleasePrefix;
-//! let text = ReleasePrefix::Codex0171.base_instructions();
+//! let text = ReleasePrefix::Codex0171.base_instructions(None);
 //! assert_eq!(text.len(), 17_119); // UTF-8 bytes, as measured
+//! // 0.139.0 writes a personality chosen before the first prompt into them.
+//! assert_eq!(ReleasePrefix::Codex0139.base_instructions(Some("friendly")).len(), 12_943);
 //! assert!(text.starts_with("Stand-in for the base instructions of Codex CLI 0.171.0"));
 //! ```
 
@@ -61,6 +64,34 @@ pub struct MeasuredPrefix {
     pub base_instructions_tokens: u64,
     /// The tools, in the order the release offers them.
     pub tools: &'static [MeasuredTool],
+    /// The base instructions with another personality than the default written into them,
+    /// where that changes their size.
+    pub personalities: &'static [MeasuredPersonality],
+}
+
+/// The base instructions as a release renders them for one personality.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeasuredPersonality {
+    /// The personality (a preset's name).
+    pub personality: &'static str,
+    /// The base instructions rendered with it.
+    pub text: MeasuredText,
+    /// The calibrated counter's tokens of them.
+    pub tokens: u64,
+}
+
+impl MeasuredPrefix {
+    /// The base instructions' measures and tokens when rendered for `personality` (`None`:
+    /// not rendered yet, the default's); a personality not listed keeps the default's.
+    pub fn base_instructions_for(&self, personality: Option<&str>) -> (MeasuredText, u64) {
+        self.personalities
+            .iter()
+            .find(|measured| Some(measured.personality) == personality)
+            .map_or(
+                (self.base_instructions, self.base_instructions_tokens),
+                |measured| (measured.text, measured.tokens),
+            )
+    }
 }
 
 /// Codex CLI 0.139.0, measured on `lab/first-turn`.
@@ -74,6 +105,32 @@ const CODEX_0_139_0: MeasuredPrefix = MeasuredPrefix {
         astral: 0,
     },
     base_instructions_tokens: 2_762,
+    // Measured on `lab/personality-first-turn` (friendly) and the same scenario with `none`;
+    // `pragmatic`, the default, is the size above.
+    personalities: &[
+        MeasuredPersonality {
+            personality: "friendly",
+            text: MeasuredText {
+                bytes: 12_943,
+                chars: 12_909,
+                line_breaks: 120,
+                escaped: 19,
+                astral: 0,
+            },
+            tokens: 2_876,
+        },
+        MeasuredPersonality {
+            personality: "none",
+            text: MeasuredText {
+                bytes: 10_524,
+                chars: 10_490,
+                line_breaks: 99,
+                escaped: 15,
+                astral: 0,
+            },
+            tokens: 2_375,
+        },
+    ],
     tools: &[
         MeasuredTool {
             name: "exec_command",
@@ -144,6 +201,8 @@ const CODEX_0_171_0: MeasuredPrefix = MeasuredPrefix {
         astral: 0,
     },
     base_instructions_tokens: 3_807,
+    // The same size whatever the personality (measured with none, friendly and pragmatic).
+    personalities: &[],
     tools: &[
         MeasuredTool {
             name: "exec_command",
@@ -246,16 +305,14 @@ impl ReleasePrefix {
         }
     }
 
-    /// The stand-in for the base instructions: its label, then filler, of exactly the
-    /// measured bytes, characters, line breaks and escaped characters.
-    pub fn base_instructions(self) -> String {
+    /// The stand-in for the base instructions rendered for `personality` (`None` before the
+    /// first turn renders them): its label, then filler, of exactly the measured bytes,
+    /// characters, line breaks and escaped characters.
+    pub fn base_instructions(self, personality: Option<&str>) -> String {
         let measured = self.measured();
-        let label = stand_in_label(
-            measured.release,
-            "base instructions",
-            measured.base_instructions.bytes,
-        );
-        sized_text(&label, measured.base_instructions)
+        let (text, _) = measured.base_instructions_for(personality);
+        let label = stand_in_label(measured.release, "base instructions", text.bytes);
+        sized_text(&label, text)
     }
 
     /// The stand-in tools, in the release's order: each block as long as the release's
@@ -310,7 +367,7 @@ mod tests {
     fn each_stand_in_has_exactly_the_measured_size() {
         for release in ReleasePrefix::ALL {
             let measured = release.measured();
-            let text = release.base_instructions();
+            let text = release.base_instructions(None);
             assert_eq!(
                 MeasuredText::of(&text),
                 measured.base_instructions,

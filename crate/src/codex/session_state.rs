@@ -44,6 +44,8 @@ pub struct CodexState {
     previous_model: Option<String>,
     /// AGENTS.md, loaded on the first turn and kept for the session (§7.7).
     agents_md: Option<Option<String>>,
+    /// That AGENTS.md is the user's global doc alone ([`TurnSettings::agents_md_global_only`]).
+    agents_md_global_only: bool,
     /// What the base instructions were rendered for, fixed at the first turn (§0.7).
     base_instructions: Option<BaseInstructions>,
     /// The settings each regular turn recorded (the rollout's `TurnContext`s), oldest
@@ -101,6 +103,13 @@ impl CodexState {
         self.turn_log.last()
     }
 
+    /// The personality the base instructions were rendered for; `None` before the first turn.
+    pub fn base_personality(&self) -> Option<&str> {
+        self.base_instructions
+            .as_ref()
+            .map(|base| base.personality.as_str())
+    }
+
     /// The settings of a turn now: the host's, with the session's cwd, date, window and
     /// skills, and the base instructions fixed at the first turn.
     pub fn turn_settings(&self, facts: &SessionFacts) -> TurnSettings {
@@ -113,6 +122,7 @@ impl CodexState {
             .clone_from(&self.base_instructions);
         settings.skills.clone_from(&facts.skills);
         settings.previous_realtime_active = self.turn_log.last().map(|turn| turn.realtime_active);
+        settings.agents_md_global_only = self.agents_md_global_only;
         settings
     }
 
@@ -125,9 +135,10 @@ impl CodexState {
         vfs: &Vfs,
     ) -> TurnContext {
         self.render_base_instructions(facts);
-        let settings = self.turn_settings(facts);
         let mut decisions = Vec::new();
+        // Loaded first: the settings say whether it is the global doc alone.
         let agents_md = self.agents_md(vfs, facts, &mut decisions);
+        let settings = self.turn_settings(facts);
         if rules.resend_full_context {
             self.baseline = None;
         }
@@ -251,6 +262,14 @@ impl CodexState {
         });
     }
 
+    /// Loads AGENTS.md if this thread has not yet (a resumed thread reads it again); the
+    /// decisions of that load, none when it was loaded already.
+    pub fn load_agents_md(&mut self, vfs: &Vfs, facts: &SessionFacts) -> Vec<Decision> {
+        let mut decisions = Vec::new();
+        self.agents_md(vfs, facts, &mut decisions);
+        decisions
+    }
+
     /// AGENTS.md from `~/.codex` and the project, loaded once (§7).
     fn agents_md(
         &mut self,
@@ -266,6 +285,7 @@ impl CodexState {
         decisions.extend(loaded.decisions.iter().cloned());
         let text = loaded.text();
         self.agents_md = Some(text.clone());
+        self.agents_md_global_only = loaded.global.is_some() && loaded.project_docs.is_empty();
         text
     }
 

@@ -8,7 +8,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::context::settings::{ApprovalPolicy, SandboxMode, TurnSettings};
+use super::context::settings::{ApprovalPolicy, ContextRules, SandboxMode, TurnSettings};
 
 /// `<permissions instructions>`: the sandbox section (with the network status filled in),
 /// the approval section and, under workspace-write, the writable-roots sentence. Each
@@ -183,6 +183,30 @@ pub fn model_switch(instructions: &str) -> String {
 /// ```
 pub fn agents_md_instructions(cwd: &str, text: &str) -> String {
     format!("# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\n{text}\n</INSTRUCTIONS>")
+}
+
+/// The AGENTS.md fragment of the user's global doc alone, which names no directory
+/// (Codex 0.171.0).
+///
+/// ```
+/// use context_assembly::codex::context::untitled_agents_md_instructions;
+/// assert_eq!(
+///     untitled_agents_md_instructions("Be brief."),
+///     "# AGENTS.md instructions\n\n<INSTRUCTIONS>\nBe brief.\n</INSTRUCTIONS>"
+/// );
+/// ```
+pub fn untitled_agents_md_instructions(text: &str) -> String {
+    format!("# AGENTS.md instructions\n\n<INSTRUCTIONS>\n{text}\n</INSTRUCTIONS>")
+}
+
+/// The AGENTS.md fragment `rules` give for a turn in `settings`: untitled for a global doc
+/// alone where the release does so, else labelled with the turn's cwd.
+pub fn agents_md_fragment(rules: &ContextRules, settings: &TurnSettings, text: &str) -> String {
+    if rules.untitled_global_agents_md && settings.agents_md_global_only {
+        untitled_agents_md_instructions(text)
+    } else {
+        agents_md_instructions(&settings.cwd, text)
+    }
 }
 
 /// What opens `<skills_instructions>`: what a skill is and what the list shows.

@@ -211,6 +211,7 @@ switches!(crate::codex::context::ContextRules {
     developer_instructions_first => "developerInstructionsFirst",
     skills_before_permissions => "skillsBeforePermissions",
     protect_aws_folder => "protectAwsFolder",
+    untitled_global_agents_md => "untitledGlobalAgentsMd",
 });
 
 /// Sets each `(section.field, value)` on `profile`.

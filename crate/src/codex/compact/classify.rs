@@ -11,7 +11,8 @@ use crate::codex::wording::SUMMARY_PREFIX;
 
 /// The contextual fragments recognised by a start and an end marker (§1.4, §1.5).
 const MARKED_FRAGMENTS: &[(&str, &str)] = &[
-    ("# AGENTS.md instructions for ", "</INSTRUCTIONS>"),
+    // Titled `for <cwd>`, or untitled for a global doc alone (0.171.0).
+    ("# AGENTS.md instructions", "</INSTRUCTIONS>"),
     ("<environment_context>", "</environment_context>"),
     ("<skill>", "</skill>"),
     ("<user_shell_command>", "</user_shell_command>"),

@@ -33,8 +33,9 @@ use super::items::{Item, Role};
 use crate::vocabulary::{Decision, Verdict};
 
 pub use crate::codex::wording::{
-    agents_md_instructions, collaboration_mode_cleared, collaboration_mode_instructions,
-    model_switch, permissions_instructions, personality_spec, realtime_end, realtime_start,
+    agents_md_fragment, agents_md_instructions, collaboration_mode_cleared,
+    collaboration_mode_instructions, model_switch, permissions_instructions, personality_spec,
+    realtime_end, realtime_start, untitled_agents_md_instructions,
 };
 pub use environment::EnvironmentContext;
 pub use settings::{
@@ -139,7 +140,7 @@ pub fn initial_context(
         &mut out.decisions,
         "agents_md",
         agents_md,
-        |text| agents_md_instructions(&settings.cwd, text),
+        |text| agents_md_fragment(rules, settings, text),
     );
     user.push(EnvironmentContext::full(rules, settings).render());
     decide(

@@ -204,6 +204,11 @@ pub struct TurnSettings {
     /// its first turn. `None`: nothing is baked in, so a personality is always stated.
     #[cfg_attr(feature = "serde", serde(default))]
     pub base_instructions: Option<BaseInstructions>,
+    /// The session's AGENTS.md is the user's global doc alone, no project doc taking part:
+    /// under [`ContextRules::untitled_global_agents_md`] its heading then names no cwd. The
+    /// session fills it in when it loads AGENTS.md.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub agents_md_global_only: bool,
 }
 
 /// The model and personality the session's base instructions were rendered with (§0.7).
@@ -275,6 +280,7 @@ impl Default for TurnSettings {
                 model: "gpt-5.3-codex".into(),
                 personality: DEFAULT_PERSONALITY.into(),
             }),
+            agents_md_global_only: false,
         }
     }
 }
@@ -405,6 +411,10 @@ pub struct ContextRules {
     /// Each workspace root's `.aws` is kept read-only beside its `.git`, `.agents` and
     /// `.codex` in `<filesystem>` (Codex 0.171.0; §1.6).
     pub protect_aws_folder: bool,
+    /// AGENTS.md made of the user's global doc alone is headed `# AGENTS.md instructions`,
+    /// without `for <cwd>`, which names the directory whose project docs took part
+    /// (Codex 0.171.0).
+    pub untitled_global_agents_md: bool,
     /// The release's model catalogue: how a model's outputs are cut (§3.2) and whether a
     /// personality is stated to it (§1.3 row 6).
     pub catalogue: ModelCatalogue,
@@ -420,16 +430,19 @@ impl ContextRules {
             developer_instructions_first: false,
             skills_before_permissions: false,
             protect_aws_folder: false,
+            untitled_global_agents_md: false,
             catalogue: ModelCatalogue::Codex0139,
         }
     }
 
-    /// Codex CLI 0.171.0: the bundle in \[C\]'s order, `.aws` read-only, its catalogue.
+    /// Codex CLI 0.171.0: the bundle in \[C\]'s order, `.aws` read-only, a global-only
+    /// AGENTS.md untitled, its catalogue.
     pub const fn codex_0_171_0() -> Self {
         ContextRules {
             developer_instructions_first: true,
             skills_before_permissions: true,
             protect_aws_folder: true,
+            untitled_global_agents_md: true,
             catalogue: ModelCatalogue::Codex0171,
             ..ContextRules::codex()
         }

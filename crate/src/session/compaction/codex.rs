@@ -38,7 +38,8 @@ impl Session {
         let mid_turn = self.context_goes_before_last_user_message(mid_turn);
         let items = self.conversation.transcript.codex_items();
         let users = collect_user_messages(&items);
-        let history = self.codex_history(&items, "", remote, mid_turn, 0);
+        let (history, loaded) = self.codex_history(&items, "", remote, mid_turn, 0);
+        plan.decisions.extend(loaded);
         if remote {
             plan.decisions.extend(self.codex_pretrim(items));
         }
@@ -63,7 +64,8 @@ impl Session {
         let items = transcript.codex_items();
         let users = collect_user_messages(&items);
         let mut decisions = plan.decisions.clone();
-        let history = self.codex_history(&items, &summary_text, remote, mid_turn, at_ms);
+        let (history, loaded) = self.codex_history(&items, &summary_text, remote, mid_turn, at_ms);
+        decisions.extend(loaded);
         let transcript = &mut self.conversation.transcript;
         transcript.replace_with_codex_history(plan.trigger, plan.tokens_before, history);
         let facts = self.codex_facts(at_ms);
@@ -184,19 +186,29 @@ impl Session {
         mid_turn || self.profile.codex.context_before_last_user_message
     }
 
-    /// The replacement history, initial context included where the phase puts it.
+    /// The replacement history, initial context included where the phase puts it, and the
+    /// decisions of loading AGENTS.md for it: a resumed thread has not read it yet (its new
+    /// process reads it from disk), so the context a compaction puts back carries the file
+    /// as it is now (Codex 0.171.0, `lab/resume-agents-reload`).
     fn codex_history(
-        &self,
+        &mut self,
         items: &[Item],
         summary_text: &str,
         remote: bool,
         mid_turn: bool,
         at_ms: u64,
-    ) -> Vec<Item> {
+    ) -> (Vec<Item>, Vec<Decision>) {
         let facts = self.codex_facts(at_ms);
+        let loaded = if mid_turn {
+            (self.conversation.codex).load_agents_md(&self.workspace.vfs, &facts)
+        } else {
+            Vec::new()
+        };
         let rules = &self.profile.codex;
         let codex = &self.conversation.codex;
-        codex.replacement_history(rules, &facts, items, summary_text, remote, mid_turn)
+        let history =
+            codex.replacement_history(rules, &facts, items, summary_text, remote, mid_turn);
+        (history, loaded)
     }
 
     /// What a remote compaction's request rewrites first to fit the effective window
