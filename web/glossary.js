@@ -13,6 +13,7 @@ import { POLICY_DESCRIPTIONS } from './views/compaction/policies.js';
 /** @typedef {import('../pkg/context_assembly.js').Round} Round */
 /** @typedef {import('../pkg/context_assembly.js').CollectorId} CollectorId */
 /** @typedef {import('../pkg/context_assembly.js').Survival['kind']} SurvivalKind */
+/** @typedef {import('../pkg/context_assembly.js').Fate} Fate */
 
 /** @type {Record<AttachmentKind, string>} */
 export const ATTACHMENT_KINDS = {
@@ -195,6 +196,21 @@ export const SURVIVAL_KINDS = {
 };
 
 /**
+ * What became of an item in a compaction, as the compaction report's `fate` column says.
+ * @type {Record<Fate, string>}
+ */
+export const FATES = {
+  kept: 'Still in the context after the compaction, as it was.',
+  restored: 'Read back in after the compaction: the file comes back as an attachment after the summary.',
+  referenced: 'Not read back in full: the context after the compaction points to it, and the model can read it again.',
+  reinjected: 'Sent again after the compaction by the part of the harness that owns it (memory files, the plan, the todo list).',
+  reloaded: 'Loaded again from disk at the next turn, as a fresh session would load it.',
+  summarised: 'Gone from the context, but told in the summary that replaced the conversation.',
+  masked: 'Kept in place with its content replaced by a short placeholder, so the conversation keeps its shape.',
+  dropped: 'Gone from the context, and not in the summary either.',
+};
+
+/**
  * The parts of a request the request pane names by where they come from, besides the
  * attachment kinds and the tools.
  */
@@ -221,6 +237,7 @@ export function glossaryGroups() {
     { id: 'glossary-rounds', title: 'Rounds', intro: 'What kind of step a step was, as the list of steps marks it.', entries: Object.entries(ROUNDS) },
     { id: 'glossary-collectors', title: 'Collectors', intro: 'The collectors named otherwise than the attachment kind they produce.', entries: Object.entries(COLLECTORS) },
     { id: 'glossary-survival', title: 'What a compaction may keep', intro: 'The items the compaction report follows through a compaction.', entries: Object.entries(SURVIVAL_KINDS) },
+    { id: 'glossary-fates', title: 'Fates', intro: 'What became of an item of the context in a compaction, as the report says.', entries: Object.entries(FATES) },
     { id: 'glossary-request', title: 'Parts of a request', intro: 'Where a block of a request comes from, as the request pane names it.', entries: Object.entries(REQUEST_PARTS) },
     { id: 'glossary-page', title: 'Words of this page', intro: 'The playground\'s own words for what it shows.', entries: Object.entries(PAGE_WORDS) },
   ];

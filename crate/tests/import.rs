@@ -729,11 +729,20 @@ fn a_2_1_332_log_s_attachments_rebuild_the_workspace_the_client_saw() {
     // The memory files the client loaded, and the mentioned file's content, are the
     // workspace's; the user's memory tells where the home is.
     assert_eq!(doc["home"], "/home/gardener");
-    assert_eq!(doc["files"]["/home/gardener/.claude/CLAUDE.md"], "Answer in one line.");
+    assert_eq!(
+        doc["files"]["/home/gardener/.claude/CLAUDE.md"],
+        "Answer in one line."
+    );
     assert_eq!(doc["files"]["/work/garden/CLAUDE.md"], "Water before noon.");
-    assert_eq!(doc["files"]["/work/garden/notes.txt"], "tomatoes\nbeans\nherbs");
+    assert_eq!(
+        doc["files"]["/work/garden/notes.txt"],
+        "tomatoes\nbeans\nherbs"
+    );
     // The recorded git status, without the client's opening paragraph.
-    assert_eq!(doc["config"]["gitStatus"], "Current branch: main\n\nStatus:\nM notes.txt");
+    assert_eq!(
+        doc["config"]["gitStatus"],
+        "Current branch: main\n\nStatus:\nM notes.txt"
+    );
     // The change note on the file the agent edited becomes the change, made before the
     // prompt that noticed it, a moment after the reads before it.
     assert_eq!(

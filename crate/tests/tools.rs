@@ -9,9 +9,12 @@ use context_assembly::session::{
 use context_assembly::transcript::ToolResultBlock;
 use context_assembly::{Profile, ProfileName};
 
+/// A session in print mode (`claude -p`), where 2.1.88 offers TodoWrite (its terminal UI
+/// offers the task tools instead).
 fn session(profile: Profile, deny: &[&str]) -> Session {
     let config = SessionConfig {
         deny: deny.iter().map(|rule| rule.to_string()).collect(),
+        print_mode: true,
         ..SessionConfig::default()
     };
     Session::new(SessionOptions {
@@ -247,4 +250,41 @@ fn a_tool_wide_read_deny_stops_mentions_only_under_recommended() {
     s.write_file("a.ts", "secret\n", 1_000).unwrap();
     let turn = s.submit("look at @a.ts", 2_000);
     assert!(!format!("{:?}", turn.request).contains("secret"));
+}
+
+#[test]
+fn claude_code_2_1_88_s_terminal_offers_the_task_tools_in_place_of_todo_write() {
+    let mut s = Session::new(SessionOptions {
+        profile: Profile::claude_code_2_1_88(),
+        cwd: "/p".into(),
+        home: Some("/home/u".into()),
+        config: SessionConfig::default(),
+    })
+    .expect("valid options");
+    let request = s.submit("plan", 1_000).request.expect("a request");
+    let offered: Vec<&str> = (request.tools.iter())
+        .map(|tool| tool.source.as_str())
+        .collect();
+    assert!(offered.contains(&"TaskCreate") && offered.contains(&"TaskUpdate"));
+    assert!(!offered.contains(&"TodoWrite"));
+    assert_eq!(offered.len(), 25);
+    let todos = vec![todo("Run tests", Some("Running tests"))];
+    let result = run(
+        &mut s,
+        "TodoWrite",
+        ToolInvocation::TodoWrite { todos },
+        2_000,
+    );
+    assert!(result.is_error, "{}", result.content);
+    // Print mode offers TodoWrite, and its call applies.
+    let mut print = session(Profile::claude_code_2_1_88(), &[]);
+    print.submit("plan", 1_000);
+    let todos = vec![todo("Run tests", Some("Running tests"))];
+    let result = run(
+        &mut print,
+        "TodoWrite",
+        ToolInvocation::TodoWrite { todos },
+        2_000,
+    );
+    assert!(!result.is_error, "{}", result.content);
 }

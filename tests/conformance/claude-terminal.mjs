@@ -120,6 +120,10 @@ export function startTerminalClient(oracle, workspace, home, mock, extraEnv, mod
       await sleep(300);
       child.stdin.write('\r');
       await turnEnded(before, `"${prompt}"`);
+      // On a loaded machine the pty may split the paste's escape sequence, and the client
+      // then types its tail as text: the session would compare a prompt nobody wrote.
+      const leaked = mock.requests.slice(before).some((request) => JSON.stringify(request.body ?? '').includes('200~'));
+      if (leaked) throw new Error(`the paste of "${prompt.slice(0, 40)}" reached the client as text (its escape sequence was split): run the session again`);
     },
     /** The interactive client seeds its read-file state itself at startup: nothing to ask. */
     async control(request) {

@@ -242,8 +242,9 @@ function engineScenario(scenario, switches) {
   const ours = { ...scenario, profile: PROFILE, switches: { ...(scenario.switches ?? {}), ...switches } };
   // The client always keeps a transcript and its summary message names it (§9.3 item 8);
   // the comparison checks that a path is named, not which (the session id is the client's).
-  // `-p` is print mode; the terminal client (--interactive) is not.
-  ours.config = { transcriptPath: TRANSCRIPT_PATH, printMode: !INTERACTIVE, ...(scenario.config ?? {}) };
+  // `-p` is print mode; the terminal client (--interactive) is not, whatever the scenario says
+  // (a teaching scenario may choose print mode for the player).
+  ours.config = { transcriptPath: TRANSCRIPT_PATH, ...(scenario.config ?? {}), printMode: !INTERACTIVE };
   // 2.1.332 sends the repository's state as a reminder of its own when it takes the workspace
   // for a repository, which it does where a `.git` lies above the temp directory; 2.1.88 puts
   // it in the system prompt, which is not compared.

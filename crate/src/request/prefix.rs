@@ -16,14 +16,20 @@
 //! of the tools a scenario calls ([`super::default_tools`]), others the smallest schema; each
 //! definition's JSON is as long, in UTF-16 units (what Claude Code's `length / 4` reads), as the
 //! release's. The measures are those of the lab's model, `claude-sonnet-4-6`, with auto memory
-//! on (its section is most of 2.1.88's guidance).
+//! on (its section is most of 2.1.88's guidance), in print mode (`claude -p`, the lab) and in
+//! the terminal UI (`make conformance-terminal`), which sends other sizes: a scenario's
+//! `config.printMode` chooses.
 //!
 //! ```
 //! use context_assembly::request::prefix::ClaudePrefix;
-//! let text = ClaudePrefix::ClaudeCode2188.static_prompt();
+//! let text = ClaudePrefix::ClaudeCode2188.static_prompt(true);
 //! assert_eq!(text.chars().count(), 11_843);
 //! assert!(text.starts_with("Stand-in for the system prompt of Claude Code 2.1.88"));
-//! assert_eq!(ClaudePrefix::ClaudeCode2188.tools().len(), 22);
+//! assert_eq!(ClaudePrefix::ClaudeCode2188.tools(true).len(), 22);
+//! // The terminal UI offers the task tools in place of TodoWrite.
+//! let terminal = ClaudePrefix::ClaudeCode2188.tools(false);
+//! assert_eq!(terminal.len(), 25);
+//! assert!(!terminal.iter().any(|tool| tool.name == "TodoWrite"));
 //! ```
 
 use alloc::format;
@@ -105,22 +111,26 @@ pub const BASE_INSTRUCTIONS_SOURCE: &str = "base_instructions";
 const SMALLEST_SCHEMA: &str = r#"{"type":"object"}"#;
 
 impl ClaudePrefix {
-    /// The release's measures.
-    pub const fn measured(self) -> &'static MeasuredPrefix {
-        match self {
-            ClaudePrefix::ClaudeCode2188 => &CLAUDE_CODE_2_1_88,
-            ClaudePrefix::ClaudeCode2332 => &CLAUDE_CODE_2_1_332,
+    /// The release's measures in print mode (`claude -p`, `print_mode`) or its terminal UI,
+    /// which sends a prompt and tools of other sizes (2.1.88's: the task tools in place of
+    /// TodoWrite).
+    pub const fn measured(self, print_mode: bool) -> &'static MeasuredPrefix {
+        match (self, print_mode) {
+            (ClaudePrefix::ClaudeCode2188, true) => &CLAUDE_CODE_2_1_88,
+            (ClaudePrefix::ClaudeCode2188, false) => &CLAUDE_CODE_2_1_88_TERMINAL,
+            (ClaudePrefix::ClaudeCode2332, true) => &CLAUDE_CODE_2_1_332,
+            (ClaudePrefix::ClaudeCode2332, false) => &CLAUDE_CODE_2_1_332_TERMINAL,
         }
     }
 
     /// The release as a reader names it: `Claude Code 2.1.88`.
     pub fn release_name(self) -> String {
-        format!("Claude Code {}", self.measured().release)
+        format!("Claude Code {}", self.measured(true).release)
     }
 
     /// The stand-in for the system prompt's static part, of exactly its measured size.
-    pub fn static_prompt(self) -> String {
-        let measured = self.measured();
+    pub fn static_prompt(self, print_mode: bool) -> String {
+        let measured = self.measured(print_mode);
         let label = stand_in_label(
             measured.release,
             "system prompt",
@@ -131,13 +141,13 @@ impl ClaudePrefix {
 
     /// The stand-in for the session's guidance, placed before the environment; `None` for a
     /// release without a session block.
-    pub fn guidance(self) -> Option<String> {
-        let measured = self.measured().guidance;
+    pub fn guidance(self, print_mode: bool) -> Option<String> {
+        let measured = self.measured(print_mode).guidance;
         if measured.text.chars == 0 {
             return None;
         }
         let label = stand_in_label(
-            self.measured().release,
+            self.measured(print_mode).release,
             "session guidance",
             measured.text.chars,
         );
@@ -147,8 +157,8 @@ impl ClaudePrefix {
     /// The stand-in tools, in the release's order, each definition's JSON as long as the
     /// release's (in UTF-16 units): the tools a scenario calls keep their input schema
     /// ([`default_tools`]), the others take the smallest.
-    pub fn tools(self) -> Vec<ToolDefinition> {
-        let measured = self.measured();
+    pub fn tools(self, print_mode: bool) -> Vec<ToolDefinition> {
+        let measured = self.measured(print_mode);
         let ours = default_tools();
         (measured.tools.iter())
             .map(|tool| {
@@ -187,8 +197,8 @@ pub struct StandInMarks {
 impl StandInMarks {
     /// A Claude Code release's stand-ins among the parts `used` names: a host's own system
     /// prompt or tools stand for nothing.
-    pub fn claude_code(prefix: ClaudePrefix, used: StandInsUsed) -> StandInMarks {
-        let measured = prefix.measured();
+    pub fn claude_code(prefix: ClaudePrefix, print_mode: bool, used: StandInsUsed) -> StandInMarks {
+        let measured = prefix.measured(print_mode);
         let system = [
             (STATIC_SOURCE, measured.static_prompt.tokens),
             (GUIDANCE_SOURCE, measured.guidance.tokens),
@@ -200,10 +210,16 @@ impl StandInMarks {
         }
     }
 
-    /// A Codex release's stand-ins among the parts `used` names.
-    pub fn codex(prefix: ReleasePrefix, used: StandInsUsed) -> StandInMarks {
+    /// A Codex release's stand-ins among the parts `used` names, its base instructions
+    /// rendered for `personality` ([`ReleasePrefix::base_instructions`]).
+    pub fn codex(
+        prefix: ReleasePrefix,
+        personality: Option<&str>,
+        used: StandInsUsed,
+    ) -> StandInMarks {
         let measured = prefix.measured();
-        let system = [(BASE_INSTRUCTIONS_SOURCE, measured.base_instructions_tokens)];
+        let (_, tokens) = measured.base_instructions_for(personality);
+        let system = [(BASE_INSTRUCTIONS_SOURCE, tokens)];
         let tools = measured.tools.iter().map(|tool| (tool.name, tool.tokens));
         StandInMarks {
             release: format!("Codex CLI {}", measured.release),
@@ -475,6 +491,255 @@ const CLAUDE_CODE_2_1_332: MeasuredPrefix = MeasuredPrefix {
     ],
 };
 
+/// Claude Code 2.1.88's terminal UI, measured on `external-edit`'s first main request in the
+/// terminal lab: a longer session block, the task tools in place of TodoWrite (25 tools).
+const CLAUDE_CODE_2_1_88_TERMINAL: MeasuredPrefix = MeasuredPrefix {
+    release: "2.1.88",
+    static_prompt: MeasuredPart {
+        text: MeasuredText {
+            chars: 11_835,
+            astral: 0,
+            bytes: 11_841,
+            line_breaks: 73,
+            escaped: 10,
+        },
+        tokens: 2_579,
+    },
+    // The session block names the workspace, whose path differs between labs: print mode's
+    // measure plus what the terminal's adds in the same lab (259 characters, 261 bytes, a
+    // line break, 56 tokens).
+    guidance: MeasuredPart {
+        text: MeasuredText {
+            chars: 14_111,
+            astral: 0,
+            bytes: 14_163,
+            line_breaks: 139,
+            escaped: 22,
+        },
+        tokens: 3_159,
+    },
+    tools: &[
+        MeasuredTool {
+            name: "Agent",
+            utf16_units: 8_295,
+            tokens: 1_929,
+        },
+        MeasuredTool {
+            name: "AskUserQuestion",
+            utf16_units: 4_880,
+            tokens: 1_112,
+        },
+        MeasuredTool {
+            name: "Bash",
+            utf16_units: 11_631,
+            tokens: 2_771,
+        },
+        MeasuredTool {
+            name: "CronCreate",
+            utf16_units: 4_029,
+            tokens: 1_070,
+        },
+        MeasuredTool {
+            name: "CronDelete",
+            utf16_units: 427,
+            tokens: 103,
+        },
+        MeasuredTool {
+            name: "CronList",
+            utf16_units: 277,
+            tokens: 67,
+        },
+        MeasuredTool {
+            name: "Edit",
+            utf16_units: 1_703,
+            tokens: 392,
+        },
+        MeasuredTool {
+            name: "EnterPlanMode",
+            utf16_units: 4_323,
+            tokens: 1_040,
+        },
+        MeasuredTool {
+            name: "EnterWorktree",
+            utf16_units: 1_780,
+            tokens: 442,
+        },
+        MeasuredTool {
+            name: "ExitPlanMode",
+            utf16_units: 2_538,
+            tokens: 564,
+        },
+        MeasuredTool {
+            name: "ExitWorktree",
+            utf16_units: 2_505,
+            tokens: 607,
+        },
+        MeasuredTool {
+            name: "Glob",
+            utf16_units: 966,
+            tokens: 224,
+        },
+        MeasuredTool {
+            name: "Grep",
+            utf16_units: 3_393,
+            tokens: 872,
+        },
+        MeasuredTool {
+            name: "NotebookEdit",
+            utf16_units: 1_509,
+            tokens: 350,
+        },
+        MeasuredTool {
+            name: "Read",
+            utf16_units: 2_483,
+            tokens: 567,
+        },
+        MeasuredTool {
+            name: "Skill",
+            utf16_units: 1_677,
+            tokens: 427,
+        },
+        MeasuredTool {
+            name: "TaskCreate",
+            utf16_units: 2_816,
+            tokens: 650,
+        },
+        MeasuredTool {
+            name: "TaskGet",
+            utf16_units: 1_018,
+            tokens: 255,
+        },
+        MeasuredTool {
+            name: "TaskList",
+            utf16_units: 1_189,
+            tokens: 291,
+        },
+        MeasuredTool {
+            name: "TaskOutput",
+            utf16_units: 1_195,
+            tokens: 280,
+        },
+        MeasuredTool {
+            name: "TaskStop",
+            utf16_units: 537,
+            tokens: 130,
+        },
+        MeasuredTool {
+            name: "TaskUpdate",
+            utf16_units: 3_510,
+            tokens: 887,
+        },
+        MeasuredTool {
+            name: "WebFetch",
+            utf16_units: 1_865,
+            tokens: 432,
+        },
+        MeasuredTool {
+            name: "WebSearch",
+            utf16_units: 1_874,
+            tokens: 448,
+        },
+        MeasuredTool {
+            name: "Write",
+            utf16_units: 1_022,
+            tokens: 232,
+        },
+    ],
+};
+
+/// Claude Code 2.1.332's terminal UI, measured on `external-edit`'s first request in the
+/// terminal lab: a shorter static prompt; Agent, AskUserQuestion and Bash of other sizes.
+const CLAUDE_CODE_2_1_332_TERMINAL: MeasuredPrefix = MeasuredPrefix {
+    release: "2.1.332",
+    static_prompt: MeasuredPart {
+        text: MeasuredText {
+            chars: 6_182,
+            astral: 0,
+            bytes: 6_206,
+            line_breaks: 55,
+            escaped: 0,
+        },
+        tokens: 1_454,
+    },
+    guidance: MeasuredPart {
+        text: MeasuredText {
+            chars: 0,
+            astral: 0,
+            bytes: 0,
+            line_breaks: 0,
+            escaped: 0,
+        },
+        tokens: 0,
+    },
+    tools: &[
+        MeasuredTool {
+            name: "Agent",
+            utf16_units: 4_723,
+            tokens: 1_068,
+        },
+        MeasuredTool {
+            name: "AskUserQuestion",
+            utf16_units: 5_196,
+            tokens: 1_178,
+        },
+        MeasuredTool {
+            name: "Bash",
+            utf16_units: 3_689,
+            tokens: 895,
+        },
+        MeasuredTool {
+            name: "Edit",
+            utf16_units: 964,
+            tokens: 231,
+        },
+        MeasuredTool {
+            name: "ListAgents",
+            utf16_units: 1_963,
+            tokens: 449,
+        },
+        MeasuredTool {
+            name: "Read",
+            utf16_units: 1_919,
+            tokens: 457,
+        },
+        MeasuredTool {
+            name: "ReportFindings",
+            utf16_units: 2_418,
+            tokens: 563,
+        },
+        MeasuredTool {
+            name: "ScheduleWakeup",
+            utf16_units: 4_886,
+            tokens: 1_195,
+        },
+        MeasuredTool {
+            name: "Skill",
+            utf16_units: 1_803,
+            tokens: 422,
+        },
+        MeasuredTool {
+            name: "ToolSearch",
+            utf16_units: 1_425,
+            tokens: 350,
+        },
+        MeasuredTool {
+            name: "Workflow",
+            utf16_units: 5_688,
+            tokens: 1_383,
+        },
+        MeasuredTool {
+            name: "DeferredToolPlaceholder",
+            utf16_units: 204,
+            tokens: 45,
+        },
+        MeasuredTool {
+            name: "Write",
+            utf16_units: 639,
+            tokens: 151,
+        },
+    ],
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -482,19 +747,24 @@ mod tests {
 
     #[test]
     fn each_stand_in_has_exactly_the_measured_size() {
-        for release in ClaudePrefix::ALL {
-            let measured = release.measured();
+        let modes = ClaudePrefix::ALL
+            .iter()
+            .flat_map(|&r| [(r, true), (r, false)]);
+        for (release, print_mode) in modes {
+            let measured = release.measured(print_mode);
             assert_eq!(
-                MeasuredText::of(&release.static_prompt()),
+                MeasuredText::of(&release.static_prompt(print_mode)),
                 measured.static_prompt.text
             );
-            let guidance = release.guidance().map(|text| MeasuredText::of(&text));
+            let guidance = release
+                .guidance(print_mode)
+                .map(|text| MeasuredText::of(&text));
             assert_eq!(
                 guidance.unwrap_or_default(),
                 measured.guidance.text,
                 "{release}"
             );
-            let blocks = tool_blocks(&release.tools(), TokenMethod::ClaudeCode);
+            let blocks = tool_blocks(&release.tools(print_mode), TokenMethod::ClaudeCode);
             assert_eq!(blocks.len(), measured.tools.len());
             for (block, tool) in blocks.iter().zip(measured.tools) {
                 assert_eq!(block.source, tool.name);
@@ -510,7 +780,7 @@ mod tests {
 
     #[test]
     fn a_tool_a_scenario_calls_keeps_its_schema() {
-        let tools = ClaudePrefix::ClaudeCode2188.tools();
+        let tools = ClaudePrefix::ClaudeCode2188.tools(true);
         let read = tools.iter().find(|tool| tool.name == "Read").unwrap();
         assert!(read.input_schema.contains("file_path"));
         assert!(read
@@ -523,7 +793,7 @@ mod tests {
     #[test]
     fn a_stand_in_is_marked_and_counted_at_the_original_under_the_calibrated_counter() {
         let release = ClaudePrefix::ClaudeCode2188;
-        let tools = release.tools();
+        let tools = release.tools(true);
         let used = StandInsUsed {
             system: true,
             tools: true,
@@ -531,7 +801,7 @@ mod tests {
         for method in [TokenMethod::ClaudeCode, TokenMethod::Calibrated] {
             let mut blocks = tool_blocks(&tools, method);
             let filler_tokens = blocks[0].tokens;
-            StandInMarks::claude_code(release, used).apply(&mut blocks, method);
+            StandInMarks::claude_code(release, true, used).apply(&mut blocks, method);
             let stand_in = blocks[0].stand_in.as_ref().unwrap();
             assert_eq!(
                 (stand_in.release.as_str(), stand_in.tokens),
@@ -548,7 +818,8 @@ mod tests {
             tools: false,
         };
         let mut blocks = tool_blocks(&tools, TokenMethod::ClaudeCode);
-        StandInMarks::claude_code(release, host_tools).apply(&mut blocks, TokenMethod::ClaudeCode);
+        StandInMarks::claude_code(release, true, host_tools)
+            .apply(&mut blocks, TokenMethod::ClaudeCode);
         assert!(blocks.iter().all(|block| block.stand_in.is_none()));
     }
 
@@ -558,7 +829,7 @@ mod tests {
             system: true,
             tools: true,
         };
-        let marks = StandInMarks::codex(ReleasePrefix::Codex0171, used);
+        let marks = StandInMarks::codex(ReleasePrefix::Codex0171, None, used);
         assert_eq!(marks.release, "Codex CLI 0.171.0");
         assert_eq!(marks.blocks[0], (BASE_INSTRUCTIONS_SOURCE, 3_807));
         assert!(marks.blocks.contains(&("multi_agent_v1", 2_505)));

@@ -11,8 +11,11 @@
 //! // Its terminal UI defers one tool more than print mode (`-p`).
 //! assert!(current.deferred_tools(false).contains(&"DesignSync"));
 //! assert!(!current.deferred_tools(true).contains(&"DesignSync"));
-//! assert!(!current.offers("Glob"));
-//! assert!(ClaudePrefix::ClaudeCode2188.offers("Glob"));
+//! assert!(!current.offers("Glob", true));
+//! assert!(ClaudePrefix::ClaudeCode2188.offers("Glob", true));
+//! // 2.1.88's terminal UI offers the task tools in place of TodoWrite.
+//! assert!(ClaudePrefix::ClaudeCode2188.offers("TodoWrite", true));
+//! assert!(!ClaudePrefix::ClaudeCode2188.offers("TodoWrite", false));
 //! assert!(current.agent_entries(true)[0].starts_with("- claude: "));
 //! assert!(current.agent_entries(false)[1].starts_with("- claude-code-guide: "));
 //! ```
@@ -29,6 +32,10 @@ struct AgentType {
     purpose: &'static str,
     tools: &'static str,
 }
+
+/// What 2.1.88's terminal UI does not offer that its print mode does: the task tools
+/// (TaskCreate, TaskGet, TaskList, TaskUpdate) replace TodoWrite there.
+const TERMINAL_DROPS_2_1_88: &[&str] = &["TodoWrite"];
 
 /// The tools 2.1.332 defers: listed by name in its system-role message, loaded on demand.
 const DEFERRED_2_1_332: &[&str] = &[
@@ -130,11 +137,11 @@ impl ClaudePrefix {
             .collect()
     }
 
-    /// Whether the release offers `tool` at all (in full or deferred); a call to a tool it
-    /// does not offer gets an error result.
-    pub fn offers(self, tool: &str) -> bool {
+    /// Whether the release offers `tool` at all (in full or deferred), in print mode or its
+    /// terminal UI; a call to a tool it does not offer gets an error result.
+    pub fn offers(self, tool: &str, print_mode: bool) -> bool {
         match self {
-            ClaudePrefix::ClaudeCode2188 => true,
+            ClaudePrefix::ClaudeCode2188 => print_mode || !TERMINAL_DROPS_2_1_88.contains(&tool),
             ClaudePrefix::ClaudeCode2332 => !DROPPED_BY_2_1_332.contains(&tool),
         }
     }

@@ -486,12 +486,15 @@ impl Session {
         // A host's own prompt wins; a client release's profile sends the stand-in of its
         // measured base instructions.
         let claude_prefix = self.profile.claude_prefix;
+        let print_mode = self.config.print_mode;
+        let personality = self.conversation.codex.base_personality();
         let static_prompt = match (&self.config.system_prompt, self.profile.codex.prefix) {
             (Some(prompt), _) => prompt.clone(),
-            (None, Some(prefix)) => prefix.base_instructions(),
-            (None, None) => {
-                claude_prefix.map_or_else(|| SYSTEM_PROMPT.into(), ClaudePrefix::static_prompt)
-            }
+            (None, Some(prefix)) => prefix.base_instructions(personality),
+            (None, None) => claude_prefix.map_or_else(
+                || SYSTEM_PROMPT.into(),
+                |prefix| prefix.static_prompt(print_mode),
+            ),
         };
         let used = StandInsUsed {
             system: self.config.system_prompt.is_none(),
@@ -499,10 +502,10 @@ impl Session {
         };
         let guidance = claude_prefix
             .filter(|_| used.system)
-            .and_then(ClaudePrefix::guidance);
+            .and_then(|prefix| prefix.guidance(print_mode));
         let stand_ins = match (self.profile.codex.prefix, claude_prefix) {
-            (Some(prefix), _) => Some(StandInMarks::codex(prefix, used)),
-            (None, Some(prefix)) => Some(StandInMarks::claude_code(prefix, used)),
+            (Some(prefix), _) => Some(StandInMarks::codex(prefix, personality, used)),
+            (None, Some(prefix)) => Some(StandInMarks::claude_code(prefix, print_mode, used)),
             (None, None) => None,
         };
         let tools = self.tool_definitions();
@@ -587,7 +590,9 @@ impl Session {
         let stand_ins: Vec<ToolDefinition> =
             match (config.tools.is_empty(), self.profile.codex.prefix) {
                 (true, None) => {
-                    (self.profile.claude_prefix).map_or_else(Vec::new, ClaudePrefix::tools)
+                    let print_mode = config.print_mode;
+                    (self.profile.claude_prefix)
+                        .map_or_else(Vec::new, |prefix| prefix.tools(print_mode))
                 }
                 (true, Some(prefix)) => (prefix.tools(web_search).into_iter())
                     .map(|tool| ToolDefinition {

@@ -184,6 +184,7 @@ impl Session {
             conversation: &mut self.conversation,
             tidy: self.profile.file_context.tidy_tool_output,
             release,
+            print_mode: self.config.print_mode,
         }
     }
 }

@@ -28,6 +28,8 @@ pub(super) struct ToolDispatch<'a> {
     /// The Claude Code release whose tools are offered: a call to one it does not offer
     /// fails.
     pub(super) release: Option<ClaudePrefix>,
+    /// Print mode (`claude -p`) rather than the terminal UI: a release offers other tools.
+    pub(super) print_mode: bool,
 }
 
 impl ToolDispatch<'_> {
@@ -43,7 +45,10 @@ impl ToolDispatch<'_> {
             let refusal = wording::no_such_tool(&call.name, rule);
             return Ok((ToolResult::error(refusal), false));
         }
-        if let Some(release) = self.release.filter(|release| !release.offers(&call.name)) {
+        let print_mode = self.print_mode;
+        if let Some(release) =
+            (self.release).filter(|release| !release.offers(&call.name, print_mode))
+        {
             let refusal = wording::tool_not_offered(&call.name, &release.release_name());
             return Ok((ToolResult::error(refusal), false));
         }

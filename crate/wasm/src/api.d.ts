@@ -262,7 +262,7 @@ export interface SessionConfig {
   autoModeAvailable?: boolean;
   compactionReminders?: boolean;
   interviewMode?: boolean;
-  /** Print mode (`claude -p`, the SDK), not the terminal UI. */
+  /** Print mode (`claude -p`, the SDK), not the terminal UI: its own prefix sizes and tool offer. */
   printMode?: boolean;
   /** The plan file; absent: `~/.claude/plans/plan.md`. */
   planFile?: string;
