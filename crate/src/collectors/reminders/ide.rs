@@ -152,7 +152,9 @@ pub fn diagnostics(
     }
     let full = summary(&files);
     let summary = cap_summary(&full, rules.diagnostics_cap);
-    if summary.len() < full.len() {
+    // Compared whole, not by length: a cut near the cap can add more bytes (the marker) than
+    // it removes.
+    if summary != full {
         out.decide(
             "diagnostics",
             Verdict::Truncated,
