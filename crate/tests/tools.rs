@@ -268,23 +268,20 @@ fn claude_code_2_1_88_s_terminal_offers_the_task_tools_in_place_of_todo_write() 
     assert!(offered.contains(&"TaskCreate") && offered.contains(&"TaskUpdate"));
     assert!(!offered.contains(&"TodoWrite"));
     assert_eq!(offered.len(), 25);
-    let todos = vec![todo("Run tests", Some("Running tests"))];
-    let result = run(
-        &mut s,
-        "TodoWrite",
-        ToolInvocation::TodoWrite { todos },
-        2_000,
-    );
-    assert!(result.is_error, "{}", result.content);
+    let write_todos = |session: &mut Session| {
+        let todos = vec![todo("Run tests", Some("Running tests"))];
+        run(
+            session,
+            "TodoWrite",
+            ToolInvocation::TodoWrite { todos },
+            2_000,
+        )
+    };
+    let refused = write_todos(&mut s);
+    assert!(refused.is_error, "{}", refused.content);
     // Print mode offers TodoWrite, and its call applies.
     let mut print = session(Profile::claude_code_2_1_88(), &[]);
     print.submit("plan", 1_000);
-    let todos = vec![todo("Run tests", Some("Running tests"))];
-    let result = run(
-        &mut print,
-        "TodoWrite",
-        ToolInvocation::TodoWrite { todos },
-        2_000,
-    );
-    assert!(!result.is_error, "{}", result.content);
+    let applied = write_todos(&mut print);
+    assert!(!applied.is_error, "{}", applied.content);
 }
