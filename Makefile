@@ -8,9 +8,7 @@ NOSTD_TARGET := wasm32v1-none
 PORT ?= 8000
 # IMPORTANT: the CLI must match the wasm-bindgen crate that Cargo.lock pins (Cargo.toml: `=`).
 WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ {getline; gsub(/"/, "", $$3); print $$3}' Cargo.lock)
-WASM_ARTIFACT := target/$(WASM_TARGET)/release/context_assembly_wasm.wasm
 LITE_TARGET_DIR := target/lite
-LITE_ARTIFACT := $(LITE_TARGET_DIR)/$(WASM_TARGET)/release/context_assembly_wasm.wasm
 BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve package test test-package check test-rust nostd \
@@ -77,25 +75,31 @@ pkg: $(PKG_WASM)
 
 # Release: LTO, opt-level 3, simd128 (.cargo/config.toml), then wasm-opt. Built in a staging
 # directory and moved into pkg/ whole, so an interrupted build never leaves a fresh-looking pkg/.
+# Three modules from one crate (crate/wasm/Cargo.toml's features): the session engine
+# (pkg/context_assembly*), the tools a session does not need, which the package loads on first
+# use (pkg/tools/), and the per-keystroke engines (pkg/lite/).
 $(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
-	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm
 	rm -rf $(PKG_STAGING)
-	wasm-bindgen --target web --out-dir $(PKG_STAGING) --out-name context_assembly $(WASM_ARTIFACT)
-	# The error contract the glue lacks: before init(), on a freed object, free() twice.
-	node crate/wasm/npm/guard-glue.mjs $(PKG_STAGING)/context_assembly.js
-	# --converge repeats the passes until nothing shrinks; --low-memory-unused is safe because
-	# Rust's wasm layout puts data at 1 MiB with the stack below it, so the first KiB is never
-	# addressed.
-	$(BIN)/wasm-opt -O3 --converge --low-memory-unused $(PKG_STAGING)/context_assembly_bg.wasm -o $(PKG_STAGING)/context_assembly_bg.wasm
-	# The lite module: the wasm crate without its `full` feature, in a target directory of its
-	# own (a cdylib's artifact has no hash in its name, so the two builds would overwrite each
-	# other and relink on every switch).
-	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm --no-default-features --target-dir $(LITE_TARGET_DIR)
-	wasm-bindgen --target web --out-dir $(PKG_STAGING)/lite --out-name context_assembly_lite $(LITE_ARTIFACT)
-	node crate/wasm/npm/guard-glue.mjs $(PKG_STAGING)/lite/context_assembly_lite.js
-	$(BIN)/wasm-opt -O3 --converge --low-memory-unused $(PKG_STAGING)/lite/context_assembly_lite_bg.wasm -o $(PKG_STAGING)/lite/context_assembly_lite_bg.wasm
+	$(call wasm_module,session,,context_assembly,--features session,target)
+	$(call wasm_module,tools,/tools,context_assembly_tools,--features tools,target)
+	# The lite module is built in a target directory of its own: its dependencies' features
+	# differ, so sharing one would rebuild them on every switch.
+	$(call wasm_module,lite,/lite,context_assembly_lite,,$(LITE_TARGET_DIR))
 	rm -rf pkg
 	mv $(PKG_STAGING) pkg
+
+# One module: $(1) its name, $(2) its folder in pkg/ (empty, or /name), $(3) its file names, $(4) the crate's
+# features, $(5) the target directory. The glue gets the error contract it lacks (before
+# init(), on a freed object, free() twice). wasm-opt's --converge repeats the passes until
+# nothing shrinks; --low-memory-unused is safe because Rust's wasm layout puts data at 1 MiB
+# with the stack below it, so the first KiB is never addressed.
+define wasm_module
+	@echo "building the $(1) module"
+	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm --no-default-features $(4) --target-dir $(5)
+	wasm-bindgen --target web --out-dir $(PKG_STAGING)$(2) --out-name $(3) $(5)/$(WASM_TARGET)/release/context_assembly_wasm.wasm
+	node crate/wasm/npm/guard-glue.mjs $(PKG_STAGING)$(2)/$(3).js
+	$(BIN)/wasm-opt -O3 --converge --low-memory-unused $(PKG_STAGING)$(2)/$(3)_bg.wasm -o $(PKG_STAGING)$(2)/$(3)_bg.wasm
+endef
 
 serve: pkg
 	@echo "Playground: http://localhost:$(PORT)/web/"
@@ -122,6 +126,8 @@ check: setup-rust
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p context-assembly-wasm --target $(WASM_TARGET) -- -D warnings
 	cargo clippy -p context-assembly-wasm --target $(WASM_TARGET) --no-default-features -- -D warnings
+	cargo clippy -p context-assembly-wasm --target $(WASM_TARGET) --no-default-features --features session -- -D warnings
+	cargo clippy -p context-assembly-wasm --target $(WASM_TARGET) --no-default-features --features tools -- -D warnings
 
 test-rust:
 	cargo test --workspace
@@ -285,12 +291,10 @@ bench: pkg
 	node tests/bench/editor.mjs
 	node tests/bench/session-growth.mjs
 
-# Sizes and their budgets: the full module, and the lite one (the per-keystroke engines).
+# Sizes and their budgets, gzipped at level 9: the session engine a host loads, the tools it
+# loads on first use, and the per-keystroke engines.
 size: pkg
-	@printf 'pkg/context_assembly_bg.wasm: %s bytes, %s bytes gzipped (over its goal: a host that runs sessions should load at most 400000, issue 27; what each part added: README, Benchmarks)\n' \
-	  "$$(wc -c < pkg/context_assembly_bg.wasm)" "$$(gzip -9 -c pkg/context_assembly_bg.wasm | wc -c)"
-	@printf 'pkg/lite/context_assembly_lite_bg.wasm: %s bytes, %s bytes gzipped (goal 80000: mentions, tokens, snippets, path search, thresholds, the @ token)\n' \
-	  "$$(wc -c < pkg/lite/context_assembly_lite_bg.wasm)" "$$(gzip -9 -c pkg/lite/context_assembly_lite_bg.wasm | wc -c)"
+	@node tests/bench/size.mjs
 
 screenshot: pkg setup-browser setup-node
 	node tests/browser/screenshot.mjs

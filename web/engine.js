@@ -29,6 +29,41 @@ export function withEngine(use) {
   }
 }
 
+/**
+ * The tools module (pkg/tools/: import, redaction, comparison, compaction previews), which the
+ * page loads the first time it needs one; a trap in it starts a fresh instance next time.
+ * @typedef {typeof import('../pkg/tools/context_assembly_tools.js')} Tools
+ * @type {Promise<Tools> | undefined}
+ */
+let tools;
+let toolsGeneration = 0;
+
+/**
+ * Runs `use` against the tools module, loading it first if it is not loaded yet.
+ * @template T
+ * @param {(tools: Tools) => T} use
+ * @returns {Promise<T>}
+ */
+export async function withTools(use) {
+  tools ??= import(`../pkg/tools/context_assembly_tools.js?instance=${toolsGeneration}`).then(async (module) => {
+    await module.default();
+    return module;
+  });
+  const loaded = await tools.catch((error) => {
+    tools = undefined;
+    throw error;
+  });
+  try {
+    return use(loaded);
+  } catch (error) {
+    if (error instanceof WebAssembly.RuntimeError) {
+      toolsGeneration += 1;
+      tools = undefined;
+    }
+    throw error;
+  }
+}
+
 async function reinitialise() {
   generation += 1;
   /** @type {Engine} */

@@ -16,10 +16,11 @@
 //   MB=50 LINE_MB=33 DENSE=1 node tests/bench/import-memory.mjs
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import * as engine from '../../pkg/context_assembly.js';
+import * as engine from '../../pkg/tools/context_assembly_tools.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const exports = engine.initSync({ module: readFileSync(resolve(ROOT, 'pkg/context_assembly_bg.wasm')) });
+// The importer is the tools module's (pkg/tools/), so its memory is that instance's.
+const exports = engine.initSync({ module: readFileSync(resolve(ROOT, 'pkg/tools/context_assembly_tools_bg.wasm')) });
 
 const MEGABYTES = Number(process.env.MB ?? 200);
 const LINE_MB = Number(process.env.LINE_MB ?? 0);

@@ -4,12 +4,14 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import * as engine from '../../pkg/context_assembly.js';
+import * as tools from '../../pkg/tools/context_assembly_tools.js';
 import { referenceSnippet } from './diff-reference.mjs';
 import { extractWithOriginalRegexes } from './mention-reference.mjs';
 import { seededRandom } from '../gen/random.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 engine.initSync({ module: readFileSync(resolve(ROOT, 'pkg/context_assembly_bg.wasm')) });
+tools.initSync({ module: readFileSync(resolve(ROOT, 'pkg/tools/context_assembly_tools_bg.wasm')) });
 
 
 /** Median milliseconds of `runs` calls of `work`, after one warm-up call. */
@@ -274,7 +276,7 @@ function benchCompare() {
   while (scenario.steps.length < 200) scenario.steps = scenario.steps.concat(scenario.steps);
   scenario.steps = scenario.steps.slice(0, 200);
   const json = JSON.stringify(scenario);
-  const ms = time(() => engine.compareProfiles(json, ['claude-code', 'codex', 'recommended'], undefined), 5);
+  const ms = time(() => tools.compareProfiles(json, ['claude-code', 'codex', 'recommended'], undefined), 5);
   console.log(`\n## compareProfiles, wasm, 200 steps × 3 profiles: ${fmt(ms)} ms (median of 5)`);
 }
 

@@ -32,7 +32,7 @@ function cacheOnScreen() {
 test('external-edit: the strip, the request pane and Compare tell one story of the cache at every step', async () => {
   const { page, problems } = await openPlayground(browser.context, server.url, { fragment: '#tab=step&s=external-edit' });
   const comparison = await page.evaluate(async () => {
-    const engine = await import('/pkg/context_assembly.js');
+    const engine = /** @type {any} */ ({ ...(await import('/pkg/context_assembly.js')), ...(await import('/pkg/tools/context_assembly_tools.js').then(async (tools) => { await tools.default(); return tools; })) });
     await engine.default();
     const text = /** @type {HTMLTextAreaElement} */ (document.querySelector('#scenario-json')).value;
     return engine.compareProfiles(text, ['claude-code'], { usage: 'scenario' });

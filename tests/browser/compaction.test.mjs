@@ -61,7 +61,7 @@ async function showStep(page, index) {
  */
 function expectedPreviews(page, file) {
   return page.evaluate(async (name) => {
-    const engine = await import('/pkg/context_assembly.js');
+    const engine = /** @type {any} */ ({ ...(await import('/pkg/context_assembly.js')), ...(await import('/pkg/tools/context_assembly_tools.js').then(async (tools) => { await tools.default(); return tools; })) });
     await engine.default();
     const text = await (await fetch(`/web/scenarios/${name}`)).text();
     const steps = Number(/** @type {HTMLInputElement} */ (document.querySelector('#compaction-step')).value);

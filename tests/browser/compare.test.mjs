@@ -31,7 +31,7 @@ async function openWith(file) {
  */
 function expectedComparison(page) {
   return page.evaluate(async () => {
-    const engine = await import('/pkg/context_assembly.js');
+    const engine = /** @type {any} */ ({ ...(await import('/pkg/context_assembly.js')), ...(await import('/pkg/tools/context_assembly_tools.js').then(async (tools) => { await tools.default(); return tools; })) });
     await engine.default();
     const text = /** @type {HTMLTextAreaElement} */ (document.querySelector('#scenario-json')).value;
     const profiles = engine.profileNames();
@@ -307,7 +307,7 @@ test('clicking a point, or its step button in the table, shows that step in the 
 test('the equal-price toggle prices every profile at one table, and each cost difference is explained', async () => {
   const { page, problems } = await openWith('auto-compaction.json');
   const expected = await page.evaluate(async () => {
-    const engine = await import('/pkg/context_assembly.js');
+    const engine = /** @type {any} */ ({ ...(await import('/pkg/context_assembly.js')), ...(await import('/pkg/tools/context_assembly_tools.js').then(async (tools) => { await tools.default(); return tools; })) });
     const { PRICE_TABLES } = await import('/web/views/compare/prices.js');
     const text = /** @type {HTMLTextAreaElement} */ (document.querySelector('#scenario-json')).value;
     const profiles = engine.profileNames();

@@ -115,8 +115,11 @@ test('compaction and compare follow the player\'s scenario and profile, as the s
   await page.fill('#scenario-json', text);
   await page.selectOption('#scenario-profile', 'codex');
   const expected = await page.evaluate(async (scenario) => {
-    const engine = await import('/pkg/context_assembly.js?expected');
-    await engine.default();
+    const session = await import('/pkg/context_assembly.js?expected');
+    await session.default();
+    const tools = await import('/pkg/tools/context_assembly_tools.js?expected');
+    await tools.default();
+    const engine = { ...session, ...tools };
     const withProfile = JSON.stringify({ ...JSON.parse(scenario), profile: 'codex' });
     const steps = engine.runScenario(withProfile).steps.length;
     return {

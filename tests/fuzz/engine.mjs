@@ -10,6 +10,10 @@ import { pathToFileURL } from 'node:url';
 export const ROOT = resolve(import.meta.dirname, '../..');
 const GLUE = pathToFileURL(resolve(ROOT, 'pkg/context_assembly.js')).href;
 const MODULE = new WebAssembly.Module(readFileSync(resolve(ROOT, 'pkg/context_assembly_bg.wasm')));
+// The tools module (import, redaction, comparison, compaction previews), a second instance the
+// run restarts with the first.
+const TOOLS_GLUE = pathToFileURL(resolve(ROOT, 'pkg/tools/context_assembly_tools.js')).href;
+const TOOLS_MODULE = new WebAssembly.Module(readFileSync(resolve(ROOT, 'pkg/tools/context_assembly_tools_bg.wasm')));
 
 /** Fresh instances the run may start before it gives up: each dead one stays in memory. */
 const MAX_INSTANCES = 200;
@@ -53,7 +57,9 @@ export class Engine {
     }
     const api = await import(`${GLUE}?instance=${this.instances}`);
     api.initSync({ module: MODULE });
-    this.api = api;
+    const tools = await import(`${TOOLS_GLUE}?instance=${this.instances}`);
+    tools.initSync({ module: TOOLS_MODULE });
+    this.api = { ...api, ...tools };
   }
 
   takePanic() {

@@ -1,4 +1,4 @@
-// The error contract outside bad arguments, in both modules: a call before the module is
+// The error contract outside bad arguments, in the three modules: a call before the module is
 // initialised, or on a freed object, throws an `Error` that says so (the wasm-bindgen glue
 // alone throws "Cannot read properties of undefined" and "null pointer passed to rust"), and
 // `free()` and `[Symbol.dispose]()` may be called again (the glue alone throws). The guards are
@@ -27,7 +27,9 @@ test('a call before init() throws an Error saying the engine is not initialised'
   assert.throws(() => new full.Session({ cwd: '/p' }), notReady('new Session'));
   assert.throws(() => full.Session.restore('{}'), notReady('Session.restore'));
   assert.throws(() => new full.FileSearcher(['a']), notReady('new FileSearcher'));
-  assert.throws(() => new full.SessionImport(), notReady('new SessionImport'));
+  const tools = await uninitialised('pkg/tools/context_assembly_tools.js', 'before-init');
+  assert.throws(() => new tools.SessionImport(), notReady('new SessionImport'));
+  assert.throws(() => tools.redactScenario('{}'), notReady('redactScenario'));
   const small = await uninitialised('pkg/lite/context_assembly_lite.js', 'before-init');
   assert.throws(() => small.searchPaths(['a'], 'a'), notReady('searchPaths'));
   assert.throws(() => new small.FileSearcher(['a']), notReady('new FileSearcher'));

@@ -16,7 +16,7 @@ import { MISUSES, expected } from './worker-misuse.mjs';
 // What a page without a bundler writes to use bare specifiers.
 const IMPORT_MAP = JSON.stringify({
   imports: {
-    'context-assembly': '/node_modules/context-assembly/context_assembly.js',
+    'context-assembly': '/node_modules/context-assembly/index.js',
     'context-assembly/worker': '/node_modules/context-assembly/worker.js',
   },
 });
@@ -74,6 +74,24 @@ test('the browser entry: init() fetches the .wasm beside the module', async () =
     session.writeFile('a.txt', new Uint8Array([104, 105]), 1);
     if (session.readFileText('a.txt') !== 'hi' || estimateTokens('hello', { method: 'codex' }) !== 2) throw new Error('wrong answers');
     session.free();`);
+});
+
+test('the browser entry: a session loads the session module only, the tools load on first use', async () => {
+  await runModule('tools-on-first-use', `
+    import init, { compareProfiles, redactScenario, runScenario, Session } from 'context-assembly';
+    const fetched = () => performance.getEntriesByType('resource').map((entry) => entry.name.split('/').pop()).filter((name) => name.endsWith('.wasm'));
+    await init();
+    const session = new Session({ cwd: '/p' });
+    session.submit('hello', 1);
+    session.free();
+    const scenario = { profile: 'recommended', steps: [{ kind: 'user', prompt: 'hello' }] };
+    runScenario(scenario);
+    const before = fetched();
+    if (JSON.stringify(before) !== '["context_assembly_bg.wasm"]') throw new Error('before a tool: ' + before);
+    const [comparison, redaction] = await Promise.all([compareProfiles(scenario, ['codex']), redactScenario(scenario)]);
+    if (!(comparison.codex.steps.length >= 1) || typeof redaction.scenarioJson !== 'string') throw new Error('wrong answers');
+    const after = fetched();
+    if (JSON.stringify(after) !== '["context_assembly_bg.wasm","context_assembly_tools_bg.wasm"]') throw new Error('after the tools: ' + after);`);
 });
 
 test('the browser entry before init(): an Error that says so, then the same calls work', async () => {

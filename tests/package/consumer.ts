@@ -1,12 +1,13 @@
 // A consumer of the installed package, type-checked with `tsc --strict` and `skipLibCheck: false`
 // (tests/package): every entry's types resolve (the raw modules and the worker script included),
 // optional parameters are optional, and the types are precise enough to catch a wrong call.
-import init, { completionInsertion, estimateTokens, extractMentions, mentionKinds, Session, type MentionKind, type Mentions, type SearchResult, type Turn } from 'context-assembly';
+import init, { compareProfiles, completionInsertion, estimateTokens, extractMentions, loadTools, mentionKinds, redactScenario, Session, type Comparison, type MentionKind, type Mentions, type Redaction, type SearchResult, type Turn } from 'context-assembly';
 import initLite, * as lite from 'context-assembly/lite';
 import { createWorkerEngine, type WorkerEngine, type WorkerFileSearcher, type WorkerSession } from 'context-assembly/worker';
 import { promptEditor, tokenCount, type PromptEditorOptions } from 'context-assembly/codemirror';
 import wasmUrl from 'context-assembly/wasm';
 import liteWasmUrl from 'context-assembly/lite/wasm';
+import toolsWasmUrl from 'context-assembly/tools/wasm';
 import 'context-assembly/worker-thread';
 import { EditorState } from '@codemirror/state';
 
@@ -24,6 +25,17 @@ export async function onMainThread(): Promise<number> {
   extractMentions('x', { profile: 'claude' });
   return mentions.files.length + turn.attachments.length + found.matches.length + kinds.length + inserted.length
     + estimateTokens('hello') + estimateTokens('hello', { profile: 'codex' });
+}
+
+export async function theTools(): Promise<number> {
+  const tools = await loadTools(toolsWasmUrl);
+  const comparison: Comparison = await compareProfiles({ steps: [] }, ['claude-code']);
+  const redaction: Redaction = await redactScenario({ steps: [] }, { paths: 'hash' });
+  // @ts-expect-error: a tool answers with a Promise from the main entry
+  const sync: Comparison = compareProfiles({ steps: [] }, ['codex']);
+  const importer = new tools.SessionImport();
+  importer.free();
+  return Object.keys(comparison).length + redaction.scenarioJson.length + Object.keys(sync).length;
 }
 
 export async function theLiteModule(): Promise<number> {

@@ -19,12 +19,12 @@ test('the package carries its version, licences, changelog and every entry', () 
   const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules/context-assembly/package.json'), 'utf8'));
   assert.equal(manifest.version, crate);
   assert.equal(manifest.license, 'MIT OR Apache-2.0');
-  assert.deepEqual(Object.keys(manifest.exports), ['.', './worker', './worker-thread', './codemirror', './lite', './lite/wasm', './wasm', './package.json']);
+  assert.deepEqual(Object.keys(manifest.exports), ['.', './worker', './worker-thread', './codemirror', './lite', './lite/wasm', './wasm', './tools/wasm', './package.json']);
   for (const [entry, conditions] of Object.entries(manifest.exports)) {
     if (entry !== './package.json') assert.ok('types' in conditions, `${entry} has types`);
   }
   const files = project.packed.files.map((file) => file.path);
-  for (const file of ['LICENSE-MIT', 'LICENSE-APACHE', 'CHANGELOG.md', 'README.md', 'context_assembly_bg.wasm', 'node.js', 'worker.js', 'worker.d.ts', 'worker-thread.d.ts', 'wasm.d.ts', 'codemirror.js', 'codemirror.d.ts', 'lite/node.js', 'lite/context_assembly_lite_bg.wasm', 'lite/context_assembly_lite.d.ts']) {
+  for (const file of ['LICENSE-MIT', 'LICENSE-APACHE', 'CHANGELOG.md', 'README.md', 'context_assembly_bg.wasm', 'index.js', 'index.d.ts', 'tools-loader.js', 'tools/context_assembly_tools_bg.wasm', 'tools/context_assembly_tools.js', 'node.js', 'worker.js', 'worker.d.ts', 'worker-thread.d.ts', 'wasm.d.ts', 'codemirror.js', 'codemirror.d.ts', 'lite/node.js', 'lite/context_assembly_lite_bg.wasm', 'lite/context_assembly_lite.d.ts']) {
     assert.ok(files.includes(file), `the tarball holds ${file}`);
   }
   assert.ok(!files.some((file) => file.endsWith('.mjs') || file.startsWith('entries/')), 'no build script in the tarball');
@@ -37,10 +37,10 @@ test('the package documents itself: the editor guide is its README, and it names
   assert.ok(Object.values(manifest.peerDependenciesMeta).every((meta) => /** @type {any} */ (meta).optional === true));
   const readme = readFileSync(join(project.dir, 'node_modules/context-assembly/README.md'), 'utf8');
   assert.doesNotMatch(readme, /the project's README|example\.invalid/);
-  for (const heading of ['Install', 'Init per runtime', 'The Worker', 'The lite module', 'A prompt editor in CodeMirror', 'Memory and `free()`', 'The error contract', 'Versioning']) {
+  for (const heading of ['Install', 'Init per runtime', 'The Worker', 'The lite module', 'A prompt editor in CodeMirror', 'Three modules: the session engine, the tools on first use, the lite engines', 'Memory and `free()`', 'The error contract', 'Versioning']) {
     assert.ok(readme.includes(`\n### ${heading}\n`), `the guide has "${heading}"`);
   }
-  for (const name of ['context-assembly/lite', 'FileSearcher', 'extractMentionSpans', 'mentionKinds', 'atToken', 'completionInsertion', 'createFileSearcher', 'workerUrl', 'promptEditor']) {
+  for (const name of ['context-assembly/lite', 'FileSearcher', 'extractMentionSpans', 'mentionKinds', 'atToken', 'completionInsertion', 'createFileSearcher', 'workerUrl', 'promptEditor', 'loadTools', 'toolsWasm']) {
     assert.ok(readme.includes(name), `the guide names ${name}`);
   }
 });
@@ -65,6 +65,20 @@ test('the lite entry: the per-keystroke engines, ready on import, and no Session
     const found = lite.searchPaths(['src/', 'src/app.ts', 'docs/readme.md'], 'app').matches.map((m) => m.path);
     console.log(same, found.join(','), lite.version() === full.version(), typeof lite.Session, lite.atToken('x @s', 4).query);`);
   assert.equal(out.trim(), 'true src/app.ts true undefined s');
+});
+
+test('Node: the tools answer with a Promise, loading their module on first use; the list matches the module', () => {
+  const out = runInProject(project.dir, 'tools.mjs', `
+    import { compareProfiles, importSession, loadTools, redactScenario, compactScenario, runScenario } from 'context-assembly';
+    const scenario = { profile: 'recommended', steps: [{ kind: 'user', prompt: 'hello' }] };
+    const pending = compareProfiles(scenario, ['codex']);
+    const comparison = await pending;
+    const redaction = await redactScenario(scenario);
+    const preview = await compactScenario(scenario, { policy: 'claude-code.full' });
+    const refused = await importSession('not a log').then(() => false, (error) => error instanceof Error && error.message.startsWith('importSession'));
+    const tools = await loadTools();
+    console.log(pending instanceof Promise, comparison.codex.steps.length, typeof redaction.scenarioJson, typeof preview, refused, typeof tools.SessionImport, runScenario(scenario).steps.length);`);
+  assert.equal(out.trim(), 'true 1 string object true function 1');
 });
 
 test('Node CommonJS: require() gives the ready engine', () => {

@@ -7,7 +7,7 @@
 // against our replay's attachments. The file is read in this page; nothing is sent anywhere.
 import { byId, h, messageOf, showError, tableParts } from '../dom.js';
 import { isScenario } from '../app/scenario-file.js';
-import { withEngine, workerEngine } from '../engine.js';
+import { withTools, workerEngine } from '../engine.js';
 import { integer, percent } from '../format.js';
 import { linkTerms } from '../popover.js';
 import { requestFor } from './scenario.js';
@@ -245,11 +245,14 @@ export function setUpImport(store, openScenario) {
   }
 
   /** Replaces the player's scenario with its redaction; the ground truth follows it (same steps). */
-  function redact() {
+  async function redact() {
     if (imported === undefined) return;
     try {
       const paths = redactPaths.value === 'hash' ? 'hash' : 'keep';
-      const redaction = withEngine((engine) => engine.redactScenario(store.state.text, { paths, key: randomKey() }));
+      const text = store.state.text;
+      const redaction = await withTools((tools) => tools.redactScenario(text, { paths, key: randomKey() }));
+      // The tools module may have loaded first: a scenario edited or imported meanwhile stays.
+      if (imported === undefined || store.state.text !== text) return;
       redacted = redaction.scenarioJson;
       imported = { result: imported.result, text: redaction.scenarioJson };
       redactStatus.textContent = redactionSummary(redaction);

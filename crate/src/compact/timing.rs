@@ -24,7 +24,7 @@ use alloc::string::String;
 use super::policies::thousands;
 use super::rules::CompactionRules;
 use super::thresholds::WindowThresholds;
-use crate::cache::Ttl;
+use crate::cache::{PriceTable, Ttl};
 
 /// What auto-compaction does before a request, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,13 +138,21 @@ pub struct CycleInput {
 }
 
 /// Price multipliers of the prompt cache, in hundredths of the base input price: a cache
-/// write (Anthropic's 5-minute writes), a cache read, and an output token (Claude Sonnet's
-/// $15 against $3 a million).
-pub const WRITE_PER_100: u64 = 125;
+/// write (Anthropic's 5-minute writes), a cache read, and an output token, read from the one
+/// price table the cost comparison charges Claude Code's profiles
+/// ([`PriceTable::claude_sonnet`]: $3.75, $0.30 and $15 against $3 a million).
+pub const WRITE_PER_100: u64 = per_100_of_input(SONNET.cache_write_5m_per_mtok);
 /// See [`WRITE_PER_100`].
-pub const READ_PER_100: u64 = 10;
+pub const READ_PER_100: u64 = per_100_of_input(SONNET.cached_input_per_mtok);
 /// See [`WRITE_PER_100`].
-pub const OUTPUT_PER_100: u64 = 500;
+pub const OUTPUT_PER_100: u64 = per_100_of_input(SONNET.output_per_mtok);
+
+const SONNET: PriceTable = PriceTable::claude_sonnet();
+
+/// `per_mtok` in hundredths of the base input price.
+const fn per_100_of_input(per_mtok: u64) -> u64 {
+    per_mtok * 100 / SONNET.input_per_mtok
+}
 
 /// The summary call's cost in input-token equivalents (hundredths): it reads the request's
 /// `prefix` from the cache, writes its `instructions` and is billed `output` tokens.

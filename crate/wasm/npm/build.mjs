@@ -33,11 +33,13 @@ function tomlString(path, section, key) {
 // of their own (pkg/lite/, entries/lite/). Every entry has types, the raw modules and the worker
 // scripts included (tests/package type-checks an import of each under `tsc --strict`).
 const EXPORTS = {
+  // The session engine, with the tools as async functions that load their module (tools/) on
+  // first use.
   '.': {
-    types: './context_assembly.d.ts',
+    types: './index.d.ts',
     node: './node.js',
-    browser: './context_assembly.js',
-    default: './context_assembly.js',
+    browser: './index.js',
+    default: './index.js',
   },
   './worker': {
     types: './worker.d.ts',
@@ -63,6 +65,7 @@ const EXPORTS = {
   },
   './lite/wasm': { types: './wasm.d.ts', default: './lite/context_assembly_lite_bg.wasm' },
   './wasm': { types: './wasm.d.ts', default: './context_assembly_bg.wasm' },
+  './tools/wasm': { types: './wasm.d.ts', default: './tools/context_assembly_tools_bg.wasm' },
   './package.json': './package.json',
 };
 
@@ -98,7 +101,7 @@ function packageJson() {
     // Only `context-assembly/codemirror` imports them: optional, so nobody else installs them.
     peerDependencies: PEERS,
     peerDependenciesMeta: Object.fromEntries(Object.keys(PEERS).map((name) => [name, { optional: true }])),
-    types: './context_assembly.d.ts',
+    types: './index.d.ts',
     main: './node.js',
     files: readdirSync(STAGING).filter((name) => name !== 'package.json').sort(),
   };

@@ -11,18 +11,21 @@
 //! a parameter typed `JsString` or `Number` is so for its declaration only: wasm-bindgen
 //! checks nothing, [`args`] does.
 
-// The lite module (without `full`) uses part of the argument readers.
-#[cfg_attr(not(feature = "full"), allow(dead_code))]
+// The lite module (neither feature) and each of the other two use part of the argument
+// readers.
+#[cfg_attr(not(all(feature = "session", feature = "tools")), allow(dead_code))]
 mod access;
-#[cfg_attr(not(feature = "full"), allow(dead_code))]
+#[cfg_attr(not(all(feature = "session", feature = "tools")), allow(dead_code))]
 mod args;
-#[cfg(feature = "full")]
+#[cfg(feature = "tools")]
 mod import;
 mod mentions;
-#[cfg(feature = "full")]
+#[cfg(feature = "session")]
 mod scenario;
-#[cfg(feature = "full")]
+#[cfg(feature = "session")]
 mod session;
+#[cfg(feature = "tools")]
+mod tools;
 
 use context_assembly::compact::model_window::WindowOverrides;
 use context_assembly::compact::thresholds::{
@@ -79,7 +82,7 @@ impl Failure {
     }
 
     /// A core error that names its place from the function's argument.
-    #[cfg(feature = "full")]
+    #[cfg(feature = "session")]
     fn placed(error: context_assembly::Error) -> Failure {
         Failure {
             message: error.to_string(),
@@ -281,7 +284,7 @@ impl FileSearcherJs {
 /// Every collector of an attachment pass in the order their attachments are emitted (spec
 /// claude-code.md §7.2), with its phase and the kinds it may produce: the table the engine
 /// walks.
-#[cfg(feature = "full")]
+#[cfg(feature = "session")]
 #[wasm_bindgen(js_name = emissionOrder, unchecked_return_type = "EmissionEntry[]")]
 pub fn emission_order() -> Result<JsValue, JsValue> {
     export("emissionOrder", || {

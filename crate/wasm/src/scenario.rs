@@ -1,21 +1,19 @@
-//! The scenario exports: a JSON scenario replayed, compared across profiles, or compacted
-//! by the core, and a replayed request exported as a provider's API body.
+//! The scenario exports a session host needs: a JSON scenario replayed, a replayed request
+//! exported as a provider's API body and compared with the one before it. Comparing,
+//! compacting and redacting a scenario are `tools`' (a module loaded on first use).
 
 use context_assembly::request::{api_body, request_diff};
 use context_assembly::scenario::{
-    account_trace, compaction_preview, compare_profiles_reporting, parse_api_body_options,
-    parse_compaction_options, parse_compare_options, parse_profile_names, parse_request,
-    parse_request_diff_options, parse_scenario, prices_for, redact_scenario,
-    run_scenario_reporting, CompareOptions, PathMode, ProfileRun, RedactOptions, RedactionKey,
-    Trace,
+    account_trace, parse_api_body_options, parse_request, parse_request_diff_options,
+    parse_scenario, prices_for, run_scenario_reporting, ProfileRun, Trace,
 };
 use context_assembly::session::PolicyId;
 use context_assembly::{Profile, ProfileName};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, type_name};
-use crate::{access, export, Failure};
+use crate::args;
+use crate::{export, Failure};
 
 #[wasm_bindgen(module = "/src/trace.js")]
 extern "C" {
@@ -71,87 +69,6 @@ impl Serialize for SharedTrace {
     }
 }
 
-/// `scenario` for sharing: its text replaced by stand-ins that every token method counts
-/// alike, so it replays to the same totals; `options.paths` keeps (default) or hashes the
-/// paths, `options.key` (at least 16 characters, drawn at random) keys the stand-ins so they
-/// cannot be recomputed to confirm a guess.
-#[wasm_bindgen(js_name = redactScenario, unchecked_return_type = "Redaction")]
-pub fn redact_scenario_js(
-    #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "RedactOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    export("redactScenario", || {
-        let scenario = args::json("scenario", &scenario)?;
-        let options = args::Options::parse(&options, &["paths", "key"])?;
-        let paths = options
-            .string("paths")?
-            .as_deref()
-            .map(str::parse::<PathMode>)
-            .transpose()?;
-        let key = options
-            .string("key")?
-            .as_deref()
-            .map(RedactionKey::new)
-            .transpose()?;
-        let options = RedactOptions {
-            paths: paths.unwrap_or_default(),
-            key,
-        };
-        Ok(redact_scenario(&scenario, options)?)
-    })
-}
-
-/// Replays `scenario` up to `steps` steps (all when absent), then plans and applies a
-/// compaction: the request before and after, the plan and the report.
-#[wasm_bindgen(js_name = compactScenario, unchecked_return_type = "CompactionPreview")]
-pub fn compact_scenario_js(
-    #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CompactionOptions & { summary?: string }")]
-    options: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "number")] steps: JsValue,
-) -> Result<JsValue, JsValue> {
-    export("compactScenario", || {
-        let scenario = args::json("scenario", &scenario)?;
-        let options = args::json_or_empty("options", &options)?;
-        let steps = args::optional_count("steps", "a whole number of steps", &steps)?;
-        let scenario = parse_scenario(&scenario)?;
-        let (options, summary) = parse_compaction_options(&options)?;
-        Ok(compaction_preview(
-            &scenario,
-            options,
-            summary.as_deref(),
-            steps,
-        )?)
-    })
-}
-
-/// Replays `scenario` under each of `profiles` and prices every request with the profile's
-/// provider cache (Anthropic's breakpoints for Claude Code's profiles, OpenAI's automatic
-/// prefix cache for Codex's); `options.prices` replaces a profile's default price table.
-#[wasm_bindgen(js_name = compareProfiles, unchecked_return_type = "Comparison")]
-pub fn compare_profiles_js(
-    #[wasm_bindgen(unchecked_param_type = "string | ScenarioInput")] scenario: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ProfileName[]")] profiles: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "CompareOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    export("compareProfiles", || {
-        let scenario = parse_scenario(&args::json("scenario", &scenario)?)?;
-        let names = profile_list(&profiles)?;
-        let callback = args::progress_callback(&options)?;
-        let options = match options.is_undefined() || options.is_null() {
-            true => CompareOptions::default(),
-            false => parse_compare_options(&args::json("options", &options)?)?,
-        };
-        let mut progress = |done| args::report_progress(callback.as_ref(), done, "step");
-        Ok(compare_profiles_reporting(
-            &scenario,
-            &names,
-            &options,
-            &mut progress,
-        )?)
-    })
-}
-
 /// One of our requests (a trace step's `turn.request`, a session's answer) as the JSON body
 /// the provider's API would receive: `options.api` names which.
 #[wasm_bindgen(js_name = toApiRequest, unchecked_return_type = "ApiRequestBody")]
@@ -203,15 +120,4 @@ pub fn default_prices(
 #[wasm_bindgen(js_name = compactionPolicies, unchecked_return_type = "PolicyId[]")]
 pub fn compaction_policies() -> Result<JsValue, JsValue> {
     export("compactionPolicies", || Ok(PolicyId::ALL))
-}
-
-/// The profile names of an array argument.
-fn profile_list(value: &JsValue) -> Result<Vec<ProfileName>, Failure> {
-    if !value.is_object() || !access::is_array("argument `profiles`", value)? {
-        return Err(Failure::new(format!(
-            "argument `profiles` must be an array of profile names, got {}",
-            type_name(value)
-        )));
-    }
-    Ok(parse_profile_names(&args::json("profiles", value)?)?)
 }

@@ -39,6 +39,7 @@ const heldHandle = (message) => message.session ?? message.searcher;
  */
 export async function connect(spawn, options = {}) {
   const wasm = portableWasm(options.wasm);
+  const toolsWasm = portableWasm(options.toolsWasm);
   /** @type {WorkerHandle | undefined} */
   let worker;
   let generation = 0;
@@ -104,7 +105,7 @@ export async function connect(spawn, options = {}) {
         else replace(`the worker crashed: ${error.message}`);
       },
     });
-    worker.post({ type: 'init', wasm });
+    worker.post({ type: 'init', wasm, toolsWasm });
     keepAlive();
     return /** @type {Promise<Names>} */ (ready);
   }
@@ -356,7 +357,7 @@ export async function connect(spawn, options = {}) {
 /**
  * The module as the worker can receive it: a URL becomes an absolute string (a relative one is
  * resolved against the page, not the worker script).
- * @param {import('./worker.js').WorkerEngineOptions['wasm']} wasm
+ * @param {import('./worker.js').WorkerEngineOptions['wasm']} wasm the session module's or the tools'
  */
 function portableWasm(wasm) {
   if (wasm instanceof URL) return wasm.href;

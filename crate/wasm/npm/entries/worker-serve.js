@@ -1,7 +1,8 @@
 // The Worker API's worker half, shared by the browser and Node worker scripts: instantiates the
 // engine, says which functions it has, and runs each call it is sent, one at a time and in order.
-// Protocol (the main half is worker-client.js):
-//   in:  { type: 'init', wasm } · { type: 'call', id, target, fn, args, progressArgument? }
+// The engine it is given holds the tools as async functions (tools-loader.js), so a call may
+// wait for their module. Protocol (the main half is worker-client.js):
+//   in:  { type: 'init', wasm, toolsWasm } · { type: 'call', id, target, fn, args, progressArgument? }
 //        · { type: 'free', handle }
 //   out: { type: 'ready', functions, sessionMethods, sessionStatics, searcherMethods }
 //        · { type: 'init-failed', message }
@@ -24,7 +25,8 @@ const NOT_FUNCTIONS = new Set(['default', 'initSync', 'start']);
 /**
  * Serves calls on `port` once `instantiate` has given an engine.
  * @param {Port} port
- * @param {(wasm: unknown) => Promise<Instance>} instantiate
+ * @param {(wasm: unknown, toolsWasm: unknown) => Promise<Instance>} instantiate given the host's
+ *   modules (the session engine's, the tools'), or undefined for the ones beside the script
  */
 export function serve(port, instantiate) {
   /** @type {Promise<Instance | undefined>} */
@@ -37,22 +39,25 @@ export function serve(port, instantiate) {
   let nextHandle = 1;
   /** @type {ReturnType<typeof announce>} */
   let names;
+  /** @type {Promise<unknown>} */
+  let queue = Promise.resolve();
 
   port.listen((message) => {
     if (message.type === 'init') {
-      ready = instantiate(message.wasm).then(
+      ready = instantiate(message.wasm, message.toolsWasm).then(
         (instance) => { names = announce(instance.engine); port.post(names); return instance; },
         (error) => { port.post({ type: 'init-failed', message: messageOf(error) }); return undefined; });
       return;
     }
-    void ready.then((instance) => { if (instance !== undefined) handle(instance, message); });
+    // One call at a time and in order, a call into the tools waiting for their module too.
+    queue = queue.then(() => ready).then((instance) => (instance === undefined ? undefined : handle(instance, message)));
   });
 
   /**
    * @param {Instance} instance
    * @param {any} message
    */
-  function handle({ engine, exports }, message) {
+  async function handle({ engine, exports }, message) {
     if (message.type === 'free') {
       held.get(message.handle)?.object.free();
       held.delete(message.handle);
@@ -70,7 +75,7 @@ export function serve(port, instantiate) {
     try {
       // 'test' is a real trap, for hosts that test their recovery: the allocator aborts on an
       // impossible size.
-      const value = message.target === 'test' ? exports.__wbindgen_malloc(0xfffffff0, 0x10000) : invoke(engine, message);
+      const value = message.target === 'test' ? exports.__wbindgen_malloc(0xfffffff0, 0x10000) : await invoke(engine, message);
       if (value instanceof engine.Session || value instanceof engine.FileSearcher) {
         const handle = nextHandle++;
         const kind = value instanceof engine.Session ? 'Session' : 'FileSearcher';

@@ -1,6 +1,6 @@
 // The Worker API: the engine in a Worker (browsers: a module Worker; Node: worker_threads),
 // the same functions as the main entry and a Session proxy, every call returning a Promise.
-import type * as Engine from './context_assembly.js';
+import type * as Engine from './index.js';
 
 /** What a worker call reports: it began running in the worker, ended, failed or was cancelled; or the worker was replaced. */
 export type WorkerEvent =
@@ -26,6 +26,8 @@ export interface CallOptions {
 export interface WorkerEngineOptions {
   /** The engine's module: a URL (absolute, or relative to the page), its bytes, or a compiled `WebAssembly.Module`. Default: the `.wasm` beside the package. */
   wasm?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+  /** The tools' module (`context-assembly/tools/wasm`), loaded the first time a tool is called: the same forms. Default: the `.wasm` in `tools/` beside the package. */
+  toolsWasm?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
   /** The worker script, when a bundler moved it (`context-assembly/worker-thread`: the browser or the Node script by condition). */
   workerUrl?: string | URL;
   /** Every call's events and the worker's replacements. One that throws rejects the call the event is about (for `replaced`, the call that caused it, if any). */
@@ -33,11 +35,12 @@ export interface WorkerEngineOptions {
 }
 
 type Worked<R> = R extends Engine.Session ? WorkerSession : R;
-type Promised<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Worked<R>> : never;
+type Promised<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Worked<Awaited<R>>> : never;
 
 // The classes are not functions over the Worker: a Session comes from `createSession`, a
-// FileSearcher from `createFileSearcher`; a SessionImport streams a log on the thread that reads it.
-type Functions = Omit<typeof Engine, 'default' | 'initSync' | 'start' | 'Session' | 'FileSearcher' | 'SessionImport'>;
+// FileSearcher from `createFileSearcher`; a SessionImport (the tools module's) streams a log on the
+// thread that reads it.
+type Functions = Omit<typeof Engine, 'default' | 'initSync' | 'start' | 'Session' | 'FileSearcher' | 'loadTools'>;
 /** The main entry's functions, each returning a Promise. */
 export type WorkerFunctions = { [K in keyof Functions]: Promised<Functions[K]> };
 
