@@ -428,6 +428,8 @@ export interface CompactionReport {
   prefixKept: number;
   summarySource: "host" | "extractive" | "none";
   summary?: string;
+  /** Records kept verbatim: a summary's kept tail, Codex's retained user messages, or every record for a policy that only clears content. */
+  keptRecords: number;
   restored: { path: string; tokens: number }[];
   reinjected: { kind: string; path?: string; tokens: number }[];
   masked: { subject: string; reason: string }[];
