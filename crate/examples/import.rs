@@ -11,7 +11,7 @@
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 
-use context_assembly::scenario::SessionImporter;
+use context_assembly::import::SessionImporter;
 
 fn import(path: &str) -> Result<serde_json::Value, String> {
     let mut file = File::open(path).map_err(|error| format!("{path}: {error}"))?;

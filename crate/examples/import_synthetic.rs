@@ -15,7 +15,7 @@
 
 use std::time::Instant;
 
-use context_assembly::scenario::{LogFormat, SessionImporter};
+use context_assembly::import::{LogFormat, SessionImporter};
 
 const CHUNK: usize = 64 << 10;
 

@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use context_assembly::scenario::{JournaledSession, SessionSpec};
+use context_assembly::snapshot::{JournaledSession, SessionSpec};
 use context_assembly::ProfileName;
 
 fn spec() -> SessionSpec {

@@ -34,7 +34,10 @@
 //! | [`codex`] | Codex's own context: history items, initial context and settings diffs, AGENTS.md, truncation, its compaction |
 //! | [`cache`] | prompt-cache economics: what each request reads from, writes to or pays outside the provider's cache, and its cost |
 //! | [`search`] | fuzzy path search as Codex's `@` popup scores it |
-//! | `scenario` | (feature `serde`) the JSON scenario format and its deterministic replay |
+//! | `scenario` | (feature `serde`) the JSON scenario format, its deterministic replay, the profile comparison and the recall measure |
+//! | `import` | (feature `serde`) Claude Code and Codex session logs read as scenarios |
+//! | `redact` | (feature `serde`) a scenario redacted for sharing, replaying to the same totals |
+//! | `snapshot` | (feature `serde`) a live session journaled, saved and restored (the JS `Session`'s persistence) |
 //!
 //! # Profiles
 //!
@@ -157,17 +160,23 @@ pub mod diff;
 mod error;
 pub mod file_state;
 pub mod host;
+#[cfg(feature = "serde")]
+pub mod import;
 mod js;
 pub mod memory;
 pub mod mention;
 pub mod path;
 pub mod profile;
 pub mod read;
+#[cfg(feature = "serde")]
+pub mod redact;
 pub mod request;
 #[cfg(feature = "serde")]
 pub mod scenario;
 pub mod search;
 pub mod session;
+#[cfg(feature = "serde")]
+pub mod snapshot;
 pub mod tokens;
 pub mod transcript;
 pub mod vfs;

@@ -9,9 +9,8 @@
 use std::fs;
 use std::path::PathBuf;
 
-use context_assembly::scenario::{
-    import_session, run_scenario, Imported, LogFormat, SessionImporter, WarningKind, MAX_STEPS,
-};
+use context_assembly::import::{import_session, Imported, LogFormat, SessionImporter, WarningKind};
+use context_assembly::scenario::{run_scenario, MAX_STEPS};
 use serde_json::{json, Value};
 
 fn fixture(name: &str) -> String {

@@ -9,9 +9,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use context_assembly::scenario::{
-    import_session, run_scenario, ImportWarning, Imported, WarningKind,
-};
+use context_assembly::import::{import_session, ImportWarning, Imported, WarningKind};
+use context_assembly::scenario::run_scenario;
 use serde_json::Value;
 
 fn recordings() -> PathBuf {

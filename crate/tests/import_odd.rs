@@ -6,10 +6,10 @@
 use std::fs;
 use std::path::PathBuf;
 
-use context_assembly::scenario::{
-    import_session, run_scenario, Imported, SessionImporter, WarningKind, MAX_LINE_BYTES,
-    MAX_LINE_VALUES,
+use context_assembly::import::{
+    import_session, Imported, SessionImporter, WarningKind, MAX_LINE_BYTES, MAX_LINE_VALUES,
 };
+use context_assembly::scenario::run_scenario;
 use serde_json::{json, Value};
 
 fn fixture(name: &str) -> String {

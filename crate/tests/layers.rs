@@ -31,6 +31,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("profiles", &["profile"]),
     ("session", &["session"]),
     ("scenarios", &["scenario"]),
+    ("scenario tools", &["import", "redact", "snapshot"]),
 ];
 
 /// Names the crate root re-exports, and the module each comes from.

@@ -13,13 +13,12 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::PathBuf;
 
-use context_assembly::scenario::redact::{
-    may_stay, FieldRule, FIELD_RULES, FRONTMATTER_KEYS, TAG_NAMES,
+use context_assembly::import::import_session;
+use context_assembly::redact::{may_stay, FieldRule, FIELD_RULES, FRONTMATTER_KEYS, TAG_NAMES};
+use context_assembly::redact::{
+    redact_scenario, PathMode, RedactOptions, RedactionKey, UNKEYED_WARNING,
 };
-use context_assembly::scenario::{
-    import_session, parse_scenario, redact_scenario, run_scenario, PathMode, RedactOptions,
-    RedactionKey, UNKEYED_WARNING,
-};
+use context_assembly::scenario::{parse_scenario, run_scenario};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

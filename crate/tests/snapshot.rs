@@ -1,7 +1,7 @@
 //! Sessions that outlive a page: a snapshot taken at any point restores a session whose
 //! rest of the run is identical to the original's, act for act.
 
-use context_assembly::scenario::{
+use context_assembly::snapshot::{
     JournaledSession, RestoreOptions, SessionSpec, SNAPSHOT_FORMAT_VERSION,
 };
 use context_assembly::vfs::TransientError;

@@ -12,12 +12,11 @@ use common::{read, session_in};
 use context_assembly::compact::policies::file_tracker::{EXPLANATION, HEADING};
 use context_assembly::compact::policies::read_guard::GuardError;
 use context_assembly::profile::ProfileName;
-use context_assembly::scenario::{
-    parse_compaction_options, parse_scenario, run_scenario, JournaledSession, SessionSpec, Trace,
-};
+use context_assembly::scenario::{parse_compaction_options, parse_scenario, run_scenario, Trace};
 use context_assembly::session::{
     CompactionPlan, PolicyId, ResponseBlock, Session, SessionConfig, SessionOptions, SummarySource,
 };
+use context_assembly::snapshot::{JournaledSession, SessionSpec};
 use context_assembly::vocabulary::{Decision, Verdict};
 use context_assembly::Profile;
 

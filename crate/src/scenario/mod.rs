@@ -20,14 +20,11 @@
 
 mod billing;
 mod compare;
-mod import;
-mod parse;
+pub(crate) mod parse;
 mod plan;
 mod preview;
 mod recall;
-pub mod redact;
-mod run;
-mod snapshot;
+pub(crate) mod run;
 mod switches;
 mod trace;
 
@@ -45,10 +42,6 @@ pub use compare::{
     account_trace, compare_profiles, compare_profiles_reporting, prices_for, provider_for,
     CompactionSeen, CompareOptions, CompareStep, Comparison, ProfileRun, UsageSource,
 };
-pub use import::{
-    import_session, import_session_reporting, ImportWarning, Imported, InjectedItem, LogFormat,
-    Progress, RecordedUsage, SessionImporter, WarningKind, MAX_LINE_BYTES, MAX_LINE_VALUES,
-};
 pub use parse::{
     parse_api_body_options, parse_compaction_options, parse_compare_options, parse_profile_names,
     parse_request, parse_request_diff_options, parse_scenario, parse_session_config, CONFIG_KEYS,
@@ -57,17 +50,10 @@ pub use parse::{
 pub use plan::kept_plan_of;
 pub use preview::{compaction_preview, CompactionPreview};
 pub use recall::{recall_all, recall_in, Fact, FactKind, FactRecall, FactState, RecallCounts};
-pub use redact::{
-    redact_scenario, PathMode, RedactOptions, Redacted, RedactionKey, Replaced, UNKEYED_WARNING,
-};
 pub use run::{
     apply_step, replay_session, run_scenario, run_scenario_reporting, StepsDone, MAX_CLOCK_MS,
 };
-pub use snapshot::{
-    JournaledSession, RestoreOptions, SessionSpec, OLDEST_SNAPSHOT_FORMAT_VERSION,
-    SNAPSHOT_FORMAT_VERSION,
-};
-pub use switches::{apply_switches, Switches, SECTIONS};
+pub use switches::{apply_switches, SECTIONS};
 pub use trace::{StepTrace, Trace, BLOCK_OVERHEAD, MAX_TRACE_BYTES};
 
 /// A whole scenario.

@@ -439,7 +439,7 @@ fn response_blocks(blocks: &[AssistantStep], path: &str) -> Result<Vec<ResponseB
 }
 
 /// Decodes a tool call's input into what the session runs.
-pub(super) fn invocation(call: &ToolCall, path: &str) -> Result<ToolInvocation, Error> {
+pub(crate) fn invocation(call: &ToolCall, path: &str) -> Result<ToolInvocation, Error> {
     let input = parse_json(&call.input).map_err(|error| Error::InvalidConfig {
         field: format!("{path}.input"),
         reason: format!("not JSON: {error}"),

@@ -1,7 +1,7 @@
 //! Session logs in: `importSession` for a log held whole, `SessionImport` for one streamed in
 //! chunks (a large file read with `File.stream()`), both over the core's importer.
 
-use context_assembly::scenario::{import_session_reporting, LogFormat, SessionImporter};
+use context_assembly::import::{import_session_reporting, LogFormat, SessionImporter};
 use core::str::FromStr;
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;

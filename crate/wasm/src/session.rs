@@ -2,9 +2,9 @@
 //! Edit and Write tools, human turns and tool rounds), with each turn's attachments and
 //! decisions crossing back as plain objects.
 
-use context_assembly::scenario::{JournaledSession, RestoreOptions, SessionSpec};
 use context_assembly::search::{DEFAULT_LIMIT, MAX_LIMIT};
 use context_assembly::session::TurnFigures;
+use context_assembly::snapshot::{JournaledSession, RestoreOptions, SessionSpec};
 use js_sys::{JsString, Number};
 use wasm_bindgen::prelude::*;
 

@@ -2,10 +2,10 @@
 //! that the package loads on first use: a scenario redacted for sharing, compared across
 //! profiles or compacted by every policy, and session logs imported (`import`).
 
+use context_assembly::redact::{redact_scenario, PathMode, RedactOptions, RedactionKey};
 use context_assembly::scenario::{
     compaction_preview, compare_profiles_reporting, parse_compaction_options,
-    parse_compare_options, parse_profile_names, parse_scenario, redact_scenario, CompareOptions,
-    PathMode, RedactOptions, RedactionKey,
+    parse_compare_options, parse_profile_names, parse_scenario, CompareOptions,
 };
 use context_assembly::ProfileName;
 use wasm_bindgen::prelude::*;

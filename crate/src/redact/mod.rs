@@ -42,8 +42,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::str::FromStr;
 
-use super::parse::{parse_json, Json};
-use super::{parse_scenario, Scenario};
+use crate::scenario::parse::{parse_json, Json};
+use crate::scenario::{parse_scenario, Scenario};
 use crate::{Error, Profile};
 use cipher::WordCipher;
 use paths::PathCipher;
@@ -154,7 +154,8 @@ pub struct Replaced {
 ///
 /// # Example
 /// ```
-/// use context_assembly::scenario::{redact_scenario, run_scenario, RedactOptions, RedactionKey};
+/// use context_assembly::scenario::run_scenario;
+/// use context_assembly::redact::{redact_scenario, RedactOptions, RedactionKey};
 /// let original = r#"{ "profile": "claude-code", "name": "demo ghp_16C7e42F292c6912E7710c838347Ae178B4a",
 ///   "files": { "notes/plan.md": "Ship the parser before Friday. PIN 4821, pw Ge4.Drq-ZAI_Mr!\n" },
 ///   "steps": [ { "kind": "user", "prompt": "Summarise @notes/plan.md for Alice" } ] }"#;
@@ -235,7 +236,7 @@ fn add_default_directories(root: &mut Json, parsed: &Scenario) {
 fn defined_agents(parsed: &Scenario) -> BTreeSet<String> {
     let mut agents: BTreeSet<String> = parsed.config.agents.iter().cloned().collect();
     for step in &parsed.steps {
-        if let super::Action::Registry {
+        if let crate::scenario::Action::Registry {
             agents: Some(registered),
             ..
         } = &step.action

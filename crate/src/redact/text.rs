@@ -83,7 +83,7 @@ pub(super) fn words(text: &str) -> impl Iterator<Item = String> + '_ {
 ///
 /// # Example
 /// ```
-/// use context_assembly::scenario::redact::may_stay;
+/// use context_assembly::redact::may_stay;
 /// assert!(may_stay("the") && may_stay("ultrathink") && may_stay("please"));
 /// assert!(!may_stay("ana") && !may_stay("4821"));
 /// ```
@@ -229,7 +229,7 @@ mod tests {
     use alloc::collections::BTreeSet;
 
     use super::*;
-    use crate::scenario::redact::cipher::RedactionKey;
+    use crate::redact::cipher::RedactionKey;
 
     fn cipher(text: &str) -> TextCipher {
         let words: BTreeSet<String> = super::words(text).collect();

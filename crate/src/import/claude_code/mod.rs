@@ -21,12 +21,12 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::parse::Json;
-use super::super::{MAX_INPUT_BYTES, MAX_STEPS};
 use super::builder::{bool_field, fnv, str_field, Builder, FNV_START};
 use super::time::parse_timestamp;
 use super::{release_numbers, InjectedItem, WarningKind};
 use crate::profile::ProfileName;
+use crate::scenario::parse::Json;
+use crate::scenario::{MAX_INPUT_BYTES, MAX_STEPS};
 use records::{
     assistant_record, attachment_item, attachment_payload, classify_prompt, knowledge_of,
     payload_size, plain_text, prompt_and_reminders, recorded_git_status, recorded_memory,

@@ -5,12 +5,12 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::super::parse::{read_step, Json};
-use super::super::super::run::invocation;
-use super::super::super::{Action, AssistantStep};
 use super::super::WarningKind;
 use super::{blocks_mut, object, str_field, text, Builder, DEFAULT_CWD};
 use crate::path::{expand_path, ExpandRules};
+use crate::scenario::parse::{read_step, Json};
+use crate::scenario::run::invocation;
+use crate::scenario::{Action, AssistantStep};
 use crate::session::ToolInvocation;
 use crate::Error;
 

@@ -12,12 +12,12 @@ use alloc::vec::Vec;
 mod calls;
 mod check;
 
-use super::super::parse::Json;
-use super::super::{
-    parse_scenario, Scenario, FORMAT_VERSION, MAX_INPUT_BYTES, MAX_STEPS, MAX_STRING_BYTES,
-};
 use super::{ImportWarning, LogFormat, RecordedUsage, WarningKind};
 use crate::compact::summary::format_compact_summary;
+use crate::scenario::parse::Json;
+use crate::scenario::{
+    parse_scenario, Scenario, FORMAT_VERSION, MAX_INPUT_BYTES, MAX_STEPS, MAX_STRING_BYTES,
+};
 use crate::Error;
 use calls::UsedId;
 pub(super) use calls::{fnv, CallId, FNV_START};

@@ -9,9 +9,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::super::parse::Json;
 use super::super::WarningKind;
 use super::Builder;
+use crate::scenario::parse::Json;
 
 /// The call that first used an id, and the ids given to other calls that reused it.
 #[derive(Debug)]
@@ -24,7 +24,7 @@ pub(super) struct UsedId {
 
 /// What [`Builder::tool_call`] decided for a call's id.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(in crate::scenario::import) enum CallId {
+pub(in crate::import) enum CallId {
     /// The id is new: the call keeps it.
     Kept,
     /// The same call (name and input) was written before under this id: this one is left
@@ -38,7 +38,7 @@ impl Builder {
     /// Checks a tool call before it goes into a step: a key its input repeats keeps its last
     /// value (as `JSON.parse` reads it); an id used before is a repeat or a new call (see
     /// [`CallId`]). Each with a warning naming `line`.
-    pub(in crate::scenario::import) fn tool_call(
+    pub(in crate::import) fn tool_call(
         &mut self,
         line: usize,
         id: &str,
@@ -118,7 +118,7 @@ impl Builder {
     }
 
     /// The ids given to calls that reused `id`, in the order they came.
-    pub(in crate::scenario::import) fn renamed_ids(&self, id: &str) -> &[String] {
+    pub(in crate::import) fn renamed_ids(&self, id: &str) -> &[String] {
         self.calls
             .get(id)
             .map_or(&[], |used| used.renamed.as_slice())
@@ -157,10 +157,10 @@ fn keep_last_of_repeated_keys(value: &mut Json, repeated: &mut Vec<String>) {
 }
 
 /// The 64-bit FNV-1a hash's starting value.
-pub(in crate::scenario::import) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+pub(in crate::import) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// `bytes` added to a 64-bit FNV-1a hash.
-pub(in crate::scenario::import) fn fnv(hash: u64, bytes: &[u8]) -> u64 {
+pub(in crate::import) fn fnv(hash: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(hash, |hash, &byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
     })

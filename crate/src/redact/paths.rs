@@ -136,8 +136,8 @@ mod tests {
     use alloc::collections::BTreeSet;
 
     use super::*;
-    use crate::scenario::redact::cipher::{RedactionKey, WordCipher};
-    use crate::scenario::redact::text::words;
+    use crate::redact::cipher::{RedactionKey, WordCipher};
+    use crate::redact::text::words;
 
     fn ciphers(mode: PathMode, paths: &[&str]) -> (PathCipher, TextCipher) {
         let all: BTreeSet<String> = paths.iter().flat_map(|p| words(p)).collect();

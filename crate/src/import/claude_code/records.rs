@@ -7,9 +7,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::super::parse::Json;
 use super::super::builder::{clip, clip_strings, json_size, str_field, u64_field, Builder};
 use super::super::{InjectedItem, RecordedUsage, WarningKind};
+use crate::scenario::parse::Json;
 
 #[derive(Debug)]
 pub(super) struct Node {

@@ -21,13 +21,13 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::parse::{parse_json, Json};
-use super::super::MAX_STRING_BYTES;
 use super::builder::{bool_field, object, str_field, text, u64_field, Builder, CallId};
 use super::time::parse_timestamp;
 use super::{InjectedItem, RecordedUsage, WarningKind};
 use crate::codex::agents_md::PROJECT_DOC_SEPARATOR;
 use crate::profile::ProfileName;
+use crate::scenario::parse::{parse_json, Json};
+use crate::scenario::MAX_STRING_BYTES;
 
 /// Line types that carry nothing a scenario replays: 0.171.0's `world_state` restates what
 /// the context messages beside it send, and its `token_usage_record` the usage its

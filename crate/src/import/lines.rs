@@ -11,8 +11,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::parse::{parse_json, Json};
-use super::super::MAX_STRING_BYTES;
+use crate::scenario::parse::{parse_json, Json};
+use crate::scenario::MAX_STRING_BYTES;
 
 /// The longest line read, in bytes (32 MiB): four times the scenario format's longest string
 /// ([`MAX_STRING_BYTES`], 8 MiB). The largest record the scenario can keep carries a file at

@@ -16,7 +16,7 @@
 //! configuration with [`JournaledSession::restore_with`].
 //!
 //! ```
-//! use context_assembly::scenario::{JournaledSession, SessionSpec};
+//! use context_assembly::snapshot::{JournaledSession, SessionSpec};
 //! use context_assembly::ProfileName;
 //! let spec = SessionSpec { profile: ProfileName::ClaudeCode, cwd: "/p".into(), home: None, config: None };
 //! let mut session = JournaledSession::new(spec).unwrap();
@@ -34,8 +34,8 @@ use alloc::string::String;
 
 use serde_json::Value;
 
-use super::{apply_step, kept_plan_of, parse_compaction_options, parse_session_config};
 use crate::compact::report::{CompactionPlan, CompactionReport};
+use crate::scenario::{apply_step, kept_plan_of, parse_compaction_options, parse_session_config};
 use crate::session::{Session, SessionConfig, SessionOptions, Turn};
 use crate::vfs::{Content, EntryKind, TransientError};
 use crate::workspace::ToolResult;
@@ -498,7 +498,7 @@ impl JournaledSession {
     ///
     /// # Example
     /// ```
-    /// use context_assembly::scenario::{JournaledSession, RestoreOptions, SessionSpec};
+    /// use context_assembly::snapshot::{JournaledSession, RestoreOptions, SessionSpec};
     /// use context_assembly::ProfileName;
     /// let spec = SessionSpec { profile: ProfileName::Recommended, cwd: "/p".into(), home: None, config: None };
     /// let mut session = JournaledSession::new(spec).unwrap();

@@ -7,11 +7,11 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::super::parse::{Json, MAX_WHOLE};
 use super::super::builder::{bool_field, number, object, str_field, text, Builder, CallId};
 use super::super::{InjectedItem, RecordedUsage, WarningKind};
 use super::outside_edit::{rebuild, Rebuilt};
 use super::records::{Answer, Block, Knowledge, Node, Outcome, Payload};
+use crate::scenario::parse::{Json, MAX_WHOLE};
 
 /// Tools the engine runs itself against the workspace; the others get the log's output.
 const ENGINE_TOOLS: &[&str] = &[

@@ -53,7 +53,7 @@ pub const MIN_KEY_CHARS: usize = 16;
 ///
 /// # Example
 /// ```
-/// use context_assembly::scenario::RedactionKey;
+/// use context_assembly::redact::RedactionKey;
 /// assert!(RedactionKey::new("9f0c1e7a42b8d3655e1f0a9c7b3d2e81").is_ok());
 /// let short = RedactionKey::new("hunter2").unwrap_err().to_string();
 /// assert!(short.contains("7 characters") && short.contains("at least 16"), "{short}");

@@ -14,13 +14,13 @@
 //! [`SessionImporter`] reads a log as it streams (whole lines or chunks of bytes, cut
 //! anywhere) and keeps only what the scenario will hold: a line is parsed, its content
 //! turned into the scenario's terms, and dropped. Content past the scenario format's limits
-//! ([`super::MAX_STEPS`] steps, [`super::MAX_INPUT_BYTES`] bytes) is counted, not kept, so
+//! ([`crate::scenario::MAX_STEPS`] steps, [`crate::scenario::MAX_INPUT_BYTES`] bytes) is counted, not kept, so
 //! memory stays bounded whatever the log's size; a line past [`MAX_LINE_BYTES`] (or a long
 //! one of more than [`MAX_LINE_VALUES`] JSON values) is refused without being held whole, so
 //! it stays bounded whatever the lines' lengths. [`import_session`] is the one-call form.
 //!
 //! ```
-//! use context_assembly::scenario::{import_session, LogFormat};
+//! use context_assembly::import::{import_session, LogFormat};
 //! let log = concat!(
 //!     r#"{"type":"user","uuid":"u1","parentUuid":null,"cwd":"/work","timestamp":"2025-12-01T10:00:00.000Z","message":{"role":"user","content":"Hello"}}"#, "\n",
 //!     r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":"/work","timestamp":"2025-12-01T10:00:02.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Hi."}],"usage":{"input_tokens":12,"output_tokens":3}}}"#, "\n",
@@ -43,8 +43,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::parse::{parse_json, Json};
-use super::{Scenario, StepsDone};
+use crate::scenario::parse::{parse_json, Json};
+use crate::scenario::{Scenario, StepsDone};
 use crate::Error;
 use builder::Builder;
 use lines::{Line, LineSplitter, Refused};
@@ -265,7 +265,7 @@ pub struct Progress {
 /// Reads a session log line by line (or chunk by chunk) into a scenario.
 ///
 /// ```
-/// use context_assembly::scenario::{LogFormat, SessionImporter};
+/// use context_assembly::import::{LogFormat, SessionImporter};
 /// let mut importer = SessionImporter::new(Some(LogFormat::Codex));
 /// let log = "{\"timestamp\":\"2025-12-01T10:00:00.000Z\",\"type\":\"session_meta\",\"payload\":{\"cwd\":\"/repo\"}}\n\
 ///            {\"timestamp\":\"2025-12-01T10:00:01.000Z\",\"type\":\"event_msg\",\"payload\":{\"type\":\"user_message\",\"message\":\"Hi\"}}\n";
