@@ -60,7 +60,7 @@ macro_rules! named_enum {
     ) => {
         $(#[doc = $edoc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize))]
         pub enum $name {
             $($(#[doc = $doc])* #[cfg_attr(feature = "serde", serde(rename = $text))] $variant,)*
         }

@@ -10,7 +10,7 @@ use super::truncate::TruncationPolicy;
 /// How a session follows Codex (codex.md §1–§4). All off but `context` for the Claude Code
 /// profiles.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct CodexRules {
     /// The turn's context is Codex's: the initial context (developer bundle, AGENTS.md and

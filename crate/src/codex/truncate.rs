@@ -52,7 +52,7 @@ pub(crate) fn len_u64(text: &str) -> u64 {
 
 /// How much of a text a truncation keeps, and how its marker counts what it removed (§3.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(
     feature = "serde",
     serde(tag = "mode", content = "limit", rename_all = "lowercase")

@@ -1,15 +1,11 @@
 //! Quirk switches a scenario changes from its preset: `"section.field": bool`.
 //!
-//! Each section's switches are its boolean fields under their camelCase names, read from the
-//! section's serde derives (declaration order), so no list is written by hand.
+//! Each section's switches are its boolean fields under their camelCase names, listed here
+//! once; a test checks the lists against the sections' serde form, so none is missed.
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
-
-use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
-use serde::Serialize;
-use serde_json::Value;
 
 use crate::{Error, Profile};
 
@@ -29,55 +25,194 @@ pub const SECTIONS: [&str; 12] = [
     "codexContext",
 ];
 
-/// The switches of a section: its boolean fields, by their serde (camelCase) names, in the
-/// order the section declares them. Read from the section's own serde derives, so a field
-/// added to a section is a switch at once and the names are never written twice.
-fn switch_names<T>(rules: &T) -> Vec<&'static str>
-where
-    T: Serialize + DeserializeOwned,
-{
-    let tree = serde_json::to_value(rules).unwrap_or(Value::Null);
-    declared_fields::<T>()
-        .iter()
-        .copied()
-        .filter(|name| tree.get(name).is_some_and(Value::is_boolean))
-        .collect()
+/// The boolean switches of a section of the profile, by their camelCase names.
+pub trait Switches {
+    /// Every switch's name.
+    const NAMES: &'static [&'static str];
+    /// The switch called `name`.
+    fn switch_mut(&mut self, name: &str) -> Option<&mut bool>;
 }
 
-/// The fields `T`'s `Deserialize` names, in declaration order: what derived code hands
-/// [`Deserializer::deserialize_struct`], caught by a deserializer that reads nothing else.
-fn declared_fields<T: DeserializeOwned>() -> &'static [&'static str] {
-    let mut fields: &'static [&'static str] = &[];
-    // The deserializer always fails (it has no data); what matters is what it was told.
-    let _ = T::deserialize(FieldNames(&mut fields));
-    fields
+macro_rules! switches {
+    ($ty:path { $($field:ident => $name:literal),* $(,)? }) => {
+        impl Switches for $ty {
+            const NAMES: &'static [&'static str] = &[$($name),*];
+            fn switch_mut(&mut self, name: &str) -> Option<&mut bool> {
+                match name {
+                    $($name => Some(&mut self.$field),)*
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-struct FieldNames<'a>(&'a mut &'static [&'static str]);
+switches!(crate::mention::MentionRules {
+    escaped_spaces => "escapedSpaces",
+    quoted_paths => "quotedPaths",
+    mention_after_open_bracket => "mentionAfterOpenBracket",
+    classify_once => "classifyOnce",
+    quoted_first => "quotedFirst",
+    colon_line_ranges => "colonLineRanges",
+    line_zero_is_line_one => "lineZeroIsLineOne",
+    report_reversed_ranges => "reportReversedRanges",
+    mcp_resources => "mcpResources",
+    agents => "agents",
+    trim_agent_names => "trimAgentNames",
+});
 
-impl<'de> Deserializer<'de> for FieldNames<'_> {
-    type Error = serde::de::value::Error;
+switches!(crate::diff::SnippetRules {
+    number_from_new_file => "numberFromNewFile",
+    exact_truncated_count => "exactTruncatedCount",
+    mark_removed_lines => "markRemovedLines",
+    ignore_final_newline_change => "ignoreFinalNewlineChange",
+    cap_in_tokens => "capInTokens",
+});
 
-    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Self::Error> {
-        Err(de::Error::custom("a profile section is a struct"))
-    }
+switches!(crate::path::ExpandRules {
+    reject_other_users_home => "rejectOtherUsersHome",
+});
 
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        _visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        *self.0 = fields;
-        Err(de::Error::custom("only the field names were read"))
-    }
+switches!(crate::deny::DenyRulesSwitches {
+    tool_wide_rules_deny_attachments => "toolWideRulesDenyAttachments",
+    anchor_dot_slash_patterns => "anchorDotSlashPatterns",
+    case_insensitive_patterns => "caseInsensitivePatterns",
+    floating_rules_cover_additional_directories => "floatingRulesCoverAdditionalDirectories",
+});
 
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
-        ignored_any
-    }
-}
+switches!(crate::read::ReadRules {
+    drop_trailing_empty_line => "dropTrailingEmptyLine",
+    warn_empty_file => "warnEmptyFile",
+    line_zero_as_one => "lineZeroAsOne",
+    swap_reversed_range => "swapReversedRange",
+    forward_small_pdfs => "forwardSmallPdfs",
+    media_tokens_from_size => "mediaTokensFromSize",
+    mark_directories => "markDirectories",
+    malware_note => "malwareNote",
+    unchanged_stub => "unchangedStub",
+    number_empty_last_line => "numberEmptyLastLine",
+    past_end_warned_first => "pastEndWarnedFirst",
+});
+
+switches!(crate::file_state::FileStateRules {
+    full_read_without_offset => "fullReadWithoutOffset",
+    keep_oversized_digest => "keepOversizedDigest",
+    resume_like_live_reads => "resumeLikeLiveReads",
+    track_images => "trackImages",
+    writes_need_read => "writesNeedRead",
+});
+
+switches!(crate::memory::MemoryRules {
+    string_prefix_dirs => "stringPrefixDirs",
+    trigger_on_writes => "triggerOnWrites",
+    suppress_on_partial_view => "suppressOnPartialView",
+    render_like_eager => "renderLikeEager",
+    nested_stamped_with_mtime => "nestedStampedWithMtime",
+});
+
+switches!(crate::session::FileContextRules {
+    attach_mentioned_files => "attachMentionedFiles",
+    detect_changes => "detectChanges",
+    load_nested_memory => "loadNestedMemory",
+    watch_ranged_entries => "watchRangedEntries",
+    compare_contents => "compareContents",
+    note_deleted_files => "noteDeletedFiles",
+    note_emptied_files => "noteEmptiedFiles",
+    note_undiffable_changes => "noteUndiffableChanges",
+    already_read_respects_ranges => "alreadyReadRespectsRanges",
+    already_read_small_whole_files_only => "alreadyReadSmallWholeFilesOnly",
+    denied_mentions_load_memory => "deniedMentionsLoadMemory",
+    point_to_already_read => "pointToAlreadyRead",
+    mentions_checked_together => "mentionsCheckedTogether",
+    read_oversized_mentions => "readOversizedMentions",
+    reference_oversized_mentions => "referenceOversizedMentions",
+    call_note_shows_range => "callNoteShowsRange",
+    truncation_note_states_range => "truncationNoteStatesRange",
+    malware_reminder_in_attachments => "malwareReminderInAttachments",
+    deny_memory_files => "denyMemoryFiles",
+    refuse_writes_to_denied_files => "refuseWritesToDeniedFiles",
+    hide_denied_entries => "hideDeniedEntries",
+    scan_without_refreshing => "scanWithoutRefreshing",
+    headless => "headless",
+    reseed_memory_after_compaction => "reseedMemoryAfterCompaction",
+    tidy_tool_output => "tidyToolOutput",
+});
+
+switches!(crate::attachment::AttachmentRules {
+    reminders => "reminders",
+    plan_counts_new_prompt => "planCountsNewPrompt",
+    plan_reentry_unthrottled => "planReentryUnthrottled",
+    todo_counts_responses => "todoCountsResponses",
+    todo_plain_list => "todoPlainList",
+    selection_one_based => "selectionOneBased",
+    compaction_reminder_needs_1m => "compactionReminderNeeds1m",
+    compaction_reminder_once => "compactionReminderOnce",
+    keep_mid_turn_blocks_separate => "keepMidTurnBlocksSeparate",
+    file_parts_as_messages => "filePartsAsMessages",
+    attachments_after_summary => "attachmentsAfterSummary",
+    merge_user_messages => "mergeUserMessages",
+    user_context_without_indent => "userContextWithoutIndent",
+    user_context_kept_through_turn => "userContextKeptThroughTurn",
+    notes_as_system_messages => "notesAsSystemMessages",
+    context_as_attachments => "contextAsAttachments",
+});
+
+switches!(crate::compact::rules::CompactionRules {
+    exclude_all_memory_files => "excludeAllMemoryFiles",
+    rank_by_last_access => "rankByLastAccess",
+    backfill_failed_slots => "backfillFailedSlots",
+    measure_rendered_text => "measureRenderedText",
+    deny_plan_file => "denyPlanFile",
+    restore_edited_first => "restoreEditedFirst",
+    cheap_stage_first => "cheapStageFirst",
+    compact_at_blocking_limit => "compactAtBlockingLimit",
+    prune_when_cache_expires => "pruneWhenCacheExpires",
+    reinsert_pinned => "reinsertPinned",
+    auto_compact_breaker => "autoCompactBreaker",
+    honour_auto_compact_switch => "honourAutoCompactSwitch",
+    breaker_resets_each_human_turn => "breakerResetsEachHumanTurn",
+    keep_command_messages => "keepCommandMessages",
+    manual_restore_loads_nested_memory => "manualRestoreLoadsNestedMemory",
+    size_from_reported_usage => "sizeFromReportedUsage",
+    first_response_usage_ignored => "firstResponseUsageIgnored",
+    pad_estimate_after_usage => "padEstimateAfterUsage",
+    usage_from_own_estimate => "usageFromOwnEstimate",
+    context_with_auto_summary => "contextWithAutoSummary",
+    prompt_too_long_keeps_turns => "promptTooLongKeepsTurns",
+    kept_tail_ignores_string_content => "keptTailIgnoresStringContent",
+    summary_names_tools_used => "summaryNamesToolsUsed",
+    exclude_ancestor_memory_files => "excludeAncestorMemoryFiles",
+});
+
+switches!(crate::codex::rules::CodexRules {
+    turn_context => "turnContext",
+    truncate_tool_output => "truncateToolOutput",
+    wrap_exec_command_output => "wrapExecCommandOutput",
+    wrap_shell_output => "wrapShellOutput",
+    local_compaction => "localCompaction",
+    context_before_last_user_message => "contextBeforeLastUserMessage",
+    remote_compaction => "remoteCompaction",
+    remote_compaction_v2 => "remoteCompactionV2",
+    reread_edited_after_compaction => "rereadEditedAfterCompaction",
+    pin_first_user_message => "pinFirstUserMessage",
+    truncate_oversize_input => "truncateOversizeInput",
+    fork_full_context => "forkFullContext",
+    truncation_warning => "truncationWarning",
+    agents_md_world_state => "agentsMdWorldState",
+    world_state_step_capture => "worldStateStepCapture",
+    resend_full_context => "resendFullContext",
+    item_tokens => "itemTokens",
+});
+
+switches!(crate::codex::context::ContextRules {
+    join_context_parts => "joinContextParts",
+    announce_mode_clear => "announceModeClear",
+    granular_diffs => "granularDiffs",
+    developer_instructions_first => "developerInstructionsFirst",
+    skills_before_permissions => "skillsBeforePermissions",
+    protect_aws_folder => "protectAwsFolder",
+    untitled_global_agents_md => "untitledGlobalAgentsMd",
+});
 
 /// Sets each `(section.field, value)` on `profile`.
 ///
@@ -132,25 +267,17 @@ pub fn apply_switches(profile: &mut Profile, switches: &[(String, bool)]) -> Res
     Ok(())
 }
 
-/// Sets the switch `field` of `rules` through its serde form, the one place that knows the
-/// section's fields.
-fn set<T>(rules: &mut T, field: &str, value: bool) -> Result<(), String>
-where
-    T: Serialize + DeserializeOwned,
-{
-    let unknown = || {
-        format!(
+fn set<T: Switches>(rules: &mut T, field: &str, value: bool) -> Result<(), String> {
+    match rules.switch_mut(field) {
+        Some(slot) => {
+            *slot = value;
+            Ok(())
+        }
+        None => Err(format!(
             "unknown switch: expected one of {}",
-            quoted(&switch_names(rules))
-        )
-    };
-    let mut tree = serde_json::to_value(&*rules).map_err(|error| error.to_string())?;
-    match tree.get_mut(field) {
-        Some(Value::Bool(slot)) => *slot = value,
-        _ => return Err(unknown()),
+            quoted(T::NAMES)
+        )),
     }
-    *rules = serde_json::from_value(tree).map_err(|error| error.to_string())?;
-    Ok(())
 }
 
 fn quoted(names: &[&str]) -> String {
@@ -161,112 +288,77 @@ fn quoted(names: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
 
-    /// Every switch of every section of every preset: setting it to its own value changes
-    /// nothing, and flipping it changes that switch alone.
-    #[test]
-    fn every_switch_round_trips_and_flips_alone() {
-        for name in crate::ProfileName::ALL {
-            let preset = Profile::preset(name);
-            let before = sections(&preset);
-            let switches: Vec<(String, bool)> = before
-                .iter()
-                .flat_map(|(section, value)| {
-                    let fields = value.as_object().cloned().unwrap_or_default();
-                    fields.into_iter().filter_map(move |(field, value)| {
-                        Some((format!("{section}.{field}"), value.as_bool()?))
-                    })
-                })
-                .collect();
-            assert!(switches.len() > 80, "{name}: {} switches", switches.len());
-            for (switch, on) in &switches {
-                let mut same = preset.clone();
-                apply_switches(&mut same, &[(switch.clone(), *on)]).unwrap();
-                assert_eq!(same, preset, "{name}: {switch} set to its own value");
-                let mut flipped = preset.clone();
-                apply_switches(&mut flipped, &[(switch.clone(), !*on)]).unwrap();
-                let changed: Vec<String> = before
-                    .iter()
-                    .zip(sections(&flipped))
-                    .flat_map(|((section, a), (_, b))| {
-                        differences(a, &b)
-                            .into_iter()
-                            .map(move |at| format!("{section}{at}"))
-                    })
-                    .collect();
-                let expected = switch.replacen('.', "/", 1);
-                assert_eq!(changed, [expected], "{name}: {switch}");
-            }
-        }
-    }
-
-    #[test]
-    fn an_unknown_switch_lists_the_section_s_switches_in_declaration_order() {
-        let mut profile = Profile::claude_code();
-        let error = apply_switches(&mut profile, &[("read.nope".into(), true)]).unwrap_err();
-        assert!(error
-            .to_string()
-            .starts_with("switches.read.nope: unknown switch: expected one of \"dropTrailingEmptyLine\", \"warnEmptyFile\""));
-        let error = apply_switches(&mut profile, &[("read.maxLines".into(), true)]).unwrap_err();
-        assert!(
-            error.to_string().contains("unknown switch"),
-            "a number is not a switch"
-        );
-    }
-
-    /// Each section's serde form, as `SECTIONS` names it (`codex` without its nested
-    /// `context`, which is a section of its own).
-    fn sections(profile: &Profile) -> Vec<(&'static str, Value)> {
-        let mut codex = serde_json::to_value(&profile.codex).unwrap();
-        codex.as_object_mut().unwrap().remove("context");
-        let found = [
-            ("mentions", serde_json::to_value(&profile.mentions)),
-            (
-                "changeSnippets",
-                serde_json::to_value(&profile.change_snippets),
-            ),
-            ("paths", serde_json::to_value(profile.paths)),
-            ("deny", serde_json::to_value(&profile.deny)),
-            ("read", serde_json::to_value(&profile.read)),
-            ("fileState", serde_json::to_value(profile.file_state)),
-            ("memory", serde_json::to_value(profile.memory)),
-            ("fileContext", serde_json::to_value(&profile.file_context)),
-            ("attachments", serde_json::to_value(&profile.attachments)),
-            ("compaction", serde_json::to_value(&profile.compaction)),
-            ("codex", Ok(codex)),
-            ("codexContext", serde_json::to_value(profile.codex.context)),
-        ];
-        let found: Vec<(&'static str, Value)> = found
+    /// The boolean fields of a section's serde form, sorted.
+    fn serde_switches<T: serde::Serialize>(rules: &T) -> Vec<String> {
+        let serde_json::Value::Object(map) = serde_json::to_value(rules).unwrap() else {
+            panic!("a section serialises to an object");
+        };
+        let mut names: Vec<String> = map
             .into_iter()
-            .map(|(name, v)| (name, v.unwrap()))
+            .filter(|(_, value)| value.is_boolean())
+            .map(|(name, _)| name)
             .collect();
-        let names: Vec<&str> = found.iter().map(|(name, _)| *name).collect();
-        assert_eq!(names, SECTIONS);
-        found
+        names.sort();
+        names
     }
 
-    /// The JSON pointers at which two values differ.
-    fn differences(a: &Value, b: &Value) -> Vec<String> {
-        match (a, b) {
-            (Value::Object(x), Value::Object(y)) => {
-                let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
-                keys.sort();
-                keys.dedup();
-                keys.into_iter()
-                    .flat_map(|key| {
-                        let (left, right) = (x.get(key), y.get(key));
-                        match (left, right) {
-                            (Some(l), Some(r)) => differences(l, r)
-                                .into_iter()
-                                .map(|rest| format!("/{key}{rest}"))
-                                .collect(),
-                            _ => alloc::vec![format!("/{key}")],
-                        }
-                    })
-                    .collect()
-            }
-            _ if a == b => Vec::new(),
-            _ => alloc::vec![String::new()],
-        }
+    fn listed<T: Switches>() -> Vec<String> {
+        let mut names: Vec<String> = T::NAMES.iter().map(|n| String::from(*n)).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn every_boolean_field_of_every_section_is_a_switch() {
+        let p = Profile::recommended();
+        assert_eq!(
+            listed::<crate::mention::MentionRules>(),
+            serde_switches(&p.mentions)
+        );
+        let snippets = p.change_snippets.as_ref().unwrap();
+        assert_eq!(
+            listed::<crate::diff::SnippetRules>(),
+            serde_switches(snippets)
+        );
+        assert_eq!(
+            listed::<crate::path::ExpandRules>(),
+            serde_switches(&p.paths)
+        );
+        assert_eq!(
+            listed::<crate::deny::DenyRulesSwitches>(),
+            serde_switches(&p.deny)
+        );
+        assert_eq!(listed::<crate::read::ReadRules>(), serde_switches(&p.read));
+        assert_eq!(
+            listed::<crate::file_state::FileStateRules>(),
+            serde_switches(&p.file_state)
+        );
+        assert_eq!(
+            listed::<crate::memory::MemoryRules>(),
+            serde_switches(&p.memory)
+        );
+        assert_eq!(
+            listed::<crate::session::FileContextRules>(),
+            serde_switches(&p.file_context)
+        );
+        assert_eq!(
+            listed::<crate::attachment::AttachmentRules>(),
+            serde_switches(&p.attachments)
+        );
+        assert_eq!(
+            listed::<crate::compact::rules::CompactionRules>(),
+            serde_switches(&p.compaction)
+        );
+        let codex = Profile::codex().codex;
+        assert_eq!(
+            listed::<crate::codex::rules::CodexRules>(),
+            serde_switches(&codex)
+        );
+        assert_eq!(
+            listed::<crate::codex::context::ContextRules>(),
+            serde_switches(&codex.context)
+        );
     }
 }

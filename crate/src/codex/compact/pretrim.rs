@@ -14,7 +14,7 @@ use crate::vocabulary::{Decision, Verdict};
 
 /// Which tool outputs the pre-trim rewrites (X13's option `pretrim_strategy`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub enum PretrimStrategy {
     /// Codex: from the end backwards, stopping at the first item that is not an output,

@@ -388,7 +388,7 @@ impl TurnSettings {
 /// The switches of the context quirks. [`ContextRules::codex`] is the reference,
 /// [`ContextRules::recommended`] the fixes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct ContextRules {
     /// X23 option `join_context_parts`: send each context message as one text part, its
