@@ -92,7 +92,7 @@ $(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
 # features, $(5) the target directory, $(6) wasm-opt's extra flags. The glue gets the error
 # contract it lacks (before init(), on a freed object, free() twice). wasm-opt's --converge
 # repeats the passes until nothing shrinks: for the modules a host loads up front; the tools
-# module, loaded on first use, skips it (0.25 % larger, 46 s less of every build).
+# module, loaded on first use, skips it (0.3 % larger, 47 s less of every build).
 # --low-memory-unused is safe because Rust's wasm layout puts data at 1 MiB with the stack
 # below it, so the first KiB is never addressed.
 define wasm_module
