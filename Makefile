@@ -8,7 +8,6 @@ NOSTD_TARGET := wasm32v1-none
 PORT ?= 8000
 # IMPORTANT: the CLI must match the wasm-bindgen crate that Cargo.lock pins (Cargo.toml: `=`).
 WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ {getline; gsub(/"/, "", $$3); print $$3}' Cargo.lock)
-LITE_TARGET_DIR := target/lite
 BIN := node_modules/.bin
 
 .PHONY: help setup setup-rust setup-node setup-browser pkg serve package test test-package check test-rust nostd \
@@ -77,30 +76,31 @@ pkg: $(PKG_WASM)
 # directory and moved into pkg/ whole, so an interrupted build never leaves a fresh-looking pkg/.
 # Three modules from one crate (crate/wasm/Cargo.toml's features): the session engine
 # (pkg/context_assembly*), the tools a session does not need, which the package loads on first
-# use (pkg/tools/), and the per-keystroke engines (pkg/lite/).
+# use (pkg/tools/), and the per-keystroke engines (pkg/lite/). They share one target directory
+# and the core compiled once (the features differ only in the wasm crate); each build's
+# artifact, which has no hash in its name, is read by wasm-bindgen before the next build
+# replaces it.
 $(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
 	rm -rf $(PKG_STAGING)
-	$(call wasm_module,session,,context_assembly,--features session,target,--converge)
-	$(call wasm_module,tools,/tools,context_assembly_tools,--features tools,target,)
-	# The lite module is built in a target directory of its own: its dependencies' features
-	# differ, so sharing one would rebuild them on every switch.
-	$(call wasm_module,lite,/lite,context_assembly_lite,,$(LITE_TARGET_DIR),--converge)
+	$(call wasm_module,session,,context_assembly,--features session,--converge)
+	$(call wasm_module,tools,/tools,context_assembly_tools,--features tools,)
+	$(call wasm_module,lite,/lite,context_assembly_lite,,--converge)
 	rm -rf pkg
 	mv $(PKG_STAGING) pkg
 
-# One module: $(1) its name, $(2) its folder in pkg/ (empty, or /name), $(3) its file names, $(4) the crate's
-# features, $(5) the target directory, $(6) wasm-opt's extra flags. The glue gets the error
-# contract it lacks (before init(), on a freed object, free() twice). wasm-opt's --converge
+# One module: $(1) its name, $(2) its folder in pkg/ (empty, or /name), $(3) its file names,
+# $(4) the crate's features, $(5) wasm-opt's extra flags. The glue gets the error contract it
+# lacks (before init(), on a freed object, free() twice). wasm-opt's --converge
 # repeats the passes until nothing shrinks: for the modules a host loads up front; the tools
 # module, loaded on first use, skips it (0.3 % larger, 47 s less of every build).
 # --low-memory-unused is safe because Rust's wasm layout puts data at 1 MiB with the stack
 # below it, so the first KiB is never addressed.
 define wasm_module
 	@echo "building the $(1) module"
-	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm --no-default-features $(4) --target-dir $(5)
-	wasm-bindgen --target web --out-dir $(PKG_STAGING)$(2) --out-name $(3) $(5)/$(WASM_TARGET)/release/context_assembly_wasm.wasm
+	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm --no-default-features $(4)
+	wasm-bindgen --target web --out-dir $(PKG_STAGING)$(2) --out-name $(3) target/$(WASM_TARGET)/release/context_assembly_wasm.wasm
 	node crate/wasm/npm/guard-glue.mjs $(PKG_STAGING)$(2)/$(3).js
-	$(BIN)/wasm-opt -O3 $(6) --low-memory-unused $(PKG_STAGING)$(2)/$(3)_bg.wasm -o $(PKG_STAGING)$(2)/$(3)_bg.wasm
+	$(BIN)/wasm-opt -O3 $(5) --low-memory-unused $(PKG_STAGING)$(2)/$(3)_bg.wasm -o $(PKG_STAGING)$(2)/$(3)_bg.wasm
 endef
 
 serve: pkg

@@ -29,23 +29,11 @@ const MODULES = [
 /** @param {number} n */
 const bytes = (n) => `${n.toLocaleString('en-US')} bytes`;
 
-/** Median milliseconds of `WebAssembly.compile` over `runs` runs: what loading a module costs beyond its bytes. @param {Buffer} bytes */
-async function compileMs(bytes, runs = 5) {
-  const times = [];
-  for (let i = 0; i < runs; i += 1) {
-    const start = performance.now();
-    await WebAssembly.compile(bytes);
-    times.push(performance.now() - start);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
-}
-
 for (const { file, goal, holds } of MODULES) {
   const raw = readFileSync(resolve(ROOT, file));
   // gzip's own deflate at -9, the figure every earlier size in the README was measured with.
   const gzipped = execFileSync('gzip', ['-9', '-c', resolve(ROOT, file)], { maxBuffer: 1 << 28 }).length;
   const verdict = goal === undefined ? 'no goal: loaded only when used'
     : gzipped <= goal ? `within its goal of ${bytes(goal)}` : `over its goal of ${bytes(goal)} by ${bytes(gzipped - goal)}`;
-  const compiled = (await compileMs(raw)).toFixed(0);
-  console.log(`${file}: ${bytes(raw.length)}, ${bytes(gzipped)} gzipped (${verdict}); compiled in ${compiled} ms (Node, median of 5)\n  ${holds}`);
+  console.log(`${file}: ${bytes(raw.length)}, ${bytes(gzipped)} gzipped (${verdict})\n  ${holds}`);
 }

@@ -81,6 +81,16 @@ test('Node: the tools answer with a Promise, loading their module on first use; 
   assert.equal(out.trim(), 'true 1 string object true function 1');
 });
 
+test('Node: loadTools takes the tools module as a file path', () => {
+  const out = runInProject(project.dir, 'tools-file.mjs', `
+    import { createRequire } from 'node:module';
+    import { loadTools, redactScenario } from 'context-assembly';
+    const file = createRequire(import.meta.url).resolve('context-assembly/tools/wasm');
+    const tools = await loadTools(file);
+    console.log(typeof tools.SessionImport, typeof (await redactScenario({ steps: [] })).scenarioJson);`);
+  assert.equal(out.trim(), 'function string');
+});
+
 test('Node CommonJS: require() gives the ready engine', () => {
   const out = runInProject(project.dir, 'cjs.cjs', `
     const { extractMentions } = require('context-assembly');

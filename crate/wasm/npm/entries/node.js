@@ -13,7 +13,7 @@ initSync({ module: readFileSync(new URL('./context_assembly_bg.wasm', import.met
 const tools = lazyTools(async (fresh) => {
   /** @type {import('./tools-loader.js').Tools} */
   const module = await import(`./tools/context_assembly_tools.js${fresh === 0 ? '' : `?instance=${fresh}`}`);
-  module.initSync({ module: wasmOfTools ?? readFileSync(new URL('./tools/context_assembly_tools_bg.wasm', import.meta.url)) });
+  module.initSync({ module: bytesOf(wasmOfTools ?? new URL('./tools/context_assembly_tools_bg.wasm', import.meta.url)) });
   return module;
 });
 
@@ -21,8 +21,19 @@ const tools = lazyTools(async (fresh) => {
 let wasmOfTools;
 
 /**
- * Loads the tools module now (a `WebAssembly.Module` or its bytes when given; beside this file
- * otherwise) and resolves to it, with `SessionImport` among its exports.
+ * A module given as a file (a `file:` URL or a path) read; bytes and compiled modules as they are.
+ * @param {any} wasm
+ */
+function bytesOf(wasm) {
+  if (wasm instanceof URL) return readFileSync(wasm);
+  if (typeof wasm === 'string') return readFileSync(wasm.startsWith('file:') ? new URL(wasm) : wasm);
+  return wasm;
+}
+
+/**
+ * Loads the tools module now (a `WebAssembly.Module`, its bytes, or its file as a `file:` URL or
+ * a path when given; beside this file otherwise) and resolves to it, with `SessionImport` among
+ * its exports.
  * @param {unknown} [wasm]
  */
 export function loadTools(wasm) {
