@@ -167,6 +167,24 @@ export function workspacesLookLikeRepository() {
 }
 
 /**
+ * Whether the scenario's own files make its workspace a repository for a release that looks
+ * for a `.git` above its working directory (2.1.332): a `.git/…` file in the cwd or in a
+ * directory above it that the temp workspace holds (see scenarioRoot).
+ */
+export function scenarioHasRepository(scenario) {
+  const cwd = scenario.cwd ?? DEFAULT_CWD;
+  const root = scenarioRoot(scenario);
+  const files = Array.isArray(scenario.files) ? scenario.files.map((f) => f.path) : Object.keys(scenario.files ?? {});
+  return files.some((path) => {
+    const at = path.indexOf('.git/');
+    if (at < 0 || (at > 0 && path[at - 1] !== '/')) return false;
+    const dir = path.startsWith('/') ? path.slice(0, Math.max(at - 1, 1)) : join(cwd, path.slice(0, at)).replace(/\/$/, '') || '/';
+    const holdsCwd = dir === cwd || cwd.startsWith(dir === '/' ? '/' : dir + '/');
+    return holdsCwd && (dir === root || dir.startsWith(root === '/' ? '/' : root + '/'));
+  });
+}
+
+/**
  * Plays `scenario` through Claude Code and returns every request it sent.
  * @param {any} scenario
  * @param {{ recordDir: string, stepTimes: number[], usage?: (mainIndex: number) => number | import('./mock-anthropic.mjs').ProviderUsage | undefined, eagerMemory?: string[], client?: string }} options

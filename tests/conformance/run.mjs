@@ -34,7 +34,7 @@ import { join, resolve } from 'node:path';
 import * as engine from '../../pkg/context_assembly.js';
 import { compareItems, engineItems, formatCompactSummary, oracleItems } from './compare.mjs';
 import { claudeOracle, claudeProfile, CURRENT_CLAUDE, LAB_RELEASE } from './claude-oracles.mjs';
-import { claudeSettings, DEFAULT_HOME, DEFAULT_PLAN_FILE, driveClaude, undrivableReasons, workspacesLookLikeRepository } from './drive-claude.mjs';
+import { claudeSettings, DEFAULT_HOME, DEFAULT_PLAN_FILE, driveClaude, scenarioHasRepository, undrivableReasons, workspacesLookLikeRepository } from './drive-claude.mjs';
 import { terminalReasons } from './claude-terminal.mjs';
 import { generateScenario, GENERATOR_VERSION } from './generate.mjs';
 import { FIXED_SUMMARY } from './mock-anthropic.mjs';
@@ -246,9 +246,11 @@ function engineScenario(scenario, switches) {
   // (a teaching scenario may choose print mode for the player).
   ours.config = { transcriptPath: TRANSCRIPT_PATH, ...(scenario.config ?? {}), printMode: !INTERACTIVE };
   // 2.1.332 sends the repository's state as a reminder of its own when it takes the workspace
-  // for a repository, which it does where a `.git` lies above the temp directory; 2.1.88 puts
-  // it in the system prompt, which is not compared.
-  if (CLIENT !== LAB_RELEASE && WORKSPACES_IN_REPOSITORY && ours.config.gitStatus === undefined) {
+  // for a repository, which it does where a `.git` lies above the temp directory or the
+  // scenario's files hold one above its cwd; 2.1.88 puts it in the system prompt, which is not
+  // compared.
+  const inRepository = WORKSPACES_IN_REPOSITORY || scenarioHasRepository(scenario);
+  if (CLIENT !== LAB_RELEASE && inRepository && ours.config.gitStatus === undefined) {
     ours.config.gitStatus = 'Current branch: HEAD\n\nStatus:\n(unavailable)';
   }
   const settings = claudeSettings(scenario);
