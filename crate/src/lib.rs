@@ -177,6 +177,7 @@ pub mod search;
 pub mod session;
 #[cfg(feature = "serde")]
 pub mod snapshot;
+mod sort;
 pub mod tokens;
 pub mod transcript;
 pub mod vfs;

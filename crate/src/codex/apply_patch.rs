@@ -266,7 +266,7 @@ pub fn apply_chunks(contents: &str, chunks: &[Chunk], path: &str) -> Result<Stri
         replacements.push((at, pattern.len(), new_lines.to_vec()));
         index = at + pattern.len();
     }
-    replacements.sort_by_key(|(at, _, _)| *at);
+    crate::sort::sort_by_key(&mut replacements, |(at, _, _)| *at);
     for (at, removed, added) in replacements.into_iter().rev() {
         let end = (at + removed).min(lines.len());
         lines.splice(at.min(lines.len())..end, added);

@@ -192,7 +192,7 @@ pub fn select_restores(
         true => (c.last_access, 0),
         false => (c.timestamp, c.stamp_order),
     };
-    eligible.sort_by(|a, b| {
+    crate::sort::sort_by(&mut eligible, |a, b| {
         let edited = rules.restore_edited_first && a.was_edited != b.was_edited;
         match edited {
             true => b.was_edited.cmp(&a.was_edited),

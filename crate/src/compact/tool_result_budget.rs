@@ -256,7 +256,9 @@ pub fn apply_tool_result_budget(
         return out;
     }
     let mut largest_first: Vec<usize> = (0..results.len()).collect();
-    largest_first.sort_by(|&a, &b| sizes[b].cmp(&sizes[a]).then(a.cmp(&b)));
+    crate::sort::sort_by(&mut largest_first, |&a, &b| {
+        sizes[b].cmp(&sizes[a]).then(a.cmp(&b))
+    });
     for index in largest_first {
         if out.total_after <= rules.per_message_chars {
             break;

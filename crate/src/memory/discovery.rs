@@ -262,7 +262,7 @@ impl Walk<'_> {
             self.skip(dir, SkipReason::RulesWalkLimit);
             return;
         }
-        entries.sort();
+        crate::sort::sort(&mut entries);
         for (name, is_dir) in entries {
             if name.is_empty() || name.contains('/') || name == "." || name == ".." {
                 continue;

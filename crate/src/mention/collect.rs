@@ -32,7 +32,7 @@ pub(super) fn find(text: &str, rules: &MentionRules) -> Vec<Found> {
         quoted_files(text, rules, &mut found);
         bare_tokens(text, rules, &mut found);
         agents(text, rules, &mut found);
-        found.sort_by_key(|found| found.span.start);
+        crate::sort::sort_by_key(&mut found, |found| found.span.start);
     }
     found
 }

@@ -382,7 +382,7 @@ impl Mentions {
 /// Turns byte spans in `text` into UTF-16 unit spans, in one pass over the text.
 fn bytes_to_utf16<'s>(text: &str, spans: impl Iterator<Item = &'s mut Range<usize>>) {
     let mut bounds: Vec<&mut usize> = spans.flat_map(|s| [&mut s.start, &mut s.end]).collect();
-    bounds.sort_unstable_by_key(|bound| **bound);
+    crate::sort::sort_by_key(&mut bounds, |bound| **bound);
     let mut bounds = bounds.into_iter().peekable();
     let mut units = 0;
     let end = core::iter::once((text.len(), '\0'));
@@ -476,7 +476,9 @@ pub fn mention_spans_utf16(text: &str, rules: &MentionRules) -> Vec<(MentionKind
                 .collect()
         }
     };
-    spans.sort_unstable_by_key(|(kind, span)| (span.start, specificity(*kind), Reverse(span.end)));
+    crate::sort::sort_by_key(&mut spans, |(kind, span)| {
+        (span.start, specificity(*kind), Reverse(span.end))
+    });
     let mut end = 0;
     spans.retain(|(_, span)| {
         let apart = span.start >= end;
@@ -512,7 +514,7 @@ fn first_spellings<'f>(
 ) -> Vec<&'f Found> {
     let mut list: Vec<&Found> = found.iter().filter(|found| found.kind == kind).collect();
     if rules.quoted_first {
-        list.sort_by_key(|found| !found.quoted);
+        crate::sort::sort_by_key(&mut list, |found| !found.quoted);
     }
     let quoted_counts = rules.dedupe == Dedupe::PathAndRange;
     match rules.dedupe {

@@ -37,7 +37,7 @@ pub fn list_directory(entries: &[DirEntry<'_>], rules: &ReadRules) -> String {
         .iter()
         .filter(|entry| !matches!(entry.name, "." | ".."))
         .collect();
-    names.sort_unstable_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    crate::sort::sort_by(&mut names, |a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     let shown = names.len().min(rules.limits.max_dir_entries);
     let mut lines: Vec<String> = names
         .iter()

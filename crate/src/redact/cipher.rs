@@ -124,7 +124,7 @@ impl WordCipher {
         };
         kept.into_iter().for_each(|word| cipher.avoid(word));
         let mut by_length: Vec<String> = words.into_iter().collect();
-        by_length.sort_by_key(|word| word.chars().count());
+        crate::sort::sort_by_key(&mut by_length, |word| word.chars().count());
         for word in by_length {
             cipher.assign(word);
         }

@@ -193,7 +193,7 @@ pub(super) fn markup_spans(text: &str) -> Vec<Range<usize>> {
         }
     }
     spans.extend(paste_placeholders(text));
-    spans.sort_by_key(|span| span.start);
+    crate::sort::sort_by_key(&mut spans, |span| span.start);
     spans
 }
 

@@ -102,7 +102,7 @@ impl ValueCipher {
             spans.push((file.span.clone(), Mention::File(file), false));
         }
         // Preferred mentions first, then by position; a span overlapping a kept one goes.
-        spans.sort_by_key(|(span, _, preferred)| (!*preferred, span.start));
+        crate::sort::sort_by_key(&mut spans, |(span, _, preferred)| (!*preferred, span.start));
         let mut kept: Vec<(Range<usize>, Mention)> = Vec::new();
         for (span, mention, _) in spans {
             if kept
@@ -112,7 +112,7 @@ impl ValueCipher {
                 kept.push((span, mention));
             }
         }
-        kept.sort_by_key(|(span, _)| span.start);
+        crate::sort::sort_by_key(&mut kept, |(span, _)| span.start);
         kept
     }
 

@@ -111,7 +111,7 @@ impl ClaudePrefix {
         };
         let extra = if print_mode { &[][..] } else { terminal_only };
         let mut names: Vec<&'static str> = all.iter().chain(extra).copied().collect();
-        names.sort_unstable();
+        crate::sort::sort(&mut names);
         names
     }
 
@@ -126,7 +126,7 @@ impl ClaudePrefix {
         let guide =
             (self == ClaudePrefix::ClaudeCode2332 && !print_mode).then_some(&GUIDE_AGENT_2_1_332);
         let mut listed: Vec<&AgentType> = agents.iter().chain(guide).collect();
-        listed.sort_by_key(|agent| agent.name.to_ascii_lowercase());
+        crate::sort::sort_by_key(&mut listed, |agent| agent.name.to_ascii_lowercase());
         (listed.into_iter())
             .map(|agent| {
                 format!(

@@ -66,7 +66,7 @@ fn changed_fields(given: &Value, expected: &Value) -> Vec<String> {
     let given = given.as_object().unwrap_or(&empty);
     let expected = expected.as_object().unwrap_or(&empty);
     let mut keys: Vec<&String> = given.keys().chain(expected.keys()).collect();
-    keys.sort();
+    crate::sort::sort(&mut keys);
     keys.dedup();
     keys.into_iter()
         .filter(|key| given.get(*key) != expected.get(*key))

@@ -300,13 +300,13 @@ mod tests {
             .filter(|(_, value)| value.is_boolean())
             .map(|(name, _)| name)
             .collect();
-        names.sort();
+        crate::sort::sort(&mut names);
         names
     }
 
     fn listed<T: Switches>() -> Vec<String> {
         let mut names: Vec<String> = T::NAMES.iter().map(|n| String::from(*n)).collect();
-        names.sort();
+        crate::sort::sort(&mut names);
         names
     }
 

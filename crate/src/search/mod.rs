@@ -253,16 +253,31 @@ fn search_counting(
 /// A candidate that matched: its score, its length in characters, its walk order.
 type Scored = (u32, usize, usize);
 
-/// The best `limit` of `found`, best first.
+/// The best `limit` of `found`, best first. A popup's few (`limit` up to
+/// [`KEPT_BY_INSERTION`]) are kept in order as `found` is read: a candidate that ranks below the
+/// last one kept costs one comparison, one that enters a binary search and a shift of at most
+/// `limit`. A larger `limit` sorts everything found.
 fn best(mut found: Vec<Scored>, limit: usize) -> Vec<Scored> {
-    let shown = limit.min(found.len());
-    if shown < found.len() {
-        found.select_nth_unstable_by(shown, ranking);
-        found.truncate(shown);
+    if limit > KEPT_BY_INSERTION {
+        crate::sort::sort_by(&mut found, ranking);
+        found.truncate(limit);
+        return found;
     }
-    found.sort_unstable_by(ranking);
-    found
+    let mut kept: Vec<Scored> = Vec::with_capacity(limit.min(found.len()));
+    for candidate in found {
+        let full = kept.len() == limit;
+        if full && (kept.last()).is_none_or(|last| ranking(&candidate, last).is_ge()) {
+            continue;
+        }
+        let at = kept.partition_point(|held| ranking(held, &candidate).is_le());
+        kept.insert(at, candidate);
+        kept.truncate(limit);
+    }
+    kept
 }
+
+/// The largest `limit` [`best`] keeps by insertion rather than by sorting every match.
+const KEPT_BY_INSERTION: usize = 64;
 
 /// A match as it is shown, with the positions its atoms matched.
 fn shown(path: &str, is_dir: bool, score: u32, haystack: &Haystack, atoms: &[Atom]) -> SearchMatch {
@@ -310,7 +325,7 @@ fn positions(haystack: &Haystack, atoms: &[Atom]) -> Vec<usize> {
         .filter_map(|atom| atom.score(haystack))
         .flat_map(|(_, at)| at)
         .collect();
-    indices.sort_unstable();
+    crate::sort::sort(&mut indices);
     indices.dedup();
     indices
 }
@@ -318,6 +333,32 @@ fn positions(haystack: &Haystack, atoms: &[Atom]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_best_kept_by_insertion_are_the_first_of_a_full_sort() {
+        let mut state = 7u64;
+        let mut next = move |range: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % range
+        };
+        for len in [0, 1, 5, 63, 64, 65, 300, 2_000] {
+            let found: Vec<Scored> = (0..len)
+                .map(|order| (next(40) as u32, next(30) as usize, order))
+                .collect();
+            let mut sorted = found.clone();
+            sorted.sort_by(ranking);
+            for limit in [0, 1, 2, 20, 64, 65, 500, MAX_LIMIT] {
+                let expected = &sorted[..limit.min(len)];
+                assert_eq!(
+                    best(found.clone(), limit),
+                    expected,
+                    "{len} found, limit {limit}"
+                );
+            }
+        }
+    }
 
     fn paths(count: usize) -> Vec<Candidate> {
         (0..count)

@@ -242,7 +242,7 @@ impl FileSearcher {
         // then earlier): once the worst result kept outranks a match's best case, it outranks
         // every match after it too.
         let length = |order: u32| self.haystack(order as usize).len();
-        matched.sort_unstable_by_key(|&(bound, order)| {
+        crate::sort::sort_by_key(&mut matched, |&(bound, order)| {
             (core::cmp::Reverse(bound), length(order), order)
         });
         let mut top: Vec<Scored> = Vec::with_capacity(limit + 1);

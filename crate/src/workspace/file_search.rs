@@ -92,7 +92,7 @@ impl Workspace {
         // Newest first; files modified at the same moment in the order of their absolute
         // paths by `localeCompare`, as the original sorts ripgrep's list (so `a/x.ts`,
         // `b.ts`, `Z.ts`, not the tree's or the bytes' order).
-        found.sort_by(|(a, a_mtime), (b, b_mtime)| {
+        crate::sort::sort_by(&mut found, |(a, a_mtime), (b, b_mtime)| {
             b_mtime.cmp(a_mtime).then_with(|| locale_compare(a, b))
         });
         let paths = self.display_paths(&found);
@@ -141,7 +141,7 @@ impl Workspace {
             })
             .collect();
         let mut found = self.with_mtimes(found);
-        found.sort_by_key(|(_, mtime)| *mtime);
+        crate::sort::sort_by_key(&mut found, |(_, mtime)| *mtime);
         let paths = self.display_paths(&found);
         if paths.is_empty() {
             return Ok(ToolResult::ok(NO_FILES_FOUND.into()));

@@ -370,7 +370,7 @@ impl TurnSettings {
         }
         roots.extend(self.tmpdir.as_deref());
         roots.retain(|root| !root.is_empty());
-        roots.sort_unstable();
+        crate::sort::sort(&mut roots);
         roots.dedup();
         roots
     }

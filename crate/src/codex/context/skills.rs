@@ -93,7 +93,9 @@ pub fn skills_instructions(
         return None;
     }
     let mut ordered: Vec<&Skill> = skills.iter().collect();
-    ordered.sort_by(|a, b| (a.scope, &a.name, &a.path).cmp(&(b.scope, &b.name, &b.path)));
+    crate::sort::sort_by(&mut ordered, |a, b| {
+        (a.scope, &a.name, &a.path).cmp(&(b.scope, &b.name, &b.path))
+    });
     let budget = SkillBudget::for_window(context_window);
     let kept = description_lengths(&ordered, budget);
     let mut lines = Vec::new();

@@ -191,7 +191,9 @@ fn gate(input: &RelevantMemoryInput<'_>, rules: &AttachmentRules, out: &mut Coll
 /// Step 2: the scanned candidates left after the exclusions, newest first.
 fn scan<'c>(input: &RelevantMemoryInput<'c>, out: &mut Collected) -> Vec<&'c MemoryCandidate<'c>> {
     let mut ordered: Vec<&MemoryCandidate<'c>> = input.candidates.iter().collect();
-    ordered.sort_by(|a, b| (Reverse(a.mtime_ms), a.path).cmp(&(Reverse(b.mtime_ms), b.path)));
+    crate::sort::sort_by(&mut ordered, |a, b| {
+        (Reverse(a.mtime_ms), a.path).cmp(&(Reverse(b.mtime_ms), b.path))
+    });
     let mut seen = BTreeSet::new();
     let mut scanned = 0;
     let mut eligible = Vec::new();
@@ -296,7 +298,7 @@ fn scored_choice<'c>(
         .map(|c| (scorer::score(&terms, c), *c))
         .collect();
     // Stable: equal scores keep the scan order, newest first then by path.
-    scored.sort_by_key(|(score, _)| Reverse(*score));
+    crate::sort::sort_by_key(&mut scored, |(score, _)| Reverse(*score));
     let mut chosen = Vec::new();
     for (score, candidate) in scored {
         let detail = Some(format!("score {score}"));

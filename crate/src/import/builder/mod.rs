@@ -514,7 +514,7 @@ impl Builder {
                 ),
             );
         }
-        self.warnings.sort_by_key(|warning| warning.line);
+        crate::sort::sort_by_key(&mut self.warnings, |warning| warning.line);
         if self.dropped_warnings > 0 {
             let dropped = self.dropped_warnings;
             self.warnings.push(ImportWarning {

@@ -62,7 +62,7 @@ pub(super) fn rebuild(old: &str, snippet: &str, length: Option<u64>) -> Option<R
         // Where the last window's context says the old file goes on first; then every other
         // place, nearest first.
         let mut starts: Vec<usize> = (0..=old_lines.len()).collect();
-        starts.sort_by_key(|&start| start.abs_diff(resume));
+        crate::sort::sort_by_key(&mut starts, |&start| start.abs_diff(resume));
         for start in starts {
             let content = finish(start);
             if utf16_length(&content) == length {

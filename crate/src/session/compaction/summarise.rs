@@ -432,7 +432,7 @@ fn tools_called(records: &[Message]) -> Vec<&str> {
             _ => None,
         })
         .collect();
-    names.sort_unstable();
+    crate::sort::sort(&mut names);
     names.dedup();
     names
 }
