@@ -205,7 +205,10 @@ fn a_malformed_act_is_named_by_its_place() {
         .snapshot()
         .replace("\"path\":\"a.ts\"", "\"path\":7");
     let error = JournaledSession::restore(&broken).unwrap_err().to_string();
-    assert_eq!(error, "snapshot.acts[0].path: must be a string");
+    assert_eq!(
+        error,
+        "snapshot.acts[0]: invalid type: integer `7`, expected a string"
+    );
     let error = JournaledSession::restore("[1]").unwrap_err().to_string();
     assert!(
         error.starts_with("snapshot: is not a session snapshot"),
@@ -223,7 +226,7 @@ fn an_unknown_field_is_refused_naming_it_and_its_act() {
     let error = JournaledSession::restore(&extra).unwrap_err().to_string();
     assert_eq!(
         error,
-        "snapshot.acts[1].deny: is not a field this engine writes here (the fields: act, prompt, atMs)"
+        "snapshot.acts[1]: unknown field `deny`, expected `prompt` or `atMs`"
     );
     let extra = snapshot.replace("\"cwd\":\"/p\"", "\"cwd\":\"/p\",\"trusted\":true");
     let error = JournaledSession::restore(&extra).unwrap_err().to_string();

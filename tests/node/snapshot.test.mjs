@@ -58,10 +58,10 @@ test('a snapshot that cannot be restored says why and where', () => {
   const snapshot = session.snapshot();
   const newer = snapshot.replace('"formatVersion":2', '"formatVersion":3');
   assert.throws(() => Session.restore(newer), /snapshot\.formatVersion: 3 is newer than this engine \(context-assembly [\d.]+\) reads formats 1 to 2/);
-  assert.throws(() => Session.restore(snapshot.replace('"path":"a.txt"', '"path":1')), /snapshot\.acts\[0\]\.path: must be a string/);
+  assert.throws(() => Session.restore(snapshot.replace('"path":"a.txt"', '"path":1')), /snapshot\.acts\[0\]: invalid type: integer `1`, expected a string/);
   // A field the engine does not write is refused, naming it and its act.
   const extra = snapshot.replace('"prompt":"hi"', '"prompt":"hi","deny":[]');
-  assert.throws(() => Session.restore(extra), /^Error: Session\.restore: snapshot\.acts\[1\]\.deny: is not a field this engine writes here \(the fields: act, prompt, atMs\)$/);
+  assert.throws(() => Session.restore(extra), /^Error: Session\.restore: snapshot\.acts\[1\]: unknown field `deny`, expected `prompt` or `atMs`$/);
   assert.throws(() => Session.restore('{}'), /Session\.restore.*not a session snapshot/);
   assert.throws(() => Session.restore(42), /Session\.restore/);
   assert.throws(() => Session.restore(snapshot, { deny: [] }), /Session\.restore: unknown option "deny": allowed options are "profile", "config"/);

@@ -27,7 +27,6 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::Act;
-use crate::vfs::Content;
 
 /// Every act since the session started, in order, with the trailing run of host writes
 /// still open to coalescing.
@@ -182,9 +181,10 @@ impl Journal {
 impl Act {
     /// A write's contents emptied (see the module's docs); other acts are left alone.
     fn empty_contents(&mut self) {
-        if let Act::WriteFile { content, .. } = self {
-            if !content.is_empty() {
-                *content = Content::from("");
+        if let Act::WriteFile { text, bytes, .. } = self {
+            if text.as_ref().is_none_or(|text| !text.is_empty()) {
+                *text = Some("".into());
+                *bytes = None;
             }
         }
     }

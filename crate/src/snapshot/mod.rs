@@ -30,8 +30,11 @@
 //! ```
 
 use alloc::format;
+use alloc::rc::Rc;
 use alloc::string::String;
+use alloc::vec::Vec;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::compact::report::{CompactionPlan, CompactionReport};
@@ -40,7 +43,7 @@ use crate::session::{Session, SessionConfig, SessionOptions, Turn};
 use crate::vfs::{Content, EntryKind, TransientError};
 use crate::workspace::ToolResult;
 use crate::{Error, Profile, ProfileName};
-use format::{act_json, act_of, check_keys, invalid, spec_of, JsonObject};
+use format::{check_keys, invalid, spec_of};
 use journal::Journal;
 
 mod format;
@@ -80,16 +83,36 @@ pub struct SessionSpec {
     pub config: Option<String>,
 }
 
-/// One act that may have changed the session, with its input.
-#[derive(Debug, Clone, PartialEq)]
+/// One act that may have changed the session, with its input, spelled once: serde writes it
+/// as `{"act": "read", "path": …, "atMs": …}` and reads it back, refusing a field it does not
+/// write. The snapshot's format is this enum's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "act",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
 enum Act {
     /// The clock moved, and the act that moved it failed without changing anything else.
     Clock {
         at_ms: u64,
     },
+    /// The host wrote a file: its text, or (not UTF-8) its bytes in base64.
     WriteFile {
         path: String,
-        content: Content,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "format::shared_text"
+        )]
+        text: Option<Rc<str>>,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "format::base64"
+        )]
+        bytes: Option<Rc<[u8]>>,
         mtime_ms: u64,
     },
     DeleteFile {
@@ -107,17 +130,22 @@ enum Act {
     },
     SetTransientError {
         path: String,
+        #[serde(default, with = "format::errno")]
         kind: Option<TransientError>,
     },
     Read {
         path: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         offset: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         limit: Option<i64>,
         at_ms: u64,
     },
     Edit {
         path: String,
+        #[serde(rename = "oldString")]
         old: String,
+        #[serde(rename = "newString")]
         new: String,
         at_ms: u64,
     },
@@ -146,6 +174,22 @@ enum Act {
         summary: Option<String>,
         at_ms: u64,
     },
+}
+
+impl Act {
+    /// The host's write of `content` to `path`.
+    fn write_file(path: &str, content: Content, mtime_ms: u64) -> Act {
+        let (text, bytes) = match content {
+            Content::Text(text) => (Some(text), None),
+            Content::Binary(bytes) => (None, Some(bytes)),
+        };
+        Act::WriteFile {
+            path: path.into(),
+            text,
+            bytes,
+            mtime_ms,
+        }
+    }
 }
 
 /// A [`Session`] and the journal of everything done to it.
@@ -247,12 +291,8 @@ impl JournaledSession {
         };
         self.session.write_file(path, content.clone(), mtime_ms)?;
         let file = self.session.expand(path)?;
-        let act = Act::WriteFile {
-            path: path.into(),
-            content,
-            mtime_ms,
-        };
-        self.journal.push_write(file, act, existed_with);
+        self.journal
+            .push_write(file, Act::write_file(path, content, mtime_ms), existed_with);
         Ok(())
     }
 
@@ -448,30 +488,20 @@ impl JournaledSession {
     /// The session as a JSON snapshot: how it started and every act since.
     pub fn snapshot(&self) -> String {
         let spec = &self.spec;
-        let mut out = String::new();
-        let mut session = String::new();
-        JsonObject::new(&mut session)
-            .text("profile", spec.profile.as_str())
-            .text("cwd", &spec.cwd)
-            .optional_text("home", spec.home.as_deref())
-            .optional_text("config", spec.config.as_deref())
-            .close();
-        let mut acts = String::from("[");
-        for (index, act) in self.journal.iter().enumerate() {
-            if index > 0 {
-                acts.push(',');
-            }
-            act_json(act, &mut acts);
-        }
-        acts.push(']');
-        JsonObject::new(&mut out)
-            .text("snapshot", SNAPSHOT_KIND)
-            .number("formatVersion", SNAPSHOT_FORMAT_VERSION)
-            .text("engine", crate::VERSION)
-            .raw("session", &session)
-            .raw("acts", &acts)
-            .close();
-        out
+        let snapshot = SnapshotJson {
+            snapshot: SNAPSHOT_KIND,
+            format_version: SNAPSHOT_FORMAT_VERSION,
+            engine: crate::VERSION,
+            session: SessionJson {
+                profile: spec.profile.as_str(),
+                cwd: &spec.cwd,
+                home: spec.home.as_deref(),
+                config: spec.config.as_deref(),
+            },
+            acts: self.journal.iter().collect(),
+        };
+        // Strings, numbers and nulls only: serde_json cannot fail on them.
+        serde_json::to_string(&snapshot).unwrap_or_default()
     }
 
     /// The session a [`snapshot`](JournaledSession::snapshot) was taken of, trusted whole:
@@ -544,7 +574,13 @@ impl JournaledSession {
             .ok_or_else(|| invalid("snapshot.acts", "must be an array".into()))?;
         for (index, act) in acts.iter().enumerate() {
             let place = format!("snapshot.acts[{index}]");
-            let act = act_of(act, &place)?;
+            let act = Act::deserialize(act).map_err(|error| invalid(&place, format!("{error}")))?;
+            if let Act::WriteFile { text, bytes, .. } = &act {
+                if text.is_some() == bytes.is_some() {
+                    let reason = "give the file's text, or its bytes in base64";
+                    return Err(invalid(&format!("{place}.text"), reason.into()));
+                }
+            }
             session
                 .replay(&act)
                 .map_err(|error| invalid(&place, format!("does not replay: {error}")))?;
@@ -570,9 +606,18 @@ impl JournaledSession {
             }
             Act::WriteFile {
                 path,
-                content,
+                text,
+                bytes,
                 mtime_ms,
-            } => self.write_file(&path, content, mtime_ms),
+            } => {
+                // Restoring refused a write with both or neither.
+                let content = match (text, bytes) {
+                    (Some(text), _) => Content::Text(text),
+                    (None, Some(bytes)) => Content::Binary(bytes),
+                    (None, None) => Content::from(""),
+                };
+                self.write_file(&path, content, mtime_ms)
+            }
             Act::DeleteFile { path, at_ms } => self.delete_file(&path, at_ms),
             Act::Rename { from, to, at_ms } => self.rename(&from, &to, at_ms),
             Act::Mkdir { path, at_ms } => self.mkdir(&path, at_ms),
@@ -613,6 +658,26 @@ impl JournaledSession {
             }
         }
     }
+}
+
+/// A snapshot as it is written.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SnapshotJson<'a> {
+    snapshot: &'static str,
+    format_version: u64,
+    engine: &'static str,
+    session: SessionJson<'a>,
+    acts: Vec<&'a Act>,
+}
+
+/// How the session started, as a snapshot writes it.
+#[derive(Serialize)]
+struct SessionJson<'a> {
+    profile: &'static str,
+    cwd: &'a str,
+    home: Option<&'a str>,
+    config: Option<&'a str>,
 }
 
 /// Refuses a format version this engine does not read, naming it and the ones it reads.
