@@ -2,10 +2,9 @@
 //! requests the session sent; every parser turns any text into a value or an error with a
 //! message, never a panic; the file system's limits hold; the clock only moves forward.
 
-use context_assembly::cache::parse_price_table;
 use context_assembly::scenario::{
-    apply_step, parse_compaction_options, parse_scenario, parse_session_config, run_scenario,
-    MAX_TRACE_BYTES,
+    apply_step, parse_compaction_options, parse_compare_options, parse_scenario,
+    parse_session_config, run_scenario, MAX_TRACE_BYTES,
 };
 use context_assembly::session::{Session, SessionConfig, SessionOptions};
 use context_assembly::vfs::{Content, Vfs, MAX_FILE_BYTES, MAX_TOTAL_BYTES};
@@ -94,7 +93,7 @@ proptest! {
             parse_scenario(&text).err(),
             parse_compaction_options(&text).err(),
             parse_session_config(&text).err(),
-            parse_price_table(&text).err(),
+            parse_compare_options(&text).err(),
         ];
         for message in messages.into_iter().flatten() {
             prop_assert!(!message.to_string().is_empty());
@@ -113,7 +112,7 @@ proptest! {
         }
         let _ = parse_compaction_options(&text);
         let _ = parse_session_config(&text);
-        let _ = parse_price_table(&text);
+        let _ = parse_compare_options(&text);
     }
 }
 

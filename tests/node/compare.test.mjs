@@ -23,7 +23,7 @@ test('compareProfiles names a bad profile or price field', () => {
   const text = read('web/scenarios/codex-context.json');
   assert.throws(() => engine.compareProfiles(text, ['claude'], undefined), /compareProfiles: profiles\[0\]: unknown profile "claude"/);
   const prices = { inputPerMTok: 1, cachedInputPerMTok: 1, cacheWrite5mPerMTok: 1, cacheWrite1hPerMTok: 1, outputPerMTok: 1, extra: 2 };
-  assert.throws(() => engine.compareProfiles(text, ['codex'], { prices: { codex: prices } }), /options\.prices\.codex: prices\.extra: unknown field; expected one of "inputPerMTok"/);
+  assert.throws(() => engine.compareProfiles(text, ['codex'], { prices: { codex: prices } }), /options\.prices\.codex\.extra: unknown field; expected one of "inputPerMTok"/);
   assert.throws(() => engine.compareProfiles(text, ['codex'], { prices: { nobody: prices } }), /options\.prices\.nobody: unknown profile/);
 });
 

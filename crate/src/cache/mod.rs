@@ -137,7 +137,7 @@ use alloc::vec::Vec;
 pub use explain::{Breakpoint, BreakpointState, CacheExplanation, CacheRead, ExplainedStep};
 pub use prices::PriceTable;
 #[cfg(feature = "serde")]
-pub use prices::{parse_price_table, PRICE_KEYS};
+pub use prices::PRICE_KEYS;
 
 /// One content block of a request, as the cache sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -74,7 +74,8 @@ impl PriceTable {
     }
 }
 
-/// The keys of a price table in JSON, in the order they are documented.
+/// The keys of a price table in JSON, in the order they are documented (a comparison's
+/// `options.prices.<profile>`, read by `scenario::parse_compare_options`).
 #[cfg(feature = "serde")]
 pub const PRICE_KEYS: &[&str] = &[
     "inputPerMTok",
@@ -83,120 +84,6 @@ pub const PRICE_KEYS: &[&str] = &[
     "cacheWrite1hPerMTok",
     "outputPerMTok",
 ];
-
-/// Reads a price table from JSON: an object with every key of [`PRICE_KEYS`], each a whole
-/// number of micro-dollars per million tokens.
-///
-/// # Errors
-/// [`Error::InvalidConfig`](crate::Error::InvalidConfig) whose `field` is `prices` or
-/// `prices.<key>`: invalid JSON, not an object, an unknown key (named, with the keys
-/// allowed), a missing key, or a value that is not a whole number from 0 to 2^53 − 1.
-///
-/// # Example
-/// ```
-/// use context_assembly::cache::parse_price_table;
-/// let err = parse_price_table(r#"{"inputPerMTok2": 3000000}"#).unwrap_err();
-/// assert_eq!(
-///     err.to_string(),
-///     "prices.inputPerMTok2: unknown field; expected one of \"inputPerMTok\", \
-///      \"cachedInputPerMTok\", \"cacheWrite5mPerMTok\", \"cacheWrite1hPerMTok\", \"outputPerMTok\""
-/// );
-/// // Prices are integers: $0.30 / MTok is written 300000, not 0.3.
-/// let err = parse_price_table(
-///     r#"{"inputPerMTok": 3000000, "cachedInputPerMTok": 0.3, "cacheWrite5mPerMTok": 3750000,
-///         "cacheWrite1hPerMTok": 6000000, "outputPerMTok": 15000000}"#,
-/// )
-/// .unwrap_err();
-/// assert_eq!(
-///     err.to_string(),
-///     "prices.cachedInputPerMTok: expected a whole number from 0 to 9007199254740991, got 0.3"
-/// );
-/// ```
-#[cfg(feature = "serde")]
-pub fn parse_price_table(json: &str) -> Result<PriceTable, crate::Error> {
-    use alloc::format;
-    use serde_json::Value;
-
-    let error = |field: &str, reason: alloc::string::String| crate::Error::InvalidConfig {
-        field: if field.is_empty() {
-            "prices".into()
-        } else {
-            format!("prices.{field}")
-        },
-        reason,
-    };
-    let tree: Value =
-        serde_json::from_str(json).map_err(|err| error("", format!("invalid JSON: {err}")))?;
-    let Value::Object(map) = &tree else {
-        return Err(error(
-            "",
-            format!("expected an object, got {}", kind(&tree)),
-        ));
-    };
-    if let Some(key) = map.keys().find(|key| !PRICE_KEYS.contains(&key.as_str())) {
-        let allowed: alloc::vec::Vec<alloc::string::String> =
-            PRICE_KEYS.iter().map(|key| format!("{key:?}")).collect();
-        let reason = format!("unknown field; expected one of {}", allowed.join(", "));
-        // A key that would not read as a field name is quoted, as scenario paths do.
-        return Err(if is_identifier(key) {
-            error(key, reason)
-        } else {
-            crate::Error::InvalidConfig {
-                field: format!("prices[{key:?}]"),
-                reason,
-            }
-        });
-    }
-    let price = |key: &str| -> Result<u64, crate::Error> {
-        const MAX: u64 = (1 << 53) - 1;
-        match map.get(key) {
-            None => Err(error(key, "required field is missing".into())),
-            Some(Value::Number(n)) => n.as_u64().filter(|&n| n <= MAX).ok_or_else(|| {
-                error(
-                    key,
-                    format!("expected a whole number from 0 to {MAX}, got {n}"),
-                )
-            }),
-            Some(other) => Err(error(
-                key,
-                format!(
-                    "expected a whole number from 0 to {MAX}, got {}",
-                    kind(other)
-                ),
-            )),
-        }
-    };
-    Ok(PriceTable {
-        input_per_mtok: price("inputPerMTok")?,
-        cached_input_per_mtok: price("cachedInputPerMTok")?,
-        cache_write_5m_per_mtok: price("cacheWrite5mPerMTok")?,
-        cache_write_1h_per_mtok: price("cacheWrite1hPerMTok")?,
-        output_per_mtok: price("outputPerMTok")?,
-    })
-}
-
-#[cfg(feature = "serde")]
-fn kind(value: &serde_json::Value) -> &'static str {
-    use serde_json::Value;
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
-#[cfg(feature = "serde")]
-fn is_identifier(key: &str) -> bool {
-    let mut chars = key.chars();
-    key.len() <= 40
-        && chars
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-}
 
 #[cfg(test)]
 mod tests {
@@ -238,47 +125,5 @@ mod tests {
             ..PriceTable::claude_sonnet()
         };
         assert_eq!(prices.cost_micro_usd(&step(0, 0, 0, u64::MAX), 0), u64::MAX);
-    }
-
-    #[cfg(feature = "serde")]
-    mod parse {
-        use super::super::*;
-        use alloc::string::ToString;
-
-        const SONNET: &str = r#"{"inputPerMTok":3000000,"cachedInputPerMTok":300000,
-            "cacheWrite5mPerMTok":3750000,"cacheWrite1hPerMTok":6000000,"outputPerMTok":15000000}"#;
-
-        fn message(json: &str) -> alloc::string::String {
-            parse_price_table(json).unwrap_err().to_string()
-        }
-
-        #[test]
-        fn a_complete_table_reads_back_the_default() {
-            assert_eq!(parse_price_table(SONNET), Ok(PriceTable::claude_sonnet()));
-            let serialised = serde_json::to_string(&PriceTable::claude_sonnet()).unwrap();
-            assert_eq!(
-                parse_price_table(&serialised),
-                Ok(PriceTable::claude_sonnet())
-            );
-        }
-
-        #[test]
-        fn every_error_names_its_field() {
-            assert!(message("[1]").starts_with("prices: expected an object, got array"));
-            assert!(message("{").starts_with("prices: invalid JSON: "));
-            assert_eq!(
-                message(r#"{"inputPerMTok":1}"#),
-                "prices.cachedInputPerMTok: required field is missing"
-            );
-            assert_eq!(
-                message(&SONNET.replace("15000000", "-1")),
-                "prices.outputPerMTok: expected a whole number from 0 to 9007199254740991, got -1"
-            );
-            assert_eq!(
-                message(&SONNET.replace("15000000", "\"15\"")),
-                "prices.outputPerMTok: expected a whole number from 0 to 9007199254740991, got string"
-            );
-            assert!(message(r#"{"a b":1}"#).starts_with(r#"prices["a b"]: unknown field"#));
-        }
     }
 }

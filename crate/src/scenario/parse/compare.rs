@@ -3,14 +3,13 @@
 //! default ones, and where the usage the clients read comes from.
 
 use alloc::format;
-use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::json::Json;
 use super::path::Path;
-use super::read::{each, list, object, one_of, Fields};
+use super::read::{each, list, natural, object, one_of, Fields};
 use super::PROFILES;
-use crate::cache::parse_price_table;
+use crate::cache::{PriceTable, PRICE_KEYS};
 use crate::scenario::{CompareOptions, UsageSource};
 use crate::{Error, ProfileName};
 
@@ -50,7 +49,7 @@ pub fn parse_profile_names(json: &str) -> Result<Vec<ProfileName>, Error> {
 ///
 /// # Errors
 /// Invalid JSON, an unknown key, profile or usage, a bad price table; each names its place
-/// (`options.prices.codex: prices.extra: unknown field …`).
+/// (`options.prices.codex.extra: unknown field …`).
 ///
 /// # Example
 /// ```
@@ -80,8 +79,7 @@ pub fn parse_compare_options(json: &str) -> Result<CompareOptions, Error> {
             let reason = format!("unknown profile; expected one of {}", list(&names));
             return Err(path.error(reason));
         };
-        let table = parse_price_table(&table.to_compact());
-        tables.push((*profile, table.map_err(|e| path.error(e.to_string()))?));
+        tables.push((*profile, price_table(table, &path)?));
     }
     Ok(CompareOptions {
         prices: tables,
@@ -89,6 +87,73 @@ pub fn parse_compare_options(json: &str) -> Result<CompareOptions, Error> {
     })
 }
 
+/// A price table: every key of [`PRICE_KEYS`], each a whole number of micro-dollars per
+/// million tokens up to 2^53 − 1 (what a JS number holds exactly).
+fn price_table(table: &Json, path: &Path<'_>) -> Result<PriceTable, Error> {
+    let fields = Fields::new(table, path, PRICE_KEYS)?;
+    let price = |key| fields.required(key, natural(0, (1 << 53) - 1));
+    Ok(PriceTable {
+        input_per_mtok: price("inputPerMTok")?,
+        cached_input_per_mtok: price("cachedInputPerMTok")?,
+        cache_write_5m_per_mtok: price("cacheWrite5mPerMTok")?,
+        cache_write_1h_per_mtok: price("cacheWrite1hPerMTok")?,
+        output_per_mtok: price("outputPerMTok")?,
+    })
+}
+
 fn parse(json: &str, path: &Path<'_>) -> Result<Json, Error> {
     serde_json::from_str(json).map_err(|err| path.error(format!("invalid JSON: {err}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    const SONNET: &str = r#"{"inputPerMTok":3000000,"cachedInputPerMTok":300000,
+        "cacheWrite5mPerMTok":3750000,"cacheWrite1hPerMTok":6000000,"outputPerMTok":15000000}"#;
+
+    fn prices(table: &str) -> Result<PriceTable, Error> {
+        let options = parse_compare_options(&format!(r#"{{"prices": {{"codex": {table}}}}}"#))?;
+        Ok(options.prices[0].1)
+    }
+
+    fn message(table: &str) -> alloc::string::String {
+        prices(table).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_complete_table_reads_back_the_default() {
+        assert_eq!(prices(SONNET), Ok(PriceTable::claude_sonnet()));
+        let serialised = serde_json::to_string(&PriceTable::claude_sonnet()).unwrap();
+        assert_eq!(prices(&serialised), Ok(PriceTable::claude_sonnet()));
+    }
+
+    #[test]
+    fn every_error_names_its_field() {
+        assert_eq!(
+            message("[1]"),
+            "options.prices.codex: expected an object, got array"
+        );
+        assert_eq!(
+            message(r#"{"inputPerMTok":1}"#),
+            "options.prices.codex.cachedInputPerMTok: required field is missing"
+        );
+        assert_eq!(
+            message(&SONNET.replace("15000000", "-1")),
+            "options.prices.codex.outputPerMTok: expected a whole number from 0 to \
+             9007199254740991, got -1"
+        );
+        assert_eq!(
+            message(&SONNET.replace(
+                r#""cachedInputPerMTok":300000"#,
+                r#""cachedInputPerMTok":0.3"#
+            )),
+            "options.prices.codex.cachedInputPerMTok: expected a whole number from 0 to \
+             9007199254740991, got 0.3"
+        );
+        assert!(message(r#"{"a b":1}"#).starts_with(
+            r#"options.prices.codex["a b"]: unknown field; expected one of "inputPerMTok""#
+        ));
+    }
 }
