@@ -55,26 +55,34 @@ pub(crate) fn trim(text: &str) -> &str {
 /// the two-character escapes where JSON has them, `\u00xx` (lower-case hex) for the other
 /// control characters, nothing else escaped.
 pub(crate) fn write_json_string(value: &str, out: &mut alloc::string::String) {
+    out.reserve(value.len() + 2);
     out.push('"');
-    for c in value.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if c < ' ' => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                let code = u32::from(c) as usize;
-                out.push_str("\\u00");
-                out.push(char::from(HEX[code >> 4]));
-                out.push(char::from(HEX[code & 0xf]));
-            }
-            c => out.push(c),
+    // Runs that need no escape are copied whole: this writes every trace's request text.
+    let mut run_start = 0;
+    for (at, byte) in value.bytes().enumerate() {
+        let escape = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&value[run_start..at]);
+        run_start = at + 1;
+        if escape.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0xf)]));
+        } else {
+            out.push_str(escape);
         }
     }
+    out.push_str(&value[run_start..]);
     out.push('"');
 }
 
@@ -137,6 +145,23 @@ fn collation_weight(c: char) -> Option<(u32, u8)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_strings_are_written_as_serde_json_writes_them() {
+        let every_control: String = (0u8..0x20).map(char::from).collect();
+        for value in [
+            "",
+            "plain",
+            "a\"b\\c",
+            "é\u{1}中\n",
+            "\u{7f}\u{2028}😀",
+            &every_control,
+        ] {
+            let mut out = alloc::string::String::new();
+            write_json_string(value, &mut out);
+            assert_eq!(out, serde_json::to_string(value).unwrap(), "{value:?}");
+        }
+    }
 
     #[test]
     fn utf16_len_counts_surrogate_pairs() {

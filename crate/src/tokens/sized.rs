@@ -50,12 +50,23 @@ impl MeasuredText {
 /// `label` cut or filled with [`STAND_IN_FILLER`] to `length` ASCII characters.
 pub fn filled(label: &str, length: u64) -> String {
     let length = usize::try_from(length).unwrap_or(usize::MAX);
-    label
-        .chars()
-        .chain(" ".chars())
-        .chain(STAND_IN_FILLER.chars().cycle())
-        .take(length)
-        .collect()
+    let label = match label.char_indices().nth(length) {
+        Some((cut, _)) => &label[..cut],
+        None => label,
+    };
+    let mut left = length - label.chars().count();
+    let mut out = String::with_capacity(label.len() + left.min(1 << 20));
+    out.push_str(label);
+    if left > 0 {
+        out.push(' ');
+        left -= 1;
+    }
+    // The filler is ASCII: whole copies (`repeat` doubles its copies: stand-ins run to tens
+    // of kilobytes on every request), then the part of one that fits.
+    let copy = STAND_IN_FILLER.len();
+    out.push_str(&STAND_IN_FILLER.repeat(left / copy));
+    out.push_str(&STAND_IN_FILLER[..left % copy]);
+    out
 }
 
 /// A text of exactly `measured`'s size: `label` on the first line; the escaped characters
@@ -147,5 +158,24 @@ mod tests {
             escaped: 0,
         };
         assert_eq!(sized_text("Stand-in", measured), "Stand");
+    }
+
+    #[test]
+    fn filled_is_the_label_a_space_and_the_filler_cycled_cut_to_the_length() {
+        for label in ["", "Stand-in", "naïve 日本"] {
+            for length in 0..40 {
+                let expected: String = label
+                    .chars()
+                    .chain(" ".chars())
+                    .chain(STAND_IN_FILLER.chars().cycle())
+                    .take(length)
+                    .collect();
+                assert_eq!(
+                    filled(label, length as u64),
+                    expected,
+                    "{label:?} to {length}"
+                );
+            }
+        }
     }
 }
