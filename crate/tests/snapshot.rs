@@ -217,6 +217,26 @@ fn a_malformed_act_is_named_by_its_place() {
 }
 
 #[test]
+fn a_write_gives_its_text_or_its_bytes_exactly() {
+    let mut session = JournaledSession::new(spec(ProfileName::ClaudeCode)).unwrap();
+    session.write_file("a.ts", "x".into(), 5).unwrap();
+    let snapshot = session.snapshot();
+    let expected = "snapshot.acts[0].text: give the file's text, or its bytes in base64";
+    let both = snapshot.replace("\"text\":\"x\"", "\"text\":\"x\",\"bytes\":\"eA==\"");
+    let neither = snapshot.replace("\"text\":\"x\",", "");
+    for tampered in [both, neither] {
+        assert_ne!(tampered, snapshot);
+        let error = JournaledSession::restore(&tampered)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(error, expected);
+    }
+    let bytes = snapshot.replace("\"text\":\"x\"", "\"bytes\":\"eA==\"");
+    let restored = JournaledSession::restore(&bytes).unwrap();
+    assert_eq!(restored.acts(), 1);
+}
+
+#[test]
 fn an_unknown_field_is_refused_naming_it_and_its_act() {
     let mut session = JournaledSession::new(spec(ProfileName::Recommended)).unwrap();
     session.write_file("a.ts", "x".into(), 5).unwrap();

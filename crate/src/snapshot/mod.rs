@@ -190,7 +190,20 @@ impl Act {
             mtime_ms,
         }
     }
+
+    /// A `WriteFile` act's content: its text or its bytes, `None` when it gives both or
+    /// neither (restoring refuses such an act).
+    fn written_content(text: Option<Rc<str>>, bytes: Option<Rc<[u8]>>) -> Option<Content> {
+        match (text, bytes) {
+            (Some(text), None) => Some(Content::Text(text)),
+            (None, Some(bytes)) => Some(Content::Binary(bytes)),
+            _ => None,
+        }
+    }
 }
+
+/// Why restoring refuses a `WriteFile` act without exactly one of its contents.
+const ONE_CONTENT: &str = "give the file's text, or its bytes in base64";
 
 /// A [`Session`] and the journal of everything done to it.
 #[derive(Debug)]
@@ -576,9 +589,8 @@ impl JournaledSession {
             let place = format!("snapshot.acts[{index}]");
             let act = Act::deserialize(act).map_err(|error| invalid(&place, format!("{error}")))?;
             if let Act::WriteFile { text, bytes, .. } = &act {
-                if text.is_some() == bytes.is_some() {
-                    let reason = "give the file's text, or its bytes in base64";
-                    return Err(invalid(&format!("{place}.text"), reason.into()));
+                if Act::written_content(text.clone(), bytes.clone()).is_none() {
+                    return Err(invalid(&format!("{place}.text"), ONE_CONTENT.into()));
                 }
             }
             session
@@ -610,12 +622,8 @@ impl JournaledSession {
                 bytes,
                 mtime_ms,
             } => {
-                // Restoring refused a write with both or neither.
-                let content = match (text, bytes) {
-                    (Some(text), _) => Content::Text(text),
-                    (None, Some(bytes)) => Content::Binary(bytes),
-                    (None, None) => Content::from(""),
-                };
+                let content = Act::written_content(text, bytes)
+                    .ok_or_else(|| invalid(&path, ONE_CONTENT.into()))?;
                 self.write_file(&path, content, mtime_ms)
             }
             Act::DeleteFile { path, at_ms } => self.delete_file(&path, at_ms),
