@@ -32,31 +32,33 @@ impl Default for FileStateLimits {
     }
 }
 
-/// The cache's limits and quirk switches. Each switch is named after the fix; `false`
-/// keeps the original's behaviour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct FileStateRules {
-    /// Entry and byte limits.
-    pub limits: FileStateLimits,
-    /// Q25: a full Read stores no offset (original: `offset = given ?? 1`, so no Read entry
-    /// looks like a full view).
-    pub full_read_without_offset: bool,
-    /// Q28: an entry over the byte limit is kept as a digest (original: it is not stored
-    /// and the key's old entry is deleted).
-    pub keep_oversized_digest: bool,
-    /// Q30: a resumed Read entry gets the offset a live Read stores (original: none, so
-    /// files only Read become watched after a resume).
-    pub resume_like_live_reads: bool,
-    /// Q42: image reads are tracked by digest (original: images are never cached).
-    pub track_images: bool,
-    /// §4.5: Edit and Write refuse a file the agent has not read, and one changed on disk
-    /// since it read it (error codes 6 and 7). Off (Claude Code 2.1.332), Edit needs no
-    /// read and applies to a changed file, saying so in its result; Write refuses only a
-    /// file it read that changed since; and a result says when the agent's view of the
-    /// file is now complete, so it need not read the file back.
-    pub writes_need_read: bool,
+crate::switch::with_switches! {
+    /// The cache's limits and quirk switches. Each switch is named after the fix; `false`
+    /// keeps the original's behaviour.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+    pub struct FileStateRules {
+        /// Entry and byte limits.
+        pub limits: FileStateLimits,
+        /// Q25: a full Read stores no offset (original: `offset = given ?? 1`, so no Read entry
+        /// looks like a full view).
+        pub full_read_without_offset: bool,
+        /// Q28: an entry over the byte limit is kept as a digest (original: it is not stored
+        /// and the key's old entry is deleted).
+        pub keep_oversized_digest: bool,
+        /// Q30: a resumed Read entry gets the offset a live Read stores (original: none, so
+        /// files only Read become watched after a resume).
+        pub resume_like_live_reads: bool,
+        /// Q42: image reads are tracked by digest (original: images are never cached).
+        pub track_images: bool,
+        /// §4.5: Edit and Write refuse a file the agent has not read, and one changed on disk
+        /// since it read it (error codes 6 and 7). Off (Claude Code 2.1.332), Edit needs no
+        /// read and applies to a changed file, saying so in its result; Write refuses only a
+        /// file it read that changed since; and a result says when the agent's view of the
+        /// file is now complete, so it need not read the file back.
+        pub writes_need_read: bool,
+    }
 }
 
 impl FileStateRules {

@@ -12,6 +12,7 @@
 //! | module | concept |
 //! |---|---|
 //! | [`vocabulary`] | what every layer reports in: decisions with their verdicts and reasons, channels, categories, compaction's policy ids, triggers and fates |
+//! | [`switch`] | quirk switches: a profile section's boolean fields, by the camelCase names a scenario sets |
 //! | [`profile`] | [`Profile`]: every switch, and every constant a preset sets differently, as data; the presets |
 //! | [`mention`] | the @-mention grammar: files (quoted, ranges, fragments), MCP resources, agents |
 //! | [`tokens`] | token estimates: Claude Code's, Codex's, and our calibrated one |
@@ -178,6 +179,7 @@ pub mod session;
 #[cfg(feature = "serde")]
 pub mod snapshot;
 mod sort;
+pub mod switch;
 pub mod tokens;
 pub mod transcript;
 pub mod vfs;

@@ -56,24 +56,26 @@ pub fn lexical_normalize(path: &str) -> String {
     normal
 }
 
-/// How [`expand_path`] reads the forms where the original is surprising.
-///
-/// # Example
-/// ```
-/// use context_assembly::path::{expand_path, ExpandRules};
-/// let original = expand_path("~bob/x", "/p", "/home/u", &ExpandRules::claude_code());
-/// assert_eq!(original.unwrap(), "/p/~bob/x"); // a directory named `~bob` under cwd
-/// let fixed = expand_path("~bob/x", "/p", "/home/u", &ExpandRules::recommended());
-/// assert!(fixed.unwrap_err().to_string().contains("another user's home"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct ExpandRules {
-    /// Q10: `~user` (another user's home) is an error. Off, as in the original, it is an
-    /// ordinary relative path: `~bob/x` is `{cwd}/~bob/x`, which is rarely what was meant.
-    /// There is one user in a virtual workspace, so the fix rejects rather than expands.
-    pub reject_other_users_home: bool,
+crate::switch::with_switches! {
+    /// How [`expand_path`] reads the forms where the original is surprising.
+    ///
+    /// # Example
+    /// ```
+    /// use context_assembly::path::{expand_path, ExpandRules};
+    /// let original = expand_path("~bob/x", "/p", "/home/u", &ExpandRules::claude_code());
+    /// assert_eq!(original.unwrap(), "/p/~bob/x"); // a directory named `~bob` under cwd
+    /// let fixed = expand_path("~bob/x", "/p", "/home/u", &ExpandRules::recommended());
+    /// assert!(fixed.unwrap_err().to_string().contains("another user's home"));
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+    pub struct ExpandRules {
+        /// Q10: `~user` (another user's home) is an error. Off, as in the original, it is an
+        /// ordinary relative path: `~bob/x` is `{cwd}/~bob/x`, which is rarely what was meant.
+        /// There is one user in a virtual workspace, so the fix rejects rather than expands.
+        pub reject_other_users_home: bool,
+    }
 }
 
 impl ExpandRules {

@@ -11,7 +11,10 @@ use std::path::{Path, PathBuf};
 
 /// Bottom to top. A module may import from its own row and the rows above it in this list.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("foundation", &["error", "js", "sort", "vocabulary"]),
+    (
+        "foundation",
+        &["error", "js", "sort", "switch", "vocabulary"],
+    ),
     (
         "text engines",
         &["tokens", "diff", "path", "mention", "search"],

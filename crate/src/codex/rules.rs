@@ -7,86 +7,88 @@ use super::context::ContextRules;
 use super::prefix::ReleasePrefix;
 use super::truncate::TruncationPolicy;
 
-/// How a session follows Codex (codex.md §1–§4). All off but `context` for the Claude Code
-/// profiles.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct CodexRules {
-    /// The turn's context is Codex's: the initial context (developer bundle, AGENTS.md and
-    /// `<environment_context>`) recorded once, then only the settings that changed (§1, §2);
-    /// off: Claude Code's user context.
-    pub turn_context: bool,
-    /// Tool outputs are cut head-and-tail when recorded, at the policy × 1.2 (§3.3).
-    pub truncate_tool_output: bool,
-    /// `exec_command` results are recorded as Codex 0.139's unified exec shows them: a
-    /// header (chunk id, wall time, exit code, the output's token count) and the output cut
-    /// at the policy itself (§3.3; the layout the conformance lab recorded).
-    pub wrap_exec_command_output: bool,
-    /// `shell` and `shell_command` results are recorded in the shell tool's layout: exit
-    /// code, wall time, the line count when the cut changed it, and the output cut at the
-    /// policy (§3.3 item 1), as for a model whose tool is `shell_command`. Off in `codex`:
-    /// Codex 0.139's models run `exec_command`, and the client refuses a `shell` call.
-    pub wrap_shell_output: bool,
-    /// The truncation policy (`tool_output_token_limit`); `None`: the model's own (§3.2), by
-    /// the release's catalogue ([`ContextRules::catalogue`]).
-    pub truncation: Option<TruncationPolicy>,
-    /// The base instructions and tool definitions the release sends before its input, as
-    /// stand-ins of the sizes the conformance lab measured (the texts are the vendor's);
-    /// `None`: the host's system prompt and tools, or the library's own.
-    pub prefix: Option<ReleasePrefix>,
-    /// Compaction is Codex's: retained user messages, the summary prefix, the initial context
-    /// re-inserted by phase (§4.3–§4.5); off: Claude Code's.
-    pub local_compaction: bool,
-    /// Every compaction puts the initial context into the replacement history before the
-    /// last real user message, as a mid-turn one does, and the next turn diffs against it
-    /// (Codex 0.171.0); off: a pre-turn or manual compaction leaves the history without
-    /// it and the next turn sends it whole, after the summary (§4.5, X10).
-    pub context_before_last_user_message: bool,
-    /// Remote compaction (§4.6): the server's answer is an opaque `compaction` item.
-    pub remote_compaction: bool,
-    /// Remote compaction is v2 (§4.7): a `compaction_trigger` request, and the client keeps
-    /// the real user messages within 64,000 tokens before the `compaction` item. Off in \[B\]
-    /// (under development), on in \[C\] (§10.10).
-    pub remote_compaction_v2: bool,
-    /// Which tool outputs a remote compaction rewrites to fit the effective window first
-    /// (§4.6 step 1, X13).
-    pub pretrim_strategy: PretrimStrategy,
-    /// X5: the budget of the user messages local compaction keeps, newest first (Codex:
-    /// 20,000 tokens).
-    pub retained_user_budget_tokens: u64,
-    /// X5: local compaction always keeps the first real user message (the task), then fills
-    /// the rest of the budget newest first.
-    pub pin_first_user_message: bool,
-    /// X25: a prompt over 1,048,576 characters is middle-truncated to that size instead of
-    /// rejected.
-    pub truncate_oversize_input: bool,
-    /// X26: a fork's first turn sends the whole initial context instead of only what changed
-    /// since the parent's baseline.
-    pub fork_full_context: bool,
-    /// Snapshot \[C\] (§10.11): a cut `exec_command` output opens with a warning that
-    /// gives the original token count.
-    pub truncation_warning: bool,
-    /// Snapshot \[C\]'s World State (§10.8): AGENTS.md is compared with what the history
-    /// last recorded at every turn; a change is sent as a new block announcing that it
-    /// supersedes the earlier ones, a removal as a block withdrawing them. \[B\] never sends
-    /// AGENTS.md again (X19).
-    pub agents_md_world_state: bool,
-    /// Snapshot \[C\] (§10.5): the world state is compared before every request of a
-    /// turn, so a tool round's request carries what changed since the turn began (a date
-    /// rollover, new settings); \[B\] diffs once per human turn.
-    pub world_state_step_capture: bool,
-    /// X1, opt-in only: re-read the files the agent edited after a compaction. Codex does not
-    /// (§4.8); the behaviour widely attributed to it is Claude Code's.
-    pub reread_edited_after_compaction: bool,
-    /// Each block of a request counts as the Responses API item it is sent as: its JSON's
-    /// bytes / 4 (§3.5, X16), keys and quoting included.
-    pub item_tokens: bool,
-    /// A measuring stick, not a behaviour: every turn records the whole initial context, as
-    /// if Codex had no baseline — what diffing is compared against.
-    pub resend_full_context: bool,
-    /// The initial context's and the diffs' own switches (X20, X21, X23).
-    pub context: ContextRules,
+crate::switch::with_switches! {
+    /// How a session follows Codex (codex.md §1–§4). All off but `context` for the Claude Code
+    /// profiles.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+    #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+    pub struct CodexRules {
+        /// The turn's context is Codex's: the initial context (developer bundle, AGENTS.md and
+        /// `<environment_context>`) recorded once, then only the settings that changed (§1, §2);
+        /// off: Claude Code's user context.
+        pub turn_context: bool,
+        /// Tool outputs are cut head-and-tail when recorded, at the policy × 1.2 (§3.3).
+        pub truncate_tool_output: bool,
+        /// `exec_command` results are recorded as Codex 0.139's unified exec shows them: a
+        /// header (chunk id, wall time, exit code, the output's token count) and the output cut
+        /// at the policy itself (§3.3; the layout the conformance lab recorded).
+        pub wrap_exec_command_output: bool,
+        /// `shell` and `shell_command` results are recorded in the shell tool's layout: exit
+        /// code, wall time, the line count when the cut changed it, and the output cut at the
+        /// policy (§3.3 item 1), as for a model whose tool is `shell_command`. Off in `codex`:
+        /// Codex 0.139's models run `exec_command`, and the client refuses a `shell` call.
+        pub wrap_shell_output: bool,
+        /// The truncation policy (`tool_output_token_limit`); `None`: the model's own (§3.2), by
+        /// the release's catalogue ([`ContextRules::catalogue`]).
+        pub truncation: Option<TruncationPolicy>,
+        /// The base instructions and tool definitions the release sends before its input, as
+        /// stand-ins of the sizes the conformance lab measured (the texts are the vendor's);
+        /// `None`: the host's system prompt and tools, or the library's own.
+        pub prefix: Option<ReleasePrefix>,
+        /// Compaction is Codex's: retained user messages, the summary prefix, the initial context
+        /// re-inserted by phase (§4.3–§4.5); off: Claude Code's.
+        pub local_compaction: bool,
+        /// Every compaction puts the initial context into the replacement history before the
+        /// last real user message, as a mid-turn one does, and the next turn diffs against it
+        /// (Codex 0.171.0); off: a pre-turn or manual compaction leaves the history without
+        /// it and the next turn sends it whole, after the summary (§4.5, X10).
+        pub context_before_last_user_message: bool,
+        /// Remote compaction (§4.6): the server's answer is an opaque `compaction` item.
+        pub remote_compaction: bool,
+        /// Remote compaction is v2 (§4.7): a `compaction_trigger` request, and the client keeps
+        /// the real user messages within 64,000 tokens before the `compaction` item. Off in \[B\]
+        /// (under development), on in \[C\] (§10.10).
+        pub remote_compaction_v2: bool,
+        /// Which tool outputs a remote compaction rewrites to fit the effective window first
+        /// (§4.6 step 1, X13).
+        pub pretrim_strategy: PretrimStrategy,
+        /// X5: the budget of the user messages local compaction keeps, newest first (Codex:
+        /// 20,000 tokens).
+        pub retained_user_budget_tokens: u64,
+        /// X5: local compaction always keeps the first real user message (the task), then fills
+        /// the rest of the budget newest first.
+        pub pin_first_user_message: bool,
+        /// X25: a prompt over 1,048,576 characters is middle-truncated to that size instead of
+        /// rejected.
+        pub truncate_oversize_input: bool,
+        /// X26: a fork's first turn sends the whole initial context instead of only what changed
+        /// since the parent's baseline.
+        pub fork_full_context: bool,
+        /// Snapshot \[C\] (§10.11): a cut `exec_command` output opens with a warning that
+        /// gives the original token count.
+        pub truncation_warning: bool,
+        /// Snapshot \[C\]'s World State (§10.8): AGENTS.md is compared with what the history
+        /// last recorded at every turn; a change is sent as a new block announcing that it
+        /// supersedes the earlier ones, a removal as a block withdrawing them. \[B\] never sends
+        /// AGENTS.md again (X19).
+        pub agents_md_world_state: bool,
+        /// Snapshot \[C\] (§10.5): the world state is compared before every request of a
+        /// turn, so a tool round's request carries what changed since the turn began (a date
+        /// rollover, new settings); \[B\] diffs once per human turn.
+        pub world_state_step_capture: bool,
+        /// X1, opt-in only: re-read the files the agent edited after a compaction. Codex does not
+        /// (§4.8); the behaviour widely attributed to it is Claude Code's.
+        pub reread_edited_after_compaction: bool,
+        /// Each block of a request counts as the Responses API item it is sent as: its JSON's
+        /// bytes / 4 (§3.5, X16), keys and quoting included.
+        pub item_tokens: bool,
+        /// A measuring stick, not a behaviour: every turn records the whole initial context, as
+        /// if Codex had no baseline — what diffing is compared against.
+        pub resend_full_context: bool,
+        /// The initial context's and the diffs' own switches (X20, X21, X23).
+        pub context: ContextRules,
+    }
 }
 
 impl CodexRules {

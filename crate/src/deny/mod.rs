@@ -152,29 +152,31 @@ pub enum RelativeRulesRoot {
     OriginalCwd,
 }
 
-/// The original's quirks in deny rules, one switch each.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct DenyRulesSwitches {
-    /// Q11: `Read`, `Read()` and `Read(*)` deny every file-reading attachment. The original
-    /// (`false`) sees only rules with content, so these never stop an attachment.
-    pub tool_wide_rules_deny_attachments: bool,
-    /// Q12: `./x` is anchored at its root, as `/x` is. The original (`false`) drops the
-    /// `./` and so matches `x` at any depth: `Read(./.env)` denies `a/b/.env`.
-    pub anchor_dot_slash_patterns: bool,
-    /// Q13: the root of `./x` and `x` rules.
-    pub relative_rules_root: RelativeRulesRoot,
-    /// §2.4 (not in the quirk index): patterns ignore case, as npm `ignore()` does by
-    /// default and the original keeps. Right on a case-insensitive disk; on a
-    /// case-sensitive one such as the virtual workspace, `.ENV` names another file, which
-    /// `Read(.env)` should not deny.
-    pub case_insensitive_patterns: bool,
-    /// §2.3, beside Q13: a project rule whose pattern matches at any depth (`**/x`, or a
-    /// name with no `/`) also denies under each additional working directory. The original
-    /// (`false`) matches project rules only below the project, so `Read(**/CLAUDE.md)`
-    /// leaves `/shared/CLAUDE.md` of an additional directory readable, and sent as memory.
-    pub floating_rules_cover_additional_directories: bool,
+crate::switch::with_switches! {
+    /// The original's quirks in deny rules, one switch each.
+    #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+    pub struct DenyRulesSwitches {
+        /// Q11: `Read`, `Read()` and `Read(*)` deny every file-reading attachment. The original
+        /// (`false`) sees only rules with content, so these never stop an attachment.
+        pub tool_wide_rules_deny_attachments: bool,
+        /// Q12: `./x` is anchored at its root, as `/x` is. The original (`false`) drops the
+        /// `./` and so matches `x` at any depth: `Read(./.env)` denies `a/b/.env`.
+        pub anchor_dot_slash_patterns: bool,
+        /// Q13: the root of `./x` and `x` rules.
+        pub relative_rules_root: RelativeRulesRoot,
+        /// §2.4 (not in the quirk index): patterns ignore case, as npm `ignore()` does by
+        /// default and the original keeps. Right on a case-insensitive disk; on a
+        /// case-sensitive one such as the virtual workspace, `.ENV` names another file, which
+        /// `Read(.env)` should not deny.
+        pub case_insensitive_patterns: bool,
+        /// §2.3, beside Q13: a project rule whose pattern matches at any depth (`**/x`, or a
+        /// name with no `/`) also denies under each additional working directory. The original
+        /// (`false`) matches project rules only below the project, so `Read(**/CLAUDE.md)`
+        /// leaves `/shared/CLAUDE.md` of an additional directory readable, and sent as memory.
+        pub floating_rules_cover_additional_directories: bool,
+    }
 }
 
 impl DenyRulesSwitches {

@@ -96,40 +96,42 @@ pub enum BudgetFallback {
     ReplaceMiddle,
 }
 
-/// How a change becomes a snippet.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct SnippetRules {
-    /// Unchanged lines shown around a change (8); changes at most twice as many lines
-    /// apart share a hunk.
-    pub context_lines: usize,
-    /// The cap on the snippet, in UTF-16 code units (8192; Q41: the original calls it
-    /// bytes, and this is not fixed).
-    pub max_len: usize,
-    /// Q33: number each hunk from where it starts in the new file (the original numbers
-    /// new-file lines from the hunk's old-file start).
-    pub number_from_new_file: bool,
-    /// Q34: the truncation marker gives the exact number of lines not shown (the original
-    /// says one more when it cuts at a line break).
-    pub exact_truncated_count: bool,
-    /// Units of work the diff may spend: the deterministic stand-in for the original's
-    /// 5 s timeout ([`WORK_BUDGET`]).
-    pub work_budget: u64,
-    /// What a diff that ran out of work gives.
-    pub on_budget_exhausted: BudgetFallback,
-    /// Q36: removed lines are shown in their place, marked `-` instead of a number (the
-    /// original leaves them out, so a deletion is invisible).
-    pub mark_removed_lines: bool,
-    /// Q37: a change of the final newline alone is no change (the original reports a hunk
-    /// that shows no difference).
-    pub ignore_final_newline_change: bool,
-    /// Q41: the cap counts tokens of the calibrated estimate ([`SnippetRules::max_tokens`])
-    /// rather than UTF-16 units ([`SnippetRules::max_len`]).
-    pub cap_in_tokens: bool,
-    /// The cap in tokens, when [`SnippetRules::cap_in_tokens`] (2,048: the original's 8192
-    /// units at four characters a token).
-    pub max_tokens: u64,
+crate::switch::with_switches! {
+    /// How a change becomes a snippet.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+    pub struct SnippetRules {
+        /// Unchanged lines shown around a change (8); changes at most twice as many lines
+        /// apart share a hunk.
+        pub context_lines: usize,
+        /// The cap on the snippet, in UTF-16 code units (8192; Q41: the original calls it
+        /// bytes, and this is not fixed).
+        pub max_len: usize,
+        /// Q33: number each hunk from where it starts in the new file (the original numbers
+        /// new-file lines from the hunk's old-file start).
+        pub number_from_new_file: bool,
+        /// Q34: the truncation marker gives the exact number of lines not shown (the original
+        /// says one more when it cuts at a line break).
+        pub exact_truncated_count: bool,
+        /// Units of work the diff may spend: the deterministic stand-in for the original's
+        /// 5 s timeout ([`WORK_BUDGET`]).
+        pub work_budget: u64,
+        /// What a diff that ran out of work gives.
+        pub on_budget_exhausted: BudgetFallback,
+        /// Q36: removed lines are shown in their place, marked `-` instead of a number (the
+        /// original leaves them out, so a deletion is invisible).
+        pub mark_removed_lines: bool,
+        /// Q37: a change of the final newline alone is no change (the original reports a hunk
+        /// that shows no difference).
+        pub ignore_final_newline_change: bool,
+        /// Q41: the cap counts tokens of the calibrated estimate ([`SnippetRules::max_tokens`])
+        /// rather than UTF-16 units ([`SnippetRules::max_len`]).
+        pub cap_in_tokens: bool,
+        /// The cap in tokens, when [`SnippetRules::cap_in_tokens`] (2,048: the original's 8192
+        /// units at four characters a token).
+        pub max_tokens: u64,
+    }
 }
 
 impl SnippetRules {

@@ -322,28 +322,30 @@ impl LoadedMemory {
     }
 }
 
-/// The switches of nested memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct MemoryRules {
-    /// Q53: a directory counts as under the cwd when its path merely starts with the
-    /// cwd's (`/a/bc` under `/a/b`); off, path components are compared.
-    pub string_prefix_dirs: bool,
-    /// Q54: Edit and Write trigger nested memory like Read (the original: only Read).
-    /// Read by the session, which decides what a trigger is.
-    pub trigger_on_writes: bool,
-    /// Q55: any read-file-state entry, a ranged Read's included, suppresses a memory
-    /// file; off, only a [`StateView::Full`] entry does.
-    pub suppress_on_partial_view: bool,
-    /// Q56: render like the eager memory (the type described, content trimmed); off,
-    /// the original's nested form (path line only, content untrimmed).
-    pub render_like_eager: bool,
-    /// A nested memory file enters the read-file state stamped with its mtime, as a Read
-    /// does (Claude Code 2.1.332); off, with the moment it was loaded (2.1.88, §9.4 step 3).
-    /// The post-compact restore ranks by that stamp, so on, a rules file written long ago
-    /// ranks below the files the session read or edited since. Read by the session.
-    pub nested_stamped_with_mtime: bool,
+crate::switch::with_switches! {
+    /// The switches of nested memory.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+    pub struct MemoryRules {
+        /// Q53: a directory counts as under the cwd when its path merely starts with the
+        /// cwd's (`/a/bc` under `/a/b`); off, path components are compared.
+        pub string_prefix_dirs: bool,
+        /// Q54: Edit and Write trigger nested memory like Read (the original: only Read).
+        /// Read by the session, which decides what a trigger is.
+        pub trigger_on_writes: bool,
+        /// Q55: any read-file-state entry, a ranged Read's included, suppresses a memory
+        /// file; off, only a [`StateView::Full`] entry does.
+        pub suppress_on_partial_view: bool,
+        /// Q56: render like the eager memory (the type described, content trimmed); off,
+        /// the original's nested form (path line only, content untrimmed).
+        pub render_like_eager: bool,
+        /// A nested memory file enters the read-file state stamped with its mtime, as a Read
+        /// does (Claude Code 2.1.332); off, with the moment it was loaded (2.1.88, §9.4 step 3).
+        /// The post-compact restore ranks by that stamp, so on, a rules file written long ago
+        /// ranks below the files the session read or edited since. Read by the session.
+        pub nested_stamped_with_mtime: bool,
+    }
 }
 
 impl MemoryRules {

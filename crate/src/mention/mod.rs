@@ -152,60 +152,62 @@ pub enum Dedupe {
     PathAndRange,
 }
 
-/// The @-mention grammar's switches. Start from a preset and change any field.
-///
-/// # Example
-/// ```
-/// use context_assembly::mention::{extract_mentions, MentionRules};
-/// let mut rules = MentionRules::claude_code();
-/// rules.line_zero_is_line_one = true; // Q8 fixed, every other quirk kept
-/// let found = extract_mentions("@notes.md#L0", &rules);
-/// assert_eq!(found.files[0].line_start, Some(1));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct MentionRules {
-    /// Which characters separate tokens; a mention opens at the start of the text or right
-    /// after one of them (§1.3).
-    pub whitespace: Whitespace,
-    /// Q1: where an unquoted mention ends.
-    pub bare_end: BareEnd,
-    /// §15.1 #1 (users' demand): `\ ` continues an unquoted path (`@my\ file.txt`); the
-    /// path has the backslashes removed, `raw` keeps them.
-    pub escaped_spaces: bool,
-    /// §1.1: `@"path with spaces"`. Off, a `"` is an ordinary character (Codex).
-    pub quoted_paths: bool,
-    /// §1.3: a mention may also open right after `(`, `[` or `{` that itself follows
-    /// whitespace or starts the text, so `(@foo)` names `foo`. Off in the original.
-    pub mention_after_open_bracket: bool,
-    /// Q5: one pass that gives each token one meaning (agent, else MCP resource, else file).
-    /// Off, the original's separate extractors each scan the whole text: `@x:y` is a file
-    /// and an MCP resource, `@agent-x` a file and an agent, and `@"a @b"` also yields `b`.
-    pub classify_once: bool,
-    /// Q3: quoted mentions are listed before unquoted ones (files and agents); off, text
-    /// order.
-    pub quoted_first: bool,
-    /// Q2: which repeated mentions collapse into one (the first is kept).
-    pub dedupe: Dedupe,
-    /// Q7: how `#…` after a path is read.
-    pub line_fragments: LineFragments,
-    /// Q6: `path:10`, `path:10-20` and `path:10-` give a line range when no `#` fragment
-    /// did. `raw` keeps the whole string, so a caller can try a file literally named so.
-    pub colon_line_ranges: bool,
-    /// Q8: line 0 is read as line 1 (the original numbers the whole file from 0).
-    pub line_zero_is_line_one: bool,
-    /// Q9: a range whose end is before its start carries a `problem` instead of becoming an
-    /// empty read.
-    pub report_reversed_ranges: bool,
-    /// §1.7: `@server:resource` names an MCP resource.
-    pub mcp_resources: bool,
-    /// §1.6: `@agent-name` and `@"name (agent)"` name an agent.
-    pub agents: bool,
-    /// Q4: an agent name loses trailing punctuation as a file name does (`@agent-foo.` →
-    /// `foo`). Off, it keeps it (the original's `[\w:.@-]+`, or the whole token when
-    /// `classify_once` is on).
-    pub trim_agent_names: bool,
+crate::switch::with_switches! {
+    /// The @-mention grammar's switches. Start from a preset and change any field.
+    ///
+    /// # Example
+    /// ```
+    /// use context_assembly::mention::{extract_mentions, MentionRules};
+    /// let mut rules = MentionRules::claude_code();
+    /// rules.line_zero_is_line_one = true; // Q8 fixed, every other quirk kept
+    /// let found = extract_mentions("@notes.md#L0", &rules);
+    /// assert_eq!(found.files[0].line_start, Some(1));
+    /// ```
+    #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+    pub struct MentionRules {
+        /// Which characters separate tokens; a mention opens at the start of the text or right
+        /// after one of them (§1.3).
+        pub whitespace: Whitespace,
+        /// Q1: where an unquoted mention ends.
+        pub bare_end: BareEnd,
+        /// §15.1 #1 (users' demand): `\ ` continues an unquoted path (`@my\ file.txt`); the
+        /// path has the backslashes removed, `raw` keeps them.
+        pub escaped_spaces: bool,
+        /// §1.1: `@"path with spaces"`. Off, a `"` is an ordinary character (Codex).
+        pub quoted_paths: bool,
+        /// §1.3: a mention may also open right after `(`, `[` or `{` that itself follows
+        /// whitespace or starts the text, so `(@foo)` names `foo`. Off in the original.
+        pub mention_after_open_bracket: bool,
+        /// Q5: one pass that gives each token one meaning (agent, else MCP resource, else file).
+        /// Off, the original's separate extractors each scan the whole text: `@x:y` is a file
+        /// and an MCP resource, `@agent-x` a file and an agent, and `@"a @b"` also yields `b`.
+        pub classify_once: bool,
+        /// Q3: quoted mentions are listed before unquoted ones (files and agents); off, text
+        /// order.
+        pub quoted_first: bool,
+        /// Q2: which repeated mentions collapse into one (the first is kept).
+        pub dedupe: Dedupe,
+        /// Q7: how `#…` after a path is read.
+        pub line_fragments: LineFragments,
+        /// Q6: `path:10`, `path:10-20` and `path:10-` give a line range when no `#` fragment
+        /// did. `raw` keeps the whole string, so a caller can try a file literally named so.
+        pub colon_line_ranges: bool,
+        /// Q8: line 0 is read as line 1 (the original numbers the whole file from 0).
+        pub line_zero_is_line_one: bool,
+        /// Q9: a range whose end is before its start carries a `problem` instead of becoming an
+        /// empty read.
+        pub report_reversed_ranges: bool,
+        /// §1.7: `@server:resource` names an MCP resource.
+        pub mcp_resources: bool,
+        /// §1.6: `@agent-name` and `@"name (agent)"` name an agent.
+        pub agents: bool,
+        /// Q4: an agent name loses trailing punctuation as a file name does (`@agent-foo.` →
+        /// `foo`). Off, it keeps it (the original's `[\w:.@-]+`, or the whole token when
+        /// `classify_once` is on).
+        pub trim_agent_names: bool,
+    }
 }
 
 impl MentionRules {

@@ -77,61 +77,63 @@ impl Default for ReadLimits {
     }
 }
 
-/// Every knob of the Read tool: its limits, its token method and one switch per quirk.
-/// Each switch is named after the fix; `false` keeps the original's behaviour.
-///
-/// # Example
-/// ```
-/// use context_assembly::read::{read_text, ReadRequest, ReadRules};
-/// let mut rules = ReadRules::claude_code();
-/// rules.drop_trailing_empty_line = true; // Q16 fixed, every other quirk kept
-/// let read = read_text("a\nb\n", &ReadRequest::default(), &rules).unwrap();
-/// assert_eq!(read.text, "1\ta\n2\tb");
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct ReadRules {
-    /// Size, token, listing, PDF and image limits.
-    pub limits: ReadLimits,
-    /// The estimate the token gate uses (§3.3); set it from the profile's `token_method`.
-    pub token_method: TokenMethod,
-    /// How lines are numbered (§3.5).
-    pub line_format: LineFormat,
-    /// Q16: the empty fragment after a final `\n` is not a line (original: `"a\nb\n"` has
-    /// 3 lines and an empty file has 1).
-    pub drop_trailing_empty_line: bool,
-    /// Q17: an empty file gets the empty-file warning (original: it has 1 line, so it gets
-    /// "shorter than the offset (1)").
-    pub warn_empty_file: bool,
-    /// Q8: a mention's `#L0` reads from line 1 (original: the whole file numbered from 0).
-    pub line_zero_as_one: bool,
-    /// Q9: a reversed range `#L20-10` reads lines 10–20 (original: a negative limit, an
-    /// empty read and the "shorter than the offset" warning).
-    pub swap_reversed_range: bool,
-    /// Q19: a small mentioned PDF is forwarded as a document (original: a one-line note,
-    /// the contents never reach the model).
-    pub forward_small_pdfs: bool,
-    /// Q44: images and PDFs are estimated from their dimensions and pages (original: a flat
-    /// 2000 tokens each).
-    pub media_tokens_from_size: bool,
-    /// Q24: directory names end with `/` in listings (original: no marker).
-    pub mark_directories: bool,
-    /// The Read tool's result ends with the note that asks the model to consider whether
-    /// the file is malware (§3.5; Claude Code 2.1.332 no longer sends it).
-    pub malware_note: bool,
-    /// A re-read of a file unchanged since the agent's last full read of it gets a short
-    /// stub instead of the contents (§3.4; Claude Code 2.1.332 sends the contents again, as
-    /// the original does with its dedup kill switch on).
-    pub unchanged_stub: bool,
-    /// A range that selects only the empty piece after the final line break shows it as a
-    /// numbered empty line (Claude Code 2.1.332), not the "shorter than the offset" warning
-    /// (2.1.88).
-    pub number_empty_last_line: bool,
-    /// An offset past the last line gets the "shorter than the offset" warning even in an
-    /// empty file (Claude Code 2.1.332's order of checks); otherwise Q17's fix gives an
-    /// empty file the empty-file warning whatever the offset.
-    pub past_end_warned_first: bool,
+crate::switch::with_switches! {
+    /// Every knob of the Read tool: its limits, its token method and one switch per quirk.
+    /// Each switch is named after the fix; `false` keeps the original's behaviour.
+    ///
+    /// # Example
+    /// ```
+    /// use context_assembly::read::{read_text, ReadRequest, ReadRules};
+    /// let mut rules = ReadRules::claude_code();
+    /// rules.drop_trailing_empty_line = true; // Q16 fixed, every other quirk kept
+    /// let read = read_text("a\nb\n", &ReadRequest::default(), &rules).unwrap();
+    /// assert_eq!(read.text, "1\ta\n2\tb");
+    /// ```
+    #[derive(Debug, Clone, PartialEq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+    pub struct ReadRules {
+        /// Size, token, listing, PDF and image limits.
+        pub limits: ReadLimits,
+        /// The estimate the token gate uses (§3.3); set it from the profile's `token_method`.
+        pub token_method: TokenMethod,
+        /// How lines are numbered (§3.5).
+        pub line_format: LineFormat,
+        /// Q16: the empty fragment after a final `\n` is not a line (original: `"a\nb\n"` has
+        /// 3 lines and an empty file has 1).
+        pub drop_trailing_empty_line: bool,
+        /// Q17: an empty file gets the empty-file warning (original: it has 1 line, so it gets
+        /// "shorter than the offset (1)").
+        pub warn_empty_file: bool,
+        /// Q8: a mention's `#L0` reads from line 1 (original: the whole file numbered from 0).
+        pub line_zero_as_one: bool,
+        /// Q9: a reversed range `#L20-10` reads lines 10–20 (original: a negative limit, an
+        /// empty read and the "shorter than the offset" warning).
+        pub swap_reversed_range: bool,
+        /// Q19: a small mentioned PDF is forwarded as a document (original: a one-line note,
+        /// the contents never reach the model).
+        pub forward_small_pdfs: bool,
+        /// Q44: images and PDFs are estimated from their dimensions and pages (original: a flat
+        /// 2000 tokens each).
+        pub media_tokens_from_size: bool,
+        /// Q24: directory names end with `/` in listings (original: no marker).
+        pub mark_directories: bool,
+        /// The Read tool's result ends with the note that asks the model to consider whether
+        /// the file is malware (§3.5; Claude Code 2.1.332 no longer sends it).
+        pub malware_note: bool,
+        /// A re-read of a file unchanged since the agent's last full read of it gets a short
+        /// stub instead of the contents (§3.4; Claude Code 2.1.332 sends the contents again, as
+        /// the original does with its dedup kill switch on).
+        pub unchanged_stub: bool,
+        /// A range that selects only the empty piece after the final line break shows it as a
+        /// numbered empty line (Claude Code 2.1.332), not the "shorter than the offset" warning
+        /// (2.1.88).
+        pub number_empty_last_line: bool,
+        /// An offset past the last line gets the "shorter than the offset" warning even in an
+        /// empty file (Claude Code 2.1.332's order of checks); otherwise Q17's fix gives an
+        /// empty file the empty-file warning whatever the offset.
+        pub past_end_warned_first: bool,
+    }
 }
 
 impl ReadRules {

@@ -53,7 +53,7 @@ pub use recall::{recall_all, recall_in, Fact, FactKind, FactRecall, FactState, R
 pub use run::{
     apply_step, replay_session, run_scenario, run_scenario_reporting, StepsDone, MAX_CLOCK_MS,
 };
-pub use switches::{apply_switches, Switches, SECTIONS};
+pub use switches::{apply_switches, SECTIONS};
 pub use trace::{StepTrace, Trace, BLOCK_OVERHEAD, MAX_TRACE_BYTES};
 
 /// A whole scenario.

@@ -385,39 +385,41 @@ impl TurnSettings {
     }
 }
 
-/// The switches of the context quirks. [`ContextRules::codex`] is the reference,
-/// [`ContextRules::recommended`] the fixes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct ContextRules {
-    /// X23 option `join_context_parts`: send each context message as one text part, its
-    /// sections joined with `\n\n`, for providers without multi-part messages. Codex
-    /// sends one part per section.
-    pub join_context_parts: bool,
-    /// X21 option `announce_mode_clear`: when the collaboration mode changes to one
-    /// without instructions, say that the previous mode no longer applies. Codex sends
-    /// nothing and the old mode's instructions stay in force in the history.
-    pub announce_mode_clear: bool,
-    /// X20 option `granular_diffs` (the part this module models): re-send developer
-    /// instructions and the skills list when they change. Codex never diffs them.
-    pub granular_diffs: bool,
-    /// Snapshot \[C\] (X28): the developer instructions come before the permissions in the
-    /// initial context's bundle; \[B\] puts the permissions first.
-    pub developer_instructions_first: bool,
-    /// The skills list comes before the permissions in the initial context's bundle, as
-    /// \[C\]'s host skills section does (§10.2 item 7; Codex 0.171.0); \[B\] lists them last.
-    pub skills_before_permissions: bool,
-    /// Each workspace root's `.aws` is kept read-only beside its `.git`, `.agents` and
-    /// `.codex` in `<filesystem>` (Codex 0.171.0; §1.6).
-    pub protect_aws_folder: bool,
-    /// AGENTS.md made of the user's global doc alone is headed `# AGENTS.md instructions`,
-    /// without `for <cwd>`, which names the directory whose project docs took part
-    /// (Codex 0.171.0).
-    pub untitled_global_agents_md: bool,
-    /// The release's model catalogue: how a model's outputs are cut (§3.2) and whether a
-    /// personality is stated to it (§1.3 row 6).
-    pub catalogue: ModelCatalogue,
+crate::switch::with_switches! {
+    /// The switches of the context quirks. [`ContextRules::codex`] is the reference,
+    /// [`ContextRules::recommended`] the fixes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+    #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+    pub struct ContextRules {
+        /// X23 option `join_context_parts`: send each context message as one text part, its
+        /// sections joined with `\n\n`, for providers without multi-part messages. Codex
+        /// sends one part per section.
+        pub join_context_parts: bool,
+        /// X21 option `announce_mode_clear`: when the collaboration mode changes to one
+        /// without instructions, say that the previous mode no longer applies. Codex sends
+        /// nothing and the old mode's instructions stay in force in the history.
+        pub announce_mode_clear: bool,
+        /// X20 option `granular_diffs` (the part this module models): re-send developer
+        /// instructions and the skills list when they change. Codex never diffs them.
+        pub granular_diffs: bool,
+        /// Snapshot \[C\] (X28): the developer instructions come before the permissions in the
+        /// initial context's bundle; \[B\] puts the permissions first.
+        pub developer_instructions_first: bool,
+        /// The skills list comes before the permissions in the initial context's bundle, as
+        /// \[C\]'s host skills section does (§10.2 item 7; Codex 0.171.0); \[B\] lists them last.
+        pub skills_before_permissions: bool,
+        /// Each workspace root's `.aws` is kept read-only beside its `.git`, `.agents` and
+        /// `.codex` in `<filesystem>` (Codex 0.171.0; §1.6).
+        pub protect_aws_folder: bool,
+        /// AGENTS.md made of the user's global doc alone is headed `# AGENTS.md instructions`,
+        /// without `for <cwd>`, which names the directory whose project docs took part
+        /// (Codex 0.171.0).
+        pub untitled_global_agents_md: bool,
+        /// The release's model catalogue: how a model's outputs are cut (§3.2) and whether a
+        /// personality is stated to it (§1.3 row 6).
+        pub catalogue: ModelCatalogue,
+    }
 }
 
 impl ContextRules {
