@@ -117,44 +117,41 @@ mod tests {
         names
     }
 
-    fn listed(section: &mut impl Switches) -> Vec<String> {
+    /// A section's switches, sorted, beside the boolean fields of its serde form.
+    fn switches_and_serde_form<T: Switches + serde::Serialize>(
+        section: &mut T,
+    ) -> (Vec<String>, Vec<String>) {
+        let serde_form = serde_switches(section);
         let mut names: Vec<String> = section
             .switches_mut()
             .into_iter()
             .map(|(name, _)| name)
             .collect();
         crate::sort::sort(&mut names);
-        names
+        (names, serde_form)
     }
 
     #[test]
     fn every_boolean_field_of_every_section_is_a_switch() {
         let mut p = Profile::recommended();
-        let serde_form = serde_switches(&p.mentions);
-        assert_eq!(listed(&mut p.mentions), serde_form);
-        let snippets = p.change_snippets.as_mut().unwrap();
-        let serde_form = serde_switches(snippets);
-        assert_eq!(listed(snippets), serde_form);
-        let serde_form = serde_switches(&p.paths);
-        assert_eq!(listed(&mut p.paths), serde_form);
-        let serde_form = serde_switches(&p.deny);
-        assert_eq!(listed(&mut p.deny), serde_form);
-        let serde_form = serde_switches(&p.read);
-        assert_eq!(listed(&mut p.read), serde_form);
-        let serde_form = serde_switches(&p.file_state);
-        assert_eq!(listed(&mut p.file_state), serde_form);
-        let serde_form = serde_switches(&p.memory);
-        assert_eq!(listed(&mut p.memory), serde_form);
-        let serde_form = serde_switches(&p.file_context);
-        assert_eq!(listed(&mut p.file_context), serde_form);
-        let serde_form = serde_switches(&p.attachments);
-        assert_eq!(listed(&mut p.attachments), serde_form);
-        let serde_form = serde_switches(&p.compaction);
-        assert_eq!(listed(&mut p.compaction), serde_form);
         let mut codex = Profile::codex().codex;
-        let serde_form = serde_switches(&codex);
-        assert_eq!(listed(&mut codex), serde_form);
-        let serde_form = serde_switches(&codex.context);
-        assert_eq!(listed(&mut codex.context), serde_form);
+        let pairs = [
+            switches_and_serde_form(&mut p.mentions),
+            switches_and_serde_form(p.change_snippets.as_mut().unwrap()),
+            switches_and_serde_form(&mut p.paths),
+            switches_and_serde_form(&mut p.deny),
+            switches_and_serde_form(&mut p.read),
+            switches_and_serde_form(&mut p.file_state),
+            switches_and_serde_form(&mut p.memory),
+            switches_and_serde_form(&mut p.file_context),
+            switches_and_serde_form(&mut p.attachments),
+            switches_and_serde_form(&mut p.compaction),
+            switches_and_serde_form(&mut codex),
+            switches_and_serde_form(&mut codex.context),
+        ];
+        for (index, (switches, serde_form)) in pairs.into_iter().enumerate() {
+            assert!(!switches.is_empty(), "section {index} has no switch");
+            assert_eq!(switches, serde_form, "section {index}");
+        }
     }
 }
