@@ -29,7 +29,7 @@ pub trait Switches {
 
 /// `snake_case` as serde's `rename_all = "camelCase"` writes it: each `_` dropped and the
 /// character after it upper-cased.
-pub fn camel_case(snake: &str) -> String {
+pub(crate) fn camel_case(snake: &str) -> String {
     let mut out = String::with_capacity(snake.len());
     let mut upper_next = false;
     for c in snake.chars() {
@@ -46,8 +46,7 @@ pub fn camel_case(snake: &str) -> String {
 }
 
 /// The field as a switch, when it is a `bool`.
-#[doc(hidden)]
-pub fn as_switch(field: &mut dyn Any) -> Option<&mut bool> {
+pub(crate) fn as_switch(field: &mut dyn Any) -> Option<&mut bool> {
     field.downcast_mut()
 }
 
