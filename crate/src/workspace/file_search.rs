@@ -48,7 +48,7 @@ impl Workspace {
         output_mode: GrepOutputMode,
     ) -> Result<ToolResult, Error> {
         let root = self.expand(path.unwrap_or("."))?;
-        let matcher = match LinePattern::new(pattern) {
+        let mut matcher = match LinePattern::new(pattern) {
             Ok(matcher) => matcher,
             Err(problem) => {
                 return Ok(ToolResult::error(format!(
