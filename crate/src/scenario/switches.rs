@@ -55,21 +55,21 @@ pub fn apply_switches(profile: &mut Profile, switches: &[(String, bool)]) -> Res
             )));
         };
         let outcome = match section {
-            "mentions" => set(&mut profile.mentions, field, *value),
+            "mentions" => set(profile.mentions.switches_mut(), field, *value),
             "changeSnippets" => match profile.change_snippets.as_mut() {
-                Some(rules) => set(rules, field, *value),
+                Some(rules) => set(rules.switches_mut(), field, *value),
                 None => Err("this profile sends no change snippets".into()),
             },
-            "paths" => set(&mut profile.paths, field, *value),
-            "deny" => set(&mut profile.deny, field, *value),
-            "read" => set(&mut profile.read, field, *value),
-            "fileState" => set(&mut profile.file_state, field, *value),
-            "memory" => set(&mut profile.memory, field, *value),
-            "fileContext" => set(&mut profile.file_context, field, *value),
-            "attachments" => set(&mut profile.attachments, field, *value),
-            "compaction" => set(&mut profile.compaction, field, *value),
-            "codex" => set(&mut profile.codex, field, *value),
-            "codexContext" => set(&mut profile.codex.context, field, *value),
+            "paths" => set(profile.paths.switches_mut(), field, *value),
+            "deny" => set(profile.deny.switches_mut(), field, *value),
+            "read" => set(profile.read.switches_mut(), field, *value),
+            "fileState" => set(profile.file_state.switches_mut(), field, *value),
+            "memory" => set(profile.memory.switches_mut(), field, *value),
+            "fileContext" => set(profile.file_context.switches_mut(), field, *value),
+            "attachments" => set(profile.attachments.switches_mut(), field, *value),
+            "compaction" => set(profile.compaction.switches_mut(), field, *value),
+            "codex" => set(profile.codex.switches_mut(), field, *value),
+            "codexContext" => set(profile.codex.context.switches_mut(), field, *value),
             _ => Err(format!(
                 "unknown section: expected one of {}",
                 quoted(&SECTIONS)
@@ -80,8 +80,8 @@ pub fn apply_switches(profile: &mut Profile, switches: &[(String, bool)]) -> Res
     Ok(())
 }
 
-fn set(rules: &mut impl Switches, field: &str, value: bool) -> Result<(), String> {
-    let mut switches = rules.switches_mut();
+/// Sets the switch called `field` among a section's `switches`.
+fn set(mut switches: Vec<(String, &mut bool)>, field: &str, value: bool) -> Result<(), String> {
     if let Some((_, slot)) = switches.iter_mut().find(|(name, _)| name == field) {
         **slot = value;
         return Ok(());
