@@ -1,34 +1,17 @@
 // The README's "Every quirk: what `recommended` does" table (issue 30): one row per quirk of
 // spec/claude-code.md §0.3, Q1 to Q62 in order, each with recommended's choice and a reason,
 // and every switch a row names in backticks (`section.switchName`) one a scenario can set:
-// listed in crate/src/scenario/switches.rs, read here as text.
+// the engine's own list, which its error for an unknown switch gives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { engine } from './engine.mjs';
 
 const root = new URL('../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
-const switchesRs = readFileSync(new URL('crate/src/scenario/switches.rs', root), 'utf8');
 
 const HEADING = '### Every quirk: what `recommended` does';
 const QUIRKS = 62;
-
-// The section a scenario names, and the rules type whose `switches!` block lists its names
-// (the sections of `apply_switches`).
-const SECTION_TYPES = {
-  mentions: 'MentionRules',
-  changeSnippets: 'SnippetRules',
-  paths: 'ExpandRules',
-  deny: 'DenyRulesSwitches',
-  read: 'ReadRules',
-  fileState: 'FileStateRules',
-  memory: 'MemoryRules',
-  fileContext: 'FileContextRules',
-  attachments: 'AttachmentRules',
-  compaction: 'CompactionRules',
-  codex: 'CodexRules',
-  codexContext: 'ContextRules',
-};
 
 /** The rows of the first table after `heading`, each a list of trimmed cells. */
 function tableAfter(text, heading) {
@@ -47,20 +30,26 @@ function tableAfter(text, heading) {
   return rows;
 }
 
-/** Section name → its switch names, from switches.rs's `SECTIONS` and `switches!` blocks. */
-function switchLists(source) {
-  const sections = source.match(/pub const SECTIONS: \[&str; \d+\] = \[([^\]]*)\]/);
-  assert.ok(sections, 'switches.rs declares SECTIONS');
-  const names = [...sections[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
-  assert.deepEqual(names.toSorted(), Object.keys(SECTION_TYPES).toSorted(),
-    'every section of switches.rs has its rules type here');
-  const lists = new Map();
-  for (const block of source.matchAll(/switches!\(crate::[\w:]*::(\w+) \{([^}]*)\}\);/g)) {
-    lists.set(block[1], new Set([...block[2].matchAll(/=> "(\w+)"/g)].map((m) => m[1])));
+/** The names the engine's error lists after "expected one of" when `run` throws. */
+function namesInError(run) {
+  try {
+    run();
+  } catch (error) {
+    const listed = /expected one of (.*)$/.exec(error.message);
+    assert.ok(listed, `an error that lists what is allowed, got: ${error.message}`);
+    return [...listed[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
   }
-  return new Map(names.map((section) => {
-    const list = lists.get(SECTION_TYPES[section]);
-    assert.ok(list && list.size > 0, `switches.rs lists the switches of ${section}`);
+  return assert.fail('the engine accepted a switch it cannot know');
+}
+
+/** Section name → its switch names, as the engine lists them for a switch it does not know. */
+function switchLists() {
+  const unknown = (name) => () => engine.runScenario({ switches: { [name]: true }, steps: [] });
+  const sections = namesInError(unknown('noSuchSection.x'));
+  assert.ok(sections.length >= 12, `the engine lists the sections, got ${sections}`);
+  return new Map(sections.map((section) => {
+    const list = new Set(namesInError(unknown(`${section}.noSuchSwitch`)));
+    assert.ok(list.size > 0, `the engine lists the switches of ${section}`);
     return [section, list];
   }));
 }
@@ -95,8 +84,8 @@ test('every row has four filled cells: the original, a choice and a reason', () 
   }
 });
 
-test('a switch named in a row is one switches.rs lists for its section', () => {
-  const lists = switchLists(switchesRs);
+test('a switch named in a row is one the engine knows for its section', () => {
+  const lists = switchLists();
   let named = 0;
   for (const cells of body) {
     for (const { section, name } of namedSwitches(cells.join(' | '))) {
@@ -119,7 +108,7 @@ test('a "switchable" choice names the switch that carries it', () => {
 });
 
 test('the helpers catch a misspelt switch and a missing row', () => {
-  const lists = switchLists(switchesRs);
+  const lists = switchLists();
   const [misspelt] = namedSwitches('fixed, switchable (`read.markDirectory`)');
   assert.equal(lists.get(misspelt.section).has(misspelt.name), false);
   const text = `${HEADING}\n\n| quirk | a |\n|---|---|\n| Q2 | x |\n`;
