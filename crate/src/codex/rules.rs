@@ -26,8 +26,9 @@ crate::switch::with_switches! {
         /// reported-usage size anchors on the last model-generated item and the first request
         /// counts its whole prefix; a prompt's tokens are counted as an item (with
         /// `item_tokens`); and the comparison bills it as an OpenAI request (automatic prefix
-        /// cache, GPT-5 prices, Codex's summarization prompt). A scenario that turns it off under the `codex` preset gets
-        /// Claude Code's turn with Codex's other settings, not one quirk of Codex undone.
+        /// cache, GPT-5 prices, Codex's summarization prompt). A scenario that turns it off
+        /// under the `codex` preset gets Claude Code's turn with Codex's other settings, not
+        /// one quirk of Codex undone.
         pub turn_context: bool,
         /// Tool outputs are cut head-and-tail when recorded, at the policy × 1.2 (§3.3).
         pub truncate_tool_output: bool,
