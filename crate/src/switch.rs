@@ -1,7 +1,7 @@
 //! Quirk switches: the boolean fields of a profile section, which a scenario sets by their
 //! camelCase names (`"attachments.planCountsNewPrompt": true`).
 //!
-//! A section writes its fields once, inside [`with_switches!`], which also implements
+//! A section writes its fields once, inside `with_switches!`, which also implements
 //! [`Switches`] for it: every `bool` field is a switch, named as serde's `camelCase` names the
 //! field (`compaction_reminder_needs_1m` → `compactionReminderNeeds1m`), so a new field is a
 //! switch without being listed anywhere else.
