@@ -33,7 +33,7 @@ crate::switch::with_switches! {
         /// read covered the mentioned range (original: any entry counts).
         pub already_read_respects_ranges: bool,
         /// A file is "already in context" only when it was read whole and holds at most
-        /// [`ALREADY_READ_MAX_BYTES`](super::mentions::ALREADY_READ_MAX_BYTES) (Claude Code
+        /// `ALREADY_READ_MAX_BYTES` (Claude Code
         /// 2.1.332, probed in the lab: a ranged read never counts, nor a larger file); it takes
         /// precedence over `already_read_respects_ranges`.
         pub already_read_small_whole_files_only: bool,
