@@ -18,7 +18,7 @@ BIN := node_modules/.bin
 help:
 	@echo "make serve   build pkg/ (release) and serve the playground"
 	@echo "make test    set up what is missing, then run every check and test"
-	@echo "make pkg     build pkg/ alone (release: LTO, opt-level 3, simd128, wasm-opt)"
+	@echo "make pkg     build pkg/ alone (release: LTO, opt-level "z" (lite "s"), simd128, wasm-opt)"
 	@echo "make package  the npm package context-assembly in target/npm/ (npm pack it from there)"
 	@echo "make fuzz    the long fuzz run of the JS API: SEEDS=1-12500 (100,000 cases) unless given; make test runs 1-600"
 	@echo "make bench   benchmarks (not part of make test)"
@@ -76,7 +76,7 @@ PKG_STAGING := target/pkg-staging
 
 pkg: $(PKG_WASM)
 
-# Release: LTO, opt-level 3, simd128 (.cargo/config.toml), then wasm-opt. Built in a staging
+# Release: LTO, opt-level "z" (the lite module "s"), simd128 (.cargo/config.toml), then wasm-opt. Built in a staging
 # directory and moved into pkg/ whole, so an interrupted build never leaves a fresh-looking pkg/.
 # Three modules from one crate (crate/wasm/Cargo.toml's features): the session engine
 # (pkg/context_assembly*), the tools a session does not need, which the package loads on first
@@ -88,12 +88,14 @@ $(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
 	rm -rf $(PKG_STAGING)
 	$(call wasm_module,session,,context_assembly,--features session,)
 	$(call wasm_module,tools,/tools,context_assembly_tools,--features tools,)
-	$(call wasm_module,lite,/lite,context_assembly_lite,,--converge)
+	$(call wasm_module,lite,/lite,context_assembly_lite,,--converge,CARGO_PROFILE_RELEASE_OPT_LEVEL=s)
 	rm -rf pkg
 	mv $(PKG_STAGING) pkg
 
 # One module: $(1) its name, $(2) its folder in pkg/ (empty, or /name), $(3) its file names,
-# $(4) the crate's features, $(5) wasm-opt's extra flags. The glue gets the error contract it
+# $(4) the crate's features, $(5) wasm-opt's extra flags, $(6) the build's settings beside the
+# release profile's (the lite module, the editor's per-keystroke engines, at opt-level "s" rather
+# than the profile's "z": Cargo.toml says what each costs). The glue gets the error contract it
 # lacks (before init(), on a freed object, free() twice). wasm-opt's --converge
 # repeats the passes until nothing shrinks: only the lite module takes it (7 s); on the session
 # and tools modules it saves 0.16 % and 0.3 % for 49 s and 47 s of every build.
@@ -101,7 +103,7 @@ $(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
 # below it, so the first KiB is never addressed.
 define wasm_module
 	@echo "building the $(1) module"
-	cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm --no-default-features $(4)
+	$(6) cargo build --release --target $(WASM_TARGET) -p context-assembly-wasm --no-default-features $(4)
 	wasm-bindgen --target web --out-dir $(PKG_STAGING)$(2) --out-name $(3) target/$(WASM_TARGET)/release/context_assembly_wasm.wasm
 	node crate/wasm/npm/guard-glue.mjs $(PKG_STAGING)$(2)/$(3).js
 	$(BIN)/wasm-opt -O3 $(5) --low-memory-unused $(PKG_STAGING)$(2)/$(3)_bg.wasm -o $(PKG_STAGING)$(2)/$(3)_bg.wasm
@@ -125,7 +127,7 @@ $(NPM_DIR)/package.json: $(PKG_WASM) $(NPM_TEMPLATES) README.md CHANGELOG.md LIC
 
 # ---- tests ------------------------------------------------------------------------------------
 # The native tools the tests run (replay, cost, import) need optimised code, not the release
-# profile's size settings (opt-level "s", LTO, one codegen unit), which are there for the wasm
+# profile's size settings (opt-level "z", LTO, one codegen unit), which are there for the wasm
 # modules: at opt-level 3 without the other two the build takes half the time on two cores
 # and the tools run as fast.
 NATIVE_RELEASE := CARGO_PROFILE_RELEASE_OPT_LEVEL=3 CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16

@@ -71,7 +71,7 @@ impl<'a> LineTable<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn id(&mut self, line: &'a str) -> usize {
         let hash = hash_line(line);
         let mask = self.slots.len() - 1;
@@ -94,7 +94,7 @@ impl<'a> LineTable<'a> {
 
 /// A fast non-cryptographic hash (FxHash's mixing, eight bytes at a time). Deterministic:
 /// no seed, so the same input always takes the same path.
-#[inline]
+#[inline(always)]
 fn hash_line(line: &str) -> u64 {
     const K: u64 = 0x517c_c1b7_2722_0a95;
     let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(K);

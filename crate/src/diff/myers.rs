@@ -85,7 +85,7 @@ struct Arena {
 }
 
 impl Arena {
-    #[inline]
+    #[inline(always)]
     fn alloc(&mut self, kind: RunKind, count: usize, previous: usize) -> usize {
         let node = Component {
             kind,
@@ -107,12 +107,12 @@ impl Arena {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn get(&self, id: usize) -> Option<&Component> {
         self.nodes.get(id)
     }
 
-    #[inline]
+    #[inline(always)]
     fn retain(&mut self, id: usize) {
         if let Some(node) = self.nodes.get_mut(id) {
             node.holders += 1;
@@ -120,7 +120,7 @@ impl Arena {
     }
 
     /// Drops one holder, freeing the chain behind it as far as nothing else holds it.
-    #[inline]
+    #[inline(always)]
     fn release(&mut self, mut id: usize) {
         while let Some(node) = self.nodes.get_mut(id) {
             node.holders -= 1;
@@ -172,7 +172,7 @@ const EMPTY_SLOT: Path = Path {
 
 impl Diagonals {
     /// Makes room for diagonals `-reach..=reach`, keeping what is stored.
-    #[inline]
+    #[inline(always)]
     fn reach(&mut self, reach: usize) {
         if reach <= self.centre && self.centre + reach < self.paths.len() {
             return;
@@ -187,12 +187,12 @@ impl Diagonals {
         self.centre = centre;
     }
 
-    #[inline]
+    #[inline(always)]
     fn index(&self, diagonal: isize) -> usize {
         (self.centre as isize).wrapping_add(diagonal) as usize
     }
 
-    #[inline]
+    #[inline(always)]
     fn get(&self, diagonal: isize) -> Option<Path> {
         self.paths
             .get(self.index(diagonal))
@@ -200,7 +200,7 @@ impl Diagonals {
             .filter(|p| p.old_pos != EMPTY)
     }
 
-    #[inline]
+    #[inline(always)]
     fn replace(&mut self, diagonal: isize, path: Option<Path>) -> Option<Path> {
         let index = self.index(diagonal);
         let slot = self.paths.get_mut(index)?;
@@ -222,7 +222,7 @@ struct SearchState<'a> {
 struct OutOfWork;
 
 impl SearchState<'_> {
-    #[inline]
+    #[inline(always)]
     fn spend(&mut self) -> Result<(), OutOfWork> {
         if self.work >= self.budget {
             return Err(OutOfWork);
@@ -231,12 +231,12 @@ impl SearchState<'_> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn old_len(&self) -> isize {
         self.old.len() as isize
     }
 
-    #[inline]
+    #[inline(always)]
     fn new_len(&self) -> isize {
         self.new.len() as isize
     }
@@ -269,7 +269,7 @@ impl SearchState<'_> {
 
     /// `execEditLength`: the furthest-reaching paths with `edit_length` edits. Returns the
     /// last component of the path that reached both ends, if one did.
-    #[inline]
+    #[inline(always)]
     fn extend(
         &mut self,
         edit_length: isize,
@@ -287,7 +287,7 @@ impl SearchState<'_> {
     }
 
     /// One diagonal of `execEditLength`'s loop.
-    #[inline]
+    #[inline(always)]
     fn visit(
         &mut self,
         diagonal: isize,
@@ -327,13 +327,13 @@ impl SearchState<'_> {
         Ok(None)
     }
 
-    #[inline]
+    #[inline(always)]
     fn replace_slot(&mut self, diagonal: isize, path: Option<Path>) {
         let previous = self.slots.replace(diagonal, path);
         self.drop_path(previous);
     }
 
-    #[inline]
+    #[inline(always)]
     fn drop_path(&mut self, path: Option<Path>) {
         if let Some(path) = path {
             self.arena.release(path.last);
@@ -342,7 +342,7 @@ impl SearchState<'_> {
 
     /// `addToPath`: one more insertion or deletion, merged into the last run when it is of
     /// the same kind (a new component replaces it, since other paths may share it).
-    #[inline]
+    #[inline(always)]
     fn add_to_path(&mut self, path: Path, kind: RunKind, old_step: isize) -> Path {
         let extended = self
             .arena
@@ -366,7 +366,7 @@ impl SearchState<'_> {
     }
 
     /// `extractCommon`: follows the snake of equal lines; returns the new-file position.
-    #[inline]
+    #[inline(always)]
     fn extract_common(&mut self, path: &mut Path, diagonal: isize) -> Result<isize, OutOfWork> {
         let mut old_pos = path.old_pos;
         let mut new_pos = old_pos - diagonal;

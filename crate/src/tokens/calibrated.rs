@@ -123,7 +123,7 @@ const ASCII: [Class; 128] = {
     table
 };
 
-#[inline]
+#[inline(always)]
 fn classify(c: char) -> Class {
     if let Some(&class) = ASCII.get(c as usize) {
         return class;
@@ -201,7 +201,7 @@ struct Scan {
 
 /// The length of a run after one more character of class `class`, which follows one of class
 /// `prev`.
-#[inline]
+#[inline(always)]
 fn run_length(length: u32, prev: Class, class: Class) -> u32 {
     if prev == class {
         length.saturating_add(1)
@@ -226,7 +226,7 @@ impl Scan {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, c: char) {
         let class = classify(c);
         if !class.is_whitespace() {
@@ -267,7 +267,7 @@ impl Scan {
     /// A space or a tab. The tokenizer merges both alike into the word that follows or into
     /// a piece of their own, so a run's first two blanks cost the same whatever their kind;
     /// only long runs tell them apart.
-    #[inline]
+    #[inline(always)]
     fn blank(&mut self, class: Class) -> u64 {
         self.blanks = if self.prev.is_blank() {
             self.blanks.saturating_add(1)
@@ -296,7 +296,7 @@ impl Scan {
     }
 
     /// A line break, `\r` or `\n`.
-    #[inline]
+    #[inline(always)]
     fn newline(&mut self, carriage_return: bool) -> u64 {
         let units = match (carriage_return, self.prev_carriage_return) {
             (false, _) => 1,
@@ -319,7 +319,7 @@ impl Scan {
         (tokens(self.newline_units) - tokens(before)) * WHITESPACE_GROUP
     }
 
-    #[inline]
+    #[inline(always)]
     fn letter(&mut self, class: Class) -> u64 {
         let shape = if !self.prev.is_letter() {
             self.piece = 1;
