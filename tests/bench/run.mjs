@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import * as engine from '../../pkg/context_assembly.js';
 import * as tools from '../../pkg/tools/context_assembly_tools.js';
+import * as lite from '../../pkg/lite/context_assembly_lite.js';
 import { referenceSnippet } from './diff-reference.mjs';
 import { extractWithOriginalRegexes } from './mention-reference.mjs';
 import { seededRandom } from '../gen/random.mjs';
@@ -12,6 +13,7 @@ import { seededRandom } from '../gen/random.mjs';
 const ROOT = resolve(import.meta.dirname, '../..');
 engine.initSync({ module: readFileSync(resolve(ROOT, 'pkg/context_assembly_bg.wasm')) });
 tools.initSync({ module: readFileSync(resolve(ROOT, 'pkg/tools/context_assembly_tools_bg.wasm')) });
+lite.initSync({ module: readFileSync(resolve(ROOT, 'pkg/lite/context_assembly_lite_bg.wasm')) });
 
 
 /** Median milliseconds of `runs` calls of `work`, after one warm-up call. */
@@ -280,9 +282,41 @@ function benchCompare() {
   console.log(`\n## compareProfiles, wasm, 200 steps × 3 profiles: ${fmt(ms)} ms (median of 5)`);
 }
 
-// `node tests/bench/run.mjs [diff] [tokens] [mentions] [session] [scenarios] [search] [compare]` runs some sections; none runs all.
+/**
+ * The per-keystroke calls in lite, the module an editor loads (built at opt-level "s"), beside
+ * the same calls in the session module (built at "z", smaller and slower): the same inputs as
+ * the sections above.
+ */
+function benchLite() {
+  const text = mixedMegabyte();
+  const prompt = prompt100k();
+  const options = { profile: 'claude-code' };
+  const cursor = engine.extractMentions(prompt, options).files[0].start + 1;
+  const [, before, after] = diffCases()[0];
+  const paths = searchTree();
+  const inLite = new lite.FileSearcher(paths);
+  const inSession = new engine.FileSearcher(paths);
+  console.log('\n## the per-keystroke calls, lite module vs session module (median of 41)\n');
+  console.log('| call | lite ms | session module ms |');
+  console.log('|---|--:|--:|');
+  const rows = [
+    ['estimateTokens calibrated, 1 M UTF-16 units', (m) => m.estimateTokens(text, { method: 'calibrated' })],
+    ['extractMentionSpans, 100 KB prompt', (m) => m.extractMentionSpans(prompt, options)],
+    ['mentionAt, 100 KB prompt', (m) => m.mentionAt(prompt, cursor, options)],
+    ['diffSnippet, 2,000 lines with 10 edits', (m) => m.diffSnippet(before, after, options)],
+  ];
+  for (const [name, call] of rows) {
+    console.log(`| ${name} | ${fmt(time(() => call(lite), 41))} | ${fmt(time(() => call(engine), 41))} |`);
+  }
+  const search = (searcher) => time(() => searcher.search('compo12'), 41);
+  console.log(`| FileSearcher \`compo12\`, ${paths.length} paths | ${fmt(search(inLite))} | ${fmt(search(inSession))} |`);
+  inLite.free();
+  inSession.free();
+}
+
+// `node tests/bench/run.mjs [diff] [tokens] [mentions] [session] [scenarios] [search] [compare] [lite]` runs some sections; none runs all.
 const chosen = process.argv.slice(2);
-const sections = { diff: benchDiff, tokens: benchTokens, mentions: benchMentions, session: benchSession, scenarios: benchScenarios, search: benchSearch, compare: benchCompare };
+const sections = { diff: benchDiff, tokens: benchTokens, mentions: benchMentions, session: benchSession, scenarios: benchScenarios, search: benchSearch, compare: benchCompare, lite: benchLite };
 console.log(`# make bench — Node ${process.version}`);
 for (const [name, run] of Object.entries(sections)) {
   if (chosen.length === 0 || chosen.includes(name)) await run();
