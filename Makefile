@@ -18,7 +18,7 @@ BIN := node_modules/.bin
 help:
 	@echo "make serve   build pkg/ (release) and serve the playground"
 	@echo "make test    set up what is missing, then run every check and test"
-	@echo "make pkg     build pkg/ alone (release: LTO, opt-level "z" (lite "s"), simd128, wasm-opt)"
+	@echo "make pkg     build pkg/ alone (release: LTO, opt-level z, lite at s, simd128, wasm-opt)"
 	@echo "make package  the npm package context-assembly in target/npm/ (npm pack it from there)"
 	@echo "make fuzz    the long fuzz run of the JS API: SEEDS=1-12500 (100,000 cases) unless given; make test runs 1-600"
 	@echo "make bench   benchmarks (not part of make test)"
@@ -76,12 +76,14 @@ PKG_STAGING := target/pkg-staging
 
 pkg: $(PKG_WASM)
 
-# Release: LTO, opt-level "z" (the lite module "s"), simd128 (.cargo/config.toml), then wasm-opt. Built in a staging
-# directory and moved into pkg/ whole, so an interrupted build never leaves a fresh-looking pkg/.
+# Release: LTO, opt-level "z" (the lite module "s"), simd128 (.cargo/config.toml), then
+# wasm-opt. Built in a staging directory and moved into pkg/ whole, so an interrupted build
+# never leaves a fresh-looking pkg/.
 # Three modules from one crate (crate/wasm/Cargo.toml's features): the session engine
 # (pkg/context_assembly*), the tools a session does not need, which the package loads on first
-# use (pkg/tools/), and the per-keystroke engines (pkg/lite/). They share one target directory
-# and the core compiled once (the features differ only in the wasm crate); each build's
+# use (pkg/tools/), and the per-keystroke engines (pkg/lite/). They share one target directory;
+# the session and tools modules share the core compiled once (the features differ only in the
+# wasm crate), lite compiles it again at its own opt-level; each build's
 # artifact, which has no hash in its name, is read by wasm-bindgen before the next build
 # replaces it.
 $(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
