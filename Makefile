@@ -83,9 +83,8 @@ pkg: $(PKG_WASM)
 # (pkg/context_assembly*), the tools a session does not need, which the package loads on first
 # use (pkg/tools/), and the per-keystroke engines (pkg/lite/). They share one target directory;
 # the session and tools modules share the core compiled once (the features differ only in the
-# wasm crate), lite compiles it again at its own opt-level; each build's
-# artifact, which has no hash in its name, is read by wasm-bindgen before the next build
-# replaces it.
+# wasm crate), lite compiles it again at its own opt-level; each build's artifact, which has
+# no hash in its name, is read by wasm-bindgen before the next build replaces it.
 $(PKG_WASM): $(WASM_INPUTS) | setup-rust setup-node
 	rm -rf $(PKG_STAGING)
 	$(call wasm_module,session,,context_assembly,--features session,)
