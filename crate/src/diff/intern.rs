@@ -71,6 +71,8 @@ impl<'a> LineTable<'a> {
         }
     }
 
+    // `inline(always)`, once per line: the session module is built at opt-level "z", which
+    // ignores a plain `#[inline]` (Cargo.toml).
     #[inline(always)]
     fn id(&mut self, line: &'a str) -> usize {
         let hash = hash_line(line);

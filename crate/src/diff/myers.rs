@@ -85,6 +85,8 @@ struct Arena {
 }
 
 impl Arena {
+    // `inline(always)` on the search's per-step helpers: the session module is built at
+    // opt-level "z", which ignores a plain `#[inline]` (Cargo.toml).
     #[inline(always)]
     fn alloc(&mut self, kind: RunKind, count: usize, previous: usize) -> usize {
         let node = Component {

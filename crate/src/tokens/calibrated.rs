@@ -123,6 +123,8 @@ const ASCII: [Class; 128] = {
     table
 };
 
+// `inline(always)` on the per-character steps: the session module is built at opt-level "z",
+// which ignores a plain `#[inline]` (Cargo.toml).
 #[inline(always)]
 fn classify(c: char) -> Class {
     if let Some(&class) = ASCII.get(c as usize) {
